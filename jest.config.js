@@ -1,0 +1,43 @@
+// Two projects: `unit` (no servers) and `integration` (real PostgreSQL and NATS started once per run by
+// infra/test/global-setup.mjs). Sources are transformed by swc with decorator metadata, as in the build.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      target: 'es2023',
+      keepClassNames: true,
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    },
+    module: { type: 'es6' },
+    swcrc: false,
+  },
+];
+
+const shared = {
+  rootDir: '.',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: {
+    '^@portico/platform$': '<rootDir>/services/platform/src/index.ts',
+    '^@portico/platform/testing$': '<rootDir>/services/platform/src/testing/index.ts',
+    '^@portico/proto$': '<rootDir>/proto/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/frontends/'],
+};
+
+export default {
+  reporters: [['default', { summaryThreshold: 0 }], '<rootDir>/infra/test/count-reporter.cjs'],
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/**/__tests__/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/**/__tests__/**/*.int.test.ts'],
+      globalSetup: '<rootDir>/infra/test/global-setup.mjs',
+      globalTeardown: '<rootDir>/infra/test/global-teardown.mjs',
+      testTimeout: 60_000,
+    },
+  ],
+};

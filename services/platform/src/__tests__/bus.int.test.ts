@@ -1,0 +1,124 @@
+import '../telemetry/register.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type MicroserviceOptions, Payload, Transport } from '@nestjs/microservices';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { trace } from '@opentelemetry/api';
+import {
+  defineRpc,
+  type LookupEmailRequest,
+  LookupEmailRequestSchema,
+  LookupEmailResponseSchema,
+} from '@portico/proto';
+import type { INestMicroservice } from '@nestjs/common';
+import { type Actor } from '../auth/actor.js';
+import { BusClient } from '../bus/bus-client.js';
+import { CurrentActor, Rpc } from '../bus/rpc.js';
+import { AppError } from '../errors/app-error.js';
+import { inSpan, SpanKind } from '../telemetry/propagation.js';
+import { context } from '@opentelemetry/api';
+
+const echo = defineRpc({ subject: 'test.echo.run.v1', request: LookupEmailRequestSchema, response: LookupEmailResponseSchema });
+const slow = defineRpc({ subject: 'test.echo.slow.v1', request: LookupEmailRequestSchema, response: LookupEmailResponseSchema });
+const nobody = defineRpc({ subject: 'test.echo.nobody.v1', request: LookupEmailRequestSchema, response: LookupEmailResponseSchema });
+
+const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_access: 'partner' };
+
+@Controller()
+class EchoHandler {
+  @Rpc(echo)
+  run(@Payload() req: LookupEmailRequest, @CurrentActor() who: Actor) {
+    if (req.email === 'missing@example.com') throw new AppError('not_found', 'no_user', "Sorry, we couldn't find a user with that email address");
+    if (req.email === 'boom@example.com') throw new Error('database password is hunter2');
+    return {
+      email: undefined,
+      uid: who.user_id,
+      accountantId: req.email.toUpperCase(),
+      preferredSignInMethod: trace.getActiveSpan()?.spanContext().traceId ?? '',
+    };
+  }
+
+  @Rpc(slow)
+  async slow() {
+    await new Promise((r) => setTimeout(r, 1_500));
+    return { uid: 'late' };
+  }
+}
+
+@Module({ controllers: [EchoHandler] })
+class EchoModule {}
+
+describe('bus: request/reply between a client and a NestJS NATS microservice', () => {
+  let app: INestMicroservice;
+  let nc: NatsConnection;
+  let bus: BusClient;
+
+  beforeAll(async () => {
+    const servers = process.env.TEST_NATS_SERVER_URL as string;
+    app = await NestFactory.createMicroservice<MicroserviceOptions>(EchoModule, {
+      transport: Transport.NATS,
+      options: { servers, queue: 'test' },
+      logger: false,
+    });
+    await app.listen();
+    nc = await connect({ servers });
+    bus = new BusClient(nc);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await nc.drain();
+  });
+
+  it('decodes the request, passes the actor header and encodes the reply', async () => {
+    const reply = await bus.request(echo, { email: 'a@b.co' }, { actor });
+    expect(reply.accountantId).toBe('A@B.CO');
+    expect(reply.uid).toBe('u1');
+  });
+
+  it('continues the caller trace in the handler', async () => {
+    const { traceId, reply } = await inSpan('test', SpanKind.INTERNAL, context.active(), async () => ({
+      traceId: trace.getActiveSpan()?.spanContext().traceId,
+      reply: await bus.request(echo, { email: 'a@b.co' }, { actor }),
+    }));
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(reply.preferredSignInMethod).toBe(traceId);
+  });
+
+  it('refuses a call without an actor with 401', async () => {
+    await expect(bus.request(echo, { email: 'a@b.co' })).rejects.toMatchObject({ kind: 'unauthorized', status: 401 });
+  });
+
+  it('carries an AppError with its kind and user-facing message', async () => {
+    await expect(bus.request(echo, { email: 'missing@example.com' }, { actor })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: "Sorry, we couldn't find a user with that email address",
+    });
+  });
+
+  it('hides an unexpected error behind a generic 500 with no details', async () => {
+    const err = (await bus.request(echo, { email: 'boom@example.com' }, { actor }).catch((e) => e)) as AppError;
+    expect(err.kind).toBe('internal');
+    expect(err.message).toBe('Something went wrong');
+    expect(JSON.stringify(err)).not.toContain('hunter2');
+    expect(err.extra.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('answers 503 at once when no service listens', async () => {
+    const started = Date.now();
+    await expect(bus.request(nobody, { email: 'x@y.zz' }, { actor })).rejects.toMatchObject({ status: 503 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('answers 504 when the service is slower than the timeout', async () => {
+    await expect(bus.request(slow, { email: 'x@y.zz' }, { actor, timeoutMs: 300 })).rejects.toMatchObject({ status: 504 });
+  });
+
+  it('refuses a payload that does not match the request schema with 400', async () => {
+    const reply = await nc.request(echo.subject, JSON.stringify({ pattern: echo.subject, id: '1', data: { email: 42 } }), {
+      timeout: 2_000,
+    });
+    expect(reply.json<{ err: { kind: string } }>().err.kind).toBe('bad_request');
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import { IdentityEvents, type UserUpdated } from '@portico/proto';
+import { eq, sql } from 'drizzle-orm';
+import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { pino } from 'pino';
+import { EVENT_ID_HEADER, OutboxRelay, recordEvent, startDurableConsumer } from '../bus/events.js';
+import { outboxEvents } from '../bus/outbox.schema.js';
+import { acrossFirms, type DatabaseHandle, firmScope, inFirm, openDatabase, rlsPolicySql } from '../db/database.js';
+import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
+import { waitFor } from '../testing/free-port.js';
+
+const notes = pgTable('notes', { id: uuid('id').primaryKey().defaultRandom(), firmId: uuid('firm_id').notNull(), body: text('body').notNull() });
+const schema = { notes, outboxEvents };
+const log = pino({ level: 'silent' });
+const FIRM_A = '00000000-0000-4000-8000-00000000000a';
+const FIRM_B = '00000000-0000-4000-8000-00000000000b';
+
+describe('database scoping, outbox relay and durable consumers', () => {
+  let handle: DatabaseHandle<typeof schema>;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    const url = await createServiceDatabase(process.env.TEST_PG_ADMIN_URL as string, uniqueDatabaseName('platform'));
+    handle = openDatabase(url, schema);
+    await handle.pool.query(`
+      create table notes (id uuid primary key default gen_random_uuid(), firm_id uuid not null, body text not null);
+      create table outbox_events (id uuid primary key, subject text not null, payload jsonb not null,
+        headers jsonb not null default '{}', created_at timestamptz not null default now(), published_at timestamptz);
+      create table processed_events (consumer text not null, event_id text not null,
+        processed_at timestamptz not null default now(), primary key (consumer, event_id));
+      create table handled (event_id text primary key);
+      ${rlsPolicySql('notes')}
+    `);
+    nc = await connect({ servers: process.env.TEST_NATS_SERVER_URL as string });
+  });
+
+  afterAll(async () => {
+    await nc.drain();
+    await handle.close();
+  });
+
+  it('row-level security hides another firm rows even from a query without a firm filter', async () => {
+    await acrossFirms(handle.db, (tx) =>
+      tx.insert(notes).values([
+        { firmId: FIRM_A, body: 'a' },
+        { firmId: FIRM_B, body: 'b' },
+      ]),
+    );
+    const seenByA = await inFirm(handle.db, firmScope(FIRM_A), (tx) => tx.select().from(notes));
+    expect(seenByA.map((n) => n.body)).toEqual(['a']);
+    await expect(
+      inFirm(handle.db, firmScope(FIRM_A), (tx) => tx.insert(notes).values({ firmId: FIRM_B, body: 'sneaky' })),
+    ).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/row-level security/) }) });
+    const unscoped = await handle.db.select().from(notes);
+    expect(unscoped).toEqual([]);
+  });
+
+  it('an event recorded in a rolled-back transaction never leaves', async () => {
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await recordEvent(tx, IdentityEvents.userUpdated, { userId: 'rolled-back', firmId: FIRM_A });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    const rows = await handle.db.select().from(outboxEvents).where(sql`payload->>'user_id' = 'rolled-back'`);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('relays committed events once and the durable consumer handles a duplicate delivery once', async () => {
+    const seen: UserUpdated[] = [];
+    const consumer = await startDurableConsumer({
+      nc,
+      db: handle.db,
+      durable: 'platform_test_user_updated',
+      contract: IdentityEvents.userUpdated,
+      log,
+      handle: async (event, tx) => {
+        seen.push(event);
+        await tx.execute(sql`insert into handled (event_id) values (${event.eventId})`);
+      },
+    });
+    const eventId = await handle.db.transaction((tx) =>
+      recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-1', firmId: FIRM_A, changedFields: ['email'] }),
+    );
+    const relay = new OutboxRelay(handle.db, nc, log);
+    expect(await relay.flush()).toBe(1);
+    expect(await relay.flush()).toBe(0);
+    // A redelivery from another path (same event id, new JetStream message) is skipped by the consumer.
+    const h = headers();
+    h.set(EVENT_ID_HEADER, eventId);
+    await jetstream(nc).publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: eventId, user_id: 'u-1' }), {
+      headers: h,
+    });
+    await waitFor(async () => seen.length >= 1, 5_000, 'the event to be handled');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.changedFields).toEqual(['email']);
+    const published = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
+    expect(published[0]?.publishedAt).toBeInstanceOf(Date);
+    await consumer.stop();
+  });
+
+  it('keeps events in the outbox while NATS is unreachable and relays them later', async () => {
+    const deadNc = await connect({ servers: process.env.TEST_NATS_SERVER_URL as string });
+    await deadNc.close();
+    const eventId = await handle.db.transaction((tx) =>
+      recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-2', firmId: FIRM_A }),
+    );
+    await expect(new OutboxRelay(handle.db, deadNc, log).flush()).rejects.toThrow();
+    const pending = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
+    expect(pending[0]?.publishedAt).toBeNull();
+    expect(await new OutboxRelay(handle.db, nc, log).flush()).toBe(1);
+  });
+});

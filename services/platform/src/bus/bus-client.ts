@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { create, type DescMessage, fromJson, type JsonValue, type MessageInitShape, type MessageShape, toJson } from '@bufbuild/protobuf';
+import { errors, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import type { RpcContract } from '@portico/proto';
+import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
+import { AppError } from '../errors/app-error.js';
+import { injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import { context } from '@opentelemetry/api';
+
+export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
+
+export interface RequestOptions {
+  actor?: Actor;
+  timeoutMs?: number;
+  /** Extra headers, e.g. the caller's IP for rate limits. */
+  headers?: Record<string, string>;
+}
+
+/** JSON options shared by both ends: the proto field names are the spec's snake_case keys. */
+export const WIRE_JSON = { useProtoFieldName: true, alwaysEmitImplicit: false } as const;
+
+/**
+ * Request/reply over NATS in the packet format of the NestJS NATS transport, so any Nest microservice
+ * answers it. No responder answers 503 at once; a slow one 504 after the timeout. Never hangs.
+ */
+export class BusClient {
+  constructor(private readonly nc: NatsConnection) {}
+
+  async request<Req extends DescMessage, Res extends DescMessage>(
+    contract: RpcContract<Req, Res>,
+    payload: MessageInitShape<Req>,
+    options: RequestOptions = {},
+  ): Promise<MessageShape<Res>> {
+    const message = create(contract.request, payload);
+    const body = JSON.stringify({
+      pattern: contract.subject,
+      id: randomUUID(),
+      data: toJson(contract.request, message, WIRE_JSON),
+    });
+    return inSpan(`rpc ${contract.subject}`, SpanKind.CLIENT, context.active(), async () => {
+      const h = natsHeaders();
+      for (const [key, value] of Object.entries(injectTraceContext({}))) h.set(key, value);
+      if (options.actor) h.set(ACTOR_HEADER, encodeActor(options.actor));
+      for (const [key, value] of Object.entries(options.headers ?? {})) h.set(key, value);
+      const timeout = options.timeoutMs ?? contract.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+      let reply: { err?: unknown; response?: unknown };
+      try {
+        const msg = await this.nc.request(contract.subject, body, { timeout, headers: h });
+        reply = msg.json();
+      } catch (err) {
+        throw toTransportError(err, contract.subject);
+      }
+      if (reply.err !== undefined && reply.err !== null) {
+        if (AppError.isWire(reply.err)) throw AppError.fromWire(reply.err);
+        throw new AppError('internal', 'remote_error', 'Something went wrong');
+      }
+      return fromJson(contract.response, (reply.response ?? {}) as JsonValue, { ignoreUnknownFields: true });
+    });
+  }
+}
+
+function toTransportError(err: unknown, subject: string): AppError {
+  if (err instanceof errors.TimeoutError || (err instanceof errors.RequestError && err.cause instanceof errors.TimeoutError)) {
+    return new AppError('timeout', 'service_timeout', `The service did not answer in time (${subject})`);
+  }
+  if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders())) {
+    return new AppError('unavailable', 'service_unavailable', `The service is unavailable (${subject})`);
+  }
+  if (err instanceof errors.ClosedConnectionError || err instanceof errors.DrainingConnectionError) {
+    return new AppError('unavailable', 'bus_closed', 'The message bus is unavailable');
+  }
+  return new AppError('unavailable', 'bus_error', 'The message bus is unavailable');
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { create, type DescMessage, fromJson, type JsonValue, type MessageInitShape, type MessageShape, toJson } from '@bufbuild/protobuf';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import type { EventContract } from '@portico/proto';
+import { asc, inArray, isNull, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Database, Tx } from '../db/database.js';
+import { extractTraceContext, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import { WIRE_JSON } from './bus-client.js';
+import { outboxEvents, processedEvents } from './outbox.schema.js';
+
+/** The one stream every domain event lands in. */
+export const EVENTS_STREAM = 'EVENTS';
+export const EVENT_ID_HEADER = 'x-portico-event-id';
+
+/** Creates the EVENTS stream if missing (production declares it in config with 3 replicas). */
+export async function ensureEventStream(nc: NatsConnection, replicas = 1): Promise<JetStreamManager> {
+  const jsm = await jetstreamManager(nc);
+  try {
+    await jsm.streams.info(EVENTS_STREAM);
+  } catch {
+    await jsm.streams.add({
+      name: EVENTS_STREAM,
+      subjects: ['events.>'],
+      num_replicas: replicas,
+      duplicate_window: 2 * 60 * 1_000_000_000,
+      max_age: 7 * 24 * 3600 * 1_000_000_000,
+    });
+  }
+  return jsm;
+}
+
+/**
+ * Writes an event into the outbox inside the caller's transaction. It leaves for JetStream only after
+ * the transaction commits, so a rolled-back change never announces itself.
+ */
+export async function recordEvent<M extends DescMessage>(
+  tx: Tx,
+  contract: EventContract<M>,
+  payload: MessageInitShape<M> & { eventId?: string },
+): Promise<string> {
+  const eventId = payload.eventId || randomUUID();
+  const message = create(contract.message, { ...payload, eventId } as MessageInitShape<M>);
+  await tx.insert(outboxEvents).values({
+    id: eventId,
+    subject: contract.subject,
+    payload: toJson(contract.message, message, WIRE_JSON),
+    headers: injectTraceContext({}),
+  });
+  return eventId;
+}
+
+/**
+ * Relays committed outbox rows to JetStream with the event id as Nats-Msg-Id (server-side de-duplication).
+ * Several replicas can run it: rows are claimed with SKIP LOCKED. If NATS is down the rows wait.
+ */
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  private readonly js: JetStreamClient;
+
+  constructor(
+    private readonly db: Database,
+    nc: NatsConnection,
+    private readonly log: Logger,
+    private readonly intervalMs = 100,
+  ) {
+    this.js = jetstream(nc);
+  }
+
+  start(): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      this.running = this.flush().then(
+        () => undefined,
+        (err) => this.log.warn({ err }, 'Outbox relay could not publish; will retry'),
+      );
+      await this.running;
+      if (!this.stopped) this.timer = setTimeout(tick, this.intervalMs);
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  /** Publishes every pending row; returns how many left. */
+  async flush(batch = 100): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const sent = await this.db.transaction(async (tx) => {
+        // The relay works across firms by design: the outbox is infrastructure, not tenant data.
+        const rows = await tx
+          .select()
+          .from(outboxEvents)
+          .where(isNull(outboxEvents.publishedAt))
+          .orderBy(asc(outboxEvents.createdAt))
+          .limit(batch)
+          .for('update', { skipLocked: true });
+        for (const row of rows) {
+          const h = natsHeaders();
+          for (const [key, value] of Object.entries(row.headers ?? {})) h.set(key, value);
+          h.set(EVENT_ID_HEADER, row.id);
+          await this.js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.id, headers: h, timeout: 5_000 });
+        }
+        if (rows.length) {
+          await tx
+            .update(outboxEvents)
+            .set({ publishedAt: sql`now()` })
+            .where(inArray(outboxEvents.id, rows.map((r) => r.id)));
+        }
+        return rows.length;
+      });
+      total += sent;
+      if (sent < batch) return total;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    // One last pass so a clean shutdown leaves nothing behind.
+    await this.flush().catch(() => undefined);
+  }
+}
+
+export interface DurableConsumerOptions<M extends DescMessage> {
+  nc: NatsConnection;
+  db: Database;
+  /** Durable name, unique per service and purpose: replicas of a service share it. */
+  durable: string;
+  contract: EventContract<M>;
+  log: Logger;
+  maxInFlight?: number;
+  /** Runs inside the transaction that records the event as processed: exactly-once effects in Postgres. */
+  handle: (event: MessageShape<M>, tx: Tx) => Promise<void>;
+}
+
+/**
+ * A durable pull consumer with explicit ack. An event already in processed_events is acked and skipped;
+ * a failing handler naks with a delay so JetStream redelivers.
+ */
+export async function startDurableConsumer<M extends DescMessage>(
+  options: DurableConsumerOptions<M>,
+): Promise<{ stop: () => Promise<void> }> {
+  const jsm = await ensureEventStream(options.nc);
+  await jsm.consumers.add(EVENTS_STREAM, {
+    durable_name: options.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: options.contract.subject,
+    max_deliver: 20,
+    ack_wait: 30 * 1_000_000_000,
+  }).catch(async () => {
+    await jsm.consumers.update(EVENTS_STREAM, options.durable, { filter_subject: options.contract.subject });
+  });
+  const consumer = await jetstream(options.nc).consumers.get(EVENTS_STREAM, options.durable);
+  const messages = await consumer.consume({ max_messages: options.maxInFlight ?? 16 });
+  const loop = (async () => {
+    for await (const msg of messages) {
+      await handleOne(options, msg);
+    }
+  })();
+  return {
+    stop: async () => {
+      await messages.close();
+      await loop;
+    },
+  };
+}
+
+async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<M>, msg: JsMsg) {
+  const eventId = msg.headers?.get(EVENT_ID_HEADER) || `${msg.info.stream}:${msg.seq}`;
+  const parent = extractTraceContext((key) => msg.headers?.get(key) || undefined);
+  try {
+    await inSpan(`consume ${options.contract.subject}`, SpanKind.CONSUMER, parent, async () => {
+      const event = fromJson(options.contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true });
+      await options.db.transaction(async (tx) => {
+        const claimed = await tx
+          .insert(processedEvents)
+          .values({ consumer: options.durable, eventId })
+          .onConflictDoNothing()
+          .returning();
+        if (claimed.length === 0) return;
+        await options.handle(event, tx);
+      });
+    });
+    msg.ack();
+  } catch (err) {
+    options.log.error({ err, event_id: eventId, subject: msg.subject }, 'Event handler failed; will be redelivered');
+    msg.nak(5_000);
+  }
+}
+
+/**
+ * A fan-out subscription for one process (the gateway's sockets): every replica sees every event,
+ * starting from now, with no durable state.
+ */
+export async function subscribeFanOut<M extends DescMessage>(
+  nc: NatsConnection,
+  contract: EventContract<M>,
+  handle: (event: MessageShape<M>) => void,
+  log: Logger,
+): Promise<{ stop: () => Promise<void> }> {
+  await ensureEventStream(nc);
+  const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, {
+    filter_subjects: [contract.subject],
+    deliver_policy: DeliverPolicy.New,
+  });
+  const messages = await consumer.consume();
+  const loop = (async () => {
+    for await (const msg of messages) {
+      try {
+        handle(fromJson(contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true }));
+      } catch (err) {
+        log.error({ err, subject: msg.subject }, 'Fan-out handler failed');
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      await messages.close();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const sqlUnpublished = sql`published_at is null`;
+
+/** Domain events written in the same transaction as the change, relayed to JetStream after commit. */
+export const outboxEvents = pgTable(
+  'outbox_events',
+  {
+    id: uuid('id').primaryKey(),
+    subject: text('subject').notNull(),
+    payload: jsonb('payload').notNull(),
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+  },
+  (t) => [index('outbox_events_unpublished_idx').on(t.createdAt).where(sqlUnpublished)],
+);
+
+/** Events a durable consumer already handled: the idempotency record. */
+export const processedEvents = pgTable(
+  'processed_events',
+  {
+    consumer: text('consumer').notNull(),
+    eventId: text('event_id').notNull(),
+    processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.consumer, t.eventId] })],
+);

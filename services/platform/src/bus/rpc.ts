@@ -1,0 +1,122 @@
+import { create, type DescMessage, fromJson, type JsonValue, toJson } from '@bufbuild/protobuf';
+import {
+  type ArgumentsHost,
+  applyDecorators,
+  Catch,
+  type CallHandler,
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  type RpcExceptionFilter,
+  UseFilters,
+  UseInterceptors,
+} from '@nestjs/common';
+import { MessagePattern, type NatsContext } from '@nestjs/microservices';
+import type { RpcContract } from '@portico/proto';
+import { context as otelContext } from '@opentelemetry/api';
+import { Observable, throwError } from 'rxjs';
+import { ACTOR_HEADER, type Actor, decodeActor } from '../auth/actor.js';
+import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
+import { createLogger } from '../logging/logger.js';
+import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import { WIRE_JSON } from './bus-client.js';
+import { Semaphore } from './semaphore.js';
+
+const log = createLogger('rpc');
+/** Bounds concurrent handlers per process so a burst queues instead of exhausting the pool. */
+const handlerSlots = new Semaphore(Number(process.env.RPC_CONCURRENCY ?? 64));
+
+function headerOf(ctx: ExecutionContext | ArgumentsHost, key: string): string | undefined {
+  const nats = ctx.switchToRpc().getContext<NatsContext>();
+  return nats?.getHeaders?.()?.get(key) || undefined;
+}
+
+/**
+ * Decodes the request with its protobuf schema before the handler runs (a bad payload is a 400),
+ * runs the handler in a span continuing the caller's trace, and encodes the reply with the response schema.
+ */
+function codecInterceptor(contract: RpcContract): NestInterceptor {
+  @Injectable()
+  class RpcCodec implements NestInterceptor {
+    intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+      const args = ctx.getArgs();
+      const parent = extractTraceContext((key) => headerOf(ctx, key));
+      return new Observable((subscriber) => {
+        void handlerSlots.run(() =>
+          inSpan(`handle ${contract.subject}`, SpanKind.SERVER, parent, async () => {
+            try {
+              args[0] = decodeRequest(contract.request, args[0]);
+              const result = await new Promise<unknown>((resolve, reject) => {
+                otelContext.with(otelContext.active(), () => {
+                  next.handle().subscribe({ next: resolve, error: reject });
+                });
+              });
+              return toJson(contract.response, create(contract.response, result as never), WIRE_JSON);
+            } catch (err) {
+              throw hideUnexpected(err, contract.subject);
+            }
+          }),
+        ).then(
+          (value) => {
+            subscriber.next(value);
+            subscriber.complete();
+          },
+          (err) => subscriber.error(err),
+        );
+      });
+    }
+  }
+  return new RpcCodec();
+}
+
+function decodeRequest(schema: DescMessage, data: unknown) {
+  try {
+    return fromJson(schema, (data ?? {}) as JsonValue);
+  } catch (err) {
+    throw new AppError('bad_request', 'invalid_payload', `Invalid request: ${(err as Error).message}`);
+  }
+}
+
+/** Logs an unexpected error inside its span (so the line has the trace id) and replaces it with a generic 500. */
+function hideUnexpected(err: unknown, subject: string): AppError {
+  if (err instanceof AppError) return err;
+  const traceId = currentTraceId();
+  log.error({ err, subject }, 'Unhandled error in RPC handler');
+  return new AppError('internal', 'internal', GENERIC_ERROR_MESSAGE, { traceId });
+}
+
+/** Turns every failure into a WireError. */
+@Catch()
+export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
+  catch(exception: unknown): Observable<never> {
+    const err = hideUnexpected(exception, 'unknown');
+    return throwError(() => err.toWire(err.extra.traceId));
+  }
+}
+
+/** Marks a method as the handler of one contract's subject. */
+export function Rpc(contract: RpcContract) {
+  return applyDecorators(
+    MessagePattern(contract.subject),
+    UseInterceptors(codecInterceptor(contract)),
+    UseFilters(new RpcErrorFilter()),
+  );
+}
+
+/** The verified actor from the gateway; a call without one is refused with 401. */
+export const CurrentActor = createParamDecorator((_data: unknown, ctx: ExecutionContext): Actor => {
+  const actor = decodeActor(headerOf(ctx, ACTOR_HEADER));
+  if (!actor) throw new AppError('unauthorized', 'unauthenticated', 'Authentication required');
+  return actor;
+});
+
+/** The actor when present (sign-in subjects are called before there is one). */
+export const OptionalActor = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): Actor | undefined => decodeActor(headerOf(ctx, ACTOR_HEADER)),
+);
+
+/** A request header the gateway forwards (client IP, user agent). */
+export const RequestHeader = createParamDecorator(
+  (key: string, ctx: ExecutionContext): string | undefined => headerOf(ctx, key),
+);

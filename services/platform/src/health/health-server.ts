@@ -1,0 +1,64 @@
+import { createServer, type Server } from 'node:http';
+
+export type ReadinessCheck = () => Promise<void>;
+
+export interface HealthServer {
+  server: Server;
+  port: number;
+  /** From now on readiness answers 503, so load balancers stop sending work before shutdown. */
+  markDraining(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * /health/live answers 200 while the process runs; /health/ready runs every check (database, NATS)
+ * with a time limit and answers 503 with the failing ones, or while draining.
+ */
+export async function startHealthServer(
+  port: number,
+  checks: Record<string, ReadinessCheck>,
+  host = '0.0.0.0',
+): Promise<HealthServer> {
+  let draining = false;
+  const server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.url === '/health/live') return send(200, { status: 'ok' });
+    if (req.url === '/health/ready') {
+      if (draining) return send(503, { status: 'draining' });
+      const results = await runChecks(checks);
+      const failing = Object.entries(results).filter(([, r]) => r !== 'ok');
+      return send(failing.length ? 503 : 200, { status: failing.length ? 'unavailable' : 'ok', checks: results });
+    }
+    send(404, { error: 'Not found' });
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  return {
+    server,
+    port: typeof address === 'object' && address ? address.port : port,
+    markDraining: () => {
+      draining = true;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs = 2_000) {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), timeoutMs).unref()),
+        ]);
+        return [name, 'ok'] as const;
+      } catch (err) {
+        return [name, (err as Error).message || 'failed'] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(entries) as Record<string, string>;
+}

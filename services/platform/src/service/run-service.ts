@@ -1,0 +1,106 @@
+import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { ensureEventStream, OutboxRelay } from '../bus/events.js';
+import { BusClient } from '../bus/bus-client.js';
+import type { Database, DatabaseHandle } from '../db/database.js';
+import { startHealthServer } from '../health/health-server.js';
+import { JsonNestLogger } from '../logging/logger.js';
+
+/** What every service process holds: its database, its NATS connection and the bus client. */
+export interface ServiceResources<S extends Record<string, unknown>> {
+  name: string;
+  database: DatabaseHandle<S>;
+  nc: NatsConnection;
+  bus: BusClient;
+  log: Logger;
+}
+
+export interface RunServiceOptions<S extends Record<string, unknown>> {
+  name: string;
+  natsUrl: string;
+  healthPort: number;
+  database: DatabaseHandle<S>;
+  log: Logger;
+  /** Builds the Nest module from the opened resources. */
+  module: (resources: ServiceResources<S>) => Type<unknown> | DynamicModule;
+  /** Time to finish in-flight requests after new ones stop arriving. */
+  drainMs?: number;
+}
+
+export interface RunningService<S extends Record<string, unknown>> {
+  app: INestMicroservice;
+  resources: ServiceResources<S>;
+  healthPort: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a NATS microservice: queue group named after the service (replicas share the load), the
+ * outbox relay, the health server, and a graceful stop that drains NATS before closing the pool.
+ */
+export async function runService<S extends Record<string, unknown>>(
+  options: RunServiceOptions<S>,
+): Promise<RunningService<S>> {
+  const { name, log } = options;
+  const nc = await connect({ servers: options.natsUrl, name: `${name}-client`, maxReconnectAttempts: -1 });
+  await ensureEventStream(nc);
+  const resources: ServiceResources<S> = { name, database: options.database, nc, bus: new BusClient(nc), log };
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module(resources), {
+    transport: Transport.NATS,
+    options: {
+      servers: options.natsUrl,
+      queue: name,
+      name: `${name}-server`,
+      gracefulShutdown: true,
+      gracePeriod: options.drainMs ?? 2_000,
+      maxReconnectAttempts: -1,
+    },
+    logger: new JsonNestLogger(log),
+    bufferLogs: false,
+  });
+  await app.listen();
+  const relay = new OutboxRelay(options.database.db as Database, nc, log);
+  relay.start();
+  const health = await startHealthServer(options.healthPort, {
+    database: options.database.ping,
+    nats: async () => {
+      if (nc.isClosed()) throw new Error('closed');
+      await nc.flush();
+    },
+  });
+  log.info({ health_port: health.port }, `${name} is listening on NATS`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      health.markDraining();
+      await app.close();
+      await relay.stop();
+      await nc.drain().catch(() => undefined);
+      await options.database.close();
+      await health.close();
+      log.info(`${name} stopped`);
+    })();
+    return stopping;
+  };
+  return { app, resources, healthPort: health.port, stop };
+}
+
+/** Wires SIGTERM and SIGINT to a graceful stop, for main.ts files. */
+export function stopOnSignals(stop: () => Promise<void>, log: Logger): void {
+  const onSignal = (signal: string) => {
+    log.info({ signal }, 'Shutting down');
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'Unclean shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

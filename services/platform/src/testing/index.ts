@@ -1,0 +1,4 @@
+export * from './free-port.js';
+export * from './infrastructure.js';
+export * from './nats.js';
+export * from './postgres.js';

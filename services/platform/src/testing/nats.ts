@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { connect as netConnect } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitFor } from './free-port.js';
+
+export interface RunningNats {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  /** Stops the server process without removing its store (to test outages), and starts it again. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+}
+
+export function natsServerBinary(): string {
+  const candidates = [process.env.NATS_SERVER_BIN, 'nats-server', '/usr/sbin/nats-server', '/usr/bin/nats-server'];
+  for (const candidate of candidates) {
+    if (candidate && spawnSync(candidate, ['--version']).status === 0) return candidate;
+  }
+  throw new Error(
+    'nats-server was not found. Install it with `apt-get install -y nats-server` (Debian) or put it on PATH, or set NATS_URL to a running server.',
+  );
+}
+
+/** Starts nats-server with JetStream on a free loopback port, storing under a temporary folder unless `storeDir` is given. */
+export async function startNatsServer(options: { storeDir?: string; port?: number } = {}): Promise<RunningNats> {
+  const binary = natsServerBinary();
+  const keep = !!options.storeDir;
+  const storeDir = options.storeDir ?? (await mkdtemp(join(tmpdir(), 'portico-nats-')));
+  const port = options.port ?? (await freePort());
+  let child: ChildProcess | undefined;
+  const launch = async () => {
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+    await waitFor(() => canConnect(port), 10_000, `nats-server on port ${port}`);
+  };
+  const halt = async () => {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child?.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  await launch();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    pause: halt,
+    resume: launch,
+    stop: async () => {
+      await halt();
+      if (!keep) await rm(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
