@@ -1,0 +1,242 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { byKind, find, type K8sObject, kustomizeVersion, overlays, render } from '../lib/kustomize.js';
+import { contract, deployableServiceDirs, repoPath } from '../lib/repo.js';
+import {
+  deploymentProblems,
+  imagePinProblem,
+  imageProblems,
+  namespaceProblems,
+  networkProblems,
+  referenceProblems,
+} from '../lib/rules.js';
+import { cnpgConsistency, validateObject } from '../lib/schema.js';
+import { readFileSync } from 'node:fs';
+import { parseYamlDocuments } from '../lib/repo.js';
+
+const c = contract();
+const DRAIN = Math.max(...Object.values(c.deployables).map((d) => d.drainSeconds));
+
+// Fixtures: small valid objects, broken one rule at a time by the negative checks below.
+const fixtureDir = repoPath('infra/packaging-tests/fixtures');
+const goodApp = (): K8sObject[] =>
+  parseYamlDocuments(readFileSync(`${fixtureDir}/good-app.yaml`, 'utf8'), 'good-app.yaml') as K8sObject[];
+const deploymentOf = (objects: K8sObject[]) => find(objects, 'Deployment', 'demo') as K8sObject;
+const containerOf = (objects: K8sObject[]) => deploymentOf(objects).spec.template.spec.containers[0];
+
+describe('kubectl kustomize', () => {
+  it('is kustomize 5 or later (components, labels)', () => {
+    expect(kustomizeVersion()).toMatch(/^v?[5-9]\./);
+  });
+});
+
+describe('the rules catch bad manifests (fixtures)', () => {
+  it('accept the good fixture', async () => {
+    const objects = goodApp();
+    expect(deploymentProblems(objects, DRAIN)).toEqual([]);
+    expect(referenceProblems(objects)).toEqual([]);
+    expect(imageProblems(objects)).toEqual([]);
+    for (const o of objects) expect(await validateObject(o)).toEqual([]);
+  });
+
+  it('reject a Deployment without probes', () => {
+    const objects = goodApp();
+    delete containerOf(objects).readinessProbe;
+    delete containerOf(objects).livenessProbe;
+    expect(deploymentProblems(objects, DRAIN)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/no readinessProbe/), expect.stringMatching(/no livenessProbe/)]),
+    );
+  });
+
+  it('reject a Deployment without limits', () => {
+    const objects = goodApp();
+    delete containerOf(objects).resources.limits;
+    expect(deploymentProblems(objects, DRAIN)).toEqual(expect.arrayContaining([expect.stringMatching(/no limits.cpu/)]));
+  });
+
+  it('reject a Deployment without an HPA or a PDB', () => {
+    const objects = goodApp().filter((o) => o.kind !== 'HorizontalPodAutoscaler' && o.kind !== 'PodDisruptionBudget');
+    expect(deploymentProblems(objects, DRAIN)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/no HorizontalPodAutoscaler/), expect.stringMatching(/no PodDisruptionBudget/)]),
+    );
+  });
+
+  it('reject a PDB that selects other pods', () => {
+    const objects = goodApp();
+    (find(objects, 'PodDisruptionBudget', 'demo') as K8sObject).spec.selector.matchLabels = { app: 'other' };
+    expect(deploymentProblems(objects, DRAIN)).toEqual([expect.stringMatching(/no PodDisruptionBudget/)]);
+  });
+
+  it('reject a grace period shorter than the drain', () => {
+    const objects = goodApp();
+    deploymentOf(objects).spec.template.spec.terminationGracePeriodSeconds = DRAIN;
+    expect(deploymentProblems(objects, DRAIN)).toEqual([expect.stringMatching(/terminationGracePeriodSeconds/)]);
+  });
+
+  it('reject a Deployment without pod anti-affinity', () => {
+    const objects = goodApp();
+    delete deploymentOf(objects).spec.template.spec.affinity;
+    expect(deploymentProblems(objects, DRAIN)).toEqual([expect.stringMatching(/anti-affinity/)]);
+  });
+
+  it('reject a container that may run as root with a writable root filesystem', () => {
+    const objects = goodApp();
+    const dep = deploymentOf(objects);
+    dep.spec.template.spec.securityContext = {};
+    containerOf(objects).securityContext = {};
+    expect(deploymentProblems(objects, DRAIN)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/may run as root/), expect.stringMatching(/writable/)]),
+    );
+  });
+
+  it('reject unpinned images', () => {
+    for (const bad of ['nats', 'nats:latest', 'nats:2', 'portico/gateway', 'kong:${KONG_TAG}', 'minio/minio:RELEASE'])
+      expect(imagePinProblem(bad)).toBeDefined();
+    for (const good of ['nats:2.11.4-alpine', `kong@sha256:${'a'.repeat(64)}`, 'minio/minio:RELEASE.2025-04-22T22-12-26Z'])
+      expect(imagePinProblem(good)).toBeUndefined();
+    const objects = goodApp();
+    containerOf(objects).image = 'example/demo:latest';
+    expect(imageProblems(objects)).toEqual([expect.stringMatching(/floating tag/)]);
+  });
+
+  it('reject a schema violation', async () => {
+    const objects = goodApp();
+    deploymentOf(objects).spec.replicas = 'two';
+    expect(await validateObject(deploymentOf(objects))).toEqual([expect.stringMatching(/replicas/)]);
+    const svc = find(objects, 'Service', 'demo') as K8sObject;
+    svc.spec.ports[0].port = 'http';
+    expect((await validateObject(svc)).length).toBeGreaterThan(0);
+  });
+
+  it('reject an unknown kind and a broken CloudNativePG resource', async () => {
+    expect(await validateObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual([
+      'no schema for example.com/v1/Widget',
+    ]);
+    const cluster: K8sObject = {
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'Cluster',
+      metadata: { name: 'pg' },
+      spec: { instances: 0, managed: { roles: [{ name: 'a', login: true }] } },
+    };
+    expect(await validateObject(cluster)).toEqual([
+      'spec.instances must be an integer >= 1',
+      'spec.storage.size is required',
+      'spec.managed.roles[0] logs in but has no passwordSecret',
+    ]);
+    const db: K8sObject = {
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'Database',
+      metadata: { name: 'd' },
+      spec: { name: 'x', owner: 'b', cluster: { name: 'pg' } },
+    };
+    expect(cnpgConsistency([cluster, db])).toEqual(['Database d: owner b is not a managed role']);
+  });
+
+  it('reject references to missing ConfigMaps and a Service that selects nothing', () => {
+    const objects = goodApp().filter((o) => o.kind !== 'ConfigMap');
+    (find(objects, 'Service', 'demo') as K8sObject).spec.selector = { app: 'nobody' };
+    expect(referenceProblems(objects)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/ConfigMap demo-config is missing/), expect.stringMatching(/selects no pods/)]),
+    );
+  });
+
+  it('reject a service that can reach more than its contract', () => {
+    const objects = render('k8s/overlays/production').map((o) => structuredClone(o));
+    const identityPods = (find(objects, 'Deployment', 'identity') as K8sObject).spec.template.metadata.labels;
+    identityPods['portico.io/internet-egress'] = 'true';
+    expect(networkProblems(objects, c)).toEqual([expect.stringMatching(/identity: egress to ip:443,465,587/)]);
+    const withoutDeny = objects.filter((o) => o.metadata.name !== 'default-deny');
+    expect(networkProblems(withoutDeny, c)).toEqual(expect.arrayContaining(['no default-deny NetworkPolicy for the namespace']));
+  });
+});
+
+describe.each(overlays())('overlay %s', (overlay) => {
+  let objects: K8sObject[] = [];
+  beforeAll(() => {
+    objects = render(`k8s/overlays/${overlay}`);
+  });
+
+  it('renders', () => {
+    expect(objects.length).toBeGreaterThan(20);
+  });
+
+  it('validates every object against the Kubernetes schemas (CRDs by their own rules)', async () => {
+    const errors: string[] = [];
+    for (const o of objects) for (const e of await validateObject(o)) errors.push(`${o.kind}/${o.metadata.name}: ${e}`);
+    errors.push(...cnpgConsistency(objects));
+    expect(errors).toEqual([]);
+  });
+
+  it('gives every Deployment probes, requests and limits, an HPA, a PDB, anti-affinity and a long enough grace period', () => {
+    expect(byKind(objects, 'Deployment').length).toBeGreaterThan(5);
+    expect(deploymentProblems(objects, DRAIN)).toEqual([]);
+  });
+
+  it('pins every image', () => {
+    expect(imageProblems(objects)).toEqual([]);
+  });
+
+  it('resolves every reference and keeps everything in the namespace', () => {
+    expect(referenceProblems(objects)).toEqual([]);
+    expect(namespaceProblems(objects, c.namespace)).toEqual([]);
+  });
+
+  it('lets each service reach only NATS, its database and the object store', () => {
+    expect(networkProblems(objects, c)).toEqual([]);
+  });
+
+  it('has manifests for every deployable folder in services/ and for the gateway', () => {
+    const dirs = [...deployableServiceDirs(), 'gateway'];
+    const byDir = new Map(Object.entries(c.deployables).map(([name, d]) => [d.dir, name]));
+    for (const dir of dirs) {
+      const name = byDir.get(dir);
+      expect({ dir, inContract: name !== undefined }).toEqual({ dir, inContract: true });
+      const d = c.deployables[name as string];
+      for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceAccount'])
+        expect({ dir, kind, found: Boolean(find(objects, kind, name as string)) }).toEqual({ dir, kind, found: true });
+      if (d?.database) {
+        const job = find(objects, 'Job', `${name}-migrate`);
+        expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'dist/migrate.js']);
+      }
+    }
+  });
+
+  it('runs migrations and stream declarations as Jobs ordered before the rollout', () => {
+    const jobs = byKind(objects, 'Job');
+    expect(jobs.map((j) => j.metadata.name).sort()).toEqual(
+      [...Object.entries(c.deployables).filter(([, d]) => d.database).map(([n]) => `${n}-migrate`), 'nats-streams'].sort(),
+    );
+    for (const j of jobs) {
+      expect(j.metadata.labels?.['app.kubernetes.io/component']).toBe('migration');
+      expect(j.metadata.annotations?.['argocd.argoproj.io/hook']).toBe('PreSync');
+    }
+  });
+
+  it('runs NATS as a StatefulSet with JetStream volumes', () => {
+    const nats = find(objects, 'StatefulSet', 'nats') as K8sObject;
+    expect(nats.spec.volumeClaimTemplates[0].metadata.name).toBe('data');
+    expect(nats.spec.replicas).toBe(overlay === 'local' ? 1 : 3);
+    const conf = byKind(objects, 'ConfigMap').find((m) => m.metadata.name.startsWith('nats-config-'))?.data['nats.conf'];
+    expect(conf).toMatch(/jetstream\s*\{/);
+    if (overlay !== 'local') expect(conf).toMatch(/cluster\s*\{[\s\S]*nats-2\.nats-headless:6222/);
+    const streamsJob = find(objects, 'Job', 'nats-streams') as K8sObject;
+    const replicas = streamsJob.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'STREAM_REPLICAS');
+    expect(Number(replicas.value)).toBe(overlay === 'local' ? 1 : c.streams[0]?.productionReplicas);
+  });
+
+  it('has a database and role per service (CloudNativePG) or an external database policy', () => {
+    const withDb = Object.entries(c.deployables).filter(([, d]) => d.database);
+    const cluster = byKind(objects, 'Cluster')[0];
+    if (overlay === 'production-external-db') {
+      expect(cluster).toBeUndefined();
+      expect(find(objects, 'NetworkPolicy', 'db-clients-to-external-db')).toBeDefined();
+      return;
+    }
+    expect(cluster?.spec.instances).toBe(overlay === 'local' ? 1 : 3);
+    const roles = cluster?.spec.managed.roles.map((r: { name: string }) => r.name);
+    const dbs = byKind(objects, 'Database').map((d) => [d.spec.name, d.spec.owner]);
+    for (const [, d] of withDb) {
+      expect(roles).toContain(d.database);
+      expect(dbs).toContainEqual([d.database, d.database]);
+    }
+  });
+});

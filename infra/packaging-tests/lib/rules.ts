@@ -1,0 +1,239 @@
+import type { K8sObject } from './kustomize.js';
+import type { RuntimeContract } from './repo.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: pod specs are read loosely after schema validation
+type PodSpec = any;
+type Labels = Record<string, string>;
+
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+
+export interface PodOwner {
+  owner: K8sObject;
+  spec: PodSpec;
+  labels: Labels;
+}
+
+export function podOwners(objects: K8sObject[]): PodOwner[] {
+  return objects
+    .filter((o) => WORKLOADS.has(o.kind))
+    .map((o) => {
+      const template = o.kind === 'CronJob' ? o.spec?.jobTemplate?.spec?.template : o.spec?.template;
+      return { owner: o, spec: template?.spec ?? {}, labels: template?.metadata?.labels ?? {} };
+    });
+}
+
+const id = (o: K8sObject): string => `${o.kind}/${o.metadata.name}`;
+
+export const selectorMatches = (matchLabels: Labels | undefined, labels: Labels): boolean =>
+  matchLabels !== undefined &&
+  Object.keys(matchLabels).length > 0 &&
+  Object.entries(matchLabels).every(([k, v]) => labels[k] === v);
+
+/** Why an image reference is not pinned, or undefined when it is (a digest, or an exact version tag). */
+export function imagePinProblem(image: unknown): string | undefined {
+  if (typeof image !== 'string' || image === '') return 'no image';
+  if (image.includes('${')) return `${image}: the tag comes from a variable`;
+  if (/@sha256:[a-f0-9]{64}$/.test(image)) return undefined;
+  const colon = image.indexOf(':', image.lastIndexOf('/') + 1);
+  if (colon < 0) return `${image}: no tag`;
+  const tag = image.slice(colon + 1);
+  if (/^(latest|stable|mainline|edge|main|master|current|lts)$/i.test(tag)) return `${image}: floating tag`;
+  if (!/\d+\.\d+/.test(tag) && !/^RELEASE\.\d{4}-\d{2}-\d{2}T/.test(tag)) return `${image}: tag is not an exact version`;
+  return undefined;
+}
+
+export function allImages(objects: K8sObject[]): { where: string; image: unknown }[] {
+  const out: { where: string; image: unknown }[] = [];
+  for (const { owner, spec } of podOwners(objects)) {
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])])
+      out.push({ where: `${id(owner)} container ${c.name}`, image: c.image });
+  }
+  for (const o of objects.filter((x) => x.kind === 'Cluster' && x.apiVersion.startsWith('postgresql.cnpg.io/')))
+    out.push({ where: id(o), image: o.spec?.imageName });
+  return out;
+}
+
+export function imageProblems(objects: K8sObject[]): string[] {
+  return allImages(objects).flatMap(({ where, image }) => {
+    const problem = imagePinProblem(image);
+    return problem ? [`${where}: ${problem}`] : [];
+  });
+}
+
+/**
+ * Every Deployment: probes, requests and limits on each container, an HPA and a PDB that select it,
+ * pod anti-affinity on its own pods, a grace period longer than the drain time, and a locked-down pod.
+ */
+export function deploymentProblems(objects: K8sObject[], drainSeconds: number): string[] {
+  const problems: string[] = [];
+  const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
+  const pdbs = objects.filter((o) => o.kind === 'PodDisruptionBudget');
+  for (const { owner, spec, labels } of podOwners(objects).filter((p) => p.owner.kind === 'Deployment')) {
+    const where = id(owner);
+    if (!selectorMatches(owner.spec?.selector?.matchLabels, labels)) problems.push(`${where}: selector does not match its pods`);
+    for (const c of spec.containers ?? []) {
+      const cw = `${where} container ${c.name}`;
+      if (!c.readinessProbe) problems.push(`${cw}: no readinessProbe`);
+      if (!c.livenessProbe) problems.push(`${cw}: no livenessProbe`);
+      for (const kind of ['requests', 'limits'])
+        for (const res of ['cpu', 'memory'])
+          if (!c.resources?.[kind]?.[res]) problems.push(`${cw}: no ${kind}.${res}`);
+      const sc = c.securityContext ?? {};
+      if (sc.allowPrivilegeEscalation !== false) problems.push(`${cw}: allowPrivilegeEscalation is not false`);
+      if (sc.readOnlyRootFilesystem !== true) problems.push(`${cw}: root filesystem is writable`);
+      if (!(sc.capabilities?.drop ?? []).includes('ALL')) problems.push(`${cw}: capabilities not dropped`);
+      if (sc.runAsNonRoot !== true && spec.securityContext?.runAsNonRoot !== true) problems.push(`${cw}: may run as root`);
+      const uid = sc.runAsUser ?? spec.securityContext?.runAsUser;
+      if (uid === 0) problems.push(`${cw}: runs as uid 0`);
+    }
+    if (!((spec.terminationGracePeriodSeconds ?? 30) > drainSeconds))
+      problems.push(`${where}: terminationGracePeriodSeconds must exceed the ${drainSeconds} s drain`);
+    const anti = spec.affinity?.podAntiAffinity;
+    const terms = [
+      ...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+      ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: PodSpec) => t.podAffinityTerm),
+    ];
+    if (!terms.some((t: PodSpec) => t?.topologyKey && selectorMatches(t.labelSelector?.matchLabels, labels)))
+      problems.push(`${where}: no pod anti-affinity on its own pods`);
+    const hpa = hpas.find(
+      (h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec?.scaleTargetRef?.name === owner.metadata.name,
+    );
+    if (!hpa) problems.push(`${where}: no HorizontalPodAutoscaler`);
+    else {
+      const min = hpa.spec.minReplicas ?? 1;
+      if (!(hpa.spec.maxReplicas >= min)) problems.push(`${id(hpa)}: maxReplicas below minReplicas`);
+      const cpu = (hpa.spec.metrics ?? []).some((m: PodSpec) => m.type === 'Resource' && m.resource?.name === 'cpu');
+      if (!cpu) problems.push(`${id(hpa)}: does not scale on CPU`);
+    }
+    if (!pdbs.some((p) => selectorMatches(p.spec?.selector?.matchLabels, labels)))
+      problems.push(`${where}: no PodDisruptionBudget`);
+  }
+  return problems;
+}
+
+/** Services select existing pods; HPAs target existing Deployments; referenced ConfigMaps and ServiceAccounts exist. */
+export function referenceProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const owners = podOwners(objects);
+  const names = (kind: string) => new Set(objects.filter((o) => o.kind === kind).map((o) => o.metadata.name));
+  const configMaps = names('ConfigMap');
+  const accounts = names('ServiceAccount');
+  const deployments = names('Deployment');
+  for (const svc of objects.filter((o) => o.kind === 'Service' && o.spec?.selector)) {
+    if (!owners.some((p) => selectorMatches(svc.spec.selector, p.labels))) problems.push(`${id(svc)}: selects no pods`);
+  }
+  for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler'))
+    if (!deployments.has(h.spec?.scaleTargetRef?.name)) problems.push(`${id(h)}: targets a missing Deployment`);
+  for (const { owner, spec } of owners) {
+    const where = id(owner);
+    if (spec.serviceAccountName && !accounts.has(spec.serviceAccountName))
+      problems.push(`${where}: ServiceAccount ${spec.serviceAccountName} is missing`);
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+      for (const from of c.envFrom ?? [])
+        if (from.configMapRef && !configMaps.has(from.configMapRef.name))
+          problems.push(`${where}: ConfigMap ${from.configMapRef.name} is missing`);
+      for (const e of c.env ?? []) {
+        const ref = e.valueFrom?.configMapKeyRef;
+        if (ref && !configMaps.has(ref.name)) problems.push(`${where}: ConfigMap ${ref.name} is missing`);
+      }
+    }
+    for (const v of spec.volumes ?? [])
+      if (v.configMap && !configMaps.has(v.configMap.name)) problems.push(`${where}: ConfigMap ${v.configMap.name} is missing`);
+  }
+  return problems;
+}
+
+/** Namespaced objects all land in the project's namespace. */
+export function namespaceProblems(objects: K8sObject[], namespace: string): string[] {
+  return objects
+    .filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== namespace)
+    .map((o) => `${id(o)}: namespace ${o.metadata.namespace ?? '(none)'}`);
+}
+
+/** Secrets are referenced, never rendered: no Secret object may come out of an overlay. */
+export function renderedSecretProblems(objects: K8sObject[]): string[] {
+  return objects.filter((o) => o.kind === 'Secret').map((o) => `${id(o)}: Secret rendered from the repository`);
+}
+
+export interface SecretRef {
+  where: string;
+  name: string;
+  key?: string;
+}
+
+/** Every Secret (and key, where one is named) the rendered objects refer to. */
+export function secretRefs(objects: K8sObject[]): SecretRef[] {
+  const refs: SecretRef[] = [];
+  for (const { owner, spec } of podOwners(objects)) {
+    const where = id(owner);
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+      for (const e of c.env ?? []) {
+        const ref = e.valueFrom?.secretKeyRef;
+        if (ref) refs.push({ where, name: ref.name, key: ref.key });
+      }
+      for (const from of c.envFrom ?? []) if (from.secretRef) refs.push({ where, name: from.secretRef.name });
+    }
+    for (const v of spec.volumes ?? []) if (v.secret) refs.push({ where, name: v.secret.secretName });
+  }
+  for (const o of objects.filter((x) => x.apiVersion.startsWith('postgresql.cnpg.io/') && x.kind === 'Cluster')) {
+    for (const r of o.spec?.managed?.roles ?? [])
+      if (r.passwordSecret) refs.push({ where: id(o), name: r.passwordSecret.name, key: 'password' });
+    const creds = o.spec?.backup?.barmanObjectStore?.s3Credentials ?? {};
+    for (const ref of Object.values(creds) as { name: string; key: string }[])
+      refs.push({ where: id(o), name: ref.name, key: ref.key });
+  }
+  return refs;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: NetworkPolicy rules
+type Rule = any;
+
+/**
+ * Network reach of each deployable: it sits behind the default deny, and the egress policies that select
+ * its pods are only those its contract allows (NATS; its database; the object store; internet for mail/SMS).
+ */
+export function networkProblems(objects: K8sObject[], c: RuntimeContract): string[] {
+  const problems: string[] = [];
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  const deny = policies.find(
+    (p) =>
+      Object.keys(p.spec?.podSelector ?? {}).length === 0 &&
+      ['Ingress', 'Egress'].every((t) => (p.spec?.policyTypes ?? []).includes(t)) &&
+      !p.spec?.ingress?.length &&
+      !p.spec?.egress?.length,
+  );
+  if (!deny) problems.push('no default-deny NetworkPolicy for the namespace');
+  const selects = (p: K8sObject, labels: Labels) => {
+    const sel = p.spec?.podSelector?.matchLabels;
+    return sel === undefined || Object.keys(sel).length === 0 ? true : selectorMatches(sel, labels);
+  };
+  const egressTargets = (p: K8sObject): string[] =>
+    (p.spec?.egress ?? []).flatMap((rule: Rule) => {
+      const ports = (rule.ports ?? []).map((x: Rule) => x.port).join(',');
+      if (!rule.to || rule.to.length === 0) return [`any:${ports}`];
+      return rule.to.map((t: Rule) => {
+        if (t.ipBlock) return `ip:${ports}`;
+        const l = t.podSelector?.matchLabels ?? {};
+        if (t.namespaceSelector) return `ns(${JSON.stringify(t.namespaceSelector.matchLabels ?? {})}):${ports}`;
+        return `pod(${l['app.kubernetes.io/name'] ?? l['cnpg.io/cluster'] ?? JSON.stringify(l)}):${ports}`;
+      });
+    });
+  for (const [name, d] of Object.entries(c.deployables)) {
+    const owner = podOwners(objects).find((p) => p.owner.kind === 'Deployment' && p.owner.metadata.name === name);
+    if (!owner) continue;
+    const targets = policies.filter((p) => selects(p, owner.labels)).flatMap(egressTargets);
+    const allowed = (t: string) =>
+      t === 'ns({"kubernetes.io/metadata.name":"kube-system"}):53,53' ||
+      t.startsWith('pod(otel-collector):') ||
+      t === 'pod(nats):4222' ||
+      (d.database !== null && (t.endsWith(':5432') && (t.startsWith('pod(') || t.startsWith('ip:')))) ||
+      (d.objectStore && (t === 'pod(object-store):9000' || t === 'ip:443')) ||
+      (d.internetEgress && t === 'ip:443,465,587');
+    for (const t of targets) if (!allowed(t)) problems.push(`${name}: egress to ${t} is not in its contract`);
+    if (!targets.includes('pod(nats):4222')) problems.push(`${name}: cannot reach NATS`);
+    if (d.database !== null && !targets.some((t) => t.endsWith(':5432'))) problems.push(`${name}: cannot reach its database`);
+    if (d.objectStore && !targets.some((t) => t === 'pod(object-store):9000' || t === 'ip:443'))
+      problems.push(`${name}: cannot reach the object store`);
+  }
+  return problems;
+}
