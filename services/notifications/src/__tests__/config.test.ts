@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@portico/platform';
+import { loadNotificationsConfig } from '../config.js';
+
+const base = { DATABASE_URL: 'postgres://n:p@127.0.0.1:5432/notifications' };
+
+describe('notifications configuration', () => {
+  it('defaults to the local outbox for email and SMS, the dev outbox on, health on 3106', () => {
+    const config = loadNotificationsConfig(base);
+    expect(config).toMatchObject({
+      HEALTH_PORT: 3106,
+      MAIL_FROM: 'Portico <no-reply@portico.local>',
+      SMS_PROVIDER: 'outbox',
+      DEV_OUTBOX_ENABLED: true,
+      DELIVERY_MAX_ATTEMPTS: 5,
+      DELIVERY_RETRY_BASE_MS: 5_000,
+    });
+    expect(config.SMTP_URL).toBeUndefined();
+  });
+
+  it('turns the dev outbox off in production unless asked for', () => {
+    expect(loadNotificationsConfig({ ...base, NODE_ENV: 'production' }).DEV_OUTBOX_ENABLED).toBe(false);
+    expect(
+      loadNotificationsConfig({ ...base, NODE_ENV: 'production', DEV_OUTBOX_ENABLED: 'true' }).DEV_OUTBOX_ENABLED,
+    ).toBe(true);
+    expect(loadNotificationsConfig({ ...base, DEV_OUTBOX_ENABLED: 'false' }).DEV_OUTBOX_ENABLED).toBe(false);
+  });
+
+  it('reads empty variables as unset, as compose and Kubernetes pass them', () => {
+    const config = loadNotificationsConfig({ ...base, SMTP_URL: '', SMS_API_URL: '', SMS_API_KEY: '' });
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.SMS_API_URL).toBeUndefined();
+  });
+
+  it('fails fast on a bad SMTP URL or an HTTP SMS provider without its URL', () => {
+    expect(() => loadNotificationsConfig({ ...base, SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL/);
+    expect(() => loadNotificationsConfig({ ...base, SMS_PROVIDER: 'http' })).toThrow(ConfigError);
+    expect(() => loadNotificationsConfig({ ...base, SMS_PROVIDER: 'carrier-pigeon' })).toThrow(/SMS_PROVIDER/);
+    expect(() => loadNotificationsConfig({ ...base, DEV_OUTBOX_ENABLED: 'yes' })).toThrow(/DEV_OUTBOX_ENABLED/);
+  });
+});

@@ -1,0 +1,19 @@
+import { describe, expect, it } from '@jest/globals';
+import { smtpFailure } from '../delivery/smtp.adapter.js';
+
+const failure = (fields: { code?: string; responseCode?: number; permanent?: boolean }) =>
+  Object.assign(new Error('Message failed'), fields);
+
+describe('SMTP failures', () => {
+  it('gives up on a refused recipient or message (5xx)', () => {
+    const err = smtpFailure(failure({ code: 'EENVELOPE', responseCode: 550, permanent: true }));
+    expect(err.permanent).toBe(true);
+    expect(err.message).toBe('Message failed (SMTP 550)');
+  });
+
+  it('retries a temporary refusal, a connection failure and a refused login', () => {
+    expect(smtpFailure(failure({ code: 'EENVELOPE', responseCode: 451, permanent: false })).permanent).toBe(false);
+    expect(smtpFailure(failure({ code: 'ECONNECTION' })).permanent).toBe(false);
+    expect(smtpFailure(failure({ code: 'EAUTH', responseCode: 535, permanent: true })).permanent).toBe(false);
+  });
+});

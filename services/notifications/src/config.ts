@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig, serviceEnv } from '@portico/platform';
+import { z } from 'zod';
+
+/** An unset variable and an empty one mean the same (compose and Kubernetes pass empty strings). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+const shape = {
+  ...serviceEnv,
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3106),
+  MAIL_FROM: z.string().min(3).default('Portico <no-reply@portico.local>'),
+  /** smtp://user:pass@host:port or smtps://...; without it, email stays in the local outbox. */
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
+  SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
+  SMS_API_URL: optional(z.string().url()),
+  SMS_API_KEY: optional(z.string()),
+  /** Whether notifications.outbox.list.v1 answers; off by default in production. */
+  DEV_OUTBOX_ENABLED: optional(flag),
+  /** How often the delivery worker looks for due messages, in milliseconds. */
+  DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  /** First retry delay; each later one is five times the previous (5 s, 25 s, 2 min, 10 min). */
+  DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+};
+
+export type NotificationsConfig = Omit<z.infer<z.ZodObject<typeof shape>>, 'DEV_OUTBOX_ENABLED'> & {
+  DEV_OUTBOX_ENABLED: boolean;
+};
+
+export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
+  const config = loadConfig(shape, env);
+  if (config.SMS_PROVIDER === 'http' && !config.SMS_API_URL) {
+    throw new ConfigError('Invalid configuration:\n  SMS_API_URL: required when SMS_PROVIDER=http');
+  }
+  return {
+    ...config,
+    DEV_OUTBOX_ENABLED: config.DEV_OUTBOX_ENABLED ?? config.NODE_ENV !== 'production',
+  };
+}
+
+/** Nest injection token of the loaded configuration. */
+export const CONFIG = Symbol('NotificationsConfig');

@@ -1,0 +1,20 @@
+export interface OutgoingEmail {
+  /** The outbound message id; providers may use it to recognise a retry of the same message. */
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Where email goes. `deliver` hands it to a provider; `keep` leaves it in the local outbox, where a
+ * developer reads it (status `kept`). `send` throws a DeliveryError when the provider refuses.
+ */
+export interface MailPort {
+  readonly mode: 'deliver' | 'keep';
+  send(mail: OutgoingEmail): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MAIL_PORT = Symbol('MailPort');

@@ -1,0 +1,19 @@
+import type { NotificationsConfig } from '../config.js';
+import { HttpSmsAdapter } from './http-sms.adapter.js';
+import type { MailPort } from './mail.port.js';
+import { OutboxMailAdapter, OutboxSmsAdapter } from './outbox.adapter.js';
+import type { SmsPort } from './sms.port.js';
+import { SmtpMailAdapter } from './smtp.adapter.js';
+
+/** Email goes through SMTP when SMTP_URL is set, else it stays in the local outbox. */
+export function createMailPort(config: NotificationsConfig): MailPort {
+  return config.SMTP_URL ? new SmtpMailAdapter(config.SMTP_URL, config.MAIL_FROM) : new OutboxMailAdapter();
+}
+
+/** SMS goes through the HTTP provider when SMS_PROVIDER=http, else it stays in the local outbox. */
+export function createSmsPort(config: NotificationsConfig): SmsPort {
+  if (config.SMS_PROVIDER === 'http' && config.SMS_API_URL) {
+    return new HttpSmsAdapter(config.SMS_API_URL, config.SMS_API_KEY);
+  }
+  return new OutboxSmsAdapter();
+}

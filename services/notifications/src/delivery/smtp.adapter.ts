@@ -1,0 +1,51 @@
+import { createTransport } from 'nodemailer';
+import { DeliveryError } from './delivery.error.js';
+import type { MailPort, OutgoingEmail } from './mail.port.js';
+
+interface SmtpFailure extends Error {
+  code?: string;
+  responseCode?: number;
+  /** Set by nodemailer for 5xx replies other than 503. */
+  permanent?: boolean;
+}
+
+/** Email through any SMTP server, configured by one URL: smtp://user:pass@host:587 or smtps://host:465. */
+export class SmtpMailAdapter implements MailPort {
+  readonly mode = 'deliver';
+  private readonly transport;
+
+  constructor(url: string, from: string) {
+    this.transport = createTransport(
+      { url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 },
+      { from },
+    );
+  }
+
+  async send(mail: OutgoingEmail): Promise<void> {
+    try {
+      await this.transport.sendMail({
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+        headers: { 'X-Portico-Message-Id': mail.id },
+      });
+    } catch (err) {
+      throw smtpFailure(err as SmtpFailure);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
+
+/**
+ * A 5xx reply refusing the sender, recipient or message is final; a 4xx reply, a connection problem
+ * and a refused login (our configuration, fixed by an operator) are retried.
+ */
+export function smtpFailure(err: SmtpFailure): DeliveryError {
+  const permanent = err.permanent === true && err.code !== 'EAUTH';
+  const reply = err.responseCode ? ` (SMTP ${err.responseCode})` : '';
+  return new DeliveryError(`${err.message}${reply}`.slice(0, 1_000), permanent, { cause: err });
+}

@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const CHANNELS = ['email', 'sms'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/**
+ * queued: waiting for its next attempt; sending: claimed by a worker (a lease until next_attempt_at);
+ * sent: accepted by the provider; failed: given up; kept: held in the local outbox, never delivered.
+ */
+export const STATUSES = ['queued', 'sending', 'sent', 'failed', 'kept'] as const;
+export type MessageStatus = (typeof STATUSES)[number];
+
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+
+/**
+ * Every email and SMS Portico sends, written when it is asked for and updated by the delivery worker.
+ * Not under row-level security: sign-in mail is sent before there is a firm, and only this service
+ * reads the table (the dev outbox route is refused in production).
+ */
+export const outboundMessages = pgTable(
+  'outbound_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    channel: text('channel').$type<Channel>().notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject'),
+    text: text('text').notNull(),
+    html: text('html'),
+    kind: text('kind').notNull(),
+    firmId: uuid('firm_id'),
+    idempotencyKey: text('idempotency_key').unique('outbound_messages_idempotency_key_unique'),
+    status: text('status').$type<MessageStatus>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    /** The W3C traceparent of the request, so delivery continues the caller's trace. */
+    traceParent: text('trace_parent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('outbound_messages_channel_check', sql`${t.channel} in (${inList(CHANNELS)})`),
+    check('outbound_messages_status_check', sql`${t.status} in (${inList(STATUSES)})`),
+    index('outbound_messages_due_idx').on(t.nextAttemptAt).where(sql`status in ('queued', 'sending')`),
+    index('outbound_messages_recipient_idx').on(t.recipient, t.createdAt),
+    index('outbound_messages_created_idx').on(t.createdAt),
+  ],
+);
+
+export type OutboundMessage = typeof outboundMessages.$inferSelect;
+export type NewOutboundMessage = typeof outboundMessages.$inferInsert;
