@@ -1,0 +1,159 @@
+import { describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
+import { bodyLimitMb, configProblems, type KongConfig, perMinuteLimit, route } from '../lib/kong.js';
+import { byKind, find, overlays, render } from '../lib/kustomize.js';
+import { contract, frontendNames, readJson, readText } from '../lib/repo.js';
+import { composePorts, parseCompose } from '../lib/compose.js';
+
+const KONG_FILE = 'gateway/kong/kong.yml';
+const c = contract();
+const gatewayPort = c.deployables.gateway?.httpPort;
+const prefixes = readJson<string[]>('gateway/route-prefixes.json');
+const load = (): KongConfig => {
+  const text = readText(KONG_FILE);
+  // Kong reads plain YAML: no anchors or aliases, so what is checked here is what Kong sees.
+  expect(text).not.toMatch(/^\s*[\w-]+:\s*[&*]/m);
+  return parse(text) as KongConfig;
+};
+const multipart = { 'Content-Type': 'multipart/form-data; boundary=----x' };
+const json = { 'Content-Type': 'application/json' };
+
+describe('the Kong checks catch a bad config (fixtures)', () => {
+  it('report a route prefix that is not routed to the gateway', () => {
+    const config = load();
+    const api = config.services?.find((s) => s.name === 'gateway')?.routes?.find((r) => r.name === 'api');
+    api!.paths = api!.paths!.filter((p) => p !== '/tax_returns');
+    // The shell's catch-all takes it instead: the API would be unreachable.
+    expect(route(config, { path: '/tax_returns/1' })?.service.name).toBe('frontend-shell');
+  });
+
+  it('report structural mistakes', () => {
+    const config = load();
+    config._format_version = '2.1';
+    config.plugins = [...(config.plugins ?? []), { name: 'cors' }, { name: 'no-such-plugin' }];
+    config.services?.push({ name: 'gateway', url: 'http://gateway:3000', routes: [{ name: 'api' }] });
+    expect(configProblems(config)).toEqual([
+      '_format_version must be "3.0"',
+      'global: plugin cors twice',
+      'global: unknown plugin no-such-plugin',
+      'service gateway twice',
+      'route api twice',
+      'route api: matches nothing',
+    ]);
+  });
+
+  it('report a missing upload limit or a lax sign-in limit', () => {
+    const config = load();
+    const gateway = config.services?.find((s) => s.name === 'gateway');
+    gateway!.routes = gateway!.routes!.filter((r) => r.name !== 'api-uploads');
+    const sessions = gateway!.routes!.find((r) => r.name === 'sessions');
+    sessions!.plugins = [];
+    expect(bodyLimitMb(route(config, { path: '/v2/files', method: 'POST', headers: multipart })!)).toBe(c.edge.defaultBodyLimitMb);
+    const global = perMinuteLimit(route(config, { path: '/users/1' })!);
+    expect(perMinuteLimit(route(config, { path: '/sessions', method: 'POST' })!)).toBe(global);
+  });
+});
+
+describe('gateway/kong/kong.yml', () => {
+  it('parses as a DB-less declarative config with bundled plugins only', () => {
+    expect(configProblems(load())).toEqual([]);
+  });
+
+  it('sets the edge plugins globally: correlation id, Prometheus, CORS, rate limit, body size', () => {
+    const names = (load().plugins ?? []).map((p) => p.name).sort();
+    expect(names).toEqual(['correlation-id', 'cors', 'prometheus', 'rate-limiting', 'request-size-limiting']);
+  });
+
+  it('lists the route prefixes as absolute, distinct paths', () => {
+    expect(prefixes.length).toBeGreaterThan(10);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    for (const p of prefixes) expect(p).toMatch(/^\/[\w.-]+$/);
+  });
+
+  it.each(prefixes)('routes %s (and everything under it) to the gateway, path unchanged', (prefix) => {
+    const config = load();
+    for (const path of [prefix, `${prefix}/`, `${prefix}/123/sub_path`]) {
+      for (const req of [
+        { path, method: 'GET' },
+        { path, method: 'POST', headers: json },
+        { path, method: 'POST', headers: multipart },
+      ]) {
+        const m = route(config, req);
+        expect({ path, upstream: m && `${m.upstream.host}:${m.upstream.port}${m.upstream.path}` }).toEqual({
+          path,
+          upstream: `gateway:${gatewayPort}${path}`,
+        });
+      }
+    }
+  });
+
+  it('allows 150 MB multipart uploads and keeps other bodies small', () => {
+    const config = load();
+    // Sign-in and the WebSocket take no uploads.
+    for (const prefix of prefixes.filter((p) => p !== '/sessions' && p !== '/realtime')) {
+      expect(bodyLimitMb(route(config, { path: `${prefix}/x`, method: 'POST', headers: multipart })!)).toBe(c.edge.uploadBodyLimitMb);
+      expect(bodyLimitMb(route(config, { path: `${prefix}/x`, method: 'POST', headers: json })!)).toBe(c.edge.defaultBodyLimitMb);
+    }
+    expect(bodyLimitMb(route(config, { path: '/sessions', method: 'POST', headers: json })!)).toBeLessThan(1);
+  });
+
+  it('rate-limits sign-in much more strictly than the rest of the API', () => {
+    const config = load();
+    const sessions = perMinuteLimit(route(config, { path: '/sessions/two_factor', method: 'POST' })!);
+    const api = perMinuteLimit(route(config, { path: '/companies', method: 'GET' })!);
+    expect(Number.isFinite(api)).toBe(true);
+    expect(sessions * 10).toBeLessThanOrEqual(api);
+  });
+
+  it('keeps the realtime WebSocket open for long', () => {
+    const m = route(load(), { path: '/realtime', headers: { Upgrade: 'websocket', Connection: 'Upgrade' } })!;
+    expect(m.service.name).toBe('gateway-realtime');
+    expect((m.service as { read_timeout?: number }).read_timeout).toBeGreaterThanOrEqual(600_000);
+  });
+
+  it('serves the shell at / and for client-side routes, each remote at /remotes/<name>/ from its own Service', () => {
+    const config = load();
+    const port = c.frontends.port;
+    expect(route(config, { path: '/' })?.upstream).toEqual({ host: 'frontend-shell', port, path: '/' });
+    expect(route(config, { path: '/sign-in' })?.upstream.host).toBe('frontend-shell');
+    expect(route(config, { path: '/remotes-manifest.json' })?.upstream.host).toBe('frontend-shell');
+    for (const name of c.frontends.remotes)
+      expect(route(config, { path: `/remotes/${name}/mf-manifest.json` })?.upstream).toEqual({
+        host: `frontend-${name}`,
+        port,
+        path: '/mf-manifest.json',
+      });
+  });
+
+  it('points the runtime remote manifest at paths Kong routes to each remote', () => {
+    const manifest = readJson<Record<string, string>>('k8s/base/frontends/remotes-manifest.json');
+    expect(Object.keys(manifest).sort()).toEqual([...c.frontends.remotes].sort());
+    for (const [name, url] of Object.entries(manifest))
+      expect(route(load(), { path: url })?.service.name).toBe(`frontend-${name}`);
+  });
+
+  it('names upstreams that exist as Services (every overlay) and compose services, on the same ports', () => {
+    const config = load();
+    const compose = parseCompose(readText('infra/docker/docker-compose.yml'));
+    const upstreams = (config.services ?? []).map((s) => new URL(s.url as string)).map((u) => [u.hostname, Number(u.port)] as const);
+    expect(upstreams.map(([h]) => h)).toEqual(expect.arrayContaining(['gateway', ...frontendNames(c).map((n) => `frontend-${n}`)]));
+    for (const overlay of overlays()) {
+      const objects = render(`k8s/overlays/${overlay}`);
+      for (const [host, port] of upstreams) {
+        const svc = find(objects, 'Service', host);
+        expect({ overlay, host, ports: svc?.spec.ports.map((p: { port: number }) => p.port) }).toEqual({
+          overlay,
+          host,
+          ports: expect.arrayContaining([port]),
+        });
+      }
+      // Kong in the cluster mounts this very file.
+      const kongCm = byKind(objects, 'ConfigMap').find((m) => m.metadata.name.startsWith('kong-declarative-'));
+      expect(kongCm?.data['kong.yml']).toBe(readText(KONG_FILE));
+    }
+    for (const [host, port] of upstreams) expect({ host, ports: composePorts(compose.services[host] ?? {}) }).toEqual({
+      host,
+      ports: expect.arrayContaining([port]),
+    });
+  });
+});
