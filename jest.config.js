@@ -21,6 +21,7 @@ const shared = {
   moduleNameMapper: {
     '^@portico/platform$': '<rootDir>/services/platform/src/index.ts',
     '^@portico/platform/testing$': '<rootDir>/services/platform/src/testing/index.ts',
+    '^@portico/platform/schema$': '<rootDir>/services/platform/src/bus/outbox.schema.ts',
     '^@portico/proto$': '<rootDir>/proto/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type FirmScope, inFirm, type Tx } from '@portico/platform';
+import { and, count, desc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { companies, companyOwners, type CompanyRow, type IdentitySchema, users } from '../schema.js';
+import { DB, type IdentityDb } from '../tokens.js';
+
+export type CompanyChanges = Partial<Omit<typeof companies.$inferInsert, 'id' | 'firmId' | 'hashId'>>;
+
+@Injectable()
+export class CompaniesRepository {
+  constructor(@Inject(DB) private readonly db: IdentityDb) {}
+
+  async get(scope: FirmScope, id: string): Promise<CompanyRow | undefined> {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .select()
+        .from(companies)
+        .where(and(eq(companies.firmId, scope.firmId), eq(companies.id, id), isNull(companies.deletedAt))),
+    );
+    return rows[0];
+  }
+
+  async owners(scope: FirmScope, companyId: string) {
+    return inFirm(this.db, scope, (tx) =>
+      tx
+        .select({ id: users.id, uid: users.uid, fname: users.fname, lname: users.lname, firmGroupId: users.firmGroupId })
+        .from(companyOwners)
+        .innerJoin(users, eq(users.id, companyOwners.userId))
+        .where(and(eq(companyOwners.firmId, scope.firmId), eq(companyOwners.companyId, companyId))),
+    );
+  }
+
+  async isOwner(scope: FirmScope, companyId: string, userId: string): Promise<boolean> {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .select({ userId: companyOwners.userId })
+        .from(companyOwners)
+        .where(
+          and(eq(companyOwners.firmId, scope.firmId), eq(companyOwners.companyId, companyId), eq(companyOwners.userId, userId)),
+        ),
+    );
+    return rows.length > 0;
+  }
+
+  /** Another live entity of the same owners with this name (case-insensitive): 'Entity Name already exists.' */
+  async relatedNameTaken(scope: FirmScope, company: CompanyRow, name: string): Promise<boolean> {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .select({ id: companies.id })
+        .from(companies)
+        .innerJoin(companyOwners, eq(companyOwners.companyId, companies.id))
+        .where(
+          and(
+            eq(companies.firmId, scope.firmId),
+            ne(companies.id, company.id),
+            isNull(companies.deletedAt),
+            sql`lower(${companies.name}) = ${name.trim().toLowerCase()}`,
+            inArray(
+              companyOwners.userId,
+              tx.select({ userId: companyOwners.userId }).from(companyOwners).where(eq(companyOwners.companyId, company.id)),
+            ),
+          ),
+        )
+        .limit(1),
+    );
+    return rows.length > 0;
+  }
+
+  async update(tx: Tx<IdentitySchema>, scope: FirmScope, id: string, changes: CompanyChanges): Promise<CompanyRow> {
+    const rows = await tx
+      .update(companies)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(and(eq(companies.firmId, scope.firmId), eq(companies.id, id)))
+      .returning();
+    return rows[0] as CompanyRow;
+  }
+
+  async list(
+    scope: FirmScope,
+    options: { search: string; page: number; perPage: number; ownerId?: string; includeInactive: boolean; descending: boolean },
+  ) {
+    return inFirm(this.db, scope, async (tx) => {
+      const where = and(
+        eq(companies.firmId, scope.firmId),
+        isNull(companies.deletedAt),
+        options.includeInactive ? undefined : eq(companies.inactive, false),
+        options.search ? or(ilike(companies.name, `%${escapeLike(options.search)}%`), ilike(companies.businessEmail, `%${escapeLike(options.search)}%`)) : undefined,
+        options.ownerId
+          ? inArray(companies.id, tx.select({ id: companyOwners.companyId }).from(companyOwners).where(eq(companyOwners.userId, options.ownerId)))
+          : undefined,
+      );
+      const [rows, total] = await Promise.all([
+        tx
+          .select()
+          .from(companies)
+          .where(where)
+          .orderBy(options.descending ? desc(companies.createdAt) : companies.createdAt, companies.id)
+          .limit(options.perPage)
+          .offset((options.page - 1) * options.perPage),
+        tx.select({ n: count() }).from(companies).where(where),
+      ]);
+      return { rows, total: total[0]?.n ?? 0 };
+    });
+  }
+
+  transaction<T>(scope: FirmScope, work: (tx: Tx<IdentitySchema>) => Promise<T>) {
+    return inFirm(this.db, scope, work);
+  }
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, AppError, badRequest, firmScope, forbidden, recordEvent } from '@portico/platform';
+import { IdentityEvents, type ListCompaniesRequest, type UpdateCompanyRequest } from '@portico/proto';
+import { FirmsRepository } from '../firms/firms.repository.js';
+import { mergePreferences } from '../firms/preferences.js';
+import { Messages } from '../messages.js';
+import type { CompanyRow, FirmRow } from '../schema.js';
+import { isValidEmail } from '../users/profile.rules.js';
+import { isUuid } from '../users/users.service.js';
+import { toCompanyMessage } from './company.mapper.js';
+import { isKnownCountry, validateEntityName, validateEntityType } from './company.rules.js';
+import { type CompanyChanges, CompaniesRepository } from './companies.repository.js';
+
+const notFound = () => new AppError('not_found', 'company_not_found', Messages.notFound);
+
+/** The fields of the client's entity profile editor (spec 1 s.2.8); everything else is the firm's. */
+const CLIENT_PROFILE_FIELDS = ['businessEmail', 'otherEmail', 'street', 'city', 'state', 'zip', 'country'] as const;
+const ADVISOR_ONLY_FIELDS = ['name', 'entityType', 'externalEntityId', 'taxReturnId', 'inactive', 'readonlyAccess'] as const;
+export const PAGE_SIZES = [10, 20, 50];
+
+@Injectable()
+export class CompaniesService {
+  constructor(
+    private readonly companies: CompaniesRepository,
+    private readonly firms: FirmsRepository,
+  ) {}
+
+  async get(actor: Actor, id: string) {
+    const company = await this.visible(actor, id);
+    return this.present(actor, company);
+  }
+
+  /** The firm's entity edit (PATCH /companies/{id}): advisors only. */
+  async update(actor: Actor, request: UpdateCompanyRequest) {
+    if (actor.role !== 'advisor') throw forbidden();
+    const company = await this.visible(actor, request.id);
+    const firm = await this.firmOf(actor);
+    const fields: Record<string, string> = {};
+    const changes: CompanyChanges = {};
+    if (request.name !== undefined) {
+      const problem = validateEntityName(request.name);
+      if (problem) fields.name = problem;
+      else if (await this.companies.relatedNameTaken(firmScope(actor.firm_id), company, request.name)) {
+        fields.name = Messages.entityNameExists;
+      } else changes.name = request.name.trim();
+    }
+    if (request.entityType !== undefined && request.entityType !== company.entityType) {
+      const problem = validateEntityType(request.entityType, firm);
+      if (problem) fields.entity_type = problem;
+      else changes.entityType = request.entityType;
+    }
+    if (request.externalEntityId !== undefined) changes.externalEntityId = request.externalEntityId.trim();
+    if (request.taxReturnId !== undefined) changes.taxReturnId = request.taxReturnId.trim();
+    if (request.inactive !== undefined) changes.inactive = request.inactive;
+    if (request.readonlyAccess !== undefined && request.readonlyAccess !== company.readonlyAccess) {
+      const inactive = changes.inactive ?? company.inactive;
+      if (inactive) fields.readonly_access = Messages.readOnlyWhileInactive;
+      else changes.readonlyAccess = request.readonlyAccess;
+    }
+    this.addressChanges(request, changes, fields);
+    return this.save(actor, company, changes, fields);
+  }
+
+  /** The client's entity profile save (PUT /companies/{id}). */
+  async updateProfile(actor: Actor, request: UpdateCompanyRequest) {
+    if (actor.role === 'advisor') throw new AppError('forbidden', 'advisor_entity_profile', Messages.advisorCannotEditEntityProfile);
+    const company = await this.visible(actor, request.id);
+    if (actor.readonly_access) throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
+    if (company.readonlyAccess) throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
+    if (ADVISOR_ONLY_FIELDS.some((key) => request[key] !== undefined)) throw forbidden('Only your firm can change these details');
+    const fields: Record<string, string> = {};
+    const changes: CompanyChanges = {};
+    this.addressChanges(request, changes, fields);
+    return this.save(actor, company, changes, fields);
+  }
+
+  async list(actor: Actor, request: ListCompaniesRequest) {
+    const perPage = PAGE_SIZES.includes(request.rowsPerPage) ? request.rowsPerPage : 10;
+    const page = Math.max(1, request.page || 1);
+    const isClient = actor.role === 'client';
+    const { rows, total } = await this.companies.list(firmScope(actor.firm_id), {
+      search: request.searchTerm.trim(),
+      page,
+      perPage,
+      ownerId: isClient ? actor.user_id : undefined,
+      // Clients see only active entities; advisors see all (spec 1 s.4.2).
+      includeInactive: !isClient && request.includeInactive,
+      descending: true,
+    });
+    return {
+      companies: rows.map((c) => toCompanyMessage(c)),
+      currentPage: page,
+      totalCount: total,
+      totalPages: Math.ceil(total / perPage),
+    };
+  }
+
+  private addressChanges(request: UpdateCompanyRequest, changes: CompanyChanges, fields: Record<string, string>) {
+    for (const key of CLIENT_PROFILE_FIELDS) {
+      const value = request[key];
+      if (value === undefined) continue;
+      const trimmed = value.trim();
+      if ((key === 'businessEmail' || key === 'otherEmail') && trimmed && !isValidEmail(trimmed)) {
+        fields[key === 'businessEmail' ? 'business_email' : 'other_email'] = Messages.invalidEmail;
+      } else if (key === 'country' && !isKnownCountry(trimmed)) {
+        fields.country = Messages.invalidCountry;
+      } else {
+        changes[key] = key === 'businessEmail' || key === 'otherEmail' ? trimmed.toLowerCase() : trimmed;
+      }
+    }
+  }
+
+  private async save(actor: Actor, company: CompanyRow, changes: CompanyChanges, fields: Record<string, string>) {
+    const problems = Object.values(fields);
+    if (problems.length) throw badRequest(problems[0] as string, fields);
+    const scope = firmScope(actor.firm_id);
+    const updated = await this.companies.transaction(scope, async (tx) => {
+      const row = await this.companies.update(tx, scope, company.id, changes);
+      await recordEvent(tx, IdentityEvents.companyUpdated, {
+        companyId: company.id,
+        firmId: company.firmId,
+        changedFields: Object.keys(changes),
+        occurredAt: new Date().toISOString(),
+      });
+      return row;
+    });
+    return this.present(actor, updated);
+  }
+
+  /** Another firm's entity, a deleted one, or for a client one they do not own or that is inactive: 404. */
+  private async visible(actor: Actor, id: string): Promise<CompanyRow> {
+    const scope = firmScope(actor.firm_id);
+    const company = isUuid(id) ? await this.companies.get(scope, id) : undefined;
+    if (!company) throw notFound();
+    if (actor.role === 'client') {
+      if (company.inactive || !(await this.companies.isOwner(scope, company.id, actor.user_id))) throw notFound();
+      return company;
+    }
+    if (actor.firm_access === 'group') {
+      const prefs = mergePreferences((await this.firmOf(actor)).preferences);
+      if (prefs.has_firm_groups) {
+        const owners = await this.companies.owners(scope, company.id);
+        const inGroup = owners.some((o) => !o.firmGroupId || (actor.firm_group_id && o.firmGroupId === actor.firm_group_id));
+        if (!actor.firm_group_id || (owners.length > 0 && !inGroup)) throw notFound();
+      }
+    }
+    return company;
+  }
+
+  private async firmOf(actor: Actor): Promise<FirmRow> {
+    const firm = await this.firms.get(firmScope(actor.firm_id));
+    if (!firm) throw notFound();
+    return firm;
+  }
+
+  private async present(actor: Actor, company: CompanyRow) {
+    const owners = await this.companies.owners(firmScope(actor.firm_id), company.id);
+    return toCompanyMessage(company, owners);
+  }
+}

@@ -1,0 +1,29 @@
+import type { CompanyRow } from '../schema.js';
+
+export function toCompanyMessage(company: CompanyRow, owners: { id: string; uid: string; fname: string; lname: string }[] = []) {
+  return {
+    id: company.id,
+    hashId: company.hashId,
+    firmId: company.firmId,
+    name: company.name,
+    entityType: company.entityType,
+    businessEmail: company.businessEmail,
+    otherEmail: company.otherEmail,
+    street: company.street,
+    city: company.city,
+    state: company.state,
+    zip: company.zip,
+    country: company.country,
+    externalEntityId: company.externalEntityId,
+    taxReturnId: company.taxReturnId,
+    inactive: company.inactive,
+    readonlyAccess: company.readonlyAccess,
+    clientManagerId: company.clientManagerId ?? '',
+    cpaId: company.cpaId ?? '',
+    userId: company.userId ?? '',
+    owners: owners.map((o) => ({ id: o.id, uid: o.uid, fullName: [o.fname, o.lname].filter(Boolean).join(' ') })),
+    entityTags: company.entityTags,
+    createdAt: company.createdAt.toISOString(),
+    deletedAt: company.deletedAt?.toISOString() ?? '',
+  };
+}

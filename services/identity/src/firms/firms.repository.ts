@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { acrossFirms, type FirmScope, inFirm, type Tx } from '@portico/platform';
+import { eq, sql } from 'drizzle-orm';
+import { type FirmRow, firmGroups, firms, type IdentitySchema } from '../schema.js';
+import { DB, type IdentityDb } from '../tokens.js';
+
+@Injectable()
+export class FirmsRepository {
+  constructor(@Inject(DB) private readonly db: IdentityDb) {}
+
+  async get(scope: FirmScope): Promise<FirmRow | undefined> {
+    const rows = await inFirm(this.db, scope, (tx) => tx.select().from(firms).where(eq(firms.id, scope.firmId)));
+    return rows[0];
+  }
+
+  async groups(scope: FirmScope) {
+    return inFirm(this.db, scope, (tx) =>
+      tx.select({ id: firmGroups.id, name: firmGroups.name }).from(firmGroups).where(eq(firmGroups.firmId, scope.firmId)).orderBy(firmGroups.name),
+    );
+  }
+
+  // The sign-in screen brands itself before anyone is signed in: the slug is public.
+  async findBySlug(slug: string): Promise<FirmRow | undefined> {
+    const rows = await acrossFirms(this.db, (tx) => tx.select().from(firms).where(eq(firms.slug, slug)));
+    return rows[0];
+  }
+
+  async savePreferences(tx: Tx<IdentitySchema>, firmId: string, preferences: Record<string, unknown>) {
+    const rows = await tx
+      .update(firms)
+      .set({ preferences, updatedAt: sql`now()` })
+      .where(eq(firms.id, firmId))
+      .returning();
+    return rows[0] as FirmRow;
+  }
+
+  transaction<T>(scope: FirmScope, work: (tx: Tx<IdentitySchema>) => Promise<T>) {
+    return inFirm(this.db, scope, work);
+  }
+}

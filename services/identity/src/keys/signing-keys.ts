@@ -1,0 +1,75 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { exportJWK, exportPKCS8, generateKeyPair, SignJWT } from 'jose';
+import type { Actor } from '@portico/platform';
+
+export const JWT_ALG = 'ES256';
+export const JWT_ISSUER = 'portico-identity';
+export const JWT_AUDIENCE = 'portico';
+
+export interface SigningKeyConfig {
+  kid: string;
+  privateKeyPem: string;
+}
+
+interface LoadedKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+
+/**
+ * The signing keys: the first signs, every one is published in the JWKS. Rotation without signing
+ * anyone out: add the new key second, deploy, move it first, deploy, drop the old one after the
+ * access-token lifetime.
+ */
+export class KeyRing {
+  private readonly keys: LoadedKey[];
+
+  constructor(configs: SigningKeyConfig[]) {
+    if (configs.length === 0) throw new Error('At least one signing key is needed');
+    this.keys = configs.map((c) => {
+      const privateKey = createPrivateKey(c.privateKeyPem);
+      return { kid: c.kid, privateKey, publicKey: createPublicKey(privateKey) };
+    });
+  }
+
+  static parse(json: string): KeyRing {
+    const parsed = JSON.parse(json) as SigningKeyConfig[];
+    if (!Array.isArray(parsed)) throw new Error('JWT_SIGNING_KEYS must be a JSON array of {kid, privateKeyPem}');
+    return new KeyRing(parsed);
+  }
+
+  /** A fresh P-256 key for development and tests. */
+  static async generateConfig(kid = `dev-${Date.now()}`): Promise<SigningKeyConfig> {
+    const { privateKey } = await generateKeyPair(JWT_ALG, { extractable: true });
+    return { kid, privateKeyPem: await exportPKCS8(privateKey) };
+  }
+
+  async signAccessToken(actor: Actor, ttlSeconds: number): Promise<string> {
+    const key = this.keys[0] as LoadedKey;
+    return new SignJWT({
+      firm_id: actor.firm_id,
+      role: actor.role,
+      ...(actor.firm_access ? { firm_access: actor.firm_access } : {}),
+      ...(actor.firm_group_id ? { firm_group_id: actor.firm_group_id } : {}),
+      readonly_access: !!actor.readonly_access,
+      ...(actor.session_id ? { sid: actor.session_id } : {}),
+    })
+      .setProtectedHeader({ alg: JWT_ALG, kid: key.kid, typ: 'JWT' })
+      .setSubject(actor.user_id)
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(key.privateKey);
+  }
+
+  async jwks() {
+    return Promise.all(
+      this.keys.map(async (k) => {
+        const jwk = await exportJWK(k.publicKey);
+        return { kid: k.kid, kty: jwk.kty ?? 'EC', crv: jwk.crv ?? 'P-256', x: jwk.x ?? '', y: jwk.y ?? '', alg: JWT_ALG, use: 'sig' };
+      }),
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
+import { DB, type IdentityDb } from '../tokens.js';
+
+export interface Limit {
+  /** How many hits a window allows. */
+  max: number;
+  windowSeconds: number;
+}
+
+/** Limits named once; each key is per user (or per email) so one account cannot be flooded. */
+export const Limits = {
+  codeSends: { max: 5, windowSeconds: 15 * 60 },
+  linkSends: { max: 5, windowSeconds: 15 * 60 },
+  passwordFailuresBeforeLock: 5,
+  lockSeconds: 15 * 60,
+  codeAttempts: 5,
+} as const;
+
+/**
+ * A fixed-window counter in PostgreSQL, so every replica shares it. Returns whether this hit is
+ * allowed and, when not, how long until the window resets.
+ */
+@Injectable()
+export class RateLimiter {
+  constructor(@Inject(DB) private readonly db: IdentityDb) {}
+
+  async hit(key: string, limit: Limit): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+    const result = await this.db.execute<{ count: number; window_start: Date }>(sql`
+      insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
+      on conflict (key) do update set
+        count = case when rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds})
+                     then 1 else rate_limits.count + 1 end,
+        window_start = case when rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds})
+                     then now() else rate_limits.window_start end
+      returning count, window_start`);
+    const row = result.rows[0] as { count: number; window_start: Date | string };
+    const windowEnds = new Date(row.window_start).getTime() + limit.windowSeconds * 1000;
+    return {
+      allowed: row.count <= limit.max,
+      retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000)),
+    };
+  }
+}

@@ -1,0 +1,135 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { acrossFirms } from '@portico/platform';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { hashSecret, randomCode, randomToken } from '../crypto/secrets.js';
+import { oneTimeSecrets } from '../schema.js';
+import { DB, type IdentityDb } from '../tokens.js';
+
+/** What a one-time secret is for; each has its own lifetime. */
+export const SecretPurpose = {
+  signInCode: 'sign_in_code',
+  signInLink: 'sign_in_link',
+  passwordReset: 'password_reset',
+  emailConfirmation: 'email_confirmation',
+  /** The grant a completed sign-in step yields: the auth_token exchanged for a session. */
+  authGrant: 'auth_grant',
+  /** Proof of the first factor, waiting for the second. */
+  twoFactorChallenge: 'two_factor_challenge',
+  twoFactorCode: 'two_factor_code',
+  twoFactorLink: 'two_factor_link',
+  /** Lets a user who came through a reset link or a forced set-up choose a sign-in method. */
+  setSignInMethod: 'set_sign_in_method',
+} as const;
+export type SecretPurpose = (typeof SecretPurpose)[keyof typeof SecretPurpose];
+
+export const SECRET_TTL_SECONDS: Record<SecretPurpose, number> = {
+  sign_in_code: 10 * 60,
+  sign_in_link: 15 * 60,
+  password_reset: 60 * 60,
+  email_confirmation: 24 * 3600,
+  auth_grant: 2 * 60,
+  two_factor_challenge: 10 * 60,
+  two_factor_code: 10 * 60,
+  two_factor_link: 15 * 60,
+  set_sign_in_method: 30 * 60,
+};
+
+export type SecretRow = typeof oneTimeSecrets.$inferSelect;
+
+// Sign-in secrets are looked up by their hash before the firm is known, so these queries run across
+// firms; the hash itself is the capability.
+@Injectable()
+export class SecretsRepository {
+  constructor(@Inject(DB) private readonly db: IdentityDb) {}
+
+  /** Issues a secret (a six-digit code for *_code purposes, else a random token) and returns it in clear once. */
+  async issue(
+    user: { id: string; firmId: string },
+    purpose: SecretPurpose,
+    data: Record<string, string> = {},
+  ): Promise<{ secret: string; row: SecretRow }> {
+    const secret = purpose.endsWith('_code') ? randomCode() : randomToken();
+    const ttl = SECRET_TTL_SECONDS[purpose];
+    const [row] = await acrossFirms(this.db, async (tx) => {
+      if (purpose.endsWith('_code')) {
+        // A new code replaces the previous one: only the latest code works.
+        await tx
+          .update(oneTimeSecrets)
+          .set({ consumedAt: sql`now()` })
+          .where(and(eq(oneTimeSecrets.userId, user.id), eq(oneTimeSecrets.purpose, purpose), isNull(oneTimeSecrets.consumedAt)));
+      }
+      return tx
+        .insert(oneTimeSecrets)
+        .values({
+          firmId: user.firmId,
+          userId: user.id,
+          purpose,
+          // Codes are short, so their hash includes the row's user to avoid collisions across users.
+          secretHash: purpose.endsWith('_code') ? hashSecret(`${user.id}:${secret}:${randomToken()}`) : hashSecret(secret),
+          data: purpose.endsWith('_code') ? { ...data, code_hash: hashSecret(`${user.id}:${secret}`) } : data,
+          expiresAt: sql`now() + make_interval(secs => ${ttl})`,
+        })
+        .returning();
+    });
+    return { secret, row: row as SecretRow };
+  }
+
+  /** Finds a live token secret; `expired` tells an expired or used link from an unknown one. */
+  async findToken(token: string, purposes: SecretPurpose[]): Promise<{ row?: SecretRow; expired: boolean }> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx.select().from(oneTimeSecrets).where(eq(oneTimeSecrets.secretHash, hashSecret(token))),
+    );
+    const row = rows.find((r) => purposes.includes(r.purpose as SecretPurpose));
+    if (!row) return { expired: false };
+    const expired = !!row.consumedAt || row.expiresAt.getTime() <= Date.now();
+    return { row: expired ? undefined : row, expired };
+  }
+
+  /** The user's current code for a purpose, if one is live. */
+  async latestCode(userId: string, purpose: SecretPurpose): Promise<SecretRow | undefined> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx
+        .select()
+        .from(oneTimeSecrets)
+        .where(
+          and(
+            eq(oneTimeSecrets.userId, userId),
+            eq(oneTimeSecrets.purpose, purpose),
+            isNull(oneTimeSecrets.consumedAt),
+            gt(oneTimeSecrets.expiresAt, sql`now()`),
+          ),
+        )
+        .orderBy(desc(oneTimeSecrets.createdAt))
+        .limit(1),
+    );
+    return rows[0];
+  }
+
+  codeMatches(row: SecretRow, userId: string, code: string): boolean {
+    return row.data.code_hash === hashSecret(`${userId}:${code}`);
+  }
+
+  /** Counts a wrong attempt; returns the new count. */
+  async countAttempt(id: string): Promise<number> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx
+        .update(oneTimeSecrets)
+        .set({ attempts: sql`${oneTimeSecrets.attempts} + 1` })
+        .where(eq(oneTimeSecrets.id, id))
+        .returning({ attempts: oneTimeSecrets.attempts }),
+    );
+    return rows[0]?.attempts ?? 0;
+  }
+
+  /** Marks a secret used; false when another request used it first (single use under concurrency). */
+  async consume(id: string): Promise<boolean> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx
+        .update(oneTimeSecrets)
+        .set({ consumedAt: sql`now()` })
+        .where(and(eq(oneTimeSecrets.id, id), isNull(oneTimeSecrets.consumedAt), gt(oneTimeSecrets.expiresAt, sql`now()`)))
+        .returning({ id: oneTimeSecrets.id }),
+    );
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, acrossFirms, AppError, type FirmAccess, recordEvent } from '@portico/platform';
+import { IdentityEvents } from '@portico/proto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { IdentityConfig } from '../config.js';
+import { hashSecret, randomToken } from '../crypto/secrets.js';
+import type { KeyRing } from '../keys/signing-keys.js';
+import { Messages } from '../messages.js';
+import { refreshTokens, type UserRow } from '../schema.js';
+import { CONFIG, DB, type IdentityDb, KEYS } from '../tokens.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { SecretPurpose, SecretsRepository } from './secrets.repository.js';
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  userId: string;
+  isAdvisor: boolean;
+  setPasswordRequired: boolean;
+}
+
+export function actorOf(user: UserRow, sessionId?: string): Actor {
+  return {
+    user_id: user.id,
+    firm_id: user.firmId,
+    role: user.isAdvisor ? 'advisor' : 'client',
+    ...(user.isAdvisor && user.firmAccess ? { firm_access: user.firmAccess as FirmAccess } : {}),
+    ...(user.firmGroupId ? { firm_group_id: user.firmGroupId } : {}),
+    readonly_access: user.readonlyAccess,
+    ...(sessionId ? { session_id: sessionId } : {}),
+  };
+}
+
+const sessionExpired = () => new AppError('unauthorized', 'session_expired', Messages.sessionExpired);
+
+/** Grants (auth_token), access tokens and rotating refresh tokens. */
+@Injectable()
+export class SessionTokensService {
+  constructor(
+    @Inject(DB) private readonly db: IdentityDb,
+    @Inject(KEYS) private readonly keys: KeyRing,
+    @Inject(CONFIG) private readonly config: IdentityConfig,
+    private readonly secrets: SecretsRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  /** The auth_token a completed sign-in step returns: single use, two minutes. */
+  async grant(user: UserRow): Promise<string> {
+    const { secret } = await this.secrets.issue(user, SecretPurpose.authGrant);
+    return secret;
+  }
+
+  async exchange(authToken: string, client: { userAgent: string; ip: string }): Promise<SessionTokens> {
+    const { row } = await this.secrets.findToken(authToken, [SecretPurpose.authGrant]);
+    if (!row || !(await this.secrets.consume(row.id))) throw sessionExpired();
+    const user = await this.activeUser(row.userId);
+    return this.issue(user, randomUUID(), client);
+  }
+
+  async refresh(refreshToken: string): Promise<SessionTokens> {
+    // A refresh token names its own user and firm; it is looked up across firms by its hash.
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
+    );
+    const token = rows[0];
+    if (!token) throw sessionExpired();
+    if (token.revokedAt || token.rotatedAt) {
+      // Reuse of a rotated token means it leaked: end the whole sign-in.
+      await this.revokeFamily(token.familyId);
+      throw new AppError('unauthorized', 'refresh_reused', Messages.sessionExpired);
+    }
+    if (token.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    const claimed = await acrossFirms(this.db, (tx) =>
+      tx
+        .update(refreshTokens)
+        .set({ rotatedAt: sql`now()` })
+        .where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)))
+        .returning({ id: refreshTokens.id }),
+    );
+    if (claimed.length === 0) {
+      await this.revokeFamily(token.familyId);
+      throw new AppError('unauthorized', 'refresh_reused', Messages.sessionExpired);
+    }
+    const user = await this.activeUser(token.userId);
+    return this.issue(user, token.familyId, { userAgent: token.userAgent, ip: token.ip });
+  }
+
+  async signOut(refreshToken: string): Promise<number> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
+    );
+    return rows[0] ? this.revokeFamily(rows[0].familyId) : 0;
+  }
+
+  /** Ends every session of the user and announces it, so open browsers and sockets sign out too. */
+  async signOutEverywhere(actor: Actor, reason = 'sign_out_everywhere'): Promise<number> {
+    return acrossFirms(this.db, async (tx) => {
+      const revoked = await tx
+        .update(refreshTokens)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(refreshTokens.userId, actor.user_id), isNull(refreshTokens.revokedAt)))
+        .returning({ familyId: refreshTokens.familyId });
+      await recordEvent(tx, IdentityEvents.sessionsRevoked, {
+        userId: actor.user_id,
+        firmId: actor.firm_id,
+        reason,
+        occurredAt: new Date().toISOString(),
+      });
+      return new Set(revoked.map((r) => r.familyId)).size;
+    });
+  }
+
+  private async revokeFamily(familyId: string): Promise<number> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx
+        .update(refreshTokens)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+        .returning({ id: refreshTokens.id }),
+    );
+    return rows.length ? 1 : 0;
+  }
+
+  private async activeUser(userId: string): Promise<UserRow> {
+    const user = await this.users.findLiveById(userId);
+    if (!user || !user.paying) throw sessionExpired();
+    return user;
+  }
+
+  private async issue(user: UserRow, familyId: string, client: { userAgent: string; ip: string }): Promise<SessionTokens> {
+    const refreshToken = randomToken();
+    await acrossFirms(this.db, (tx) =>
+      tx.insert(refreshTokens).values({
+        firmId: user.firmId,
+        userId: user.id,
+        familyId,
+        tokenHash: hashSecret(refreshToken),
+        expiresAt: sql`now() + make_interval(secs => ${this.config.REFRESH_TOKEN_TTL_SECONDS})`,
+        userAgent: client.userAgent.slice(0, 300),
+        ip: client.ip.slice(0, 64),
+      }),
+    );
+    const accessToken = await this.keys.signAccessToken(actorOf(user, familyId), this.config.ACCESS_TOKEN_TTL_SECONDS);
+    return {
+      accessToken,
+      refreshToken,
+      tokenType: 'Bearer',
+      expiresIn: this.config.ACCESS_TOKEN_TTL_SECONDS,
+      userId: user.id,
+      isAdvisor: user.isAdvisor,
+      setPasswordRequired: user.setPasswordRequired,
+    };
+  }
+}

@@ -1,0 +1,421 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
+import type { IdentityConfig } from '../config.js';
+import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
+import { hashPassword, verifyPassword } from '../crypto/passwords.js';
+import { FirmsRepository } from '../firms/firms.repository.js';
+import { mergePreferences } from '../firms/preferences.js';
+import { Messages } from '../messages.js';
+import type { UserRow } from '../schema.js';
+import { CONFIG } from '../tokens.js';
+import {
+  isValidEmail,
+  maskEmail,
+  maskPhone,
+  normaliseEmail,
+  phoneDigits,
+  SIGN_IN_METHODS,
+  type SignInMethodName,
+  validatePassword,
+  validatePhone,
+} from '../users/profile.rules.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { OutboundMessages } from './outbound.js';
+import { Limits, RateLimiter } from './rate-limiter.js';
+import { SecretPurpose, type SecretRow, SecretsRepository } from './secrets.repository.js';
+import { SessionTokensService } from './session-tokens.service.js';
+
+/** The result of a sign-in step: a grant, or a second factor to answer. */
+export interface SignInStep {
+  authToken?: string;
+  twoFactorRequired?: boolean;
+  challengeToken?: string;
+  uid?: string;
+  twoFactorMethods?: { name: string; value: string }[];
+  setPasswordRequired?: boolean;
+}
+
+const err = {
+  notFound: () => new AppError('not_found', 'user_not_found', Messages.userNotFound),
+  wrongCode: () => new AppError('unauthorized', 'invalid_code', Messages.invalidOrExpiredCode),
+  tooManyAttempts: () => new AppError('too_many_requests', 'too_many_attempts', Messages.tooManyIncorrectAttempts),
+  restricted: (retryAfterSeconds: number) =>
+    new AppError('too_many_requests', 'account_restricted', Messages.accountRestricted, { retryAfterSeconds }),
+  linkExpired: () => new AppError('gone', 'link_expired', Messages.linkExpired),
+};
+
+/** Only same-site paths are honoured as a redirect after sign-in. */
+export const safeRedirect = (redirect: string) => (/^\/(?!\/)[^\s]*$/.test(redirect) ? redirect : '');
+
+@Injectable()
+export class SignInService {
+  constructor(
+    @Inject(CONFIG) private readonly config: IdentityConfig,
+    private readonly users: UsersRepository,
+    private readonly firms: FirmsRepository,
+    private readonly secrets: SecretsRepository,
+    private readonly tokens: SessionTokensService,
+    private readonly limiter: RateLimiter,
+    private readonly outbound: OutboundMessages,
+  ) {}
+
+  /** Step 1 of spec 1 s.4.4: the preferred method and the masked ways to reach the user. */
+  async lookup(rawEmail: string) {
+    const user = await this.userByEmail(rawEmail);
+    return {
+      accountantId: user.firmId,
+      uid: user.uid,
+      preferredSignInMethod: user.preferredSignInMethod,
+      methods: this.maskedMethods(user),
+      setPasswordRequired: user.setPasswordRequired,
+    };
+  }
+
+  async verifyPassword(rawEmail: string, password: string): Promise<SignInStep> {
+    const email = requireEmail(rawEmail);
+    if (!password) throw badRequest(Messages.passwordMissing, { password: Messages.passwordMissing });
+    const user = await this.users.findLiveByEmail(email);
+    if (!user || !user.passwordHash) {
+      throw new AppError('unauthorized', 'email_or_password_incorrect', Messages.emailOrPasswordIncorrect);
+    }
+    this.assertCanSignIn(user);
+    if (user.lockedUntil && user.lockedUntil.getTime() > Date.now()) {
+      throw err.restricted(Math.ceil((user.lockedUntil.getTime() - Date.now()) / 1000));
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      const attempts = user.failedPasswordAttempts + 1;
+      if (attempts >= Limits.passwordFailuresBeforeLock) {
+        await this.users.updateSignInState(user, {
+          failedPasswordAttempts: 0,
+          lockedUntil: new Date(Date.now() + Limits.lockSeconds * 1000),
+        });
+        throw err.restricted(Limits.lockSeconds);
+      }
+      await this.users.updateSignInState(user, { failedPasswordAttempts: attempts });
+      throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
+    }
+    if (user.failedPasswordAttempts || user.lockedUntil) {
+      await this.users.updateSignInState(user, { failedPasswordAttempts: 0, lockedUntil: null });
+    }
+    if (await this.twoFactorRequired(user)) return this.startTwoFactor(user);
+    return this.completed(user);
+  }
+
+  async sendEmailCode(input: { uid: string; email: string }) {
+    const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
+    await this.throttle(`code:${user.id}`, Limits.codeSends);
+    const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode);
+    await this.outbound.email(
+      {
+        to: user.email,
+        subject: `Your Portico sign-in code is ${secret}`,
+        text: `Your sign-in code is ${secret}. It expires in 10 minutes. If you did not try to sign in, you can ignore this email.`,
+        kind: 'sign_in_code',
+        firmId: user.firmId,
+        idempotencyKey: `sign_in_code:${user.id}:${secret}`,
+      },
+      Messages.codeSendFailed,
+    );
+    return { uid: user.uid, sentTo: maskEmail(user.email) };
+  }
+
+  async sendSmsCode(input: { uid: string; email: string }) {
+    const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
+    if (validatePhone(user.phoneNumber)) throw badRequest(Messages.smsFailed, undefined, 'sms_failed');
+    await this.throttle(`code:${user.id}`, Limits.codeSends);
+    const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode);
+    await this.outbound.sms(
+      {
+        to: phoneDigits(user.phoneNumber),
+        text: `Your Portico sign-in code is ${secret}. It expires in 10 minutes.`,
+        kind: 'sign_in_code',
+        firmId: user.firmId,
+        idempotencyKey: `sign_in_code:${user.id}:${secret}`,
+      },
+      Messages.smsFailed,
+    );
+    return { uid: user.uid, sentTo: maskPhone(user.phoneNumber) };
+  }
+
+  async verifyCode(uid: string, code: string): Promise<SignInStep> {
+    if (!uid) throw badRequest(Messages.somethingWentWrong, undefined, 'uid_missing');
+    assertCodeShape(code);
+    const user = await this.userByUid(uid);
+    const row = await this.secrets.latestCode(user.id, SecretPurpose.signInCode);
+    await this.checkCode(row, user, code);
+    return this.completed(user);
+  }
+
+  async sendAuthLink(input: { email: string; uid: string; accountantId: string; redirect: string }) {
+    let user: UserRow;
+    if (input.uid) {
+      if (!input.accountantId) throw badRequest(Messages.somethingWentWrong, undefined, 'accountant_id_missing');
+      user = await this.userByUid(input.uid);
+      if (user.firmId !== input.accountantId) throw badRequest(Messages.somethingWentWrong, undefined, 'accountant_mismatch');
+    } else {
+      user = await this.userByEmail(input.email);
+    }
+    await this.throttle(`link:${user.id}`, Limits.linkSends);
+    const { secret } = await this.secrets.issue(user, SecretPurpose.signInLink, { redirect: safeRedirect(input.redirect) });
+    await this.outbound.email(
+      {
+        to: user.email,
+        subject: 'Your Portico sign-in link',
+        text: `Sign in to Portico with this link: ${this.link(secret)}\n\nIt works once and expires in 15 minutes.`,
+        kind: 'sign_in_link',
+        firmId: user.firmId,
+        idempotencyKey: `sign_in_link:${user.id}:${secret.slice(0, 16)}`,
+      },
+      Messages.linkSendFailed,
+    );
+    return { sentTo: maskEmail(user.email) };
+  }
+
+  /** Follows any emailed link: sign-in, password reset or the two-factor link. */
+  async verifyAuthLink(token: string) {
+    const { row, expired } = await this.secrets.findToken(token, [
+      SecretPurpose.signInLink,
+      SecretPurpose.passwordReset,
+      SecretPurpose.twoFactorLink,
+    ]);
+    if (!row) throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
+    if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
+    const user = await this.activeById(row.userId);
+    if (row.purpose === SecretPurpose.passwordReset) {
+      const grant = await this.secrets.issue(user, SecretPurpose.setSignInMethod);
+      return { authToken: grant.secret, uid: user.uid, purpose: 'set_password' };
+    }
+    if (row.purpose === SecretPurpose.twoFactorLink) {
+      const challengeId = row.data.challenge_id ?? '';
+      if (!(await this.secrets.consume(challengeId))) throw err.linkExpired();
+      return { ...(await this.completed(user)), purpose: 'sign_in' };
+    }
+    // A sign-in link proves the mailbox, which is where the second factor would go too: it counts as both.
+    return { ...(await this.completed(user)), redirect: row.data.redirect ?? '', purpose: 'sign_in' };
+  }
+
+  async forgotPassword(rawEmail: string) {
+    const user = await this.userByEmail(rawEmail);
+    await this.throttle(`link:${user.id}`, Limits.linkSends);
+    const { secret } = await this.secrets.issue(user, SecretPurpose.passwordReset);
+    await this.outbound.email(
+      {
+        to: user.email,
+        subject: 'Reset your Portico password',
+        text: `Choose a new password with this link: ${this.link(secret)}\n\nIt works once and expires in one hour. If you did not ask for this, ignore this email.`,
+        kind: 'password_reset',
+        firmId: user.firmId,
+        idempotencyKey: `password_reset:${user.id}:${secret.slice(0, 16)}`,
+      },
+      Messages.linkSendFailed,
+    );
+    return { sentTo: maskEmail(user.email) };
+  }
+
+  /** Sets a new password from a reset link (or its set-password grant) and signs the user in. */
+  async resetPassword(token: string, password: string, confirmation: string): Promise<SignInStep> {
+    const problem = validatePassword(password, confirmation);
+    if (problem) throw badRequest(problem, { password: problem });
+    const { row, expired } = await this.secrets.findToken(token, [SecretPurpose.setSignInMethod, SecretPurpose.passwordReset]);
+    if (!row) throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
+    if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
+    const user = await this.activeById(row.userId);
+    const updated = await this.users.update(firmScope(user.firmId), user.id, {
+      passwordHash: await hashPassword(password),
+      preferredSignInMethod: 'password',
+      setPasswordRequired: false,
+      failedPasswordAttempts: 0,
+      lockedUntil: null,
+    });
+    return this.completed(updated);
+  }
+
+  async sendTwoFactor(challengeToken: string, delivery: string) {
+    const { user, challenge } = await this.challengeOf(challengeToken);
+    await this.throttle(`code:${user.id}`, Limits.codeSends);
+    if (delivery === 'link') {
+      const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, { challenge_id: challenge.id });
+      await this.outbound.email(
+        {
+          to: user.email,
+          subject: 'Finish signing in to Portico',
+          text: `Finish signing in with this link: ${this.link(secret)}\n\nIt works once and expires in 15 minutes.`,
+          kind: 'two_factor_link',
+          firmId: user.firmId,
+          idempotencyKey: `two_factor_link:${user.id}:${secret.slice(0, 16)}`,
+        },
+        Messages.twoFactorLinkSendFailed,
+      );
+    } else {
+      await this.sendTwoFactorCode(user);
+    }
+    return { uid: user.uid, sentTo: maskEmail(user.email) };
+  }
+
+  async verifyTwoFactor(challengeToken: string, code: string): Promise<SignInStep> {
+    assertCodeShape(code);
+    const { user, challenge } = await this.challengeOf(challengeToken);
+    const row = await this.secrets.latestCode(user.id, SecretPurpose.twoFactorCode);
+    await this.checkCode(row, user, code);
+    if (!(await this.secrets.consume(challenge.id))) throw err.wrongCode();
+    return this.completed(user);
+  }
+
+  /**
+   * Chooses how to sign in next time (spec 1 s.4.4 step 8): by the signed-in user, or with a set-password
+   * grant from a reset link. Returns a fresh grant so the browser can sign in with it.
+   */
+  async setSignInMethod(
+    who: { actor?: Actor; grantToken: string },
+    input: { method: string; password: string; passwordConfirmation: string; phoneNumber: string },
+  ) {
+    const user = await this.userForMethodChange(who);
+    if (!(SIGN_IN_METHODS as readonly string[]).includes(input.method)) {
+      throw badRequest(Messages.unknownSignInMethod, { method: Messages.unknownSignInMethod });
+    }
+    const method = input.method as SignInMethodName;
+    const changes: Parameters<UsersRepository['update']>[2] = { preferredSignInMethod: method, setPasswordRequired: false };
+    if (method === 'password') {
+      const problem = validatePassword(input.password, input.passwordConfirmation);
+      if (problem) throw badRequest(problem, { password: problem });
+      changes.passwordHash = await hashPassword(input.password);
+      changes.failedPasswordAttempts = 0;
+      changes.lockedUntil = null;
+    }
+    if (method === 'sms') {
+      const phone = input.phoneNumber || user.phoneNumber;
+      const problem = validatePhone(phone);
+      if (problem) throw badRequest(problem, { phone_number: problem });
+      changes.phoneNumber = phoneDigits(phone);
+    }
+    const updated = await this.users.update(firmScope(user.firmId), user.id, changes);
+    return { authToken: await this.tokens.grant(updated), preferredSignInMethod: method };
+  }
+
+  private async userForMethodChange(who: { actor?: Actor; grantToken: string }): Promise<UserRow> {
+    if (who.actor) {
+      const user = await this.users.get(firmScope(who.actor.firm_id), who.actor.user_id);
+      if (!user) throw new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
+      return user;
+    }
+    const { row, expired } = await this.secrets.findToken(who.grantToken, [SecretPurpose.setSignInMethod]);
+    if (!row) throw expired ? err.linkExpired() : new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
+    if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
+    return this.activeById(row.userId);
+  }
+
+  private async startTwoFactor(user: UserRow): Promise<SignInStep> {
+    const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorChallenge);
+    await this.sendTwoFactorCode(user);
+    return {
+      twoFactorRequired: true,
+      challengeToken: secret,
+      uid: user.uid,
+      twoFactorMethods: [{ name: 'email', value: maskEmail(user.email) }],
+    };
+  }
+
+  private async sendTwoFactorCode(user: UserRow) {
+    const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorCode);
+    await this.outbound.email(
+      {
+        to: user.email,
+        subject: `Your Portico verification code is ${secret}`,
+        text: `Your two-factor verification code is ${secret}. It expires in 10 minutes.`,
+        kind: 'two_factor_code',
+        firmId: user.firmId,
+        idempotencyKey: `two_factor_code:${user.id}:${secret}`,
+      },
+      Messages.codeSendFailed,
+    );
+  }
+
+  private async challengeOf(challengeToken: string) {
+    const { row } = await this.secrets.findToken(challengeToken, [SecretPurpose.twoFactorChallenge]);
+    if (!row) throw new AppError('unauthorized', 'challenge_expired', Messages.invalidOrExpiredCode);
+    return { user: await this.activeById(row.userId), challenge: row };
+  }
+
+  /** Checks a code against the live one, counting wrong attempts; the fifth wrong one burns the code. */
+  private async checkCode(row: SecretRow | undefined, user: UserRow, code: string) {
+    if (!row) throw err.wrongCode();
+    if (row.attempts >= Limits.codeAttempts) throw err.tooManyAttempts();
+    if (!this.secrets.codeMatches(row, user.id, code)) {
+      const attempts = await this.secrets.countAttempt(row.id);
+      if (attempts >= Limits.codeAttempts) {
+        await this.secrets.consume(row.id);
+        throw err.tooManyAttempts();
+      }
+      throw err.wrongCode();
+    }
+    if (!(await this.secrets.consume(row.id))) throw err.wrongCode();
+  }
+
+  private async completed(user: UserRow): Promise<SignInStep> {
+    return { authToken: await this.tokens.grant(user), uid: user.uid, setPasswordRequired: user.setPasswordRequired };
+  }
+
+  /** Two-factor applies when the user turned it on or the firm forces it for firm users or for clients. */
+  async twoFactorRequired(user: UserRow): Promise<boolean> {
+    if (user.enabled2fa) return true;
+    const firm = await this.firms.get(firmScope(user.firmId));
+    const prefs = mergePreferences(firm?.preferences ?? {});
+    return user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
+  }
+
+  private maskedMethods(user: UserRow) {
+    const methods = [{ name: 'email', value: maskEmail(user.email) }];
+    if (phoneDigits(user.phoneNumber)) methods.push({ name: 'phone', value: maskPhone(user.phoneNumber) });
+    return methods;
+  }
+
+  private async userByEmail(rawEmail: string): Promise<UserRow> {
+    const user = await this.users.findLiveByEmail(requireEmail(rawEmail));
+    if (!user) throw err.notFound();
+    this.assertCanSignIn(user);
+    return user;
+  }
+
+  private async userByUid(uid: string): Promise<UserRow> {
+    const user = await this.users.findLiveByUid(uid);
+    if (!user) throw err.notFound();
+    this.assertCanSignIn(user);
+    return user;
+  }
+
+  private async activeById(id: string): Promise<UserRow> {
+    const user = await this.users.findLiveById(id);
+    if (!user) throw err.notFound();
+    this.assertCanSignIn(user);
+    return user;
+  }
+
+  /** A deactivated user (paying off) cannot sign in. */
+  private assertCanSignIn(user: UserRow) {
+    if (!user.paying) throw new AppError('forbidden', 'user_deactivated', Messages.signInProblem);
+  }
+
+  private async throttle(key: string, limit: { max: number; windowSeconds: number }) {
+    const { allowed, retryAfterSeconds } = await this.limiter.hit(key, limit);
+    if (!allowed) {
+      throw new AppError('too_many_requests', 'too_many_sends', Messages.tooManyCodesRequested, { retryAfterSeconds });
+    }
+  }
+
+  private link(token: string) {
+    return `${this.config.PUBLIC_URL.replace(/\/$/, '')}/signin?token=${encodeURIComponent(token)}`;
+  }
+}
+
+function requireEmail(raw: string): string {
+  const email = normaliseEmail(raw ?? '');
+  if (!email) throw badRequest(Messages.emailMissing, { email: Messages.emailMissing });
+  if (!isValidEmail(email)) throw badRequest(Messages.invalidEmail, { email: Messages.invalidEmail });
+  return email;
+}
+
+function assertCodeShape(code: string) {
+  if (!new RegExp(`^\\d{${ONE_TIME_CODE_LENGTH}}$`).test(code ?? '')) {
+    throw badRequest(Messages.codeLength, { code: Messages.codeLength });
+  }
+}

@@ -1,0 +1,32 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, openDatabase, runMigrations, runService } from '@portico/platform';
+import { type IdentityConfig, loadIdentityConfig } from './config.js';
+import { IdentityModule } from './identity.module.js';
+import { KeyRing } from './keys/signing-keys.js';
+import { schema } from './schema.js';
+
+/** The migrations folder sits beside src/ and dist/ in the package. */
+export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+
+/** Starts the identity service in this process: migrations, keys, NATS handlers, health. */
+export async function startIdentityService(env: NodeJS.ProcessEnv = process.env) {
+  const config: IdentityConfig = loadIdentityConfig(env);
+  const log = createLogger('identity', config.LOG_LEVEL);
+  let keys: KeyRing;
+  if (config.JWT_SIGNING_KEYS) keys = KeyRing.parse(config.JWT_SIGNING_KEYS);
+  else {
+    log.warn('JWT_SIGNING_KEYS is not set: using a generated key; sessions end when the process restarts');
+    keys = new KeyRing([await KeyRing.generateConfig()]);
+  }
+  const database = openDatabase(config.DATABASE_URL, schema);
+  await runMigrations(database.db, MIGRATIONS_FOLDER);
+  return runService({
+    name: 'identity',
+    natsUrl: config.NATS_URL,
+    healthPort: config.HEALTH_PORT,
+    database,
+    log,
+    module: (resources) => IdentityModule.create(resources, config, keys),
+  });
+}

@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { acrossFirms, type FirmScope, inFirm } from '@portico/platform';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { companies, companyOwners, type UserRow, users } from '../schema.js';
+import { DB, type IdentityDb } from '../tokens.js';
+
+export type UserChanges = Partial<Omit<typeof users.$inferInsert, 'id' | 'firmId' | 'uid'>>;
+
+@Injectable()
+export class UsersRepository {
+  constructor(@Inject(DB) private readonly db: IdentityDb) {}
+
+  // Sign-in starts from an email or a uid, before any firm is known: these two look across firms.
+  async findLiveByEmail(email: string): Promise<UserRow | undefined> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx
+        .select()
+        .from(users)
+        .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt))),
+    );
+    return rows[0];
+  }
+
+  async findLiveByUid(uid: string): Promise<UserRow | undefined> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx.select().from(users).where(and(eq(users.uid, uid), isNull(users.deletedAt))),
+    );
+    return rows[0];
+  }
+
+  /** By id, for a grant or refresh token that already names the user. */
+  async findLiveById(id: string): Promise<UserRow | undefined> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt))),
+    );
+    return rows[0];
+  }
+
+  async emailTaken(email: string, exceptUserId?: string): Promise<boolean> {
+    const found = await this.findLiveByEmail(email);
+    return !!found && found.id !== exceptUserId;
+  }
+
+  async get(scope: FirmScope, id: string): Promise<UserRow | undefined> {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .select()
+        .from(users)
+        .where(and(eq(users.firmId, scope.firmId), eq(users.id, id), isNull(users.deletedAt))),
+    );
+    return rows[0];
+  }
+
+  async update(scope: FirmScope, id: string, changes: UserChanges): Promise<UserRow> {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .update(users)
+        .set({ ...changes, updatedAt: sql`now()` })
+        .where(and(eq(users.firmId, scope.firmId), eq(users.id, id)))
+        .returning(),
+    );
+    return rows[0] as UserRow;
+  }
+
+  /** Sign-in bookkeeping (failed attempts, lock) on a user found across firms. */
+  async updateSignInState(user: UserRow, changes: Pick<UserChanges, 'failedPasswordAttempts' | 'lockedUntil'>) {
+    await acrossFirms(this.db, (tx) => tx.update(users).set(changes).where(eq(users.id, user.id)));
+  }
+
+  /** The active companies a client owns, for the profile and the entity selector. */
+  async companyIdsOf(scope: FirmScope, userId: string, includeInactive = false): Promise<string[]> {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .select({ id: companies.id })
+        .from(companyOwners)
+        .innerJoin(companies, eq(companies.id, companyOwners.companyId))
+        .where(
+          and(
+            eq(companyOwners.firmId, scope.firmId),
+            eq(companyOwners.userId, userId),
+            isNull(companies.deletedAt),
+            includeInactive ? undefined : eq(companies.inactive, false),
+          ),
+        )
+        .orderBy(companies.name),
+    );
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,214 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, AppError, badRequest, firmScope, forbidden, inFirm, recordEvent } from '@portico/platform';
+import { IdentityEvents, type UpdateProfileRequest } from '@portico/proto';
+import { eq, sql } from 'drizzle-orm';
+import { canEditUser, canSeeUser } from '../access/visibility.js';
+import type { IdentityConfig } from '../config.js';
+import { FirmsRepository } from '../firms/firms.repository.js';
+import { mergePreferences } from '../firms/preferences.js';
+import { Messages } from '../messages.js';
+import { type UserRow, users } from '../schema.js';
+import { OutboundMessages } from '../sessions/outbound.js';
+import { SecretPurpose, SecretsRepository } from '../sessions/secrets.repository.js';
+import { CONFIG, DB, type IdentityDb } from '../tokens.js';
+import { toUserMessage } from './user.mapper.js';
+import {
+  CONTACT_METHODS,
+  isValidEmail,
+  normaliseEmail,
+  phoneDigits,
+  US_TIME_ZONES,
+  validateOptionalPhone,
+} from './profile.rules.js';
+import { type UserChanges, UsersRepository } from './users.repository.js';
+
+const notFound = () => new AppError('not_found', 'user_not_found', Messages.notFound);
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @Inject(DB) private readonly db: IdentityDb,
+    @Inject(CONFIG) private readonly config: IdentityConfig,
+    private readonly users: UsersRepository,
+    private readonly firms: FirmsRepository,
+    private readonly secrets: SecretsRepository,
+    private readonly outbound: OutboundMessages,
+  ) {}
+
+  async current(actor: Actor) {
+    const user = await this.users.get(firmScope(actor.firm_id), actor.user_id);
+    if (!user) throw new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
+    return this.present(user);
+  }
+
+  async get(actor: Actor, id: string) {
+    const { user } = await this.visible(actor, id);
+    return this.present(user);
+  }
+
+  /** The client profile editor's save (spec 1 s.2.8, 5.3, 7.4). */
+  async updateProfile(actor: Actor, request: UpdateProfileRequest) {
+    const { user, prefs } = await this.visible(actor, request.id);
+    if (!canEditUser(actor, user, prefs)) throw forbidden();
+    if (actor.user_id === user.id && (actor.readonly_access || user.readonlyAccess)) {
+      throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
+    }
+    const forced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
+    const { changes, fields, newEmail } = await this.profileChanges(user, request, forced);
+    const problems = Object.values(fields);
+    if (problems.length) throw badRequest(problems[0] as string, fields);
+
+    const scope = firmScope(user.firmId);
+    const updated = await inFirm(this.db, scope, async (tx) => {
+      const rows = await tx
+        .update(users)
+        .set({ ...changes, ...(newEmail ? { pendingEmail: newEmail } : {}), updatedAt: sql`now()` })
+        .where(eq(users.id, user.id))
+        .returning();
+      await recordEvent(tx, IdentityEvents.userUpdated, {
+        userId: user.id,
+        firmId: user.firmId,
+        changedFields: [...Object.keys(changes), ...(newEmail ? ['pending_email'] : [])],
+        occurredAt: new Date().toISOString(),
+      });
+      return rows[0] as UserRow;
+    });
+    if (newEmail) await this.sendEmailConfirmation(updated, newEmail);
+    return { user: await this.present(updated), emailConfirmationSent: !!newEmail };
+  }
+
+  /** Applies a confirmed email change; the new address becomes the sign-in email. */
+  async confirmEmail(token: string) {
+    const { row, expired } = await this.secrets.findToken(token, [SecretPurpose.emailConfirmation]);
+    if (!row) throw new AppError(expired ? 'gone' : 'not_found', 'link_expired', Messages.linkExpired);
+    const newEmail = row.data.email ?? '';
+    if (await this.users.emailTaken(newEmail, row.userId)) {
+      throw new AppError('conflict', 'email_exists', Messages.emailExists, { fields: { email: Messages.emailExists } });
+    }
+    if (!(await this.secrets.consume(row.id))) throw new AppError('gone', 'link_expired', Messages.linkExpired);
+    const scope = firmScope(row.firmId);
+    const updated = await inFirm(this.db, scope, async (tx) => {
+      const rows = await tx
+        .update(users)
+        .set({ email: newEmail, pendingEmail: null, hasTempEmail: false, updatedAt: sql`now()` })
+        .where(eq(users.id, row.userId))
+        .returning();
+      await recordEvent(tx, IdentityEvents.userUpdated, {
+        userId: row.userId,
+        firmId: row.firmId,
+        changedFields: ['email'],
+        occurredAt: new Date().toISOString(),
+      });
+      return rows[0] as UserRow;
+    });
+    return this.present(updated);
+  }
+
+  async setDefaultCompany(actor: Actor, companyId: string) {
+    const scope = firmScope(actor.firm_id);
+    const owned = await this.users.companyIdsOf(scope, actor.user_id);
+    if (!owned.includes(companyId)) throw new AppError('not_found', 'company_not_found', Messages.notFound);
+    const updated = await this.users.update(scope, actor.user_id, { defaultCompanyId: companyId });
+    return this.present(updated);
+  }
+
+  private async visible(actor: Actor, id: string) {
+    const scope = firmScope(actor.firm_id);
+    const [user, firm] = await Promise.all([isUuid(id) ? this.users.get(scope, id) : undefined, this.firms.get(scope)]);
+    const prefs = mergePreferences(firm?.preferences ?? {});
+    if (!user || !canSeeUser(actor, user, prefs)) throw notFound();
+    return { user, prefs };
+  }
+
+  private async present(user: UserRow) {
+    const scope = firmScope(user.firmId);
+    const [firm, companyIds] = await Promise.all([
+      this.firms.get(scope),
+      user.isAdvisor ? Promise.resolve([]) : this.users.companyIdsOf(scope, user.id),
+    ]);
+    const prefs = mergePreferences(firm?.preferences ?? {});
+    const twoFactorForced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
+    return toUserMessage(user, { companyIds, twoFactorForced });
+  }
+
+  private async profileChanges(user: UserRow, request: UpdateProfileRequest, twoFactorForced: boolean) {
+    const changes: UserChanges = {};
+    const fields: Record<string, string> = {};
+    let newEmail: string | undefined;
+
+    if (request.email !== undefined) {
+      const email = normaliseEmail(request.email);
+      if (!email) fields.email = Messages.emailRequired;
+      else if (!isValidEmail(email)) fields.email = Messages.invalidEmail;
+      else if (email !== user.email.toLowerCase()) {
+        if (await this.users.emailTaken(email, user.id)) fields.email = Messages.emailExists;
+        else newEmail = email;
+      }
+    }
+    if (request.phoneNumber !== undefined) {
+      const problem = validateOptionalPhone(request.phoneNumber);
+      if (problem) fields.phone_number = problem;
+      else if (!phoneDigits(request.phoneNumber) && user.preferredSignInMethod === 'sms') {
+        fields.phone_number = 'Cannot remove phone number when SMS is the preferred sign-in method';
+      } else changes.phoneNumber = phoneDigits(request.phoneNumber);
+    }
+    if (request.workPhoneNumber !== undefined) {
+      const problem = validateOptionalPhone(request.workPhoneNumber);
+      if (problem) fields.work_phone_number = problem;
+      else changes.workPhoneNumber = phoneDigits(request.workPhoneNumber);
+    }
+    if (request.workPhoneExtension !== undefined) {
+      if (!/^\d{0,6}$/.test(request.workPhoneExtension)) fields.work_phone_extension = 'Extension must be up to 6 digits';
+      else changes.workPhoneExtension = request.workPhoneExtension;
+    }
+    if (request.timeZone !== undefined) {
+      if (!(request.timeZone in US_TIME_ZONES)) fields.time_zone = Messages.invalidTimeZone;
+      else changes.timeZone = request.timeZone;
+    }
+    if (request.preferredContactMethod !== undefined) {
+      if (!(CONTACT_METHODS as readonly string[]).includes(request.preferredContactMethod)) {
+        fields.preferred_contact_method = Messages.invalidContactMethod;
+      } else changes.preferredContactMethod = request.preferredContactMethod;
+    }
+    const contact = changes.preferredContactMethod ?? user.preferredContactMethod;
+    const phone = changes.phoneNumber ?? user.phoneNumber;
+    if (contact === 'sms' && !phone && !fields.phone_number) fields.preferred_contact_method = Messages.smsNeedsPhone;
+    if (request.enabled2fa !== undefined) {
+      if (!request.enabled2fa && twoFactorForced) fields.enabled_2fa = Messages.twoFactorForced;
+      else changes.enabled2fa = request.enabled2fa;
+    }
+    for (const key of ['fname', 'lname'] as const) {
+      const value = request[key];
+      if (value === undefined) continue;
+      if (!value.trim()) fields[key] = 'First and last name are required';
+      else changes[key] = value.trim();
+    }
+    if (request.preferredName !== undefined) changes.preferredName = request.preferredName.trim();
+    if (request.outOfOffice !== undefined || request.outOfOfficeMessage !== undefined) {
+      if (!user.isAdvisor) fields.out_of_office = 'Only firm users have an out-of-office message';
+      else {
+        if (request.outOfOffice !== undefined) changes.outOfOffice = request.outOfOffice;
+        if (request.outOfOfficeMessage !== undefined) changes.outOfOfficeMessage = request.outOfOfficeMessage.slice(0, 2000);
+      }
+    }
+    return { changes, fields, newEmail };
+  }
+
+  private async sendEmailConfirmation(user: UserRow, newEmail: string) {
+    const { secret } = await this.secrets.issue(user, SecretPurpose.emailConfirmation, { email: newEmail });
+    const link = `${this.config.PUBLIC_URL.replace(/\/$/, '')}/profile?confirm_email=${encodeURIComponent(secret)}`;
+    await this.outbound.email(
+      {
+        to: newEmail,
+        subject: 'Confirm your new Portico email address',
+        text: `Confirm that this is your new email address: ${link}\n\nUntil you confirm, you keep signing in with your current address.`,
+        kind: 'email_confirmation',
+        firmId: user.firmId,
+        idempotencyKey: `email_confirmation:${user.id}:${secret.slice(0, 16)}`,
+      },
+      Messages.codeSendFailed,
+    );
+  }
+}
+
+export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
