@@ -23,6 +23,8 @@ const shared = {
     '^@portico/platform/testing$': '<rootDir>/services/platform/src/testing/index.ts',
     '^@portico/platform/schema$': '<rootDir>/services/platform/src/bus/outbox.schema.ts',
     '^@portico/proto$': '<rootDir>/proto/src/index.ts',
+    '^@portico/(identity|notifications)/testing$': '<rootDir>/services/$1/src/testing/index.ts',
+    '^@portico/gateway/testing$': '<rootDir>/gateway/src/testing/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/frontends/'],

@@ -8,7 +8,7 @@ export interface TestIdentity {
   databaseUrl: string;
   healthPort: number;
   buildFirm(spec: FirmSpec): Promise<BuiltFirm>;
-  /** Runs SQL as the service's own role (row-level security applies). */
+  /** Runs SQL as the service's own role, across firms (the way sign-in lookups do). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   stop(): Promise<void>;
 }
@@ -36,7 +36,21 @@ export async function startIdentity(options: {
     databaseUrl,
     healthPort: service.healthPort,
     buildFirm: (spec) => buildFirm(db, spec),
-    query: async (text, params) => (await service.resources.database.pool.query(text, params as unknown[])).rows,
+    query: async (text, params) => {
+      const client = await service.resources.database.pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(`select set_config('app.bypass_rls', 'on', true)`);
+        const result = await client.query(text, params as unknown[]);
+        await client.query('commit');
+        return result.rows;
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
     stop: service.stop,
   };
 }

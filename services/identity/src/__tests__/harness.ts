@@ -1,0 +1,63 @@
+import { type Actor, BusClient } from '@portico/platform';
+import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
+import { startNotifications } from '@portico/notifications/testing';
+import { Notifications } from '@portico/proto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { type BuiltFirm, startIdentity, type TestIdentity, testFirmSpec } from '../testing/index.js';
+
+/** The identity service with the real notifications service beside it, on the test run's NATS and PostgreSQL. */
+export async function startIdentityHarness(label: string) {
+  const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+  const pgAdminUrl = process.env.TEST_PG_ADMIN_URL as string;
+  const notifications = await startNotifications({
+    natsUrl,
+    databaseUrl: await createServiceDatabase(pgAdminUrl, uniqueDatabaseName('notifications')),
+    env: { DEV_OUTBOX_ENABLED: 'true' },
+  });
+  const identity: TestIdentity = await startIdentity({ natsUrl, pgAdminUrl });
+  const nc: NatsConnection = await connect({ servers: natsUrl });
+  const bus = new BusClient(nc);
+  const firm: BuiltFirm = await identity.buildFirm(testFirmSpec(label));
+  const other: BuiltFirm = await identity.buildFirm(testFirmSpec(`${label}-other`));
+
+  const actorOf = (built: BuiltFirm, key: string, extra: Partial<Actor> = {}): Actor => {
+    const spec = testFirmSpec('x');
+    const advisor = spec.advisors.find((a) => a.key === key);
+    const client = spec.clients.find((c) => c.key === key);
+    return {
+      user_id: built.users[key]?.id as string,
+      firm_id: built.firmId,
+      role: advisor ? 'advisor' : 'client',
+      ...(advisor ? { firm_access: advisor.firmAccess } : {}),
+      ...(advisor?.group ? { firm_group_id: built.groups[advisor.group] } : {}),
+      readonly_access: !!client?.readonlyAccess,
+      ...extra,
+    };
+  };
+
+  /** The newest message the outbox holds for an address. */
+  const lastMessageTo = async (to: string) => {
+    const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 1 });
+    return messages[0];
+  };
+  const lastCodeTo = async (to: string) => /\b(\d{6})\b/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+  const lastLinkTokenTo = async (to: string) => /token=([A-Za-z0-9_-]+)/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+
+  return {
+    bus,
+    nc,
+    identity,
+    firm,
+    other,
+    actorOf,
+    lastMessageTo,
+    lastCodeTo,
+    lastLinkTokenTo,
+    stop: async () => {
+      await nc.drain();
+      await identity.stop();
+      await notifications.stop();
+    },
+  };
+}
+export type IdentityHarness = Awaited<ReturnType<typeof startIdentityHarness>>;

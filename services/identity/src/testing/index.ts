@@ -1,0 +1,3 @@
+export * from '../seed/firm-builder.js';
+export * from './fixtures.js';
+export * from './start-identity.js';
