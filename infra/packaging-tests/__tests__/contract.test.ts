@@ -1,5 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
 import { composeEnv, parseCompose } from '../lib/compose.js';
 import { composeProblems, containerEnv, manifestProblems } from '../lib/contract-check.js';
 import { byKind, find, type K8sObject, overlays, render } from '../lib/kustomize.js';
@@ -41,13 +41,18 @@ describe('the contract checks catch disagreements (fixtures)', () => {
 
 describe('runtime contract', () => {
   it('covers every deployable folder: services/* with a start script or src/main.ts, and the gateway', () => {
-    const inContract = Object.values(c.deployables).map((d) => d.dir).sort();
+    const inContract = Object.values(c.deployables)
+      .map((d) => d.dir)
+      .sort();
     expect(inContract).toEqual([...deployableServiceDirs(), 'gateway'].sort());
     for (const dir of inContract) expect(existsSync(repoPath(dir, 'package.json'))).toBe(true);
   });
 
   it('gives every service its own health port', () => {
-    const ports = [...Object.values(c.deployables).map((d) => d.httpPort), ...Object.values(c.plannedServices).filter(Number.isInteger)];
+    const ports = [
+      ...Object.values(c.deployables).map((d) => d.httpPort),
+      ...Object.values(c.plannedServices).filter(Number.isInteger),
+    ];
     expect(new Set(ports).size).toBe(ports.length);
   });
 });
@@ -73,8 +78,10 @@ describe('docker-compose.yml and the manifests agree with the contract and each 
       ['kong', 'Deployment', 'kong'],
       ['otel-collector', 'Deployment', 'otel-collector'],
     ];
-    if (overlay === 'local') pairs.push(['object-store', 'StatefulSet', 'object-store'], ['jaeger', 'StatefulSet', 'jaeger']);
-    for (const [svc, kind, name] of pairs) expect({ svc, image: image(kind, name) }).toEqual({ svc, image: services[svc]?.image });
+    if (overlay === 'local')
+      pairs.push(['object-store', 'StatefulSet', 'object-store'], ['jaeger', 'StatefulSet', 'jaeger']);
+    for (const [svc, kind, name] of pairs)
+      expect({ svc, image: image(kind, name) }).toEqual({ svc, image: services[svc]?.image });
   });
 
   it.each(overlays())('overlay %s gives Node processes the same shared settings as compose', (overlay) => {
@@ -92,7 +99,12 @@ describe('docker-compose.yml and the manifests agree with the contract and each 
       const config = readJson<{ name: string; subjects: string[]; num_replicas: number; storage: string }>(
         `k8s/base/nats/streams/${s.name}.json`,
       );
-      expect(config).toMatchObject({ name: s.name, subjects: s.subjects, num_replicas: s.productionReplicas, storage: 'file' });
+      expect(config).toMatchObject({
+        name: s.name,
+        subjects: s.subjects,
+        num_replicas: s.productionReplicas,
+        storage: 'file',
+      });
     }
     const box = compose().services['nats-streams'];
     expect(box?.volumes).toContain('../../k8s/base/nats/streams:/streams:ro');
@@ -102,9 +114,14 @@ describe('docker-compose.yml and the manifests agree with the contract and each 
   it('mounts the same Kong config and collector config in compose as in the cluster', () => {
     const services = compose().services;
     expect(services.kong?.volumes).toContain('../../gateway/kong/kong.yml:/kong/declarative/kong.yml:ro');
-    expect(services['otel-collector']?.volumes).toContain('../../k8s/base/otel-collector/config.yaml:/etc/otelcol/config.yaml:ro');
+    expect(services['otel-collector']?.volumes).toContain(
+      '../../k8s/base/otel-collector/config.yaml:/etc/otelcol/config.yaml:ro',
+    );
     expect(composeEnv(services.kong ?? {}).KONG_DECLARATIVE_CONFIG).toBe('/kong/declarative/kong.yml');
-    const kong = find(render('k8s/overlays/production'), 'Deployment', 'kong')?.spec.template.spec.containers[0];
-    expect(kong.env.find((e: { name: string }) => e.name === 'KONG_DECLARATIVE_CONFIG')?.value).toBe('/kong/declarative/kong.yml');
+    const kong = find(render('k8s/overlays/production'), 'Deployment', 'kong')?.spec.template.spec
+      .containers[0];
+    expect(kong.env.find((e: { name: string }) => e.name === 'KONG_DECLARATIVE_CONFIG')?.value).toBe(
+      '/kong/declarative/kong.yml',
+    );
   });
 });

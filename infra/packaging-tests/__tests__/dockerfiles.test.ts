@@ -22,7 +22,19 @@ CMD ["node", "main.js"]
 describe('the Dockerfile rules catch bad files (fixtures)', () => {
   it('parse continuations, comments and ARG defaults in FROM', () => {
     const ins = parseDockerfile(GOOD);
-    expect(ins.map((i) => i.keyword)).toEqual(['ARG', 'FROM', 'RUN', 'FROM', 'COPY', 'RUN', 'FROM', 'COPY', 'USER', 'HEALTHCHECK', 'CMD']);
+    expect(ins.map((i) => i.keyword)).toEqual([
+      'ARG',
+      'FROM',
+      'RUN',
+      'FROM',
+      'COPY',
+      'RUN',
+      'FROM',
+      'COPY',
+      'USER',
+      'HEALTHCHECK',
+      'CMD',
+    ]);
     expect(ins[2]?.args).toBe('npm ci  && npm run build');
     expect(stages(ins).map((s) => s.from)).toEqual(Array(3).fill('node:24.21.0-bookworm-slim'));
   });
@@ -36,11 +48,15 @@ describe('the Dockerfile rules catch bad files (fixtures)', () => {
       expect.arrayContaining([expect.stringMatching(/FROM node:24: tag is not an exact version/)]),
     );
     expect(dockerfileProblems(GOOD.replace('node:24.21.0-bookworm-slim', 'node:latest')).length).toBe(3);
-    expect(dockerfileProblems(GOOD.replace('ARG NODE_IMAGE=node:24.21.0-bookworm-slim', 'ARG NODE_IMAGE')).length).toBe(3);
+    expect(
+      dockerfileProblems(GOOD.replace('ARG NODE_IMAGE=node:24.21.0-bookworm-slim', 'ARG NODE_IMAGE')).length,
+    ).toBe(3);
   });
 
   it('reject a root or missing USER', () => {
-    expect(dockerfileProblems(GOOD.replace('USER 1000:1000', 'USER root'))).toEqual(['final stage runs as root']);
+    expect(dockerfileProblems(GOOD.replace('USER 1000:1000', 'USER root'))).toEqual([
+      'final stage runs as root',
+    ]);
     expect(dockerfileProblems(GOOD.replace('USER 1000:1000\n', ''))).toEqual(['final stage has no USER']);
   });
 
@@ -50,17 +66,21 @@ describe('the Dockerfile rules catch bad files (fixtures)', () => {
   });
 
   it('reject a missing HEALTHCHECK, dev dependencies in the runtime and baked secrets', () => {
-    expect(dockerfileProblems(GOOD.replace(/HEALTHCHECK.*\n/, ''))).toEqual(['final stage has no HEALTHCHECK']);
+    expect(dockerfileProblems(GOOD.replace(/HEALTHCHECK.*\n/, ''))).toEqual([
+      'final stage has no HEALTHCHECK',
+    ]);
     expect(dockerfileProblems(GOOD.replace('npm ci --omit=dev', 'npm ci'))).toEqual([
       'stage prune (copied into the runtime) installs dev dependencies',
     ]);
-    expect(dockerfileProblems(GOOD.replace('USER 1000:1000', 'ENV STRIPE_SECRET_KEY=sk_live_1\nUSER 1000:1000'))).toEqual([
-      expect.stringMatching(/secret baked/),
-    ]);
+    expect(
+      dockerfileProblems(GOOD.replace('USER 1000:1000', 'ENV STRIPE_SECRET_KEY=sk_live_1\nUSER 1000:1000')),
+    ).toEqual([expect.stringMatching(/secret baked/)]);
   });
 
   it('reject a single-stage build', () => {
-    expect(dockerfileProblems('FROM node:24.21.0-bookworm-slim\nUSER 1000\nHEALTHCHECK CMD true\n')).toEqual(['not multi-stage']);
+    expect(dockerfileProblems('FROM node:24.21.0-bookworm-slim\nUSER 1000\nHEALTHCHECK CMD true\n')).toEqual([
+      'not multi-stage',
+    ]);
   });
 });
 
@@ -69,14 +89,23 @@ describe('the Dockerfiles in infra/docker', () => {
     expect(dockerfiles).toEqual(['infra/docker/frontend.Dockerfile', 'infra/docker/node-app.Dockerfile']);
   });
 
-  it.each(dockerfiles)('%s: pinned bases, non-root USER, HEALTHCHECK, no ADD of URLs, no dev dependencies', (path) => {
-    expect(dockerfileProblems(readText(path))).toEqual([]);
-  });
+  it.each(dockerfiles)(
+    '%s: pinned bases, non-root USER, HEALTHCHECK, no ADD of URLs, no dev dependencies',
+    (path) => {
+      expect(dockerfileProblems(readText(path))).toEqual([]);
+    },
+  );
 
   it('start the Node apps the way the runtime contract says', () => {
     const final = stages(parseDockerfile(readText('infra/docker/node-app.Dockerfile'))).at(-1);
     const cmd = final?.instructions.find((i) => i.keyword === 'CMD')?.args;
-    expect(JSON.parse(cmd ?? 'null')).toEqual(['node', '--import', '@portico/platform/telemetry', 'dist/main.js']);
+    expect(JSON.parse(cmd ?? 'null')).toEqual([
+      'node',
+      '--import',
+      '@portico/platform/telemetry',
+      'dist/main.js',
+    ]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Dockerfile variable, not a template
     expect(final?.instructions.find((i) => i.keyword === 'WORKDIR')?.args).toBe('/app/${APP_DIR}');
   });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
+import { composePorts, parseCompose } from '../lib/compose.js';
 import { bodyLimitMb, configProblems, type KongConfig, perMinuteLimit, route } from '../lib/kong.js';
 import { byKind, find, overlays, render } from '../lib/kustomize.js';
 import { contract, frontendNames, readJson, readText } from '../lib/repo.js';
-import { composePorts, parseCompose } from '../lib/compose.js';
 
 const KONG_FILE = 'gateway/kong/kong.yml';
 const c = contract();
@@ -15,6 +15,10 @@ const load = (): KongConfig => {
   expect(text).not.toMatch(/^\s*[\w-]+:\s*[&*]/m);
   return parse(text) as KongConfig;
 };
+const must = <T>(value: T | undefined | null): T => {
+  if (value === undefined || value === null) throw new Error('expected a value');
+  return value;
+};
 const multipart = { 'Content-Type': 'multipart/form-data; boundary=----x' };
 const json = { 'Content-Type': 'application/json' };
 
@@ -22,7 +26,7 @@ describe('the Kong checks catch a bad config (fixtures)', () => {
   it('report a route prefix that is not routed to the gateway', () => {
     const config = load();
     const api = config.services?.find((s) => s.name === 'gateway')?.routes?.find((r) => r.name === 'api');
-    api!.paths = api!.paths!.filter((p) => p !== '/tax_returns');
+    must(api).paths = must(must(api).paths).filter((p) => p !== '/tax_returns');
     // The shell's catch-all takes it instead: the API would be unreachable.
     expect(route(config, { path: '/tax_returns/1' })?.service.name).toBe('frontend-shell');
   });
@@ -45,12 +49,14 @@ describe('the Kong checks catch a bad config (fixtures)', () => {
   it('report a missing upload limit or a lax sign-in limit', () => {
     const config = load();
     const gateway = config.services?.find((s) => s.name === 'gateway');
-    gateway!.routes = gateway!.routes!.filter((r) => r.name !== 'api-uploads');
-    const sessions = gateway!.routes!.find((r) => r.name === 'sessions');
-    sessions!.plugins = [];
-    expect(bodyLimitMb(route(config, { path: '/v2/files', method: 'POST', headers: multipart })!)).toBe(c.edge.defaultBodyLimitMb);
-    const global = perMinuteLimit(route(config, { path: '/users/1' })!);
-    expect(perMinuteLimit(route(config, { path: '/sessions', method: 'POST' })!)).toBe(global);
+    must(gateway).routes = must(must(gateway).routes).filter((r) => r.name !== 'api-uploads');
+    const sessions = must(must(gateway).routes).find((r) => r.name === 'sessions');
+    must(sessions).plugins = [];
+    expect(bodyLimitMb(must(route(config, { path: '/v2/files', method: 'POST', headers: multipart })))).toBe(
+      c.edge.defaultBodyLimitMb,
+    );
+    const global = perMinuteLimit(must(route(config, { path: '/users/1' })));
+    expect(perMinuteLimit(must(route(config, { path: '/sessions', method: 'POST' })))).toBe(global);
   });
 });
 
@@ -91,22 +97,30 @@ describe('gateway/kong/kong.yml', () => {
     const config = load();
     // Sign-in and the WebSocket take no uploads.
     for (const prefix of prefixes.filter((p) => p !== '/sessions' && p !== '/realtime')) {
-      expect(bodyLimitMb(route(config, { path: `${prefix}/x`, method: 'POST', headers: multipart })!)).toBe(c.edge.uploadBodyLimitMb);
-      expect(bodyLimitMb(route(config, { path: `${prefix}/x`, method: 'POST', headers: json })!)).toBe(c.edge.defaultBodyLimitMb);
+      expect(
+        bodyLimitMb(must(route(config, { path: `${prefix}/x`, method: 'POST', headers: multipart }))),
+      ).toBe(c.edge.uploadBodyLimitMb);
+      expect(bodyLimitMb(must(route(config, { path: `${prefix}/x`, method: 'POST', headers: json })))).toBe(
+        c.edge.defaultBodyLimitMb,
+      );
     }
-    expect(bodyLimitMb(route(config, { path: '/sessions', method: 'POST', headers: json })!)).toBeLessThan(1);
+    expect(
+      bodyLimitMb(must(route(config, { path: '/sessions', method: 'POST', headers: json }))),
+    ).toBeLessThan(1);
   });
 
   it('rate-limits sign-in much more strictly than the rest of the API', () => {
     const config = load();
-    const sessions = perMinuteLimit(route(config, { path: '/sessions/two_factor', method: 'POST' })!);
-    const api = perMinuteLimit(route(config, { path: '/companies', method: 'GET' })!);
+    const sessions = perMinuteLimit(must(route(config, { path: '/sessions/two_factor', method: 'POST' })));
+    const api = perMinuteLimit(must(route(config, { path: '/companies', method: 'GET' })));
     expect(Number.isFinite(api)).toBe(true);
     expect(sessions * 10).toBeLessThanOrEqual(api);
   });
 
   it('keeps the realtime WebSocket open for long', () => {
-    const m = route(load(), { path: '/realtime', headers: { Upgrade: 'websocket', Connection: 'Upgrade' } })!;
+    const m = must(
+      route(load(), { path: '/realtime', headers: { Upgrade: 'websocket', Connection: 'Upgrade' } }),
+    );
     expect(m.service.name).toBe('gateway-realtime');
     expect((m.service as { read_timeout?: number }).read_timeout).toBeGreaterThanOrEqual(600_000);
   });
@@ -135,8 +149,12 @@ describe('gateway/kong/kong.yml', () => {
   it('names upstreams that exist as Services (every overlay) and compose services, on the same ports', () => {
     const config = load();
     const compose = parseCompose(readText('infra/docker/docker-compose.yml'));
-    const upstreams = (config.services ?? []).map((s) => new URL(s.url as string)).map((u) => [u.hostname, Number(u.port)] as const);
-    expect(upstreams.map(([h]) => h)).toEqual(expect.arrayContaining(['gateway', ...frontendNames(c).map((n) => `frontend-${n}`)]));
+    const upstreams = (config.services ?? [])
+      .map((s) => new URL(s.url as string))
+      .map((u) => [u.hostname, Number(u.port)] as const);
+    expect(upstreams.map(([h]) => h)).toEqual(
+      expect.arrayContaining(['gateway', ...frontendNames(c).map((n) => `frontend-${n}`)]),
+    );
     for (const overlay of overlays()) {
       const objects = render(`k8s/overlays/${overlay}`);
       for (const [host, port] of upstreams) {
@@ -148,12 +166,15 @@ describe('gateway/kong/kong.yml', () => {
         });
       }
       // Kong in the cluster mounts this very file.
-      const kongCm = byKind(objects, 'ConfigMap').find((m) => m.metadata.name.startsWith('kong-declarative-'));
+      const kongCm = byKind(objects, 'ConfigMap').find((m) =>
+        m.metadata.name.startsWith('kong-declarative-'),
+      );
       expect(kongCm?.data['kong.yml']).toBe(readText(KONG_FILE));
     }
-    for (const [host, port] of upstreams) expect({ host, ports: composePorts(compose.services[host] ?? {}) }).toEqual({
-      host,
-      ports: expect.arrayContaining([port]),
-    });
+    for (const [host, port] of upstreams)
+      expect({ host, ports: composePorts(compose.services[host] ?? {}) }).toEqual({
+        host,
+        ports: expect.arrayContaining([port]),
+      });
   });
 });

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { byKind, find, type K8sObject, kustomizeVersion, overlays, render } from '../lib/kustomize.js';
-import { contract, deployableServiceDirs, repoPath } from '../lib/repo.js';
+import { contract, deployableServiceDirs, parseYamlDocuments, repoPath } from '../lib/repo.js';
 import {
   deploymentProblems,
   imagePinProblem,
@@ -10,8 +11,6 @@ import {
   referenceProblems,
 } from '../lib/rules.js';
 import { cnpgConsistency, validateObject } from '../lib/schema.js';
-import { readFileSync } from 'node:fs';
-import { parseYamlDocuments } from '../lib/repo.js';
 
 const c = contract();
 const DRAIN = Math.max(...Object.values(c.deployables).map((d) => d.drainSeconds));
@@ -43,20 +42,30 @@ describe('the rules catch bad manifests (fixtures)', () => {
     delete containerOf(objects).readinessProbe;
     delete containerOf(objects).livenessProbe;
     expect(deploymentProblems(objects, DRAIN)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/no readinessProbe/), expect.stringMatching(/no livenessProbe/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/no readinessProbe/),
+        expect.stringMatching(/no livenessProbe/),
+      ]),
     );
   });
 
   it('reject a Deployment without limits', () => {
     const objects = goodApp();
     delete containerOf(objects).resources.limits;
-    expect(deploymentProblems(objects, DRAIN)).toEqual(expect.arrayContaining([expect.stringMatching(/no limits.cpu/)]));
+    expect(deploymentProblems(objects, DRAIN)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/no limits.cpu/)]),
+    );
   });
 
   it('reject a Deployment without an HPA or a PDB', () => {
-    const objects = goodApp().filter((o) => o.kind !== 'HorizontalPodAutoscaler' && o.kind !== 'PodDisruptionBudget');
+    const objects = goodApp().filter(
+      (o) => o.kind !== 'HorizontalPodAutoscaler' && o.kind !== 'PodDisruptionBudget',
+    );
     expect(deploymentProblems(objects, DRAIN)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/no HorizontalPodAutoscaler/), expect.stringMatching(/no PodDisruptionBudget/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/no HorizontalPodAutoscaler/),
+        expect.stringMatching(/no PodDisruptionBudget/),
+      ]),
     );
   });
 
@@ -69,7 +78,9 @@ describe('the rules catch bad manifests (fixtures)', () => {
   it('reject a grace period shorter than the drain', () => {
     const objects = goodApp();
     deploymentOf(objects).spec.template.spec.terminationGracePeriodSeconds = DRAIN;
-    expect(deploymentProblems(objects, DRAIN)).toEqual([expect.stringMatching(/terminationGracePeriodSeconds/)]);
+    expect(deploymentProblems(objects, DRAIN)).toEqual([
+      expect.stringMatching(/terminationGracePeriodSeconds/),
+    ]);
   });
 
   it('reject a Deployment without pod anti-affinity', () => {
@@ -89,9 +100,21 @@ describe('the rules catch bad manifests (fixtures)', () => {
   });
 
   it('reject unpinned images', () => {
-    for (const bad of ['nats', 'nats:latest', 'nats:2', 'portico/gateway', 'kong:${KONG_TAG}', 'minio/minio:RELEASE'])
+    for (const bad of [
+      'nats',
+      'nats:latest',
+      'nats:2',
+      'portico/gateway',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a compose variable, not a template
+      'kong:${KONG_TAG}',
+      'minio/minio:RELEASE',
+    ])
       expect(imagePinProblem(bad)).toBeDefined();
-    for (const good of ['nats:2.11.4-alpine', `kong@sha256:${'a'.repeat(64)}`, 'minio/minio:RELEASE.2025-04-22T22-12-26Z'])
+    for (const good of [
+      'nats:2.11.4-alpine',
+      `kong@sha256:${'a'.repeat(64)}`,
+      'minio/minio:RELEASE.2025-04-22T22-12-26Z',
+    ])
       expect(imagePinProblem(good)).toBeUndefined();
     const objects = goodApp();
     containerOf(objects).image = 'example/demo:latest';
@@ -108,9 +131,9 @@ describe('the rules catch bad manifests (fixtures)', () => {
   });
 
   it('reject an unknown kind and a broken CloudNativePG resource', async () => {
-    expect(await validateObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual([
-      'no schema for example.com/v1/Widget',
-    ]);
+    expect(
+      await validateObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }),
+    ).toEqual(['no schema for example.com/v1/Widget']);
     const cluster: K8sObject = {
       apiVersion: 'postgresql.cnpg.io/v1',
       kind: 'Cluster',
@@ -135,7 +158,10 @@ describe('the rules catch bad manifests (fixtures)', () => {
     const objects = goodApp().filter((o) => o.kind !== 'ConfigMap');
     (find(objects, 'Service', 'demo') as K8sObject).spec.selector = { app: 'nobody' };
     expect(referenceProblems(objects)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/ConfigMap demo-config is missing/), expect.stringMatching(/selects no pods/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/ConfigMap demo-config is missing/),
+        expect.stringMatching(/selects no pods/),
+      ]),
     );
   });
 
@@ -143,9 +169,23 @@ describe('the rules catch bad manifests (fixtures)', () => {
     const objects = render('k8s/overlays/production').map((o) => structuredClone(o));
     const identityPods = (find(objects, 'Deployment', 'identity') as K8sObject).spec.template.metadata.labels;
     identityPods['portico.io/internet-egress'] = 'true';
-    expect(networkProblems(objects, c)).toEqual([expect.stringMatching(/identity: egress to ip:443,465,587/)]);
+    expect(networkProblems(objects, c)).toEqual([
+      expect.stringMatching(/identity: egress to ip:443,465,587/),
+    ]);
     const withoutDeny = objects.filter((o) => o.metadata.name !== 'default-deny');
-    expect(networkProblems(withoutDeny, c)).toEqual(expect.arrayContaining(['no default-deny NetworkPolicy for the namespace']));
+    expect(networkProblems(withoutDeny, c)).toEqual(
+      expect.arrayContaining(['no default-deny NetworkPolicy for the namespace']),
+    );
+  });
+});
+
+describe('k8s/ops (operator tools)', () => {
+  it('renders valid, pinned, locked-down objects', async () => {
+    const objects = render('k8s/ops');
+    expect(objects.map((o) => o.kind)).toEqual(['Pod']);
+    for (const o of objects) expect(await validateObject(o)).toEqual([]);
+    expect(imageProblems(objects)).toEqual([]);
+    expect(namespaceProblems(objects, c.namespace)).toEqual([]);
   });
 });
 
@@ -161,7 +201,8 @@ describe.each(overlays())('overlay %s', (overlay) => {
 
   it('validates every object against the Kubernetes schemas (CRDs by their own rules)', async () => {
     const errors: string[] = [];
-    for (const o of objects) for (const e of await validateObject(o)) errors.push(`${o.kind}/${o.metadata.name}: ${e}`);
+    for (const o of objects)
+      for (const e of await validateObject(o)) errors.push(`${o.kind}/${o.metadata.name}: ${e}`);
     errors.push(...cnpgConsistency(objects));
     expect(errors).toEqual([]);
   });
@@ -191,8 +232,18 @@ describe.each(overlays())('overlay %s', (overlay) => {
       const name = byDir.get(dir);
       expect({ dir, inContract: name !== undefined }).toEqual({ dir, inContract: true });
       const d = c.deployables[name as string];
-      for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceAccount'])
-        expect({ dir, kind, found: Boolean(find(objects, kind, name as string)) }).toEqual({ dir, kind, found: true });
+      for (const kind of [
+        'Deployment',
+        'Service',
+        'HorizontalPodAutoscaler',
+        'PodDisruptionBudget',
+        'ServiceAccount',
+      ])
+        expect({ dir, kind, found: Boolean(find(objects, kind, name as string)) }).toEqual({
+          dir,
+          kind,
+          found: true,
+        });
       if (d?.database) {
         const job = find(objects, 'Job', `${name}-migrate`);
         expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'dist/migrate.js']);
@@ -203,7 +254,12 @@ describe.each(overlays())('overlay %s', (overlay) => {
   it('runs migrations and stream declarations as Jobs ordered before the rollout', () => {
     const jobs = byKind(objects, 'Job');
     expect(jobs.map((j) => j.metadata.name).sort()).toEqual(
-      [...Object.entries(c.deployables).filter(([, d]) => d.database).map(([n]) => `${n}-migrate`), 'nats-streams'].sort(),
+      [
+        ...Object.entries(c.deployables)
+          .filter(([, d]) => d.database)
+          .map(([n]) => `${n}-migrate`),
+        'nats-streams',
+      ].sort(),
     );
     for (const j of jobs) {
       expect(j.metadata.labels?.['app.kubernetes.io/component']).toBe('migration');
@@ -211,15 +267,30 @@ describe.each(overlays())('overlay %s', (overlay) => {
     }
   });
 
+  it('labels the phases the runbook applies in order: config and infrastructure, migrations, rollout', () => {
+    const rollout = objects
+      .filter((o) => o.metadata.labels?.['portico.io/phase'] === 'rollout')
+      .map((o) => `${o.kind}/${o.metadata.name}`);
+    const expected = [
+      ...Object.keys(c.deployables),
+      ...[c.frontends.shell, ...c.frontends.remotes].map((n) => `frontend-${n}`),
+    ].map((n) => `Deployment/${n}`);
+    expect(rollout.sort()).toEqual(expected.sort());
+  });
+
   it('runs NATS as a StatefulSet with JetStream volumes', () => {
     const nats = find(objects, 'StatefulSet', 'nats') as K8sObject;
     expect(nats.spec.volumeClaimTemplates[0].metadata.name).toBe('data');
     expect(nats.spec.replicas).toBe(overlay === 'local' ? 1 : 3);
-    const conf = byKind(objects, 'ConfigMap').find((m) => m.metadata.name.startsWith('nats-config-'))?.data['nats.conf'];
+    const conf = byKind(objects, 'ConfigMap').find((m) => m.metadata.name.startsWith('nats-config-'))?.data[
+      'nats.conf'
+    ];
     expect(conf).toMatch(/jetstream\s*\{/);
     if (overlay !== 'local') expect(conf).toMatch(/cluster\s*\{[\s\S]*nats-2\.nats-headless:6222/);
     const streamsJob = find(objects, 'Job', 'nats-streams') as K8sObject;
-    const replicas = streamsJob.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'STREAM_REPLICAS');
+    const replicas = streamsJob.spec.template.spec.containers[0].env.find(
+      (e: { name: string }) => e.name === 'STREAM_REPLICAS',
+    );
     expect(Number(replicas.value)).toBe(overlay === 'local' ? 1 : c.streams[0]?.productionReplicas);
   });
 

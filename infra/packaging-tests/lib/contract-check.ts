@@ -1,9 +1,10 @@
 import { type ComposeFile, composeEnv, composePorts } from './compose.js';
 import { find, type K8sObject } from './kustomize.js';
-import { type RuntimeContract, expectedEnv, frontendImage, frontendNames } from './repo.js';
+import { expectedEnv, frontendImage, frontendNames, type RuntimeContract } from './repo.js';
 import { imagePinProblem } from './rules.js';
 
-const sameList = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+const sameList = (a: string[], b: string[]) =>
+  JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 const diff = (actual: string[], expected: string[]) => {
   const missing = expected.filter((x) => !actual.includes(x));
   const extra = actual.filter((x) => !expected.includes(x));
@@ -24,15 +25,20 @@ export function composeProblems(compose: ComposeFile, c: RuntimeContract): strin
       problems.push(`compose: no service ${name}`);
       continue;
     }
-    if (s.image !== `${d.image}:${c.imageTag}`) problems.push(`compose ${name}: image ${s.image}, contract ${d.image}:${c.imageTag}`);
+    if (s.image !== `${d.image}:${c.imageTag}`)
+      problems.push(`compose ${name}: image ${s.image}, contract ${d.image}:${c.imageTag}`);
     if (s.build?.dockerfile !== 'infra/docker/node-app.Dockerfile' || s.build?.args?.APP_DIR !== d.dir)
       problems.push(`compose ${name}: not built from node-app.Dockerfile with APP_DIR=${d.dir}`);
     const env = composeEnv(s);
     const names = Object.keys(env);
-    if (!sameList(names, expectedEnv(c, d))) problems.push(`compose ${name}: env ${diff(names, expectedEnv(c, d))}`);
-    if (env[d.portEnv] !== String(d.httpPort)) problems.push(`compose ${name}: ${d.portEnv} is ${env[d.portEnv]}, contract ${d.httpPort}`);
-    if (env.OTEL_SERVICE_NAME !== name) problems.push(`compose ${name}: OTEL_SERVICE_NAME is ${env.OTEL_SERVICE_NAME}`);
-    if (!composePorts(s).includes(d.httpPort)) problems.push(`compose ${name}: port ${d.httpPort} not exposed`);
+    if (!sameList(names, expectedEnv(c, d)))
+      problems.push(`compose ${name}: env ${diff(names, expectedEnv(c, d))}`);
+    if (env[d.portEnv] !== String(d.httpPort))
+      problems.push(`compose ${name}: ${d.portEnv} is ${env[d.portEnv]}, contract ${d.httpPort}`);
+    if (env.OTEL_SERVICE_NAME !== name)
+      problems.push(`compose ${name}: OTEL_SERVICE_NAME is ${env.OTEL_SERVICE_NAME}`);
+    if (!composePorts(s).includes(d.httpPort))
+      problems.push(`compose ${name}: port ${d.httpPort} not exposed`);
     if (d.database) {
       const m = services[`${name}-migrate`];
       if (!m) problems.push(`compose: no service ${name}-migrate`);
@@ -52,10 +58,17 @@ export function composeProblems(compose: ComposeFile, c: RuntimeContract): strin
       problems.push(`compose: no service frontend-${name}`);
       continue;
     }
-    if (s.image !== `${frontendImage(c, name)}:${c.imageTag}`) problems.push(`compose frontend-${name}: image ${s.image}`);
-    if (s.build?.dockerfile !== 'infra/docker/frontend.Dockerfile' || s.build?.args?.APP_DIR !== `frontends/${name}`)
-      problems.push(`compose frontend-${name}: not built from frontend.Dockerfile with APP_DIR=frontends/${name}`);
-    if (!composePorts(s).includes(c.frontends.port)) problems.push(`compose frontend-${name}: port ${c.frontends.port} not exposed`);
+    if (s.image !== `${frontendImage(c, name)}:${c.imageTag}`)
+      problems.push(`compose frontend-${name}: image ${s.image}`);
+    if (
+      s.build?.dockerfile !== 'infra/docker/frontend.Dockerfile' ||
+      s.build?.args?.APP_DIR !== `frontends/${name}`
+    )
+      problems.push(
+        `compose frontend-${name}: not built from frontend.Dockerfile with APP_DIR=frontends/${name}`,
+      );
+    if (!composePorts(s).includes(c.frontends.port))
+      problems.push(`compose frontend-${name}: port ${c.frontends.port} not exposed`);
   }
   return problems;
 }
@@ -64,7 +77,10 @@ export function composeProblems(compose: ComposeFile, c: RuntimeContract): strin
 type Container = any;
 
 /** Env names of a container: explicit env plus the keys of the ConfigMaps it loads with envFrom. */
-export function containerEnv(objects: K8sObject[], container: Container): Map<string, { value?: string; secret?: boolean; optional?: boolean }> {
+export function containerEnv(
+  objects: K8sObject[],
+  container: Container,
+): Map<string, { value?: string; secret?: boolean; optional?: boolean }> {
   const out = new Map<string, { value?: string; secret?: boolean; optional?: boolean }>();
   for (const from of container.envFrom ?? []) {
     const cm = from.configMapRef && find(objects, 'ConfigMap', from.configMapRef.name);
@@ -78,7 +94,9 @@ export function containerEnv(objects: K8sObject[], container: Container): Map<st
 }
 
 const portNumber = (container: Container, port: unknown): number | undefined =>
-  typeof port === 'number' ? port : container.ports?.find((p: { name: string }) => p.name === port)?.containerPort;
+  typeof port === 'number'
+    ? port
+    : container.ports?.find((p: { name: string }) => p.name === port)?.containerPort;
 
 /** What a rendered overlay says that the runtime contract does not (empty when they agree). */
 export function manifestProblems(objects: K8sObject[], c: RuntimeContract): string[] {
@@ -90,21 +108,31 @@ export function manifestProblems(objects: K8sObject[], c: RuntimeContract): stri
       problems.push(`k8s: no Deployment ${name} with a container ${name}`);
       continue;
     }
-    if (container.image !== `${d.image}:${c.imageTag}`) problems.push(`k8s ${name}: image ${container.image}`);
+    if (container.image !== `${d.image}:${c.imageTag}`)
+      problems.push(`k8s ${name}: image ${container.image}`);
     const env = containerEnv(objects, container);
     const names = [...env.keys()];
-    if (!sameList(names, expectedEnv(c, d))) problems.push(`k8s ${name}: env ${diff(names, expectedEnv(c, d))}`);
+    if (!sameList(names, expectedEnv(c, d)))
+      problems.push(`k8s ${name}: env ${diff(names, expectedEnv(c, d))}`);
     for (const key of d.secretEnv) {
       const e = env.get(key);
       if (!e?.secret) problems.push(`k8s ${name}: ${key} is not read from a Secret`);
-      else if (e.optional !== d.optionalSecretEnv.includes(key)) problems.push(`k8s ${name}: ${key} optional is ${e.optional}`);
+      else if (e.optional !== d.optionalSecretEnv.includes(key))
+        problems.push(`k8s ${name}: ${key} optional is ${e.optional}`);
     }
-    for (const [key, e] of env) if (e.secret && !d.secretEnv.includes(key)) problems.push(`k8s ${name}: ${key} is a Secret but not in the contract`);
-    if (env.get(d.portEnv)?.value !== String(d.httpPort)) problems.push(`k8s ${name}: ${d.portEnv} is ${env.get(d.portEnv)?.value}`);
-    if (env.get('OTEL_SERVICE_NAME')?.value !== name) problems.push(`k8s ${name}: OTEL_SERVICE_NAME is ${env.get('OTEL_SERVICE_NAME')?.value}`);
+    for (const [key, e] of env)
+      if (e.secret && !d.secretEnv.includes(key))
+        problems.push(`k8s ${name}: ${key} is a Secret but not in the contract`);
+    if (env.get(d.portEnv)?.value !== String(d.httpPort))
+      problems.push(`k8s ${name}: ${d.portEnv} is ${env.get(d.portEnv)?.value}`);
+    if (env.get('OTEL_SERVICE_NAME')?.value !== name)
+      problems.push(`k8s ${name}: OTEL_SERVICE_NAME is ${env.get('OTEL_SERVICE_NAME')?.value}`);
     if (!container.ports?.some((p: { containerPort: number }) => p.containerPort === d.httpPort))
       problems.push(`k8s ${name}: containerPort ${d.httpPort} missing`);
-    for (const [probe, path] of [['readinessProbe', '/health/ready'], ['livenessProbe', '/health/live']] as const) {
+    for (const [probe, path] of [
+      ['readinessProbe', '/health/ready'],
+      ['livenessProbe', '/health/live'],
+    ] as const) {
       const get = container[probe]?.httpGet;
       if (get?.path !== path || portNumber(container, get?.port) !== d.httpPort)
         problems.push(`k8s ${name}: ${probe} is not ${path} on ${d.httpPort}`);
@@ -113,12 +141,14 @@ export function manifestProblems(objects: K8sObject[], c: RuntimeContract): stri
       const job = find(objects, 'Job', `${name}-migrate`);
       const jc = job?.spec.template.spec.containers[0];
       if (jc?.image !== container.image) problems.push(`k8s ${name}-migrate: image ${jc?.image}`);
-      if (!containerEnv(objects, jc ?? {}).get('DATABASE_URL')?.secret) problems.push(`k8s ${name}-migrate: no DATABASE_URL Secret`);
+      if (!containerEnv(objects, jc ?? {}).get('DATABASE_URL')?.secret)
+        problems.push(`k8s ${name}-migrate: no DATABASE_URL Secret`);
     }
   }
   for (const name of frontendNames(c)) {
     const container = find(objects, 'Deployment', `frontend-${name}`)?.spec.template.spec.containers[0];
-    if (container?.image !== `${frontendImage(c, name)}:${c.imageTag}`) problems.push(`k8s frontend-${name}: image ${container?.image}`);
+    if (container?.image !== `${frontendImage(c, name)}:${c.imageTag}`)
+      problems.push(`k8s frontend-${name}: image ${container?.image}`);
     if (!container?.ports?.some((p: { containerPort: number }) => p.containerPort === c.frontends.port))
       problems.push(`k8s frontend-${name}: containerPort ${c.frontends.port} missing`);
   }

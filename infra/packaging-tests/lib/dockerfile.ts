@@ -50,7 +50,8 @@ export function parseDockerfile(text: string): Instruction[] {
 
   function push(): void {
     const match = /^(\S+)\s*([\s\S]*)$/.exec(buffer.trim());
-    if (match) out.push({ keyword: (match[1] ?? '').toUpperCase(), args: (match[2] ?? '').trim(), line: start });
+    if (match)
+      out.push({ keyword: (match[1] ?? '').toUpperCase(), args: (match[2] ?? '').trim(), line: start });
     buffer = '';
   }
 }
@@ -67,7 +68,10 @@ export function stages(instructions: Instruction[]): Stage[] {
     }
     if (ins.keyword === 'FROM') {
       const parts = ins.args.split(/\s+/).filter((p) => !p.startsWith('--'));
-      const image = (parts[0] ?? '').replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, v: string) => globals.get(v) ?? `\${${v}}`);
+      const image = (parts[0] ?? '').replace(
+        /\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g,
+        (_, v: string) => globals.get(v) ?? `\${${v}}`,
+      );
       const as = parts.findIndex((p) => p.toUpperCase() === 'AS');
       out.push({ from: image, name: as >= 0 ? parts[as + 1] : undefined, instructions: [] });
       continue;
@@ -95,7 +99,10 @@ export function dockerfileProblems(text: string): string[] {
   for (const ins of instructions) {
     if (ins.keyword === 'ADD' && /(^|\s)(https?|ftp|git):\/\/|(^|\s)git@/i.test(ins.args))
       problems.push(`line ${ins.line}: ADD of a URL`);
-    if ((ins.keyword === 'ENV' || ins.keyword === 'ARG') && /(SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE_KEY|API_KEY)\w*\s*=\s*\S/i.test(ins.args))
+    if (
+      (ins.keyword === 'ENV' || ins.keyword === 'ARG') &&
+      /(SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE_KEY|API_KEY)\w*\s*=\s*\S/i.test(ins.args)
+    )
       problems.push(`line ${ins.line}: a secret baked into the image (${ins.keyword})`);
   }
   const final = all.at(-1) as Stage;
@@ -107,7 +114,7 @@ export function dockerfileProblems(text: string): string[] {
   if (!health) problems.push('final stage has no HEALTHCHECK');
   else if (/^NONE\b/i.test(health.args)) problems.push('HEALTHCHECK NONE');
   // A Node runtime must not carry dev dependencies: every stage it copies from installs with --omit=dev.
-  const finalBase = names.has(final.from) ? all.find((s) => s.name === final.from)?.from ?? '' : final.from;
+  const finalBase = names.has(final.from) ? (all.find((s) => s.name === final.from)?.from ?? '') : final.from;
   if (isNodeImage(finalBase)) {
     for (const ins of final.instructions) {
       if (/^(npm|yarn|pnpm)\s/.test(ins.args) || /\bnpm (ci|install)\b/.test(ins.args))
@@ -121,7 +128,11 @@ export function dockerfileProblems(text: string): string[] {
     for (const src of sources) {
       const stage = all.find((s) => s.name === src);
       for (const ins of stage?.instructions ?? [])
-        if (ins.keyword === 'RUN' && /\bnpm (ci|install)\b/.test(ins.args) && !/--omit=dev|--production/.test(ins.args))
+        if (
+          ins.keyword === 'RUN' &&
+          /\bnpm (ci|install)\b/.test(ins.args) &&
+          !/--omit=dev|--production/.test(ins.args)
+        )
           problems.push(`stage ${src} (copied into the runtime) installs dev dependencies`);
     }
   }

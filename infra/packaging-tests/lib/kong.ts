@@ -53,17 +53,53 @@ export interface Match {
 
 /** Plugins bundled with the open-source Kong image (the ones this project may use). */
 export const BUNDLED_PLUGINS = new Set([
-  'acl', 'acme', 'aws-lambda', 'azure-functions', 'basic-auth', 'bot-detection', 'correlation-id', 'cors',
-  'datadog', 'file-log', 'grpc-gateway', 'grpc-web', 'hmac-auth', 'http-log', 'ip-restriction', 'jwt',
-  'key-auth', 'ldap-auth', 'loggly', 'oauth2', 'opentelemetry', 'post-function', 'pre-function', 'prometheus',
-  'proxy-cache', 'rate-limiting', 'request-size-limiting', 'request-termination', 'request-transformer',
-  'response-ratelimiting', 'response-transformer', 'session', 'statsd', 'syslog', 'tcp-log', 'udp-log', 'zipkin',
+  'acl',
+  'acme',
+  'aws-lambda',
+  'azure-functions',
+  'basic-auth',
+  'bot-detection',
+  'correlation-id',
+  'cors',
+  'datadog',
+  'file-log',
+  'grpc-gateway',
+  'grpc-web',
+  'hmac-auth',
+  'http-log',
+  'ip-restriction',
+  'jwt',
+  'key-auth',
+  'ldap-auth',
+  'loggly',
+  'oauth2',
+  'opentelemetry',
+  'post-function',
+  'pre-function',
+  'prometheus',
+  'proxy-cache',
+  'rate-limiting',
+  'request-size-limiting',
+  'request-termination',
+  'request-transformer',
+  'response-ratelimiting',
+  'response-transformer',
+  'session',
+  'statsd',
+  'syslog',
+  'tcp-log',
+  'udp-log',
+  'zipkin',
 ]);
 
 function upstreamOf(s: KongService): { host: string; port: number; path: string } {
   if (s.url) {
     const u = new URL(s.url);
-    return { host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)), path: u.pathname };
+    return {
+      host: u.hostname,
+      port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)),
+      path: u.pathname,
+    };
   }
   return { host: s.host ?? '', port: s.port ?? (s.protocol === 'https' ? 443 : 80), path: '/' };
 }
@@ -100,7 +136,8 @@ export function configProblems(config: KongConfig): string[] {
       routeNames.add(r.name);
       if (!r.paths?.length && !r.headers && !r.methods) problems.push(`route ${r.name}: matches nothing`);
       for (const p of r.paths ?? [])
-        if (!p.startsWith('/') && !p.startsWith('~')) problems.push(`route ${r.name}: path ${p} must start with /`);
+        if (!p.startsWith('/') && !p.startsWith('~'))
+          problems.push(`route ${r.name}: path ${p} must start with /`);
       for (const proto of r.protocols ?? [])
         if (!['http', 'https', 'grpc', 'grpcs', 'tcp', 'tls', 'udp', 'ws', 'wss'].includes(proto))
           problems.push(`route ${r.name}: protocol ${proto}`);
@@ -115,7 +152,11 @@ function headerMatches(route: KongRoute, headers: Record<string, string>): boole
   return Object.entries(route.headers ?? {}).every(([name, values]) => {
     const actual = lower[name.toLowerCase()];
     if (actual === undefined) return false;
-    return values.some((v) => (v.startsWith('~*') ? new RegExp(v.slice(2), 'i').test(actual) : v.toLowerCase() === actual.toLowerCase()));
+    return values.some((v) =>
+      v.startsWith('~*')
+        ? new RegExp(v.slice(2), 'i').test(actual)
+        : v.toLowerCase() === actual.toLowerCase(),
+    );
   });
 }
 
@@ -143,7 +184,12 @@ export function route(config: KongConfig, req: KongRequest): Match | undefined {
   const plugins = new Map<string, KongPlugin>();
   for (const p of [...(config.plugins ?? []), ...(best.service.plugins ?? []), ...(best.route.plugins ?? [])])
     if (p.enabled !== false) plugins.set(p.name, p);
-  return { service: best.service, route: best.route, upstream: { host: up.host, port: up.port, path: joined }, plugins };
+  return {
+    service: best.service,
+    route: best.route,
+    upstream: { host: up.host, port: up.port, path: joined },
+    plugins,
+  };
 }
 
 /** The body limit in megabytes the request-size-limiting plugin enforces for a match (Infinity if none). */
@@ -159,6 +205,8 @@ export function bodyLimitMb(match: Match): number {
 export function perMinuteLimit(match: Match): number {
   const c = match.plugins.get('rate-limiting')?.config;
   if (!c) return Number.POSITIVE_INFINITY;
-  const candidates = [c.second && c.second * 60, c.minute, c.hour && c.hour / 60].filter((x) => typeof x === 'number');
+  const candidates = [c.second && c.second * 60, c.minute, c.hour && c.hour / 60].filter(
+    (x) => typeof x === 'number',
+  );
   return candidates.length ? Math.min(...candidates) : Number.POSITIVE_INFINITY;
 }

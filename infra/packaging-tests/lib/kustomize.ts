@@ -5,7 +5,12 @@ import { parseYamlDocuments, repoPath } from './repo.js';
 export interface K8sObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   // biome-ignore lint/suspicious/noExplicitAny: manifests are checked by schema, then read loosely
   spec?: any;
   // biome-ignore lint/suspicious/noExplicitAny: as above
@@ -22,11 +27,14 @@ export function kustomizeVersion(): string {
   try {
     out = execFileSync('kubectl', ['version', '--client', '-o', 'json'], { encoding: 'utf8' });
   } catch (error) {
-    throw new Error(`kubectl is needed to render the manifests (kubectl kustomize): ${(error as Error).message}`);
+    throw new Error(
+      `kubectl is needed to render the manifests (kubectl kustomize): ${(error as Error).message}`,
+    );
   }
   const version = (JSON.parse(out) as { kustomizeVersion?: string }).kustomizeVersion ?? '';
   const major = Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
-  if (major < 5) throw new Error(`kubectl's kustomize is ${version || 'unknown'}; version 5 or later is needed`);
+  if (major < 5)
+    throw new Error(`kubectl's kustomize is ${version || 'unknown'}; version 5 or later is needed`);
   return version;
 }
 
@@ -46,7 +54,8 @@ export function render(dir: string): K8sObject[] {
   return objects;
 }
 
-export const byKind = (objects: K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
+export const byKind = (objects: K8sObject[], kind: string): K8sObject[] =>
+  objects.filter((o) => o.kind === kind);
 
 export const find = (objects: K8sObject[], kind: string, name: string): K8sObject | undefined =>
   objects.find((o) => o.kind === kind && o.metadata.name === name);

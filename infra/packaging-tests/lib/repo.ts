@@ -44,7 +44,11 @@ export function notIgnoredByGit(paths: string[]): string[] {
   if (paths.length === 0) return [];
   let ignored = '';
   try {
-    ignored = execFileSync('git', ['check-ignore', '--stdin'], { cwd: ROOT, input: paths.join('\n'), encoding: 'utf8' });
+    ignored = execFileSync('git', ['check-ignore', '--stdin'], {
+      cwd: ROOT,
+      input: paths.join('\n'),
+      encoding: 'utf8',
+    });
   } catch (error) {
     // Exit status 1 means none of them is ignored.
     const status = (error as { status?: number }).status;
@@ -79,11 +83,13 @@ export interface RuntimeContract {
   edge: { uploadBodyLimitMb: number; defaultBodyLimitMb: number };
 }
 
-export const contract = (): RuntimeContract => readJson<RuntimeContract>('infra/packaging-tests/runtime-contract.json');
+export const contract = (): RuntimeContract =>
+  readJson<RuntimeContract>('infra/packaging-tests/runtime-contract.json');
 
 export const frontendNames = (c: RuntimeContract): string[] => [c.frontends.shell, ...c.frontends.remotes];
 
-export const frontendImage = (c: RuntimeContract, name: string): string => c.frontends.image.replace('<name>', name);
+export const frontendImage = (c: RuntimeContract, name: string): string =>
+  c.frontends.image.replace('<name>', name);
 
 /** Every env name a deployable's main process gets. */
 export const expectedEnv = (c: RuntimeContract, d: Deployable): string[] =>
@@ -99,7 +105,9 @@ export function deployableServiceDirs(): string[] {
       const pkgPath = join(dir, name, 'package.json');
       const hasStart =
         existsSync(pkgPath) &&
-        Boolean((JSON.parse(readFileSync(pkgPath, 'utf8')) as { scripts?: Record<string, string> }).scripts?.start);
+        Boolean(
+          (JSON.parse(readFileSync(pkgPath, 'utf8')) as { scripts?: Record<string, string> }).scripts?.start,
+        );
       return hasStart || existsSync(join(dir, name, 'src', 'main.ts'));
     })
     .map((name) => `services/${name}`)

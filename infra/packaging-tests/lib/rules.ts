@@ -5,7 +5,7 @@ import type { RuntimeContract } from './repo.js';
 type PodSpec = any;
 type Labels = Record<string, string>;
 
-const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Pod']);
 
 export interface PodOwner {
   owner: K8sObject;
@@ -17,7 +17,12 @@ export function podOwners(objects: K8sObject[]): PodOwner[] {
   return objects
     .filter((o) => WORKLOADS.has(o.kind))
     .map((o) => {
-      const template = o.kind === 'CronJob' ? o.spec?.jobTemplate?.spec?.template : o.spec?.template;
+      const template =
+        o.kind === 'Pod'
+          ? { spec: o.spec, metadata: o.metadata }
+          : o.kind === 'CronJob'
+            ? o.spec?.jobTemplate?.spec?.template
+            : o.spec?.template;
       return { owner: o, spec: template?.spec ?? {}, labels: template?.metadata?.labels ?? {} };
     });
 }
@@ -38,7 +43,8 @@ export function imagePinProblem(image: unknown): string | undefined {
   if (colon < 0) return `${image}: no tag`;
   const tag = image.slice(colon + 1);
   if (/^(latest|stable|mainline|edge|main|master|current|lts)$/i.test(tag)) return `${image}: floating tag`;
-  if (!/\d+\.\d+/.test(tag) && !/^RELEASE\.\d{4}-\d{2}-\d{2}T/.test(tag)) return `${image}: tag is not an exact version`;
+  if (!/\d+\.\d+/.test(tag) && !/^RELEASE\.\d{4}-\d{2}-\d{2}T/.test(tag))
+    return `${image}: tag is not an exact version`;
   return undefined;
 }
 
@@ -48,7 +54,9 @@ export function allImages(objects: K8sObject[]): { where: string; image: unknown
     for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])])
       out.push({ where: `${id(owner)} container ${c.name}`, image: c.image });
   }
-  for (const o of objects.filter((x) => x.kind === 'Cluster' && x.apiVersion.startsWith('postgresql.cnpg.io/')))
+  for (const o of objects.filter(
+    (x) => x.kind === 'Cluster' && x.apiVersion.startsWith('postgresql.cnpg.io/'),
+  ))
     out.push({ where: id(o), image: o.spec?.imageName });
   return out;
 }
@@ -70,7 +78,8 @@ export function deploymentProblems(objects: K8sObject[], drainSeconds: number): 
   const pdbs = objects.filter((o) => o.kind === 'PodDisruptionBudget');
   for (const { owner, spec, labels } of podOwners(objects).filter((p) => p.owner.kind === 'Deployment')) {
     const where = id(owner);
-    if (!selectorMatches(owner.spec?.selector?.matchLabels, labels)) problems.push(`${where}: selector does not match its pods`);
+    if (!selectorMatches(owner.spec?.selector?.matchLabels, labels))
+      problems.push(`${where}: selector does not match its pods`);
     for (const c of spec.containers ?? []) {
       const cw = `${where} container ${c.name}`;
       if (!c.readinessProbe) problems.push(`${cw}: no readinessProbe`);
@@ -79,10 +88,12 @@ export function deploymentProblems(objects: K8sObject[], drainSeconds: number): 
         for (const res of ['cpu', 'memory'])
           if (!c.resources?.[kind]?.[res]) problems.push(`${cw}: no ${kind}.${res}`);
       const sc = c.securityContext ?? {};
-      if (sc.allowPrivilegeEscalation !== false) problems.push(`${cw}: allowPrivilegeEscalation is not false`);
+      if (sc.allowPrivilegeEscalation !== false)
+        problems.push(`${cw}: allowPrivilegeEscalation is not false`);
       if (sc.readOnlyRootFilesystem !== true) problems.push(`${cw}: root filesystem is writable`);
       if (!(sc.capabilities?.drop ?? []).includes('ALL')) problems.push(`${cw}: capabilities not dropped`);
-      if (sc.runAsNonRoot !== true && spec.securityContext?.runAsNonRoot !== true) problems.push(`${cw}: may run as root`);
+      if (sc.runAsNonRoot !== true && spec.securityContext?.runAsNonRoot !== true)
+        problems.push(`${cw}: may run as root`);
       const uid = sc.runAsUser ?? spec.securityContext?.runAsUser;
       if (uid === 0) problems.push(`${cw}: runs as uid 0`);
     }
@@ -96,13 +107,16 @@ export function deploymentProblems(objects: K8sObject[], drainSeconds: number): 
     if (!terms.some((t: PodSpec) => t?.topologyKey && selectorMatches(t.labelSelector?.matchLabels, labels)))
       problems.push(`${where}: no pod anti-affinity on its own pods`);
     const hpa = hpas.find(
-      (h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec?.scaleTargetRef?.name === owner.metadata.name,
+      (h) =>
+        h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec?.scaleTargetRef?.name === owner.metadata.name,
     );
     if (!hpa) problems.push(`${where}: no HorizontalPodAutoscaler`);
     else {
       const min = hpa.spec.minReplicas ?? 1;
       if (!(hpa.spec.maxReplicas >= min)) problems.push(`${id(hpa)}: maxReplicas below minReplicas`);
-      const cpu = (hpa.spec.metrics ?? []).some((m: PodSpec) => m.type === 'Resource' && m.resource?.name === 'cpu');
+      const cpu = (hpa.spec.metrics ?? []).some(
+        (m: PodSpec) => m.type === 'Resource' && m.resource?.name === 'cpu',
+      );
       if (!cpu) problems.push(`${id(hpa)}: does not scale on CPU`);
     }
     if (!pdbs.some((p) => selectorMatches(p.spec?.selector?.matchLabels, labels)))
@@ -120,10 +134,12 @@ export function referenceProblems(objects: K8sObject[]): string[] {
   const accounts = names('ServiceAccount');
   const deployments = names('Deployment');
   for (const svc of objects.filter((o) => o.kind === 'Service' && o.spec?.selector)) {
-    if (!owners.some((p) => selectorMatches(svc.spec.selector, p.labels))) problems.push(`${id(svc)}: selects no pods`);
+    if (!owners.some((p) => selectorMatches(svc.spec.selector, p.labels)))
+      problems.push(`${id(svc)}: selects no pods`);
   }
   for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler'))
-    if (!deployments.has(h.spec?.scaleTargetRef?.name)) problems.push(`${id(h)}: targets a missing Deployment`);
+    if (!deployments.has(h.spec?.scaleTargetRef?.name))
+      problems.push(`${id(h)}: targets a missing Deployment`);
   for (const { owner, spec } of owners) {
     const where = id(owner);
     if (spec.serviceAccountName && !accounts.has(spec.serviceAccountName))
@@ -138,7 +154,8 @@ export function referenceProblems(objects: K8sObject[]): string[] {
       }
     }
     for (const v of spec.volumes ?? [])
-      if (v.configMap && !configMaps.has(v.configMap.name)) problems.push(`${where}: ConfigMap ${v.configMap.name} is missing`);
+      if (v.configMap && !configMaps.has(v.configMap.name))
+        problems.push(`${where}: ConfigMap ${v.configMap.name} is missing`);
   }
   return problems;
 }
@@ -152,7 +169,9 @@ export function namespaceProblems(objects: K8sObject[], namespace: string): stri
 
 /** Secrets are referenced, never rendered: no Secret object may come out of an overlay. */
 export function renderedSecretProblems(objects: K8sObject[]): string[] {
-  return objects.filter((o) => o.kind === 'Secret').map((o) => `${id(o)}: Secret rendered from the repository`);
+  return objects
+    .filter((o) => o.kind === 'Secret')
+    .map((o) => `${id(o)}: Secret rendered from the repository`);
 }
 
 export interface SecretRef {
@@ -175,7 +194,9 @@ export function secretRefs(objects: K8sObject[]): SecretRef[] {
     }
     for (const v of spec.volumes ?? []) if (v.secret) refs.push({ where, name: v.secret.secretName });
   }
-  for (const o of objects.filter((x) => x.apiVersion.startsWith('postgresql.cnpg.io/') && x.kind === 'Cluster')) {
+  for (const o of objects.filter(
+    (x) => x.apiVersion.startsWith('postgresql.cnpg.io/') && x.kind === 'Cluster',
+  )) {
     for (const r of o.spec?.managed?.roles ?? [])
       if (r.passwordSecret) refs.push({ where: id(o), name: r.passwordSecret.name, key: 'password' });
     const creds = o.spec?.backup?.barmanObjectStore?.s3Credentials ?? {};
@@ -214,26 +235,54 @@ export function networkProblems(objects: K8sObject[], c: RuntimeContract): strin
       return rule.to.map((t: Rule) => {
         if (t.ipBlock) return `ip:${ports}`;
         const l = t.podSelector?.matchLabels ?? {};
-        if (t.namespaceSelector) return `ns(${JSON.stringify(t.namespaceSelector.matchLabels ?? {})}):${ports}`;
+        if (t.namespaceSelector)
+          return `ns(${JSON.stringify(t.namespaceSelector.matchLabels ?? {})}):${ports}`;
         return `pod(${l['app.kubernetes.io/name'] ?? l['cnpg.io/cluster'] ?? JSON.stringify(l)}):${ports}`;
       });
     });
   for (const [name, d] of Object.entries(c.deployables)) {
-    const owner = podOwners(objects).find((p) => p.owner.kind === 'Deployment' && p.owner.metadata.name === name);
+    const owner = podOwners(objects).find(
+      (p) => p.owner.kind === 'Deployment' && p.owner.metadata.name === name,
+    );
     if (!owner) continue;
     const targets = policies.filter((p) => selects(p, owner.labels)).flatMap(egressTargets);
     const allowed = (t: string) =>
       t === 'ns({"kubernetes.io/metadata.name":"kube-system"}):53,53' ||
       t.startsWith('pod(otel-collector):') ||
       t === 'pod(nats):4222' ||
-      (d.database !== null && (t.endsWith(':5432') && (t.startsWith('pod(') || t.startsWith('ip:')))) ||
+      (d.database !== null && t.endsWith(':5432') && (t.startsWith('pod(') || t.startsWith('ip:'))) ||
       (d.objectStore && (t === 'pod(object-store):9000' || t === 'ip:443')) ||
       (d.internetEgress && t === 'ip:443,465,587');
     for (const t of targets) if (!allowed(t)) problems.push(`${name}: egress to ${t} is not in its contract`);
     if (!targets.includes('pod(nats):4222')) problems.push(`${name}: cannot reach NATS`);
-    if (d.database !== null && !targets.some((t) => t.endsWith(':5432'))) problems.push(`${name}: cannot reach its database`);
+    if (d.database !== null && !targets.some((t) => t.endsWith(':5432')))
+      problems.push(`${name}: cannot reach its database`);
     if (d.objectStore && !targets.some((t) => t === 'pod(object-store):9000' || t === 'ip:443'))
       problems.push(`${name}: cannot reach the object store`);
+  }
+  return problems;
+}
+
+/** Keys in *.env.example files that name something but hold nothing secret. */
+const NON_SECRET_KEYS = new Set(['username', 'MINIO_ROOT_USER']);
+
+/** Secret material in a repository file: Secret objects with data, private keys, filled-in example env files. */
+export function secretTextProblems(path: string, text: string): string[] {
+  const problems: string[] = [];
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----(\s|\\n)+[A-Za-z0-9+/=]{16,}/.test(text))
+    problems.push(`${path}: contains a private key`);
+  if (/\.ya?ml$/.test(path)) {
+    for (const doc of text.split(/^---\s*$/m)) {
+      if (/^kind:\s*Secret\s*$/m.test(doc) && /^(data|stringData):\s*\S*\s*$/m.test(doc))
+        problems.push(`${path}: a Secret with values`);
+    }
+  }
+  if (/\.env\.example$/.test(path)) {
+    for (const line of text.split('\n')) {
+      const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/.exec(line);
+      if (m && m[2]?.trim() !== '' && !NON_SECRET_KEYS.has(m[1] ?? ''))
+        problems.push(`${path}: ${m[1]} has a value`);
+    }
   }
   return problems;
 }

@@ -14,7 +14,8 @@ async function loadModel(apiVersion: string, kind: string): Promise<ModelClass |
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Custom resources have no schema in kubernetes-models; these are the fields the CloudNativePG operator
@@ -23,17 +24,22 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const crdRules: Record<string, (o: K8sObject) => string[]> = {
   'postgresql.cnpg.io/v1/Cluster': (o) => {
     const errors: string[] = [];
-    const spec = o.spec;
-    if (!isObject(spec)) return ['spec is required'];
-    if (!Number.isInteger(spec.instances) || spec.instances < 1) errors.push('spec.instances must be an integer >= 1');
-    if (!isObject(spec.storage) || typeof spec.storage.size !== 'string') errors.push('spec.storage.size is required');
-    if (spec.imageName !== undefined && typeof spec.imageName !== 'string') errors.push('spec.imageName must be a string');
+    // biome-ignore lint/suspicious/noExplicitAny: read loosely, checked field by field
+    const spec: any = o.spec;
+    if (typeof spec !== 'object' || spec === null) return ['spec is required'];
+    if (!Number.isInteger(spec.instances) || spec.instances < 1)
+      errors.push('spec.instances must be an integer >= 1');
+    if (!isObject(spec.storage) || typeof spec.storage.size !== 'string')
+      errors.push('spec.storage.size is required');
+    if (spec.imageName !== undefined && typeof spec.imageName !== 'string')
+      errors.push('spec.imageName must be a string');
     const roles = spec.managed?.roles;
     if (roles !== undefined) {
       if (!Array.isArray(roles)) errors.push('spec.managed.roles must be a list');
       else
         roles.forEach((r: unknown, i: number) => {
-          if (!isObject(r) || typeof r.name !== 'string') errors.push(`spec.managed.roles[${i}].name is required`);
+          if (!isObject(r) || typeof r.name !== 'string')
+            errors.push(`spec.managed.roles[${i}].name is required`);
           else if (r.login === true && !isObject(r.passwordSecret))
             errors.push(`spec.managed.roles[${i}] logs in but has no passwordSecret`);
           if (isObject(r) && r.ensure !== undefined && !['present', 'absent'].includes(String(r.ensure)))
@@ -49,8 +55,10 @@ const crdRules: Record<string, (o: K8sObject) => string[]> = {
     const errors: string[] = [];
     const spec = o.spec;
     if (!isObject(spec)) return ['spec is required'];
-    for (const key of ['name', 'owner']) if (typeof spec[key] !== 'string') errors.push(`spec.${key} is required`);
-    if (!isObject(spec.cluster) || typeof spec.cluster.name !== 'string') errors.push('spec.cluster.name is required');
+    for (const key of ['name', 'owner'])
+      if (typeof spec[key] !== 'string') errors.push(`spec.${key} is required`);
+    if (!isObject(spec.cluster) || typeof spec.cluster.name !== 'string')
+      errors.push('spec.cluster.name is required');
     return errors;
   },
   'postgresql.cnpg.io/v1/ScheduledBackup': (o) => {
@@ -59,7 +67,8 @@ const crdRules: Record<string, (o: K8sObject) => string[]> = {
     if (!isObject(spec)) return ['spec is required'];
     if (typeof spec.schedule !== 'string' || spec.schedule.trim().split(/\s+/).length !== 6)
       errors.push('spec.schedule must be a six-field cron expression (seconds first)');
-    if (!isObject(spec.cluster) || typeof spec.cluster.name !== 'string') errors.push('spec.cluster.name is required');
+    if (!isObject(spec.cluster) || typeof spec.cluster.name !== 'string')
+      errors.push('spec.cluster.name is required');
     return errors;
   },
 };
@@ -88,12 +97,18 @@ export function cnpgConsistency(objects: K8sObject[]): string[] {
   const clusters = new Map(
     objects
       .filter((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('postgresql.cnpg.io/'))
-      .map((c) => [c.metadata.name, new Set<string>((c.spec?.managed?.roles ?? []).map((r: { name: string }) => r.name))]),
+      .map((c) => [
+        c.metadata.name,
+        new Set<string>((c.spec?.managed?.roles ?? []).map((r: { name: string }) => r.name)),
+      ]),
   );
-  for (const db of objects.filter((o) => o.kind === 'Database' && o.apiVersion.startsWith('postgresql.cnpg.io/'))) {
+  for (const db of objects.filter(
+    (o) => o.kind === 'Database' && o.apiVersion.startsWith('postgresql.cnpg.io/'),
+  )) {
     const roles = clusters.get(db.spec?.cluster?.name);
     if (!roles) errors.push(`Database ${db.metadata.name}: no Cluster ${db.spec?.cluster?.name}`);
-    else if (!roles.has(db.spec?.owner)) errors.push(`Database ${db.metadata.name}: owner ${db.spec?.owner} is not a managed role`);
+    else if (!roles.has(db.spec?.owner))
+      errors.push(`Database ${db.metadata.name}: owner ${db.spec?.owner} is not a managed role`);
   }
   return errors;
 }
