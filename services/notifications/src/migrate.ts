@@ -6,18 +6,18 @@ import {
   createLogger,
   loadConfig,
   openDatabase,
-  runMigrations,
   serviceEnv,
 } from '@portico/platform';
-import { MIGRATIONS_FOLDER, schema } from './schema.js';
+import { applyMigrations, MIGRATIONS_FOLDER } from './migrations.js';
+import { schema } from './schema.js';
 
 const log = createLogger('notifications-migrate');
 try {
   const config = loadConfig({ LOG_LEVEL: commonEnv.LOG_LEVEL, DATABASE_URL: serviceEnv.DATABASE_URL });
   log.level = config.LOG_LEVEL;
-  const database = openDatabase(config.DATABASE_URL, schema, { max: 1, statementTimeoutMs: 300_000 });
+  const database = openDatabase(config.DATABASE_URL, schema, { max: 2, statementTimeoutMs: 300_000 });
   try {
-    await runMigrations(database.db, MIGRATIONS_FOLDER);
+    await applyMigrations(database);
   } finally {
     await database.close();
   }

@@ -1,7 +1,8 @@
-import { type Logger, openDatabase, type RunningService, runMigrations, runService } from '@portico/platform';
+import { type Logger, openDatabase, type RunningService, runService } from '@portico/platform';
 import type { NotificationsConfig } from './config.js';
+import { applyMigrations } from './migrations.js';
 import { NotificationsModule } from './notifications.module.js';
-import { MIGRATIONS_FOLDER, type Schema, schema } from './schema.js';
+import { type Schema, schema } from './schema.js';
 
 /** Applies the migrations, then answers on NATS and runs the delivery worker until stopped. */
 export async function startNotificationsService(
@@ -10,7 +11,7 @@ export async function startNotificationsService(
 ): Promise<RunningService<Schema>> {
   const database = openDatabase(config.DATABASE_URL, schema);
   try {
-    await runMigrations(database.db, MIGRATIONS_FOLDER);
+    await applyMigrations(database);
     return await runService({
       name: 'notifications',
       natsUrl: config.NATS_URL,

@@ -1,7 +1,6 @@
 // The service's whole database schema: the tables drizzle-kit generates migrations from (see
 // drizzle.config.ts) and the queries are typed against. The platform's event outbox tables live in
 // every service database.
-import { fileURLToPath } from 'node:url';
 import { outboxEvents, processedEvents } from '@portico/platform';
 import { outboundMessages } from './outbound.schema.js';
 
@@ -10,6 +9,3 @@ export { outboundMessages, outboxEvents, processedEvents };
 
 export const schema = { outboundMessages, outboxEvents, processedEvents };
 export type Schema = typeof schema;
-
-/** The SQL migrations drizzle-kit wrote, at the package root beside src/ and dist/ (images keep that layout). */
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../migrations', import.meta.url));

@@ -21,7 +21,8 @@ describe('notifications configuration', () => {
   it('turns the dev outbox off in production unless asked for', () => {
     expect(loadNotificationsConfig({ ...base, NODE_ENV: 'production' }).DEV_OUTBOX_ENABLED).toBe(false);
     expect(
-      loadNotificationsConfig({ ...base, NODE_ENV: 'production', DEV_OUTBOX_ENABLED: 'true' }).DEV_OUTBOX_ENABLED,
+      loadNotificationsConfig({ ...base, NODE_ENV: 'production', DEV_OUTBOX_ENABLED: 'true' })
+        .DEV_OUTBOX_ENABLED,
     ).toBe(true);
     expect(loadNotificationsConfig({ ...base, DEV_OUTBOX_ENABLED: 'false' }).DEV_OUTBOX_ENABLED).toBe(false);
   });
@@ -35,7 +36,11 @@ describe('notifications configuration', () => {
   it('fails fast on a bad SMTP URL or an HTTP SMS provider without its URL', () => {
     expect(() => loadNotificationsConfig({ ...base, SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL/);
     expect(() => loadNotificationsConfig({ ...base, SMS_PROVIDER: 'http' })).toThrow(ConfigError);
-    expect(() => loadNotificationsConfig({ ...base, SMS_PROVIDER: 'carrier-pigeon' })).toThrow(/SMS_PROVIDER/);
-    expect(() => loadNotificationsConfig({ ...base, DEV_OUTBOX_ENABLED: 'yes' })).toThrow(/DEV_OUTBOX_ENABLED/);
+    expect(() => loadNotificationsConfig({ ...base, SMS_PROVIDER: 'carrier-pigeon' })).toThrow(
+      /SMS_PROVIDER/,
+    );
+    expect(() => loadNotificationsConfig({ ...base, DEV_OUTBOX_ENABLED: 'yes' })).toThrow(
+      /DEV_OUTBOX_ENABLED/,
+    );
   });
 });

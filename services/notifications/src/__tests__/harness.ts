@@ -75,7 +75,11 @@ export class Harness {
 
   /** Polls the message until it reaches `status`, and returns it. */
   async until(id: string, status: string, timeoutMs = 10_000): Promise<MessageRow> {
-    await waitFor(async () => (await this.row(id)).status === status, timeoutMs, `message ${id} to be ${status}`);
+    await waitFor(
+      async () => (await this.row(id)).status === status,
+      timeoutMs,
+      `message ${id} to be ${status}`,
+    );
     return this.row(id);
   }
 

@@ -54,7 +54,9 @@ describe('notifications over NATS, outbox mode (the local default)', () => {
       kind: 'password_reset',
       idempotencyKey: 'reset:user-42:1',
     };
-    const replies = await Promise.all([1, 2, 3, 4, 5].map(() => h.bus.request(Notifications.sendEmail, request)));
+    const replies = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => h.bus.request(Notifications.sendEmail, request)),
+    );
     const again = await h.bus.request(Notifications.sendEmail, { ...request, text: 'A different body' });
     expect(new Set([...replies, again].map((r) => r.id)).size).toBe(1);
     const { rows } = await h.pool.query('select text from outbound_messages where recipient = $1', [
@@ -86,7 +88,12 @@ describe('notifications over NATS, outbox mode (the local default)', () => {
     for (const to of ['12345', '+44 20 7946 0958', '555-CALL-NOW', '']) {
       await expect(
         h.bus.request(Notifications.sendSms, { to, text: 'Your code is 123456', kind: 'sign_in_code' }),
-      ).rejects.toMatchObject({ status: 400, kind: 'bad_request', code: 'invalid_phone', message: INVALID_PHONE });
+      ).rejects.toMatchObject({
+        status: 400,
+        kind: 'bad_request',
+        code: 'invalid_phone',
+        message: INVALID_PHONE,
+      });
     }
   });
 
@@ -112,7 +119,9 @@ describe('notifications over NATS, outbox mode (the local default)', () => {
     expect(formatted.messages.map((m) => m.id)).toEqual([sms.id]);
     const noEmail = await h.bus.request(Notifications.listOutbox, { to: '5550102030', channel: 'email' });
     expect(noEmail.messages).toEqual([]);
-    await expect(h.bus.request(Notifications.listOutbox, { channel: 'fax' })).rejects.toMatchObject({ status: 400 });
+    await expect(h.bus.request(Notifications.listOutbox, { channel: 'fax' })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   it('lists newest first, 20 by default and at most 100', async () => {

@@ -64,7 +64,9 @@ describe('US phone numbers', () => {
 
 describe('retry schedule', () => {
   it('waits 5 s, 25 s, 2 min 5 s, then 10 min 25 s with the default base', () => {
-    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, 5_000))).toEqual([5_000, 25_000, 125_000, 625_000]);
+    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, 5_000))).toEqual([
+      5_000, 25_000, 125_000, 625_000,
+    ]);
   });
 
   it('retries a temporary failure until the last attempt, then gives up', () => {

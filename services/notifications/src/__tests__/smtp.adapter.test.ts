@@ -12,7 +12,9 @@ describe('SMTP failures', () => {
   });
 
   it('retries a temporary refusal, a connection failure and a refused login', () => {
-    expect(smtpFailure(failure({ code: 'EENVELOPE', responseCode: 451, permanent: false })).permanent).toBe(false);
+    expect(smtpFailure(failure({ code: 'EENVELOPE', responseCode: 451, permanent: false })).permanent).toBe(
+      false,
+    );
     expect(smtpFailure(failure({ code: 'ECONNECTION' })).permanent).toBe(false);
     expect(smtpFailure(failure({ code: 'EAUTH', responseCode: 535, permanent: true })).permanent).toBe(false);
   });

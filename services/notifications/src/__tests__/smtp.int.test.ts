@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Notifications } from '@portico/proto';
+import { SMTPServer } from 'smtp-server';
+import { Harness } from './harness.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/**
+ * A real SMTP server on a free loopback port. It accepts everyone except busy@ (451, try later) and
+ * nobody@ (550, no such user), and remembers every recipient it was offered.
+ */
+async function startSmtpServer() {
+  const received: Received[] = [];
+  const offered: string[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      offered.push(address.address);
+      const refuse = (code: number, text: string) =>
+        callback(Object.assign(new Error(text), { responseCode: code }));
+      if (address.address.startsWith('busy@')) return refuse(451, 'Mailbox busy, try again later');
+      if (address.address.startsWith('nobody@')) return refuse(550, 'No such user here');
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    port,
+    received,
+    offered,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('email delivery through SMTP', () => {
+  let h: Harness;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    h = await Harness.create();
+    await h.start({
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: 'Demo CPA <no-reply@democpa.example>',
+      DELIVERY_POLL_MS: '20',
+      DELIVERY_RETRY_BASE_MS: '25',
+      DELIVERY_MAX_ATTEMPTS: '3',
+    });
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    await smtp.close();
+  });
+
+  it('queues the message and delivers it to the SMTP server once', async () => {
+    const reply = await h.bus.request(Notifications.sendEmail, {
+      to: 'client@example.com',
+      subject: 'Your sign-in link',
+      text: 'Open this link to sign in: https://portal.example/magic/abc',
+      html: '<p><a href="https://portal.example/magic/abc">Sign in</a></p>',
+      kind: 'sign_in_link',
+    });
+    expect(reply.status).toBe('queued');
+
+    const row = await h.until(reply.id, 'sent');
+    expect(row.attempts).toBe(1);
+    expect(row.sent_at).toBeInstanceOf(Date);
+    expect(row.last_error).toBeNull();
+
+    const mail = smtp.received.filter((m) => m.to.includes('client@example.com'));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.from).toBe('no-reply@democpa.example');
+    expect(mail[0]?.raw).toMatch(/^Subject: Your sign-in link\r?$/m);
+    expect(mail[0]?.raw).toMatch(/^From: Demo CPA <no-reply@democpa\.example>\r?$/m);
+    expect(mail[0]?.raw).toContain('Open this link to sign in: https://portal.example/magic/abc');
+    expect(mail[0]?.raw).toContain('Content-Type: text/html');
+    expect(mail[0]?.raw.toLowerCase()).toContain(`x-portico-message-id: ${reply.id}`);
+
+    const { messages } = await h.bus.request(Notifications.listOutbox, { to: 'client@example.com' });
+    expect(messages[0]).toMatchObject({ id: reply.id, status: 'sent', attempts: 1 });
+    expect(messages[0]?.sentAt).not.toBe('');
+  });
+
+  it('retries a temporary refusal with backoff, then marks the message failed with the error', async () => {
+    const reply = await h.bus.request(Notifications.sendEmail, {
+      to: 'busy@example.com',
+      subject: 'Try me',
+      text: 'Hello',
+      kind: 'test',
+    });
+    const row = await h.until(reply.id, 'failed');
+    expect(row.attempts).toBe(3);
+    expect(row.last_error).toMatch(/451/);
+    expect(smtp.offered.filter((a) => a === 'busy@example.com')).toHaveLength(3);
+    expect(row.sent_at).toBeNull();
+  });
+
+  it('gives up at once when the server refuses the recipient for good', async () => {
+    const reply = await h.bus.request(Notifications.sendEmail, {
+      to: 'nobody@example.com',
+      subject: 'Hello',
+      text: 'Hello',
+      kind: 'test',
+    });
+    const row = await h.until(reply.id, 'failed');
+    expect(row.attempts).toBe(1);
+    expect(row.last_error).toMatch(/550/);
+    expect(smtp.offered.filter((a) => a === 'nobody@example.com')).toHaveLength(1);
+  });
+});

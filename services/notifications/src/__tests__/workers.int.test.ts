@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@portico/platform/testing';
+import { Notifications } from '@portico/proto';
+import { SMTPServer } from 'smtp-server';
+import { Harness } from './harness.js';
+
+describe('several replicas delivering from one outbox', () => {
+  let h: Harness;
+  let server: SMTPServer;
+  const subjects: string[] = [];
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const subject = /^Subject: (.*?)\r?$/m.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
+          subjects.push(subject ?? '');
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    h = await Harness.create();
+    const env = {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      DELIVERY_POLL_MS: '10',
+      DELIVERY_RETRY_BASE_MS: '25',
+    };
+    await Promise.all([h.start(env), h.start(env), h.start(env)]);
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('sends each message exactly once while three workers compete for them', async () => {
+    // Rows written straight into the table become due together, so every worker races for them.
+    await h.pool.query(
+      `insert into outbound_messages (channel, recipient, subject, text, kind, status)
+       select 'email', 'race' || n || '@example.com', 'Race ' || n, 'Body', 'test', 'queued'
+       from generate_series(1, 60) as n`,
+    );
+    // And more through the bus, answered by whichever replica the queue group picks.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        h.bus.request(Notifications.sendEmail, {
+          to: `bus${i}@example.com`,
+          subject: `Bus ${i}`,
+          text: 'Body',
+          kind: 'test',
+        }),
+      ),
+    );
+    await waitFor(
+      async () => {
+        const { rows } = await h.pool.query(
+          "select count(*)::int as n from outbound_messages where status = 'sent'",
+        );
+        return rows[0].n === 80;
+      },
+      20_000,
+      'all 80 messages to be sent',
+    );
+    expect(subjects).toHaveLength(80);
+    expect(new Set(subjects).size).toBe(80);
+    const { rows } = await h.pool.query('select max(attempts) as most from outbound_messages');
+    expect(rows[0].most).toBe(1);
+  });
+
+  it('sends again a message whose worker died mid-send once its lease runs out', async () => {
+    const { rows } = await h.pool.query(
+      `insert into outbound_messages (channel, recipient, subject, text, kind, status, attempts, next_attempt_at)
+       values ('email', 'orphan@example.com', 'Orphaned', 'Body', 'test', 'sending', 1, now() - interval '1 second')
+       returning id`,
+    );
+    const row = await h.until(rows[0].id, 'sent');
+    expect(row.attempts).toBe(2);
+    expect(subjects.filter((s) => s === 'Orphaned')).toHaveLength(1);
+  });
+});
