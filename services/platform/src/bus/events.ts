@@ -202,18 +202,21 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
 
 /**
  * A fan-out subscription for one process (the gateway's sockets): every replica sees every event,
- * starting from now, with no durable state.
+ * starting from now (or from the last event already in the stream with `replayLast`, for state such as
+ * a maintenance banner), with no durable state.
  */
 export async function subscribeFanOut<M extends DescMessage>(
   nc: NatsConnection,
   contract: EventContract<M>,
   handle: (event: MessageShape<M>) => void,
   log: Logger,
+  options: { replayLast?: boolean } = {},
 ): Promise<{ stop: () => Promise<void> }> {
   await ensureEventStream(nc);
   const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, {
-    filter_subjects: [contract.subject],
-    deliver_policy: DeliverPolicy.New,
+    // A single subject as a string: `filter_subject`, which servers before 2.10 understand too.
+    filter_subjects: contract.subject,
+    deliver_policy: options.replayLast ? DeliverPolicy.LastPerSubject : DeliverPolicy.New,
   });
   const messages = await consumer.consume();
   const loop = (async () => {

@@ -1,0 +1,53 @@
+import type { Actor, FirmAccess } from '@portico/platform';
+import { z } from 'zod';
+import { unauthenticated } from './auth.errors.js';
+
+export const TOKEN_ISSUER = 'portico-identity';
+export const TOKEN_AUDIENCE = 'portico';
+export const TOKEN_ALGORITHMS = ['ES256'] as const;
+
+const FIRM_ACCESS = ['partner', 'admin', 'full', 'group'] as const satisfies readonly FirmAccess[];
+
+/** The claims of an access token identity signs. Signature, exp, iss and aud are checked before. */
+const accessClaims = z.object({
+  sub: z.string().min(1),
+  firm_id: z.string().min(1),
+  role: z.enum(['advisor', 'client']),
+  firm_access: z.enum(FIRM_ACCESS).optional(),
+  firm_group_id: z.string().optional(),
+  readonly_access: z.boolean().optional(),
+  sid: z.string().min(1).optional(),
+  iat: z.number().optional(),
+});
+
+export type AccessClaims = z.infer<typeof accessClaims>;
+
+/** The verified claims become the actor that travels to services; a token without them is refused. */
+export function claimsToActor(payload: unknown): Actor {
+  const parsed = accessClaims.safeParse(payload);
+  if (!parsed.success) throw unauthenticated();
+  const claims = parsed.data;
+  const actor: Actor = {
+    user_id: claims.sub,
+    firm_id: claims.firm_id,
+    role: claims.role,
+    readonly_access: claims.readonly_access ?? false,
+  };
+  if (claims.sid) actor.session_id = claims.sid;
+  if (claims.role === 'advisor' && claims.firm_access) actor.firm_access = claims.firm_access;
+  if (claims.firm_group_id) actor.firm_group_id = claims.firm_group_id;
+  return actor;
+}
+
+/** Whether the actor satisfies a route's declared roles and firm access levels. */
+export function permits(
+  actor: Actor,
+  requirement: { roles?: readonly Actor['role'][]; firmAccess?: readonly FirmAccess[] },
+): boolean {
+  if (requirement.roles?.length && !requirement.roles.includes(actor.role)) return false;
+  if (requirement.firmAccess?.length) {
+    if (actor.role !== 'advisor' || !actor.firm_access) return false;
+    if (!requirement.firmAccess.includes(actor.firm_access)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,79 @@
+import { createPublicKey } from 'node:crypto';
+import type { Logger } from '@portico/platform';
+import { unauthenticated } from './auth.errors.js';
+
+/** A public key as identity publishes it (EC P-256). */
+export interface PublicJwk {
+  kid: string;
+  kty: string;
+  crv: string;
+  x: string;
+  y: string;
+}
+
+export interface JwksCacheOptions {
+  /** Shortest time between two refreshes caused by an unknown kid, so forged kids cannot flood identity. */
+  refreshMinIntervalMs: number;
+  /** Keys are fetched again after this age, so a rotated-out key stops being accepted. */
+  maxAgeMs: number;
+}
+
+/**
+ * The verification keys by kid, fetched from identity and kept in memory. One fetch at a time;
+ * an unknown kid refreshes at most once per interval; when a refresh fails the known keys stay in use.
+ */
+export class JwksCache {
+  private keys = new Map<string, string>();
+  private fetchedAt = 0;
+  private lastUnknownRefresh = Number.NEGATIVE_INFINITY;
+  private inflight?: Promise<void>;
+
+  constructor(
+    private readonly fetchKeys: () => Promise<PublicJwk[]>,
+    private readonly options: JwksCacheOptions,
+    private readonly log?: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The PEM (SPKI) public key of `kid`. */
+  async keyFor(kid: string | undefined): Promise<string> {
+    if (!kid) throw unauthenticated();
+    if (this.fetchedAt === 0) await this.refresh();
+    else if (this.now() - this.fetchedAt > this.options.maxAgeMs) await this.refresh().catch(() => undefined);
+    let key = this.keys.get(kid);
+    if (!key && this.now() - this.lastUnknownRefresh >= this.options.refreshMinIntervalMs) {
+      this.lastUnknownRefresh = this.now();
+      await this.refresh().catch(() => undefined);
+      key = this.keys.get(kid);
+    }
+    if (!key) throw unauthenticated();
+    return key;
+  }
+
+  /** Fetches the key set; concurrent callers share one request. */
+  refresh(): Promise<void> {
+    this.inflight ??= this.load().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  private async load(): Promise<void> {
+    const jwks = await this.fetchKeys();
+    const keys = new Map<string, string>();
+    for (const jwk of jwks) {
+      if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.kid) continue;
+      try {
+        const key = createPublicKey({
+          key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y },
+          format: 'jwk',
+        });
+        keys.set(jwk.kid, key.export({ type: 'spki', format: 'pem' }).toString());
+      } catch (err) {
+        this.log?.warn({ err, kid: jwk.kid }, 'Ignoring a JWK that is not a valid EC public key');
+      }
+    }
+    this.keys = keys;
+    this.fetchedAt = this.now();
+  }
+}

@@ -1,0 +1,47 @@
+import { type DescMessage, fromJson, type JsonValue, toJson } from '@bufbuild/protobuf';
+import { type BusClient, WIRE_JSON } from '@portico/platform';
+import type { RpcContract } from '@portico/proto';
+import type { Caller } from '../http/caller.js';
+
+/** Headers the services read for rate limits and audit (RequestHeader in platform's rpc). */
+export const CLIENT_IP_HEADER = 'x-portico-client-ip';
+export const USER_AGENT_HEADER = 'x-portico-user-agent';
+
+/** Drops undefined keys, which protobuf JSON does not accept. */
+function compact(input: object): JsonValue {
+  const out: Record<string, JsonValue> = {};
+  for (const [key, value] of Object.entries(input)) if (value !== undefined) out[key] = value as JsonValue;
+  return out;
+}
+
+function callerHeaders(caller: Caller): Record<string, string> {
+  const headers: Record<string, string> = { [CLIENT_IP_HEADER]: caller.ip };
+  if (caller.userAgent) headers[USER_AGENT_HEADER] = caller.userAgent;
+  return headers;
+}
+
+/**
+ * Maps a validated REST body (the spec's snake_case keys, which are the proto field names) to the
+ * contract's request, calls it with the caller's actor and the gateway's timeout, and answers the reply
+ * as JSON with the same keys.
+ */
+export class RpcForwarder {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async call<Req extends DescMessage, Res extends DescMessage>(
+    contract: RpcContract<Req, Res>,
+    input: object,
+    caller?: Caller,
+  ): Promise<JsonValue> {
+    const request = fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
+    const reply = await this.bus.request(contract, request, {
+      actor: caller?.actor,
+      timeoutMs: this.timeoutMs,
+      headers: caller ? callerHeaders(caller) : undefined,
+    });
+    return toJson(contract.response, reply, WIRE_JSON);
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { optionalBool, optionalText, token } from '../validation/fields.js';
+
+/** Entity name rules of spec 1 section 5.3, with its exact messages. */
+const entityName = z
+  .string({ error: 'Entity Name is required' })
+  .trim()
+  .min(1, 'Entity Name is required')
+  .max(255, 'Entity Name is too long')
+  .refine((name) => !name.includes('/'), 'Entity Name cannot contain a "/" character.')
+  .refine((name) => !name.includes('"'), 'Entity Name cannot contain a """ character.');
+
+/** PUT /companies/:id, the client's entity profile: what a client may change. */
+export const updateCompanyProfileBody = z.object({
+  name: entityName.optional(),
+  entity_type: optionalText(100),
+  business_email: optionalText(254),
+  other_email: optionalText(254),
+  street: optionalText(255),
+  city: optionalText(100),
+  state: optionalText(100),
+  zip: optionalText(20),
+  country: optionalText(100),
+});
+
+/** PATCH /companies/:id, the advisor's entity editor (spec 1 section 7.4). */
+export const updateCompanyBody = updateCompanyProfileBody.extend({
+  external_entity_id: optionalText(100),
+  tax_return_id: optionalText(100),
+  inactive: optionalBool(),
+  readonly_access: optionalBool(),
+});
+
+const flag = z
+  .enum(['true', 'false'], { error: 'Must be true or false' })
+  .transform((value) => value === 'true');
+
+/** GET /v2/entities: the paged entity list. */
+export const listCompaniesQuery = z.object({
+  search_term: optionalText(200),
+  page: z.coerce
+    .number({ error: 'Page must be a number' })
+    .int('Page must be a whole number')
+    .min(1)
+    .default(1),
+  rows_per_page: z.coerce
+    .number({ error: 'Rows per page must be a number' })
+    .int('Rows per page must be a whole number')
+    .min(1)
+    .max(100, 'Rows per page must be at most 100')
+    .default(10),
+  descending: flag.optional(),
+  include_inactive: flag.optional(),
+});
+
+export const setDefaultCompanyBody = z.object({ company_id: token('Company is missing') });

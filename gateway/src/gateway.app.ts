@@ -1,0 +1,46 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { JsonNestLogger } from '@portico/platform';
+import type { FastifyServerOptions } from 'fastify';
+import { AppModule, type GatewayResources } from './app.module.js';
+import type { GatewayConfig } from './config/gateway.config.js';
+import { corsOptions } from './http/cors.js';
+import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
+import { registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
+import { registerRequestTracing } from './tracing/request-tracing.js';
+
+/** Prefix of the sign-in routes that carry the per-address and per-account limits. */
+export const SIGN_IN_PREFIX = '/sessions/';
+
+export function fastifyOptions(config: GatewayConfig): FastifyServerOptions {
+  return {
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    // While closing, new requests get 503 and in-flight ones finish.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  };
+}
+
+/**
+ * Builds the Nest application on Fastify with everything that must exist before routes are registered:
+ * tracing, CORS, sign-in rate limits and the OpenAPI document. It does not listen.
+ */
+export async function createGatewayApp(resources: GatewayResources): Promise<NestFastifyApplication> {
+  const { config, log } = resources;
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(resources),
+    new FastifyAdapter(fastifyOptions(config)),
+    { logger: new JsonNestLogger(log), bufferLogs: false, abortOnError: false },
+  );
+  const fastify = app.getHttpAdapter().getInstance();
+  registerRequestTracing(fastify, log);
+  app.enableCors(corsOptions(config));
+  await registerSignInRateLimit(fastify, { ...config.rateLimit, prefix: SIGN_IN_PREFIX });
+  serveOpenApi(app, buildOpenApiDocument(app));
+  await app.init();
+  return app;
+}

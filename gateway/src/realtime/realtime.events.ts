@@ -1,0 +1,47 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { type Logger, subscribeFanOut } from '@portico/platform';
+import { IdentityEvents, NotificationsEvents } from '@portico/proto';
+import type { RevocationList } from '../auth/revocations.js';
+import type { RealtimeHub } from './realtime.hub.js';
+
+function secondsOf(isoTime: string): number | undefined {
+  const ms = Date.parse(isoTime);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1_000);
+}
+
+/**
+ * Feeds the sockets from JetStream, every replica seeing every event: revoked sessions sign the user's
+ * sockets out (and refuse the user's older access tokens); maintenance alerts go to everyone.
+ */
+export async function startRealtimeEvents(
+  nc: NatsConnection,
+  hub: RealtimeHub,
+  revocations: RevocationList,
+  log: Logger,
+): Promise<{ stop: () => Promise<void> }> {
+  const subscriptions = await Promise.all([
+    subscribeFanOut(
+      nc,
+      IdentityEvents.sessionsRevoked,
+      (event) => {
+        if (!event.userId) return;
+        revocations.revoke(event.userId, secondsOf(event.occurredAt));
+        hub.signOut(event.userId);
+      },
+      log,
+    ),
+    subscribeFanOut(
+      nc,
+      NotificationsEvents.maintenanceAlert,
+      (event) => hub.maintenanceAlert(event.show, event.text),
+      log,
+      // A replica that starts while a banner is up learns it from the last alert in the stream.
+      { replayLast: true },
+    ),
+  ]);
+  return {
+    stop: async () => {
+      await Promise.all(subscriptions.map((s) => s.stop()));
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Actor, Logger } from '@portico/platform';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { unauthenticated } from '../auth/auth.errors.js';
+import { toErrorResponse } from '../errors/error-response.js';
+import type { RealtimeHub } from './realtime.hub.js';
+
+export const REALTIME_PATH = '/realtime';
+/** The subprotocol a browser offers beside its token; the server selects it. */
+export const REALTIME_PROTOCOL = 'portico.realtime';
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+/**
+ * The token of an upgrade request: `?access_token=` or, for browsers that keep tokens out of URLs,
+ * an entry of Sec-WebSocket-Protocol shaped like a JWT (offered as [REALTIME_PROTOCOL, token]).
+ */
+export function tokenOfUpgrade(request: IncomingMessage): string | undefined {
+  const url = new URL(request.url ?? '/', 'http://gateway');
+  const query = url.searchParams.get('access_token');
+  if (query) return query;
+  const offered = String(request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
+  return offered.find((p) => JWT_SHAPE.test(p));
+}
+
+function refuse(socket: Duplex, err: unknown): void {
+  const { status, body } = toErrorResponse(err);
+  const payload = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Error'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      payload,
+  );
+}
+
+/**
+ * The authenticated WebSocket at /realtime: the token is verified like an HTTP request's, the socket
+ * joins the hub under its user, and a ping keeps dead connections from piling up.
+ */
+export class RealtimeServer {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 4_096,
+    handleProtocols: (protocols) => (protocols.has(REALTIME_PROTOCOL) ? REALTIME_PROTOCOL : false),
+  });
+  private readonly alive = new WeakMap<WebSocket, boolean>();
+  private pinger?: NodeJS.Timeout;
+
+  constructor(
+    private readonly hub: RealtimeHub,
+    private readonly verify: (token: string) => Promise<Actor>,
+    private readonly log: Logger,
+    private readonly pingIntervalMs: number,
+  ) {}
+
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      void this.upgrade(request, socket, head);
+    });
+    this.pinger = setInterval(() => this.ping(), this.pingIntervalMs);
+    this.pinger.unref();
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    if (new URL(request.url ?? '/', 'http://gateway').pathname !== REALTIME_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const token = tokenOfUpgrade(request);
+    let actor: Actor;
+    try {
+      if (!token) throw unauthenticated();
+      actor = await this.verify(token);
+    } catch (err) {
+      refuse(socket, err);
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      this.alive.set(ws, true);
+      ws.on('pong', () => this.alive.set(ws, true));
+      ws.on('error', (err) => this.log.debug({ err }, 'realtime socket error'));
+      // The browser only listens; anything it sends is ignored.
+      ws.on('message', () => undefined);
+      this.hub.add(actor.user_id, ws);
+    });
+  }
+
+  private ping(): void {
+    for (const ws of this.wss.clients) {
+      if (!this.alive.get(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.set(ws, false);
+      ws.ping();
+    }
+  }
+
+  close(): void {
+    if (this.pinger) clearInterval(this.pinger);
+    this.hub.closeAll();
+    this.wss.close();
+  }
+}

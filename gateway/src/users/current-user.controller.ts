@@ -1,0 +1,45 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { FirmSchema, UserSchema } from '@portico/proto';
+import type { z } from 'zod';
+import { Authenticated } from '../auth/auth.decorators.js';
+import { setDefaultCompanyBody } from '../companies/companies.schemas.js';
+import { FirmsClient } from '../firms/firms.client.js';
+import { type Caller, CurrentCaller } from '../http/caller.js';
+import { Describe, PostAction } from '../http/route.decorators.js';
+import { ValidBody } from '../validation/zod.pipe.js';
+import { UsersClient } from './users.client.js';
+
+/** The signed-in user's own resources, at the top-level paths of the spec. */
+@ApiTags('current user')
+@Controller()
+export class CurrentUserController {
+  constructor(
+    @Inject(UsersClient) private readonly users: UsersClient,
+    @Inject(FirmsClient) private readonly firms: FirmsClient,
+  ) {}
+
+  @Get('current_user')
+  @Authenticated()
+  @Describe('The signed-in user', UserSchema)
+  currentUser(@CurrentCaller() caller: Caller) {
+    return this.users.currentUser(caller);
+  }
+
+  @Get('current_user_firm')
+  @Authenticated()
+  @Describe('The firm of the signed-in user, preferences included', FirmSchema)
+  currentFirm(@CurrentCaller() caller: Caller) {
+    return this.firms.current(caller);
+  }
+
+  @PostAction('set_default_company')
+  @Authenticated()
+  @Describe('Choose the entity the client portal opens on', UserSchema)
+  setDefaultCompany(
+    @ValidBody(setDefaultCompanyBody) body: z.output<typeof setDefaultCompanyBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.users.setDefaultCompany(body, caller);
+  }
+}

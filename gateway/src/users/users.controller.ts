@@ -1,0 +1,60 @@
+import { Controller, Get, Inject, Param, Patch } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { SetSignInMethodResponseSchema, UpdateProfileResponseSchema, UserSchema } from '@portico/proto';
+import type { z } from 'zod';
+import { Authenticated, OptionalAuth, Public } from '../auth/auth.decorators.js';
+import { unauthenticated } from '../auth/auth.errors.js';
+import { type Caller, CurrentCaller } from '../http/caller.js';
+import { Describe, PostAction } from '../http/route.decorators.js';
+import { pathId } from '../validation/fields.js';
+import { ValidBody, ZodPipe } from '../validation/zod.pipe.js';
+import { UsersClient } from './users.client.js';
+import { confirmEmailBody, setSignInMethodBody, updateProfileBody } from './users.schemas.js';
+
+@ApiTags('users')
+@Controller('users')
+export class UsersController {
+  constructor(@Inject(UsersClient) private readonly users: UsersClient) {}
+
+  @PostAction('set_sign_in_method')
+  @OptionalAuth()
+  @Describe(
+    'Choose password, SMS or email sign-in (signed in, or with a grant_token)',
+    SetSignInMethodResponseSchema,
+  )
+  setSignInMethod(
+    @ValidBody(setSignInMethodBody) body: z.output<typeof setSignInMethodBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    if (!caller.actor && !body.grant_token) throw unauthenticated();
+    return this.users.setSignInMethod(body, caller);
+  }
+
+  @PostAction('confirm_email')
+  @Public()
+  @Describe('Confirm a changed email address with the emailed token', UserSchema)
+  confirmEmail(
+    @ValidBody(confirmEmailBody) body: z.output<typeof confirmEmailBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.users.confirmEmail(body, caller);
+  }
+
+  @Get(':id')
+  @Authenticated()
+  @Describe('A user of the caller firm', UserSchema)
+  getUser(@Param(new ZodPipe(pathId())) params: { id: string }, @CurrentCaller() caller: Caller) {
+    return this.users.getUser(params.id, caller);
+  }
+
+  @Patch(':id')
+  @Authenticated()
+  @Describe('Update a profile; a changed email is confirmed by email first', UpdateProfileResponseSchema)
+  updateProfile(
+    @Param(new ZodPipe(pathId())) params: { id: string },
+    @ValidBody(updateProfileBody) body: z.output<typeof updateProfileBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.users.updateProfile(params.id, body, caller);
+  }
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { optionalBool, optionalText, phoneDigits, secret, token } from '../validation/fields.js';
+
+const emailField = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email is too long')
+  .pipe(z.email({ error: (issue) => `Invalid email address (${String(issue.input)})` }));
+
+const optionalPhone = z
+  .string({ error: 'Phone number must be 10 digits' })
+  .transform((value) => value.replace(/\D/g, ''))
+  .pipe(z.union([z.literal(''), z.string().length(10, 'Phone number must be 10 digits')]))
+  .optional();
+
+/** PATCH /users/:id: the client profile of spec 1 sections 2.8, 5.3 and 7.4 (unknown keys are dropped). */
+export const updateProfileBody = z.object({
+  enabled_2fa: optionalBool(),
+  preferred_contact_method: z
+    .enum(['email', 'sms'], { error: 'Preferred contact method must be email or sms' })
+    .optional(),
+  email: emailField.optional(),
+  phone_number: optionalPhone,
+  time_zone: optionalText(100),
+  work_phone_number: z
+    .string({ error: 'Must be text' })
+    .transform((value) => value.replace(/\D/g, ''))
+    .pipe(z.string().max(15, 'Work phone number is too long'))
+    .optional(),
+  work_phone_extension: optionalText(10),
+  fname: optionalText(100),
+  lname: optionalText(100),
+  preferred_name: optionalText(100),
+  out_of_office: optionalBool(),
+  out_of_office_message: optionalText(5_000),
+});
+
+/** POST /users/set_sign_in_method (spec 1 section 4.4 step 8; password rules of spec 2 section 5 in identity). */
+export const setSignInMethodBody = z
+  .object({
+    method: z.enum(['password', 'sms', 'email'], { error: 'Please choose a sign-in method' }),
+    password: secret('Password is missing').optional(),
+    password_confirmation: z.string({ error: 'Must be text' }).max(1_024).optional(),
+    phone_number: phoneDigits().optional(),
+    grant_token: token('Token is missing').optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.method === 'password') {
+      if (!body.password)
+        ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is missing' });
+      else if (body.password !== body.password_confirmation)
+        ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'Passwords do not match' });
+    }
+    if (body.method === 'sms' && !body.phone_number)
+      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'Phone is required' });
+  });
+
+export const confirmEmailBody = z.object({ token: token('Token is missing') });

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * Field builders with the spec's messages. `missing` is the message for an absent or blank value;
+ * a value of the wrong type gets the same message, since the browser only ever sends text.
+ */
+export const requiredText = (missing: string, max = 1_000) =>
+  z.string({ error: missing }).trim().min(1, missing).max(max, `Must be at most ${max} characters`);
+
+/** An email as typed: trimmed. Its format is left to identity (some clients sign in with a username). */
+export const email = (missing = 'Email is missing') => requiredText(missing, 254);
+
+export const optionalText = (max = 1_000) =>
+  z.string({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`).optional();
+
+/** A secret is never trimmed: spaces are part of it. */
+export const secret = (missing: string, max = 1_024) =>
+  z.string({ error: missing }).min(1, missing).max(max, `Must be at most ${max} characters`);
+
+export const token = (missing: string) => requiredText(missing, 4_096);
+
+export const code = () =>
+  z
+    .string({ error: 'Code is missing' })
+    .trim()
+    .min(1, 'Code is missing')
+    .length(6, 'The code must be 6 characters');
+
+/** Phone numbers travel as digits only; the mask (___) ___-____ is the screen's. */
+export const phoneDigits = () =>
+  z
+    .string({ error: 'Phone is required' })
+    .transform((value) => value.replace(/\D/g, ''))
+    .pipe(z.string().min(1, 'Phone is required').length(10, 'Phone number must be 10 digits'));
+
+export const optionalBool = () => z.boolean({ error: 'Must be true or false' }).optional();
+
+/** A path id: opaque to the gateway, identity answers 404 for anything it does not own. */
+export const pathId = () =>
+  z.object({ id: z.string().trim().min(1, 'Id is missing').max(100, 'Id is too long') });
