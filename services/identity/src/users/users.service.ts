@@ -196,7 +196,7 @@ export class UsersService {
 
   private async sendEmailConfirmation(user: UserRow, newEmail: string) {
     const { secret } = await this.secrets.issue(user, SecretPurpose.emailConfirmation, { email: newEmail });
-    const link = `${this.config.PUBLIC_URL.replace(/\/$/, '')}/profile?confirm_email=${encodeURIComponent(secret)}`;
+    const link = `${this.config.PUBLIC_URL.replace(/\/$/, '')}/profile?email_token=${encodeURIComponent(secret)}`;
     await this.outbound.email(
       {
         to: newEmail,
