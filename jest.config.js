@@ -21,6 +21,7 @@ const shared = {
   moduleNameMapper: {
     '^@portico/platform$': '<rootDir>/services/platform/src/index.ts',
     '^@portico/platform/testing$': '<rootDir>/services/platform/src/testing/index.ts',
+    '^@portico/platform/telemetry$': '<rootDir>/services/platform/src/telemetry/register.ts',
     '^@portico/platform/schema$': '<rootDir>/services/platform/src/bus/outbox.schema.ts',
     '^@portico/proto$': '<rootDir>/proto/src/index.ts',
     '^@portico/(identity|notifications)/testing$': '<rootDir>/services/$1/src/testing/index.ts',
@@ -33,7 +34,12 @@ const shared = {
 export default {
   reporters: [['default', { summaryThreshold: 0 }], '<rootDir>/infra/test/count-reporter.cjs'],
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/**/__tests__/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/**/__tests__/**/*.test.ts'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.test\\.ts$'],
+    },
     {
       ...shared,
       displayName: 'integration',
