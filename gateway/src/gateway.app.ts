@@ -25,22 +25,31 @@ export function fastifyOptions(config: GatewayConfig): FastifyServerOptions {
   };
 }
 
-/**
- * Builds the Nest application on Fastify with everything that must exist before routes are registered:
- * tracing, CORS, sign-in rate limits and the OpenAPI document. It does not listen.
- */
-export async function createGatewayApp(resources: GatewayResources): Promise<NestFastifyApplication> {
-  const { config, log } = resources;
-  const app = await NestFactory.create<NestFastifyApplication>(
+/** Creates the Nest application on Fastify, not yet configured nor listening. */
+export function createNestApp(resources: GatewayResources): Promise<NestFastifyApplication> {
+  return NestFactory.create<NestFastifyApplication>(
     AppModule.register(resources),
-    new FastifyAdapter(fastifyOptions(config)),
-    { logger: new JsonNestLogger(log), bufferLogs: false, abortOnError: false },
+    new FastifyAdapter(fastifyOptions(resources.config)),
+    { logger: new JsonNestLogger(resources.log), bufferLogs: false, abortOnError: false },
   );
+}
+
+/**
+ * Adds everything that must exist before the routes are registered (tracing, CORS, sign-in rate limits,
+ * the OpenAPI document and its UI), then registers them. It does not listen.
+ */
+export async function configureGatewayApp(app: NestFastifyApplication, resources: GatewayResources): Promise<void> {
+  const { config, log } = resources;
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestTracing(fastify, log);
   app.enableCors(corsOptions(config));
   await registerSignInRateLimit(fastify, { ...config.rateLimit, prefix: SIGN_IN_PREFIX });
   serveOpenApi(app, buildOpenApiDocument(app));
   await app.init();
+}
+
+export async function createGatewayApp(resources: GatewayResources): Promise<NestFastifyApplication> {
+  const app = await createNestApp(resources);
+  await configureGatewayApp(app, resources);
   return app;
 }

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type JetStreamClient, jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { ensureEventStream } from '@portico/platform';
+import { Identity, IdentityEvents, NotificationsEvents } from '@portico/proto';
+import WebSocket from 'ws';
+import { type RunningGateway, startGateway } from '../testing/start-gateway.js';
+import { advisorClaims, clientClaims, createTestKey, type TestKey } from './support/keys.js';
+import { ok, respond } from './support/responders.js';
+
+interface OpenSocket {
+  ws: WebSocket;
+  messages: unknown[];
+  closed: Promise<{ code: number }>;
+  next(): Promise<unknown>;
+}
+
+/** Opens a socket and collects what it receives; `next()` waits for the next message. */
+function openSocket(url: string, protocols?: string[]): Promise<OpenSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, protocols);
+    const messages: unknown[] = [];
+    const waiters: Array<(m: unknown) => void> = [];
+    let read = 0;
+    ws.on('message', (data) => {
+      messages.push(JSON.parse(String(data)));
+      waiters.shift()?.(messages[read++]);
+    });
+    const closed = new Promise<{ code: number }>((r) => ws.on('close', (code) => r({ code })));
+    ws.once('open', () =>
+      resolve({
+        ws,
+        messages,
+        closed,
+        next: () =>
+          read < messages.length ? Promise.resolve(messages[read++]) : new Promise((r) => waiters.push(r)),
+      }),
+    );
+    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
+    ws.once('error', reject);
+  });
+}
+
+describe('gateway: realtime socket fed by JetStream events', () => {
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let gateway: RunningGateway;
+  let key: TestKey;
+  let stopJwks: () => void;
+  let stopUser: () => void;
+  let wsUrl: string;
+
+  beforeAll(async () => {
+    const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+    nc = await connect({ servers: natsUrl });
+    await ensureEventStream(nc);
+    js = jetstream(nc);
+    key = await createTestKey('rt-key');
+    stopJwks = respond(nc, Identity.jwks, () => ok({ keys: [key.publicJwk] })).stop;
+    stopUser = respond(nc, Identity.currentUser, (req) => ok({ id: req.actor?.user_id ?? '' })).stop;
+    gateway = await startGateway({ natsUrl });
+    wsUrl = gateway.url.replace('http', 'ws');
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    stopJwks();
+    stopUser();
+    await nc.drain();
+  });
+
+  it('refuses a socket without a valid token with 401', async () => {
+    await expect(openSocket(`${wsUrl}/realtime`)).rejects.toMatchObject({ status: 401 });
+    await expect(openSocket(`${wsUrl}/realtime?access_token=nope`)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('broadcasts a maintenance alert to every socket and replays it to new ones', async () => {
+    const a = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`);
+    const b = await openSocket(`${wsUrl}/realtime`, ['portico.realtime', await key.sign(clientClaims)]);
+    expect(b.ws.protocol).toBe('portico.realtime');
+    await js.publish(
+      NotificationsEvents.maintenanceAlert.subject,
+      JSON.stringify({ event_id: 'm1', show: true, text: 'Maintenance tonight at 10pm' }),
+    );
+    const expected = { type: 'maintenance_alert', show: true, text: 'Maintenance tonight at 10pm' };
+    expect(await a.next()).toEqual(expected);
+    expect(await b.next()).toEqual(expected);
+    const late = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(clientClaims)}`);
+    expect(await late.next()).toEqual(expected);
+    for (const s of [a, b, late]) s.ws.close();
+  });
+
+  it("signs out only that user's sockets on a revocation, and refuses the user's older tokens", async () => {
+    const oldToken = await key.sign({ ...clientClaims, sub: 'revoked-user' }, { issuedAt: Math.floor(Date.now() / 1000) - 5 });
+    const revoked = await openSocket(`${wsUrl}/realtime?access_token=${oldToken}`);
+    const other = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`);
+    await js.publish(
+      IdentityEvents.sessionsRevoked.subject,
+      JSON.stringify({
+        event_id: 'r1',
+        user_id: 'revoked-user',
+        firm_id: 'firm-1',
+        reason: 'sign_out_everywhere',
+        occurred_at: new Date().toISOString(),
+      }),
+    );
+    const messages: unknown[] = [];
+    for (;;) {
+      const message = (await revoked.next()) as { type: string };
+      messages.push(message);
+      if (message.type === 'forced_sign_out') break;
+    }
+    expect((await revoked.closed).code).toBe(4401);
+    expect(other.ws.readyState).toBe(WebSocket.OPEN);
+    const res = await fetch(`${gateway.url}/current_user`, { headers: { authorization: `Bearer ${oldToken}` } });
+    expect(res.status).toBe(401);
+    other.ws.close();
+  });
+});

@@ -1,0 +1,198 @@
+import '@portico/platform/telemetry';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Identity } from '@portico/proto';
+import { type RunningGateway, startGateway } from '../testing/start-gateway.js';
+import { fail, ok, respond } from './support/responders.js';
+
+describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS, tracing)', () => {
+  let nc: NatsConnection;
+  let gateway: RunningGateway;
+  const stops: Array<() => void> = [];
+  let lookup: ReturnType<typeof respond>;
+  let exchange: ReturnType<typeof respond>;
+  let twoFactor: ReturnType<typeof respond>;
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+    nc = await connect({ servers: natsUrl });
+    lookup = respond(nc, Identity.lookupEmail, (req) => {
+      if (req.data.email === 'nobody@example.com') {
+        return fail({ kind: 'not_found', code: 'no_user', message: "Sorry, we couldn't find a user with that email address" });
+      }
+      return ok({ uid: 'u-1', preferred_sign_in_method: 'password', accountant_id: 'acc-1' });
+    });
+    exchange = respond(nc, Identity.exchangeToken, () => ok({ access_token: 'a', refresh_token: 'r', expires_in: 900 }));
+    twoFactor = respond(nc, Identity.sendTwoFactor, () => ok({ sent_to: 'j***@example.com' }));
+    stops.push(lookup.stop, exchange.stop, twoFactor.stop);
+    stops.push(respond(nc, Identity.forgotPassword, () => ({ delayMs: 2_000, response: {} })).stop);
+    stops.push(
+      respond(nc, Identity.refresh, () => fail({ kind: 'internal', code: 'internal', message: 'Something went wrong' })).stop,
+    );
+    gateway = await startGateway({
+      natsUrl,
+      env: {
+        REQUEST_TIMEOUT_MS: '400',
+        RATE_LIMIT_IP_MAX: '1000',
+        RATE_LIMIT_ACCOUNT_MAX: '3',
+        BODY_LIMIT_BYTES: '2048',
+        CORS_ORIGINS: 'https://portal.example.com',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    for (const stop of stops) stop();
+    await nc.drain();
+  });
+
+  it('answers 400 with the spec message and field messages for a missing email', async () => {
+    const res = await post('/sessions/get_preferred_sign_in_method', {});
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: 'Email is missing',
+      message: 'Email is missing',
+      code: 'invalid_input',
+      fields: { email: 'Email is missing' },
+    });
+  });
+
+  it('reports every missing field of a password sign-in', async () => {
+    const res = await post('/sessions/verify_password', { email: '   ' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).fields).toEqual({ email: 'Email is missing', password: 'Password is missing' });
+  });
+
+  it('refuses a body that is not JSON with 400 and no details', async () => {
+    const res = await post('/sessions/get_preferred_sign_in_method', '{"email":');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('trims the email and answers with the reply in the spec keys', async () => {
+    const res = await post('/sessions/get_preferred_sign_in_method', { email: '  jane@example.com ', extra: 1 });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ uid: 'u-1', preferred_sign_in_method: 'password', accountant_id: 'acc-1' });
+    expect(lookup.received.at(-1)?.data).toEqual({ email: 'jane@example.com' });
+  });
+
+  it("answers with the service's message and status when it refuses", async () => {
+    const res = await post('/sessions/get_preferred_sign_in_method', { email: 'nobody@example.com' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "Sorry, we couldn't find a user with that email address" });
+  });
+
+  it('adds the client address and browser to a token exchange', async () => {
+    const res = await post('/sessions/exchange_token', { auth_token: 'grant' }, { 'user-agent': 'TestBrowser/1.0' });
+    expect(res.status).toBe(200);
+    expect(exchange.received.at(-1)?.data).toEqual({ auth_token: 'grant', ip: '127.0.0.1', user_agent: 'TestBrowser/1.0' });
+    expect(exchange.received.at(-1)?.headers?.get('x-portico-client-ip')).toBe('127.0.0.1');
+  });
+
+  it('sends two-factor codes and links with their delivery', async () => {
+    await post('/sessions/send_2fa_code', { challenge_token: 'c' });
+    expect(twoFactor.received.at(-1)?.data).toEqual({ challenge_token: 'c', delivery: 'code' });
+    await post('/sessions/send_2fa_link', { challenge_token: 'c' });
+    expect(twoFactor.received.at(-1)?.data).toEqual({ challenge_token: 'c', delivery: 'link' });
+  });
+
+  it('answers 504 within the request timeout when the service is slow', async () => {
+    const started = Date.now();
+    const res = await post('/sessions/forgot_password', { email: 'slow@example.com' });
+    expect(res.status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect((await res.json()).error).toBeTruthy();
+  });
+
+  it('answers 503 at once when no service listens, and stays up', async () => {
+    const res = await post('/sessions/verify_auth_link', { token: 't' });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'service_unavailable' });
+    expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
+  });
+
+  it('hides an internal failure behind a generic 500 with the trace id', async () => {
+    const res = await post('/sessions/refresh', { refresh_token: 'r' });
+    expect(res.status).toBe(500);
+    const body = await res.json();
+    expect(body).toMatchObject({ error: 'Something went wrong' });
+    expect(body.trace_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('continues the caller trace to the service and into the error body', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const traceparent = `00-${traceId}-00f067aa0ba902b7-01`;
+    const res = await post('/sessions/get_preferred_sign_in_method', { email: 'trace@example.com' }, { traceparent });
+    expect(res.headers.get('x-trace-id')).toBe(traceId);
+    expect(lookup.received.at(-1)?.headers?.get('traceparent')).toContain(traceId);
+    const failed = await post('/sessions/verify_auth_link', { token: 't' }, { traceparent });
+    expect((await failed.json()).trace_id).toBe(traceId);
+  });
+
+  it('limits requests per account with 429 and Retry-After', async () => {
+    const body = { email: 'Limited@Example.com' };
+    for (let i = 0; i < 3; i++) expect((await post('/sessions/get_preferred_sign_in_method', body)).status).toBe(200);
+    const res = await post('/sessions/get_preferred_sign_in_method', { email: ' limited@example.com' });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await res.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^Too many attempts/) });
+    // Another account from the same address is not affected.
+    expect((await post('/sessions/get_preferred_sign_in_method', { email: 'other@example.com' })).status).toBe(200);
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const res = await post('/sessions/get_preferred_sign_in_method', { email: 'x'.repeat(4_000) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large' });
+  });
+
+  it('answers a CORS preflight for an allowed origin only', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${gateway.url}/sessions/verify_password`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,authorization',
+        },
+      });
+    const allowed = await preflight('https://portal.example.com');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://portal.example.com');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization');
+    const denied = await preflight('https://evil.example.com');
+    expect(denied.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('gateway: per-address limit on sign-in routes', () => {
+  it('answers 429 once one address exceeds its limit, whatever the account', async () => {
+    const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+    const gateway = await startGateway({ natsUrl, env: { RATE_LIMIT_IP_MAX: '2', RATE_LIMIT_ACCOUNT_MAX: '100' } });
+    try {
+      const send = (email: string) =>
+        fetch(`${gateway.url}/sessions/forgot_password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email }),
+        });
+      expect((await send('a@example.com')).status).not.toBe(429);
+      expect((await send('b@example.com')).status).not.toBe(429);
+      const limited = await send('c@example.com');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBeTruthy();
+      // Routes outside /sessions are not limited.
+      expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
