@@ -1,14 +1,22 @@
-import { type Logger, openDatabase, type RunningService, runService } from '@portico/platform';
-import type { NotificationsConfig } from './config.js';
+import { createLogger, openDatabase, type RunningService, runService } from '@portico/platform';
+import { loadNotificationsConfig } from './config.js';
 import { applyMigrations } from './migrations.js';
 import { NotificationsModule } from './notifications.module.js';
 import { type Schema, schema } from './schema.js';
 
-/** Applies the migrations, then answers on NATS and runs the delivery worker until stopped. */
+export { loadNotificationsConfig, type NotificationsConfig } from './config.js';
+export { MIGRATIONS_FOLDER } from './migrations.js';
+
+/**
+ * Starts the notifications service in this process from environment variables (see config.ts):
+ * applies the migrations, answers on NATS, runs the delivery worker and the health server until
+ * `stop()`. Throws a ConfigError naming every bad variable.
+ */
 export async function startNotificationsService(
-  config: NotificationsConfig,
-  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningService<Schema>> {
+  const config = loadNotificationsConfig(env);
+  const log = createLogger('notifications', config.LOG_LEVEL);
   const database = openDatabase(config.DATABASE_URL, schema);
   try {
     await applyMigrations(database);

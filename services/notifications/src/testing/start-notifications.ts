@@ -1,6 +1,4 @@
-import { createLogger } from '@portico/platform';
-import { loadNotificationsConfig } from '../config.js';
-import { startNotificationsService } from '../notifications.bootstrap.js';
+import { startNotificationsService } from '../start.js';
 
 export interface StartNotificationsOptions {
   natsUrl: string;
@@ -21,7 +19,7 @@ export interface StartedNotifications {
  * and logs silenced unless LOG_LEVEL is set (in `env` or the environment).
  */
 export async function startNotifications(options: StartNotificationsOptions): Promise<StartedNotifications> {
-  const config = loadNotificationsConfig({
+  const service = await startNotificationsService({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     HEALTH_PORT: '0',
@@ -29,6 +27,5 @@ export async function startNotifications(options: StartNotificationsOptions): Pr
     NATS_URL: options.natsUrl,
     DATABASE_URL: options.databaseUrl,
   });
-  const service = await startNotificationsService(config, createLogger('notifications', config.LOG_LEVEL));
   return { healthPort: service.healthPort, stop: service.stop };
 }
