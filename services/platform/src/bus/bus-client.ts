@@ -16,8 +16,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** JSON options shared by both ends: the proto field names are the spec's snake_case keys. */
-export const WIRE_JSON = { useProtoFieldName: true, alwaysEmitImplicit: false } as const;
+/** JSON options shared by both ends: the proto field names (the spec's snake_case keys), every field present. */
+export const WIRE_JSON = { useProtoFieldName: true, alwaysEmitImplicit: true } as const;
 
 /**
  * Request/reply over NATS in the packet format of the NestJS NATS transport, so any Nest microservice
