@@ -2,9 +2,14 @@
 // service and the gateway as child processes, the built frontends, and the demo data, seeded once.
 // Point it at external servers with PORTICO_PG_ADMIN_URL (a superuser URL) and NATS_URL.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createServiceDatabase, startEmbeddedPostgres, startNatsServer, waitFor } from '@portico/platform/testing';
+import {
+  createServiceDatabase,
+  startEmbeddedPostgres,
+  startNatsServer,
+  waitFor,
+} from '@portico/platform/testing';
 
 const root = resolve(import.meta.dirname, '../..');
 const dataDir = join(root, '.data');
@@ -44,7 +49,11 @@ function pipe(name, stream) {
 }
 
 function run(name, args, childEnv) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...childEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...env, ...childEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   pipe(name, child.stdout);
   pipe(name, child.stderr);
   child.on('exit', (code) => {
@@ -59,10 +68,16 @@ function run(name, args, childEnv) {
 
 function runOnce(name, args, childEnv) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...childEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...env, ...childEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     pipe(name, child.stdout);
     pipe(name, child.stderr);
-    child.on('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`${name} failed with code ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`${name} failed with code ${code}`)),
+    );
   });
 }
 
@@ -91,7 +106,9 @@ async function shutdown(code = 0) {
   stopping = true;
   log('Stopping…');
   for (const { child } of children.reverse()) child.kill('SIGTERM');
-  await Promise.all(children.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
+  await Promise.all(
+    children.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
+  );
   for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
   process.exit(code);
 }
@@ -115,7 +132,12 @@ async function main() {
     stoppers.push(nats.stop);
     natsUrl = nats.url;
   }
-  const common = { NODE_ENV: 'development', LOG_LEVEL: env.LOG_LEVEL ?? 'info', NATS_URL: natsUrl, OTEL_TRACES_EXPORTER: env.OTEL_TRACES_EXPORTER ?? 'none' };
+  const common = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    NATS_URL: natsUrl,
+    OTEL_TRACES_EXPORTER: env.OTEL_TRACES_EXPORTER ?? 'none',
+  };
   const identityEnv = {
     ...common,
     OTEL_SERVICE_NAME: 'identity',
@@ -127,7 +149,8 @@ async function main() {
   const notificationsEnv = {
     ...common,
     OTEL_SERVICE_NAME: 'notifications',
-    DATABASE_URL: env.NOTIFICATIONS_DATABASE_URL ?? (await createServiceDatabase(pgAdminUrl, 'notifications')),
+    DATABASE_URL:
+      env.NOTIFICATIONS_DATABASE_URL ?? (await createServiceDatabase(pgAdminUrl, 'notifications')),
     HEALTH_PORT: String(ports.notificationsHealth),
     DEV_OUTBOX_ENABLED: 'true',
   };
@@ -145,7 +168,11 @@ async function main() {
     DEV_ROUTES_ENABLED: 'true',
   });
   await waitFor(() => healthy(`http://127.0.0.1:${ports.identityHealth}/health/ready`), 30_000, 'identity');
-  await waitFor(() => healthy(`http://127.0.0.1:${ports.notificationsHealth}/health/ready`), 30_000, 'notifications');
+  await waitFor(
+    () => healthy(`http://127.0.0.1:${ports.notificationsHealth}/health/ready`),
+    30_000,
+    'notifications',
+  );
   await waitFor(() => healthy(`http://127.0.0.1:${ports.gateway}/health/ready`), 30_000, 'the gateway');
 
   const frontends = await startFrontends();
@@ -164,10 +191,14 @@ async function startFrontends() {
     if (!existsSync(join(dist, 'index.html')) && !existsSync(join(dist, 'mf-manifest.json'))) continue;
     const port = ports_[name];
     if (!port) continue;
-    run(`web:${name}`, [script, dist, String(port)], { PORTICO_API_URL: `http://localhost:${ports.gateway}`, PORTICO_SPA: name === 'shell' ? '1' : '' });
+    run(`web:${name}`, [script, dist, String(port)], {
+      PORTICO_API_URL: `http://localhost:${ports.gateway}`,
+      PORTICO_SPA: name === 'shell' ? '1' : '',
+    });
     served.push({ name, port });
   }
-  for (const { port } of served) await waitFor(() => healthy(`http://127.0.0.1:${port}/`), 15_000, `frontend on ${port}`);
+  for (const { port } of served)
+    await waitFor(() => healthy(`http://127.0.0.1:${port}/`), 15_000, `frontend on ${port}`);
   return served;
 }
 
@@ -177,7 +208,9 @@ function printWelcome(frontends) {
     '',
     'Portico is running.',
     shell ? `  Portal:        http://localhost:${shell.port}` : '  Portal:        (no frontend built yet)',
-    ...frontends.filter((f) => f.name !== 'shell').map((f) => `  Remote ${f.name.padEnd(8)} http://localhost:${f.port}/mf-manifest.json`),
+    ...frontends
+      .filter((f) => f.name !== 'shell')
+      .map((f) => `  Remote ${f.name.padEnd(8)} http://localhost:${f.port}/mf-manifest.json`),
     `  API gateway:   http://localhost:${ports.gateway}   (OpenAPI: http://localhost:${ports.gateway}/docs)`,
     `  Dev outbox:    http://localhost:${ports.gateway}/dev/outbox   (sign-in codes and links land here)`,
     '',

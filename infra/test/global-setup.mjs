@@ -3,7 +3,10 @@
 import { tsImport } from 'tsx/esm/api';
 
 export default async function globalSetup() {
-  const { startTestInfrastructure } = await tsImport('../../services/platform/src/testing/index.ts', import.meta.url);
+  const { startTestInfrastructure } = await tsImport(
+    '../../services/platform/src/testing/index.ts',
+    import.meta.url,
+  );
   const infra = await startTestInfrastructure();
   process.env.TEST_PG_ADMIN_URL = infra.postgresAdminUrl;
   process.env.TEST_NATS_SERVER_URL = infra.natsUrl;

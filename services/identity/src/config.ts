@@ -7,7 +7,11 @@ export const identityEnv = {
   /** JSON array of {kid, privateKeyPem}; the first signs. Required in production, generated in development. */
   JWT_SIGNING_KEYS: z.string().optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
-  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(30 * 24 * 3600),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .default(30 * 24 * 3600),
   /** The portal's public address, used in sign-in links. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
 };

@@ -12,8 +12,8 @@ import type { IdentitySchema } from './schema.js';
 import { OutboundMessages } from './sessions/outbound.js';
 import { RateLimiter } from './sessions/rate-limiter.js';
 import { SecretsRepository } from './sessions/secrets.repository.js';
-import { SessionsHandler } from './sessions/sessions.handler.js';
 import { SessionTokensService } from './sessions/session-tokens.service.js';
+import { SessionsHandler } from './sessions/sessions.handler.js';
 import { SignInService } from './sessions/sign-in.service.js';
 import { BUS, CONFIG, DB, KEYS, LOG } from './tokens.js';
 import { UsersHandler } from './users/users.handler.js';
@@ -21,7 +21,11 @@ import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
 
 export class IdentityModule {
-  static create(resources: ServiceResources<IdentitySchema>, config: IdentityConfig, keys: KeyRing): DynamicModule {
+  static create(
+    resources: ServiceResources<IdentitySchema>,
+    config: IdentityConfig,
+    keys: KeyRing,
+  ): DynamicModule {
     return {
       module: IdentityModule,
       controllers: [SessionsHandler, UsersHandler, CompaniesHandler, FirmsHandler],

@@ -12,12 +12,14 @@ export const Messages = {
   somethingWentWrong: 'Something went wrong',
   invalidOrExpiredCode: 'Invalid or expired verification code',
   tooManyIncorrectAttempts: 'Too many incorrect attempts',
-  tooManyCodesRequested: 'Too many verification codes were requested. Please wait a few minutes and try again.',
+  tooManyCodesRequested:
+    'Too many verification codes were requested. Please wait a few minutes and try again.',
   smsFailed:
     'SMS code failed to send. Your phone number might be invalid. Please use the button below to reset your sign-in method.',
   codeSendFailed: 'Sorry, there was a problem sending your verification code. Please try again.',
   linkSendFailed: 'Sorry, there was a problem sending the sign-in link. Please try again later.',
-  twoFactorLinkSendFailed: 'Sorry, there was a problem sending a two-factor authentication link. Please try again later.',
+  twoFactorLinkSendFailed:
+    'Sorry, there was a problem sending a two-factor authentication link. Please try again later.',
   linkExpired: 'This link has expired. Choose how you would like to sign in instead.',
   sessionExpired: 'Your session has expired. Please sign in again.',
   codeLength: 'The verification code must be 6 digits',
@@ -48,7 +50,8 @@ export const Messages = {
   invalidEntityType: 'Choose an entity type from the list',
   individualNotAllowed: 'Individual (Not Allowed)',
   readOnlyWhileInactive: 'Read-only cannot be changed while the entity is inactive',
-  advisorCannotEditEntityProfile: 'Advisors edit entities from the Entities area, not the client entity profile',
+  advisorCannotEditEntityProfile:
+    'Advisors edit entities from the Entities area, not the client entity profile',
   partnerOnly: 'Only partners can change firm settings',
   unknownPreference: 'Unknown preference',
   notFound: 'Not found',

@@ -38,7 +38,9 @@ export const firms = pgTable('firms', {
 
 export const firmGroups = pgTable('firm_groups', {
   id: uuid('id').primaryKey().defaultRandom(),
-  firmId: uuid('firm_id').notNull().references(() => firms.id),
+  firmId: uuid('firm_id')
+    .notNull()
+    .references(() => firms.id),
   name: text('name').notNull(),
   createdAt: createdAt(),
 });
@@ -49,7 +51,9 @@ export const users = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** The public user id the sign-in screens pass around. */
     uid: text('uid').notNull().unique(),
-    firmId: uuid('firm_id').notNull().references(() => firms.id),
+    firmId: uuid('firm_id')
+      .notNull()
+      .references(() => firms.id),
     email: text('email').notNull(),
     pendingEmail: text('pending_email'),
     fname: text('fname').notNull().default(''),
@@ -92,7 +96,9 @@ export const companies = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     hashId: text('hash_id').notNull().unique(),
-    firmId: uuid('firm_id').notNull().references(() => firms.id),
+    firmId: uuid('firm_id')
+      .notNull()
+      .references(() => firms.id),
     name: text('name').notNull(),
     entityType: text('entity_type').notNull(),
     businessEmail: text('business_email').notNull().default(''),
@@ -124,9 +130,15 @@ export const companies = pgTable(
 export const companyOwners = pgTable(
   'company_owners',
   {
-    firmId: uuid('firm_id').notNull().references(() => firms.id),
-    companyId: uuid('company_id').notNull().references(() => companies.id),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    firmId: uuid('firm_id')
+      .notNull()
+      .references(() => firms.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     notificationTypeIds: integer('notification_type_ids').array().notNull().default(sql`'{}'`),
     createdAt: createdAt(),
   },
@@ -141,8 +153,12 @@ export const oneTimeSecrets = pgTable(
   'one_time_secrets',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    firmId: uuid('firm_id').notNull().references(() => firms.id),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    firmId: uuid('firm_id')
+      .notNull()
+      .references(() => firms.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     purpose: text('purpose').notNull(),
     secretHash: text('secret_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -162,8 +178,12 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    firmId: uuid('firm_id').notNull().references(() => firms.id),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    firmId: uuid('firm_id')
+      .notNull()
+      .references(() => firms.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     familyId: uuid('family_id').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

@@ -1,8 +1,8 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { startNotifications } from '@portico/notifications/testing';
 import { type Actor, BusClient } from '@portico/platform';
 import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
-import { startNotifications } from '@portico/notifications/testing';
 import { Notifications } from '@portico/proto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type BuiltFirm, startIdentity, type TestIdentity, testFirmSpec } from '../testing/index.js';
 
 /** The identity service with the real notifications service beside it, on the test run's NATS and PostgreSQL. */
@@ -40,8 +40,10 @@ export async function startIdentityHarness(label: string) {
     const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 1 });
     return messages[0];
   };
-  const lastCodeTo = async (to: string) => /\b(\d{6})\b/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
-  const lastLinkTokenTo = async (to: string) => /token=([A-Za-z0-9_-]+)/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+  const lastCodeTo = async (to: string) =>
+    /\b(\d{6})\b/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+  const lastLinkTokenTo = async (to: string) =>
+    /token=([A-Za-z0-9_-]+)/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
 
   return {
     bus,

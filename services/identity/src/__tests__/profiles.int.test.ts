@@ -18,7 +18,11 @@ describe('identity users, entities and firm settings over NATS', () => {
   describe('current user and firm', () => {
     it('returns the signed-in client with their active entities only', async () => {
       const me = await h.bus.request(Identity.currentUser, {}, { actor: actor('client') });
-      expect(me).toMatchObject({ id: id('client'), isAdvisor: false, timeZone: 'Pacific Time (US & Canada)' });
+      expect(me).toMatchObject({
+        id: id('client'),
+        isAdvisor: false,
+        timeZone: 'Pacific Time (US & Canada)',
+      });
       expect(me.companyIds.sort()).toEqual([company('individual'), company('llc')].sort());
       expect(JSON.stringify(me)).not.toMatch(/passwordHash|argon2/i);
     });
@@ -26,15 +30,23 @@ describe('identity users, entities and firm settings over NATS', () => {
     it('returns the firm with every preference defaulted', async () => {
       const firm = await h.bus.request(Identity.currentFirm, {}, { actor: actor('group') });
       expect(firm.id).toBe(h.firm.firmId);
-      expect(firm.preferences).toMatchObject({ communication_disabled: false, drop_link_enabled: true, theme: { primary: '#1f5fa8' } });
+      expect(firm.preferences).toMatchObject({
+        communication_disabled: false,
+        drop_link_enabled: true,
+        theme: { primary: '#1f5fa8' },
+      });
       expect(firm.entityTypes).toContain('S-Corporation');
       expect(firm.firmGroups.map((g) => g.name)).toEqual(['East']);
     });
 
     it('brands the sign-in screen by slug, publicly, and 404s an unknown slug', async () => {
       const slug = (await h.bus.request(Identity.currentFirm, {}, { actor: actor('partner') })).slug;
-      await expect(h.bus.request(Identity.firmThemeBySlug, { slug })).resolves.toMatchObject({ primary: '#1f5fa8' });
-      await expect(h.bus.request(Identity.firmThemeBySlug, { slug: 'no-such-firm' })).rejects.toMatchObject({ status: 404 });
+      await expect(h.bus.request(Identity.firmThemeBySlug, { slug })).resolves.toMatchObject({
+        primary: '#1f5fa8',
+      });
+      await expect(h.bus.request(Identity.firmThemeBySlug, { slug: 'no-such-firm' })).rejects.toMatchObject({
+        status: 404,
+      });
     });
   });
 
@@ -42,20 +54,37 @@ describe('identity users, entities and firm settings over NATS', () => {
     it('saves digits-only phones, a US time zone and the contact method', async () => {
       const res = await h.bus.request(
         Identity.updateProfile,
-        { id: id('other'), phoneNumber: '(212) 555-0188', timeZone: 'Eastern Time (US & Canada)', preferredContactMethod: 'sms', workPhoneExtension: '42' },
+        {
+          id: id('other'),
+          phoneNumber: '(212) 555-0188',
+          timeZone: 'Eastern Time (US & Canada)',
+          preferredContactMethod: 'sms',
+          workPhoneExtension: '42',
+        },
         { actor: actor('other') },
       );
-      expect(res.user).toMatchObject({ phoneNumber: '2125550188', timeZone: 'Eastern Time (US & Canada)', preferredContactMethod: 'sms' });
+      expect(res.user).toMatchObject({
+        phoneNumber: '2125550188',
+        timeZone: 'Eastern Time (US & Canada)',
+        preferredContactMethod: 'sms',
+      });
       const again = await h.bus.request(Identity.getUser, { id: id('other') }, { actor: actor('other') });
       expect(again.phoneNumber).toBe('2125550188');
     });
 
     it('answers field messages and changes nothing when any field is bad', async () => {
       const err = await h.bus
-        .request(Identity.updateProfile, { id: id('other'), phoneNumber: '555', timeZone: 'Mars/Olympus', workPhoneExtension: '12' }, { actor: actor('other') })
+        .request(
+          Identity.updateProfile,
+          { id: id('other'), phoneNumber: '555', timeZone: 'Mars/Olympus', workPhoneExtension: '12' },
+          { actor: actor('other') },
+        )
         .catch((e) => e);
       expect(err).toMatchObject({ status: 400, message: 'Phone number must be 10 digits' });
-      expect(err.extra.fields).toMatchObject({ phone_number: 'Phone number must be 10 digits', time_zone: expect.any(String) });
+      expect(err.extra.fields).toMatchObject({
+        phone_number: 'Phone number must be 10 digits',
+        time_zone: expect.any(String),
+      });
       const after = await h.bus.request(Identity.getUser, { id: id('other') }, { actor: actor('other') });
       expect(after.workPhoneExtension).toBe('42');
       await expect(
@@ -65,139 +94,273 @@ describe('identity users, entities and firm settings over NATS', () => {
 
     it('keeps the email until the new one is confirmed from the emailed link', async () => {
       const newEmail = `moved.${Date.now()}@example.com`;
-      const res = await h.bus.request(Identity.updateProfile, { id: id('other'), email: newEmail }, { actor: actor('other') });
+      const res = await h.bus.request(
+        Identity.updateProfile,
+        { id: id('other'), email: newEmail },
+        { actor: actor('other') },
+      );
       expect(res.emailConfirmationSent).toBe(true);
       expect(res.user?.email).toBe(h.firm.users.other?.email);
       expect(res.user?.pendingEmail).toBe(newEmail);
       const token = await h.lastLinkTokenTo(newEmail);
       const confirmed = await h.bus.request(Identity.confirmEmail, { token });
       expect(confirmed.email).toBe(newEmail);
-      await expect(h.bus.request(Identity.lookupEmail, { email: newEmail })).resolves.toMatchObject({ uid: h.firm.users.other?.uid });
+      await expect(h.bus.request(Identity.lookupEmail, { email: newEmail })).resolves.toMatchObject({
+        uid: h.firm.users.other?.uid,
+      });
     });
 
     it('refuses an email another user has, with This email already exists', async () => {
       await expect(
-        h.bus.request(Identity.updateProfile, { id: id('client'), email: h.other.users.client?.email }, { actor: actor('client') }),
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('client'), email: h.other.users.client?.email },
+          { actor: actor('client') },
+        ),
       ).rejects.toMatchObject({ status: 400, message: 'This email already exists' });
     });
 
     it('cannot turn two-factor off when the firm forces it', async () => {
-      await h.bus.request(Identity.updatePreferences, { preferences: { force_2fa_on_users: true } }, { actor: actor('partner') });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_users: true } },
+        { actor: actor('partner') },
+      );
       const me = await h.bus.request(Identity.currentUser, {}, { actor: actor('client') });
       expect(me).toMatchObject({ twoFactorForced: true, enabled2fa: true });
       await expect(
-        h.bus.request(Identity.updateProfile, { id: id('client'), enabled2fa: false }, { actor: actor('client') }),
-      ).rejects.toMatchObject({ status: 400, message: 'Two-factor authentication is required by your firm and cannot be turned off' });
-      await h.bus.request(Identity.updatePreferences, { preferences: { force_2fa_on_users: false } }, { actor: actor('partner') });
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('client'), enabled2fa: false },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({
+        status: 400,
+        message: 'Two-factor authentication is required by your firm and cannot be turned off',
+      });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_users: false } },
+        { actor: actor('partner') },
+      );
     });
 
     it('refuses profile edits by a read-only account with the read-only message', async () => {
       await expect(
-        h.bus.request(Identity.updateProfile, { id: id('readonly'), timeZone: 'Hawaii' }, { actor: actor('readonly') }),
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('readonly'), timeZone: 'Hawaii' },
+          { actor: actor('readonly') },
+        ),
       ).rejects.toMatchObject({
         status: 403,
-        message: 'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
+        message:
+          'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
       });
     });
 
     it('hides other users from a client, and every user of another firm, with 404', async () => {
-      await expect(h.bus.request(Identity.getUser, { id: id('other') }, { actor: actor('client') })).rejects.toMatchObject({ status: 404 });
-      await expect(h.bus.request(Identity.updateProfile, { id: id('other'), timeZone: 'Hawaii' }, { actor: actor('client') })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.getUser, { id: id('other') }, { actor: actor('client') }),
+      ).rejects.toMatchObject({ status: 404 });
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('other'), timeZone: 'Hawaii' },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({
         status: 404,
       });
       const foreign = h.other.users.client?.id;
-      await expect(h.bus.request(Identity.getUser, { id: foreign }, { actor: actor('partner') })).rejects.toMatchObject({ status: 404 });
-      await expect(h.bus.request(Identity.updateProfile, { id: foreign, timeZone: 'Hawaii' }, { actor: actor('partner') })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.getUser, { id: foreign }, { actor: actor('partner') }),
+      ).rejects.toMatchObject({ status: 404 });
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: foreign, timeZone: 'Hawaii' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({
         status: 404,
       });
-      await expect(h.bus.request(Identity.getUser, { id: 'not-a-uuid' }, { actor: actor('partner') })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        h.bus.request(Identity.getUser, { id: 'not-a-uuid' }, { actor: actor('partner') }),
+      ).rejects.toMatchObject({ status: 404 });
     });
 
     it('limits a group advisor to their group when firm groups are on', async () => {
-      await h.bus.request(Identity.updatePreferences, { preferences: { has_firm_groups: true } }, { actor: actor('partner') });
-      await expect(h.bus.request(Identity.getUser, { id: id('client') }, { actor: actor('group') })).resolves.toMatchObject({ id: id('client') });
-      await expect(h.bus.request(Identity.getUser, { id: id('client') }, { actor: actor('nogroup') })).rejects.toMatchObject({ status: 404 });
-      await h.bus.request(Identity.updatePreferences, { preferences: { has_firm_groups: false } }, { actor: actor('partner') });
-      await expect(h.bus.request(Identity.getUser, { id: id('client') }, { actor: actor('nogroup') })).resolves.toMatchObject({ id: id('client') });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { has_firm_groups: true } },
+        { actor: actor('partner') },
+      );
+      await expect(
+        h.bus.request(Identity.getUser, { id: id('client') }, { actor: actor('group') }),
+      ).resolves.toMatchObject({ id: id('client') });
+      await expect(
+        h.bus.request(Identity.getUser, { id: id('client') }, { actor: actor('nogroup') }),
+      ).rejects.toMatchObject({ status: 404 });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { has_firm_groups: false } },
+        { actor: actor('partner') },
+      );
+      await expect(
+        h.bus.request(Identity.getUser, { id: id('client') }, { actor: actor('nogroup') }),
+      ).resolves.toMatchObject({ id: id('client') });
     });
 
     it('lets only partners and admins edit another firm user', async () => {
       await expect(
-        h.bus.request(Identity.updateProfile, { id: id('admin'), preferredName: 'Boss' }, { actor: actor('full') }),
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('admin'), preferredName: 'Boss' },
+          { actor: actor('full') },
+        ),
       ).rejects.toMatchObject({ status: 403 });
       await expect(
-        h.bus.request(Identity.updateProfile, { id: id('full'), preferredName: 'Fay F.' }, { actor: actor('partner') }),
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('full'), preferredName: 'Fay F.' },
+          { actor: actor('partner') },
+        ),
       ).resolves.toBeTruthy();
     });
 
     it('sets the default company only to an active entity the client owns', async () => {
-      await expect(h.bus.request(Identity.setDefaultCompany, { companyId: company('llc') }, { actor: actor('client') })).resolves.toMatchObject({
+      await expect(
+        h.bus.request(Identity.setDefaultCompany, { companyId: company('llc') }, { actor: actor('client') }),
+      ).resolves.toMatchObject({
         defaultCompanyId: company('llc'),
       });
       for (const other of [company('inactive'), company('otto'), h.other.companies.individual?.id]) {
-        await expect(h.bus.request(Identity.setDefaultCompany, { companyId: other }, { actor: actor('client') })).rejects.toMatchObject({ status: 404 });
+        await expect(
+          h.bus.request(Identity.setDefaultCompany, { companyId: other }, { actor: actor('client') }),
+        ).rejects.toMatchObject({ status: 404 });
       }
     });
   });
 
   describe('entities', () => {
     it('lets a client read an owned active entity but 404s inactive, unowned and foreign ones', async () => {
-      await expect(h.bus.request(Identity.getCompany, { id: company('llc') }, { actor: actor('client') })).resolves.toMatchObject({ name: 'Cleo LLC' });
+      await expect(
+        h.bus.request(Identity.getCompany, { id: company('llc') }, { actor: actor('client') }),
+      ).resolves.toMatchObject({ name: 'Cleo LLC' });
       for (const other of [company('inactive'), company('otto'), h.other.companies.llc?.id]) {
-        await expect(h.bus.request(Identity.getCompany, { id: other }, { actor: actor('client') })).rejects.toMatchObject({ status: 404 });
+        await expect(
+          h.bus.request(Identity.getCompany, { id: other }, { actor: actor('client') }),
+        ).rejects.toMatchObject({ status: 404 });
       }
-      await expect(h.bus.request(Identity.getCompany, { id: h.other.companies.llc?.id }, { actor: actor('partner') })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        h.bus.request(Identity.getCompany, { id: h.other.companies.llc?.id }, { actor: actor('partner') }),
+      ).rejects.toMatchObject({ status: 404 });
     });
 
     it('saves the client entity profile with CA labels and a known country only', async () => {
       const saved = await h.bus.request(
         Identity.updateCompanyProfile,
-        { id: company('llc'), street: '1 Bay St', city: 'Toronto', state: 'ON', zip: 'M5J 2N8', country: 'CA', businessEmail: 'Office@CleoLLC.com' },
+        {
+          id: company('llc'),
+          street: '1 Bay St',
+          city: 'Toronto',
+          state: 'ON',
+          zip: 'M5J 2N8',
+          country: 'CA',
+          businessEmail: 'Office@CleoLLC.com',
+        },
         { actor: actor('client') },
       );
       expect(saved).toMatchObject({ country: 'CA', city: 'Toronto', businessEmail: 'office@cleollc.com' });
       await expect(
-        h.bus.request(Identity.updateCompanyProfile, { id: company('llc'), country: 'Narnia' }, { actor: actor('client') }),
+        h.bus.request(
+          Identity.updateCompanyProfile,
+          { id: company('llc'), country: 'Narnia' },
+          { actor: actor('client') },
+        ),
       ).rejects.toMatchObject({ status: 400, message: 'Choose a country from the list' });
     });
 
     it('refuses the client entity profile to advisors, read-only entities and firm-only fields', async () => {
-      await expect(h.bus.request(Identity.updateCompanyProfile, { id: company('llc'), city: 'X' }, { actor: actor('partner') })).rejects.toMatchObject({
-        status: 403,
-      });
       await expect(
-        h.bus.request(Identity.updateCompanyProfile, { id: h.firm.companies.rex_ro?.id, city: 'X' }, { actor: actor('rocompany') }),
+        h.bus.request(
+          Identity.updateCompanyProfile,
+          { id: company('llc'), city: 'X' },
+          { actor: actor('partner') },
+        ),
       ).rejects.toMatchObject({
         status: 403,
-        message: 'This entity is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
       });
       await expect(
-        h.bus.request(Identity.updateCompanyProfile, { id: company('llc'), readonlyAccess: false }, { actor: actor('client') }),
+        h.bus.request(
+          Identity.updateCompanyProfile,
+          { id: h.firm.companies.rex_ro?.id, city: 'X' },
+          { actor: actor('rocompany') },
+        ),
+      ).rejects.toMatchObject({
+        status: 403,
+        message:
+          'This entity is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
+      });
+      await expect(
+        h.bus.request(
+          Identity.updateCompanyProfile,
+          { id: company('llc'), readonlyAccess: false },
+          { actor: actor('client') },
+        ),
       ).rejects.toMatchObject({ status: 403 });
     });
 
     it('applies the entity name rules with the exact messages', async () => {
-      const update = (name: string) => h.bus.request(Identity.updateCompany, { id: company('llc'), name }, { actor: actor('full') });
-      await expect(update('A/B')).rejects.toMatchObject({ status: 400, message: 'Entity Name cannot contain a "/" character.' });
-      await expect(update('The "Best"')).rejects.toMatchObject({ status: 400, message: 'Entity Name cannot contain a " character.' });
+      const update = (name: string) =>
+        h.bus.request(Identity.updateCompany, { id: company('llc'), name }, { actor: actor('full') });
+      await expect(update('A/B')).rejects.toMatchObject({
+        status: 400,
+        message: 'Entity Name cannot contain a "/" character.',
+      });
+      await expect(update('The "Best"')).rejects.toMatchObject({
+        status: 400,
+        message: 'Entity Name cannot contain a " character.',
+      });
       await expect(update('  ')).rejects.toMatchObject({ status: 400 });
-      await expect(update('cleo client')).rejects.toMatchObject({ status: 400, message: 'Entity Name already exists.' });
+      await expect(update('cleo client')).rejects.toMatchObject({
+        status: 400,
+        message: 'Entity Name already exists.',
+      });
       await expect(update('Cleo Ventures LLC')).resolves.toMatchObject({ name: 'Cleo Ventures LLC' });
     });
 
     it('refuses the firm entity edit to clients and read-only changes while inactive', async () => {
-      await expect(h.bus.request(Identity.updateCompany, { id: company('llc'), name: 'Mine' }, { actor: actor('client') })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(
+          Identity.updateCompany,
+          { id: company('llc'), name: 'Mine' },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({
         status: 403,
       });
       await expect(
-        h.bus.request(Identity.updateCompany, { id: company('inactive'), readonlyAccess: true }, { actor: actor('partner') }),
-      ).rejects.toMatchObject({ status: 400, message: 'Read-only cannot be changed while the entity is inactive' });
+        h.bus.request(
+          Identity.updateCompany,
+          { id: company('inactive'), readonlyAccess: true },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({
+        status: 400,
+        message: 'Read-only cannot be changed while the entity is inactive',
+      });
     });
 
     it("shows 'Individual (Not Allowed)' when the firm disallows individuals", async () => {
       await h.identity.query(`update firms set individual_allowed = false where id = $1`, [h.firm.firmId]);
       await expect(
-        h.bus.request(Identity.updateCompany, { id: company('llc'), entityType: 'Individual' }, { actor: actor('partner') }),
+        h.bus.request(
+          Identity.updateCompany,
+          { id: company('llc'), entityType: 'Individual' },
+          { actor: actor('partner') },
+        ),
       ).rejects.toMatchObject({ status: 400, message: 'Individual (Not Allowed)' });
       const firm = await h.bus.request(Identity.currentFirm, {}, { actor: actor('partner') });
       expect(firm.entityTypes).toContain('Individual (Not Allowed)');
@@ -205,11 +368,23 @@ describe('identity users, entities and firm settings over NATS', () => {
     });
 
     it('lists entities: all for advisors with paging, active owned ones for clients', async () => {
-      const page = await h.bus.request(Identity.listCompanies, { rowsPerPage: 10, page: 1, includeInactive: true }, { actor: actor('partner') });
+      const page = await h.bus.request(
+        Identity.listCompanies,
+        { rowsPerPage: 10, page: 1, includeInactive: true },
+        { actor: actor('partner') },
+      );
       expect(page.totalCount).toBe(Object.keys(h.firm.companies).length);
-      const search = await h.bus.request(Identity.listCompanies, { searchTerm: 'otto', rowsPerPage: 10 }, { actor: actor('partner') });
+      const search = await h.bus.request(
+        Identity.listCompanies,
+        { searchTerm: 'otto', rowsPerPage: 10 },
+        { actor: actor('partner') },
+      );
       expect(search.companies.map((c) => c.name)).toEqual(['Otto Other']);
-      const mine = await h.bus.request(Identity.listCompanies, { includeInactive: true }, { actor: actor('client') });
+      const mine = await h.bus.request(
+        Identity.listCompanies,
+        { includeInactive: true },
+        { actor: actor('client') },
+      );
       expect(mine.companies.every((c) => !c.inactive)).toBe(true);
       expect(mine.totalCount).toBe(2);
     });
@@ -219,7 +394,11 @@ describe('identity users, entities and firm settings over NATS', () => {
     it('are saved by partners only, as a whole merged object', async () => {
       for (const key of ['admin', 'full', 'group', 'client']) {
         await expect(
-          h.bus.request(Identity.updatePreferences, { preferences: { tour_enabled: false } }, { actor: actor(key) }),
+          h.bus.request(
+            Identity.updatePreferences,
+            { preferences: { tour_enabled: false } },
+            { actor: actor(key) },
+          ),
         ).rejects.toMatchObject({ status: 403 });
       }
       const firm = await h.bus.request(
@@ -227,15 +406,26 @@ describe('identity users, entities and firm settings over NATS', () => {
         { preferences: { communication_disabled: true, theme: { primary: '#112233' } } },
         { actor: actor('partner') },
       );
-      expect(firm.preferences).toMatchObject({ communication_disabled: true, theme: { primary: '#112233' }, tour_enabled: true });
+      expect(firm.preferences).toMatchObject({
+        communication_disabled: true,
+        theme: { primary: '#112233' },
+        tour_enabled: true,
+      });
     });
 
     it('refuses unknown keys and wrong types without saving anything', async () => {
       const err = await h.bus
-        .request(Identity.updatePreferences, { preferences: { tour_enabled: 'yes', made_up: true, drop_link_enabled: false } }, { actor: actor('partner') })
+        .request(
+          Identity.updatePreferences,
+          { preferences: { tour_enabled: 'yes', made_up: true, drop_link_enabled: false } },
+          { actor: actor('partner') },
+        )
         .catch((e) => e);
       expect(err.status).toBe(400);
-      expect(err.extra.fields).toMatchObject({ tour_enabled: 'Must be a boolean', made_up: 'Unknown preference' });
+      expect(err.extra.fields).toMatchObject({
+        tour_enabled: 'Must be a boolean',
+        made_up: 'Unknown preference',
+      });
       const firm = await h.bus.request(Identity.currentFirm, {}, { actor: actor('partner') });
       expect(firm.preferences).toMatchObject({ drop_link_enabled: true });
     });

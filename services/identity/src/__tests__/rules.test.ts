@@ -1,11 +1,29 @@
 import { describe, expect, it } from '@jest/globals';
-import { addressLabels, entityTypeOptions, isKnownCountry, validateEntityName, validateEntityType } from '../companies/company.rules.js';
-import { randomCode } from '../crypto/secrets.js';
-import { changedPreferenceKeys, FIRM_PREFERENCE_DEFAULTS, mergePreferences, validatePreferences } from '../firms/preferences.js';
-import { safeRedirect } from '../sessions/sign-in.service.js';
-import { isValidEmail, maskEmail, maskPhone, phoneDigits, validatePassword, validatePhone } from '../users/profile.rules.js';
 import { canEditUser, canSeeUser } from '../access/visibility.js';
+import {
+  addressLabels,
+  entityTypeOptions,
+  isKnownCountry,
+  validateEntityName,
+  validateEntityType,
+} from '../companies/company.rules.js';
+import { randomCode } from '../crypto/secrets.js';
+import {
+  changedPreferenceKeys,
+  FIRM_PREFERENCE_DEFAULTS,
+  mergePreferences,
+  validatePreferences,
+} from '../firms/preferences.js';
 import type { UserRow } from '../schema.js';
+import { safeRedirect } from '../sessions/sign-in.service.js';
+import {
+  isValidEmail,
+  maskEmail,
+  maskPhone,
+  phoneDigits,
+  validatePassword,
+  validatePhone,
+} from '../users/profile.rules.js';
 
 describe('password rules (spec 2 s.5)', () => {
   it.each([
@@ -64,7 +82,11 @@ describe('entity rules', () => {
     expect(validateEntityType('Estate', firm)).toBeUndefined();
     expect(validateEntityType('Individual', firm)).toBe('Individual (Not Allowed)');
     expect(validateEntityType('LLP', firm)).toBe('Choose an entity type from the list');
-    expect(entityTypeOptions(firm)[0]).toEqual({ value: 'Individual', label: 'Individual (Not Allowed)', disabled: true });
+    expect(entityTypeOptions(firm)[0]).toEqual({
+      value: 'Individual',
+      label: 'Individual (Not Allowed)',
+      disabled: true,
+    });
   });
 
   it('countries and the CA labels', () => {
@@ -95,7 +117,9 @@ describe('firm preferences', () => {
 
   it('report the keys that changed', () => {
     const before = mergePreferences({});
-    expect(changedPreferenceKeys(before, mergePreferences({ drop_link_enabled: false }))).toEqual(['drop_link_enabled']);
+    expect(changedPreferenceKeys(before, mergePreferences({ drop_link_enabled: false }))).toEqual([
+      'drop_link_enabled',
+    ]);
   });
 });
 
@@ -108,17 +132,26 @@ describe('redirects after sign-in', () => {
 });
 
 describe('who sees whom', () => {
-  const user = (over: Partial<UserRow>) => ({ id: 'u', firmId: 'f', isAdvisor: false, firmGroupId: null, ...over }) as UserRow;
+  const user = (over: Partial<UserRow>) =>
+    ({ id: 'u', firmId: 'f', isAdvisor: false, firmGroupId: null, ...over }) as UserRow;
   const groups = { has_firm_groups: true };
 
   it('clients see only themselves; another firm is never visible', () => {
     expect(canSeeUser({ user_id: 'c', firm_id: 'f', role: 'client' }, user({ id: 'c' }), groups)).toBe(true);
     expect(canSeeUser({ user_id: 'c', firm_id: 'f', role: 'client' }, user({ id: 'd' }), groups)).toBe(false);
-    expect(canSeeUser({ user_id: 'p', firm_id: 'g', role: 'advisor', firm_access: 'partner' }, user({}), groups)).toBe(false);
+    expect(
+      canSeeUser({ user_id: 'p', firm_id: 'g', role: 'advisor', firm_access: 'partner' }, user({}), groups),
+    ).toBe(false);
   });
 
   it('group advisors see their group and ungrouped users, none without a group', () => {
-    const inGroup = { user_id: 'a', firm_id: 'f', role: 'advisor' as const, firm_access: 'group' as const, firm_group_id: 'g1' };
+    const inGroup = {
+      user_id: 'a',
+      firm_id: 'f',
+      role: 'advisor' as const,
+      firm_access: 'group' as const,
+      firm_group_id: 'g1',
+    };
     expect(canSeeUser(inGroup, user({ firmGroupId: 'g1' }), groups)).toBe(true);
     expect(canSeeUser(inGroup, user({ firmGroupId: null }), groups)).toBe(true);
     expect(canSeeUser(inGroup, user({ firmGroupId: 'g2' }), groups)).toBe(false);

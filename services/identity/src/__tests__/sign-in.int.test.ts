@@ -27,16 +27,25 @@ describe('identity sign-in over NATS', () => {
     });
 
     it('answers the spec messages for a missing, malformed and unknown email', async () => {
-      await expect(h.bus.request(Identity.lookupEmail, { email: '  ' })).rejects.toMatchObject({ status: 400, message: 'Email is missing' });
-      await expect(h.bus.request(Identity.lookupEmail, { email: 'nope@x' })).rejects.toMatchObject({ status: 400 });
-      await expect(h.bus.request(Identity.lookupEmail, { email: 'nobody@example.com' })).rejects.toMatchObject({
+      await expect(h.bus.request(Identity.lookupEmail, { email: '  ' })).rejects.toMatchObject({
+        status: 400,
+        message: 'Email is missing',
+      });
+      await expect(h.bus.request(Identity.lookupEmail, { email: 'nope@x' })).rejects.toMatchObject({
+        status: 400,
+      });
+      await expect(
+        h.bus.request(Identity.lookupEmail, { email: 'nobody@example.com' }),
+      ).rejects.toMatchObject({
         status: 404,
         message: "Sorry, we couldn't find a user with that email address",
       });
     });
 
     it('refuses a deactivated user', async () => {
-      await expect(h.bus.request(Identity.lookupEmail, { email: email('deactivated') })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.lookupEmail, { email: email('deactivated') }),
+      ).rejects.toMatchObject({
         status: 403,
         message: 'Sorry, there was a problem signing you in',
       });
@@ -45,31 +54,53 @@ describe('identity sign-in over NATS', () => {
 
   describe('password', () => {
     it('signs in and exchanges the grant for a session whose token names the actor', async () => {
-      const step = await h.bus.request(Identity.verifyPassword, { email: email('partner'), password: TEST_PASSWORD });
+      const step = await h.bus.request(Identity.verifyPassword, {
+        email: email('partner'),
+        password: TEST_PASSWORD,
+      });
       expect(step.twoFactorRequired).toBe(false);
-      const tokens = await h.bus.request(Identity.exchangeToken, { authToken: step.authToken, userAgent: 'jest', ip: '127.0.0.1' });
+      const tokens = await h.bus.request(Identity.exchangeToken, {
+        authToken: step.authToken,
+        userAgent: 'jest',
+        ip: '127.0.0.1',
+      });
       const claims = decodeJwt(tokens.accessToken);
       expect(decodeProtectedHeader(tokens.accessToken)).toMatchObject({ alg: 'ES256', kid: 'test-key' });
-      expect(claims).toMatchObject({ sub: h.firm.users.partner?.id, firm_id: h.firm.firmId, role: 'advisor', firm_access: 'partner' });
+      expect(claims).toMatchObject({
+        sub: h.firm.users.partner?.id,
+        firm_id: h.firm.firmId,
+        role: 'advisor',
+        firm_access: 'partner',
+      });
       expect(tokens.isAdvisor).toBe(true);
       // A grant works once.
-      await expect(h.bus.request(Identity.exchangeToken, { authToken: step.authToken })).rejects.toMatchObject({ status: 401 });
+      await expect(
+        h.bus.request(Identity.exchangeToken, { authToken: step.authToken }),
+      ).rejects.toMatchObject({ status: 401 });
     });
 
     it("uses the spec's messages for a missing or wrong password and an unknown email", async () => {
-      await expect(h.bus.request(Identity.verifyPassword, { email: email('other'), password: '' })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email: email('other'), password: '' }),
+      ).rejects.toMatchObject({
         status: 400,
         message: 'Password is missing',
       });
-      await expect(h.bus.request(Identity.verifyPassword, { email: email('other'), password: 'Wrong-Password-1!' })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email: email('other'), password: 'Wrong-Password-1!' }),
+      ).rejects.toMatchObject({
         status: 401,
         message: 'Invalid password',
       });
-      await expect(h.bus.request(Identity.verifyPassword, { email: 'ghost@example.com', password: 'x' })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email: 'ghost@example.com', password: 'x' }),
+      ).rejects.toMatchObject({
         status: 401,
         message: 'The email address or password is incorrect',
       });
-      await expect(h.bus.request(Identity.verifyPassword, { email: email('linkonly'), password: 'x' })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email: email('linkonly'), password: 'x' }),
+      ).rejects.toMatchObject({
         status: 401,
         message: 'The email address or password is incorrect',
       });
@@ -78,15 +109,21 @@ describe('identity sign-in over NATS', () => {
     it('locks the account after five wrong passwords, even for the right one, with the restriction message', async () => {
       const who = email('admin');
       for (let i = 0; i < 4; i++) {
-        await expect(h.bus.request(Identity.verifyPassword, { email: who, password: `Wrong-${i}-Password!` })).rejects.toMatchObject({ status: 401 });
+        await expect(
+          h.bus.request(Identity.verifyPassword, { email: who, password: `Wrong-${i}-Password!` }),
+        ).rejects.toMatchObject({ status: 401 });
       }
       const restricted =
         'Access to this account has been temporarily restricted. Please try again later or reset your password for immediate access.';
-      await expect(h.bus.request(Identity.verifyPassword, { email: who, password: 'Wrong-5-Password!' })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email: who, password: 'Wrong-5-Password!' }),
+      ).rejects.toMatchObject({
         status: 429,
         message: restricted,
       });
-      const err = await h.bus.request(Identity.verifyPassword, { email: who, password: TEST_PASSWORD }).catch((e) => e);
+      const err = await h.bus
+        .request(Identity.verifyPassword, { email: who, password: TEST_PASSWORD })
+        .catch((e) => e);
       expect(err).toMatchObject({ status: 429, message: restricted });
       expect(err.extra.retryAfterSeconds).toBeGreaterThan(0);
     });
@@ -113,7 +150,9 @@ describe('identity sign-in over NATS', () => {
       const code = await h.lastCodeTo(email('readonly'));
       const wrong = code === '000000' ? '111111' : '000000';
       for (let i = 0; i < 4; i++) {
-        await expect(h.bus.request(Identity.verifyCode, { uid, code: wrong })).rejects.toMatchObject({ status: 401 });
+        await expect(h.bus.request(Identity.verifyCode, { uid, code: wrong })).rejects.toMatchObject({
+          status: 401,
+        });
       }
       await expect(h.bus.request(Identity.verifyCode, { uid, code: wrong })).rejects.toMatchObject({
         status: 429,
@@ -127,7 +166,9 @@ describe('identity sign-in over NATS', () => {
         status: 400,
         message: 'Something went wrong',
       });
-      await expect(h.bus.request(Identity.verifyCode, { uid: h.firm.users.other?.uid, code: '12345' })).rejects.toMatchObject({ status: 400 });
+      await expect(
+        h.bus.request(Identity.verifyCode, { uid: h.firm.users.other?.uid, code: '12345' }),
+      ).rejects.toMatchObject({ status: 400 });
     });
 
     it('rate limits code sends with 429 and the server message', async () => {
@@ -143,7 +184,9 @@ describe('identity sign-in over NATS', () => {
       const sent = await h.bus.request(Identity.sendSmsCode, { uid: h.firm.users.client?.uid });
       expect(sent.sentTo).toBe('(***) ***-0123');
       expect((await h.lastMessageTo('4155550123'))?.text).toMatch(/\d{6}/);
-      await expect(h.bus.request(Identity.sendSmsCode, { uid: h.firm.users.other?.uid })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.sendSmsCode, { uid: h.firm.users.other?.uid }),
+      ).rejects.toMatchObject({
         status: 400,
         message:
           'SMS code failed to send. Your phone number might be invalid. Please use the button below to reset your sign-in method.',
@@ -154,24 +197,35 @@ describe('identity sign-in over NATS', () => {
   describe('links', () => {
     it('signs in with a magic link once, keeping a same-site redirect only', async () => {
       const who = h.firm.users.linkonly;
-      await h.bus.request(Identity.sendAuthLink, { uid: who?.uid, accountantId: h.firm.firmId, redirect: '/documents/abc' });
+      await h.bus.request(Identity.sendAuthLink, {
+        uid: who?.uid,
+        accountantId: h.firm.firmId,
+        redirect: '/documents/abc',
+      });
       const token = await h.lastLinkTokenTo(who?.email as string);
       const res = await h.bus.request(Identity.verifyAuthLink, { token });
       expect(res).toMatchObject({ purpose: 'sign_in', redirect: '/documents/abc' });
       expect(res.authToken).toBeTruthy();
       await expect(h.bus.request(Identity.verifyAuthLink, { token })).rejects.toMatchObject({ status: 410 });
       await h.bus.request(Identity.sendAuthLink, { email: who?.email, redirect: 'https://evil.example/' });
-      const second = await h.bus.request(Identity.verifyAuthLink, { token: await h.lastLinkTokenTo(who?.email as string) });
+      const second = await h.bus.request(Identity.verifyAuthLink, {
+        token: await h.lastLinkTokenTo(who?.email as string),
+      });
       expect(second.redirect).toBe('');
     });
 
     it('needs the accountant id with a uid', async () => {
-      await expect(h.bus.request(Identity.sendAuthLink, { uid: h.firm.users.linkonly?.uid })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.sendAuthLink, { uid: h.firm.users.linkonly?.uid }),
+      ).rejects.toMatchObject({
         status: 400,
         message: 'Something went wrong',
       });
       await expect(
-        h.bus.request(Identity.sendAuthLink, { uid: h.firm.users.linkonly?.uid, accountantId: h.other.firmId }),
+        h.bus.request(Identity.sendAuthLink, {
+          uid: h.firm.users.linkonly?.uid,
+          accountantId: h.other.firmId,
+        }),
       ).rejects.toMatchObject({ status: 400 });
     });
 
@@ -179,20 +233,35 @@ describe('identity sign-in over NATS', () => {
       const who = h.firm.users.linkonly;
       await h.bus.request(Identity.sendAuthLink, { email: who?.email });
       const token = await h.lastLinkTokenTo(who?.email as string);
-      await h.identity.query(`update one_time_secrets set expires_at = now() - interval '1 second' where purpose = 'sign_in_link'`);
-      await expect(h.bus.request(Identity.verifyAuthLink, { token })).rejects.toMatchObject({ status: 410, code: 'link_expired' });
+      await h.identity.query(
+        `update one_time_secrets set expires_at = now() - interval '1 second' where purpose = 'sign_in_link'`,
+      );
+      await expect(h.bus.request(Identity.verifyAuthLink, { token })).rejects.toMatchObject({
+        status: 410,
+        code: 'link_expired',
+      });
     });
 
     it('resets a forgotten password through the emailed link, checking the password rules', async () => {
       const who = h.firm.users.full;
       await h.bus.request(Identity.forgotPassword, { email: who?.email });
-      const link = await h.bus.request(Identity.verifyAuthLink, { token: await h.lastLinkTokenTo(who?.email as string) });
+      const link = await h.bus.request(Identity.verifyAuthLink, {
+        token: await h.lastLinkTokenTo(who?.email as string),
+      });
       expect(link.purpose).toBe('set_password');
       await expect(
-        h.bus.request(Identity.resetPassword, { token: link.authToken, password: 'short', passwordConfirmation: 'short' }),
+        h.bus.request(Identity.resetPassword, {
+          token: link.authToken,
+          password: 'short',
+          passwordConfirmation: 'short',
+        }),
       ).rejects.toMatchObject({ status: 400, message: 'Password must be greater than 10 characters' });
       await expect(
-        h.bus.request(Identity.resetPassword, { token: link.authToken, password: 'Brand-New-Pass-1', passwordConfirmation: 'Brand-New-Pass-2' }),
+        h.bus.request(Identity.resetPassword, {
+          token: link.authToken,
+          password: 'Brand-New-Pass-1',
+          passwordConfirmation: 'Brand-New-Pass-2',
+        }),
       ).rejects.toMatchObject({ status: 400, message: 'Passwords do not match' });
       const done = await h.bus.request(Identity.resetPassword, {
         token: link.authToken,
@@ -200,7 +269,9 @@ describe('identity sign-in over NATS', () => {
         passwordConfirmation: 'Brand-New-Pass-1',
       });
       expect(done.authToken).toBeTruthy();
-      await expect(h.bus.request(Identity.verifyPassword, { email: who?.email, password: 'Brand-New-Pass-1' })).resolves.toMatchObject({
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email: who?.email, password: 'Brand-New-Pass-1' }),
+      ).resolves.toMatchObject({
         twoFactorRequired: false,
       });
     });
@@ -209,41 +280,81 @@ describe('identity sign-in over NATS', () => {
   describe('two-factor', () => {
     it('asks for a second factor when the user enabled it and accepts the emailed code', async () => {
       const who = h.firm.users.twofa;
-      const step = await h.bus.request(Identity.verifyPassword, { email: who?.email, password: TEST_PASSWORD });
+      const step = await h.bus.request(Identity.verifyPassword, {
+        email: who?.email,
+        password: TEST_PASSWORD,
+      });
       expect(step).toMatchObject({ twoFactorRequired: true, authToken: '' });
       const code = await h.lastCodeTo(who?.email as string);
-      await expect(h.bus.request(Identity.verifyTwoFactor, { challengeToken: step.challengeToken, code: code === '999999' ? '000000' : '999999' })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.verifyTwoFactor, {
+          challengeToken: step.challengeToken,
+          code: code === '999999' ? '000000' : '999999',
+        }),
+      ).rejects.toMatchObject({
         status: 401,
       });
-      const done = await h.bus.request(Identity.verifyTwoFactor, { challengeToken: step.challengeToken, code });
+      const done = await h.bus.request(Identity.verifyTwoFactor, {
+        challengeToken: step.challengeToken,
+        code,
+      });
       expect(done.authToken).toBeTruthy();
     });
 
     it('completes the second factor by the emailed link too', async () => {
       const who = h.firm.users.twofa;
-      const step = await h.bus.request(Identity.verifyPassword, { email: who?.email, password: TEST_PASSWORD });
+      const step = await h.bus.request(Identity.verifyPassword, {
+        email: who?.email,
+        password: TEST_PASSWORD,
+      });
       await h.bus.request(Identity.sendTwoFactor, { challengeToken: step.challengeToken, delivery: 'link' });
-      const res = await h.bus.request(Identity.verifyAuthLink, { token: await h.lastLinkTokenTo(who?.email as string) });
+      const res = await h.bus.request(Identity.verifyAuthLink, {
+        token: await h.lastLinkTokenTo(who?.email as string),
+      });
       expect(res.authToken).toBeTruthy();
     });
 
     it('asks every firm user for it when the firm forces two-factor on firm users, not clients', async () => {
       const partner = h.actorOf(h.firm, 'partner');
-      await h.bus.request(Identity.updatePreferences, { preferences: { force_2fa_on_firm_users: true } }, { actor: partner });
-      const advisor = await h.bus.request(Identity.verifyPassword, { email: email('group'), password: TEST_PASSWORD });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_firm_users: true } },
+        { actor: partner },
+      );
+      const advisor = await h.bus.request(Identity.verifyPassword, {
+        email: email('group'),
+        password: TEST_PASSWORD,
+      });
       expect(advisor.twoFactorRequired).toBe(true);
-      const client = await h.bus.request(Identity.verifyPassword, { email: email('client'), password: TEST_PASSWORD });
+      const client = await h.bus.request(Identity.verifyPassword, {
+        email: email('client'),
+        password: TEST_PASSWORD,
+      });
       expect(client.twoFactorRequired).toBe(false);
-      await h.bus.request(Identity.updatePreferences, { preferences: { force_2fa_on_firm_users: false, force_2fa_on_users: true } }, { actor: partner });
-      const forcedClient = await h.bus.request(Identity.verifyPassword, { email: email('client'), password: TEST_PASSWORD });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_firm_users: false, force_2fa_on_users: true } },
+        { actor: partner },
+      );
+      const forcedClient = await h.bus.request(Identity.verifyPassword, {
+        email: email('client'),
+        password: TEST_PASSWORD,
+      });
       expect(forcedClient.twoFactorRequired).toBe(true);
-      await h.bus.request(Identity.updatePreferences, { preferences: { force_2fa_on_users: false } }, { actor: partner });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_users: false } },
+        { actor: partner },
+      );
     });
   });
 
   describe('sessions', () => {
     const signIn = async (key: string) => {
-      const step = await h.bus.request(Identity.verifyPassword, { email: email(key), password: TEST_PASSWORD });
+      const step = await h.bus.request(Identity.verifyPassword, {
+        email: email(key),
+        password: TEST_PASSWORD,
+      });
       return h.bus.request(Identity.exchangeToken, { authToken: step.authToken });
     };
 
@@ -251,17 +362,24 @@ describe('identity sign-in over NATS', () => {
       const first = await signIn('client');
       const second = await h.bus.request(Identity.refresh, { refreshToken: first.refreshToken });
       expect(second.refreshToken).not.toBe(first.refreshToken);
-      await expect(h.bus.request(Identity.refresh, { refreshToken: first.refreshToken })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.refresh, { refreshToken: first.refreshToken }),
+      ).rejects.toMatchObject({
         status: 401,
         code: 'refresh_reused',
       });
       // The thief's reuse ended the family: the newest token no longer works either.
-      await expect(h.bus.request(Identity.refresh, { refreshToken: second.refreshToken })).rejects.toMatchObject({ status: 401 });
+      await expect(
+        h.bus.request(Identity.refresh, { refreshToken: second.refreshToken }),
+      ).rejects.toMatchObject({ status: 401 });
     });
 
     it('stores refresh tokens only hashed', async () => {
       const tokens = await signIn('client');
-      const rows = await h.identity.query<{ n: string }>('select count(*) as n from refresh_tokens where token_hash = $1', [tokens.refreshToken]);
+      const rows = await h.identity.query<{ n: string }>(
+        'select count(*) as n from refresh_tokens where token_hash = $1',
+        [tokens.refreshToken],
+      );
       expect(Number(rows[0]?.n)).toBe(0);
     });
 
@@ -270,7 +388,10 @@ describe('identity sign-in over NATS', () => {
       const b = await signIn('other');
       const res = await h.bus.request(Identity.signOutEverywhere, {}, { actor: h.actorOf(h.firm, 'other') });
       expect(res.revokedSessions).toBeGreaterThanOrEqual(2);
-      for (const t of [a, b]) await expect(h.bus.request(Identity.refresh, { refreshToken: t.refreshToken })).rejects.toMatchObject({ status: 401 });
+      for (const t of [a, b])
+        await expect(h.bus.request(Identity.refresh, { refreshToken: t.refreshToken })).rejects.toMatchObject(
+          { status: 401 },
+        );
       const events = await h.identity.query<{ subject: string }>(
         `select subject from outbox_events where payload->>'user_id' = $1`,
         [h.firm.users.other?.id],
@@ -286,12 +407,22 @@ describe('identity sign-in over NATS', () => {
 
   describe('set sign-in method', () => {
     it('lets a set_password_required user choose a password, then signs in normally', async () => {
-      const step = await h.bus.request(Identity.verifyPassword, { email: email('setpw'), password: TEST_PASSWORD });
+      const step = await h.bus.request(Identity.verifyPassword, {
+        email: email('setpw'),
+        password: TEST_PASSWORD,
+      });
       expect(step.setPasswordRequired).toBe(true);
       const actor = h.actorOf(h.firm, 'setpw');
       await expect(
-        h.bus.request(Identity.setSignInMethod, { method: 'password', password: 'nouppercase-1!', passwordConfirmation: 'nouppercase-1!' }, { actor }),
-      ).rejects.toMatchObject({ status: 400, message: 'Password must contain at least one uppercase letter' });
+        h.bus.request(
+          Identity.setSignInMethod,
+          { method: 'password', password: 'nouppercase-1!', passwordConfirmation: 'nouppercase-1!' },
+          { actor },
+        ),
+      ).rejects.toMatchObject({
+        status: 400,
+        message: 'Password must contain at least one uppercase letter',
+      });
       const res = await h.bus.request(
         Identity.setSignInMethod,
         { method: 'password', password: 'Chosen-Pass-77', passwordConfirmation: 'Chosen-Pass-77' },
@@ -299,26 +430,37 @@ describe('identity sign-in over NATS', () => {
       );
       expect(res).toMatchObject({ preferredSignInMethod: 'password' });
       expect(res.authToken).toBeTruthy();
-      const after = await h.bus.request(Identity.verifyPassword, { email: email('setpw'), password: 'Chosen-Pass-77' });
+      const after = await h.bus.request(Identity.verifyPassword, {
+        email: email('setpw'),
+        password: 'Chosen-Pass-77',
+      });
       expect(after.setPasswordRequired).toBe(false);
     });
 
     it('sets SMS as the method with a valid phone only', async () => {
       const actor = h.actorOf(h.firm, 'linkonly');
-      await expect(h.bus.request(Identity.setSignInMethod, { method: 'sms', phoneNumber: '12345' }, { actor })).rejects.toMatchObject({
+      await expect(
+        h.bus.request(Identity.setSignInMethod, { method: 'sms', phoneNumber: '12345' }, { actor }),
+      ).rejects.toMatchObject({
         status: 400,
         message: 'Phone number must be 10 digits',
       });
-      await expect(h.bus.request(Identity.setSignInMethod, { method: 'sms', phoneNumber: '(415) 555-0199' }, { actor })).resolves.toMatchObject({
+      await expect(
+        h.bus.request(Identity.setSignInMethod, { method: 'sms', phoneNumber: '(415) 555-0199' }, { actor }),
+      ).resolves.toMatchObject({
         preferredSignInMethod: 'sms',
       });
       const lookup = await h.bus.request(Identity.lookupEmail, { email: email('linkonly') });
       expect(lookup.preferredSignInMethod).toBe('sms');
-      await expect(h.bus.request(Identity.setSignInMethod, { method: 'carrier-pigeon' }, { actor })).rejects.toMatchObject({ status: 400 });
+      await expect(
+        h.bus.request(Identity.setSignInMethod, { method: 'carrier-pigeon' }, { actor }),
+      ).rejects.toMatchObject({ status: 400 });
     });
 
     it('refuses without a session or a grant', async () => {
-      await expect(h.bus.request(Identity.setSignInMethod, { method: 'email', grantToken: 'made-up' })).rejects.toMatchObject({ status: 401 });
+      await expect(
+        h.bus.request(Identity.setSignInMethod, { method: 'email', grantToken: 'made-up' }),
+      ).rejects.toMatchObject({ status: 401 });
     });
   });
 });

@@ -7,7 +7,11 @@ import type { UserRow } from '../schema.js';
  * the firm, except that with firm groups on, a group-access advisor sees only users of their own group
  * or of no group, and with no group of their own sees none but themselves.
  */
-export function canSeeUser(actor: Actor, target: UserRow, prefs: Pick<FirmPreferences, 'has_firm_groups'>): boolean {
+export function canSeeUser(
+  actor: Actor,
+  target: UserRow,
+  prefs: Pick<FirmPreferences, 'has_firm_groups'>,
+): boolean {
   if (target.firmId !== actor.firm_id) return false;
   if (target.id === actor.user_id) return true;
   if (actor.role === 'client') return false;
@@ -20,7 +24,11 @@ export function canSeeUser(actor: Actor, target: UserRow, prefs: Pick<FirmPrefer
  * Who may change a user's profile: the user themselves, or an advisor who can see a client; another
  * advisor's profile only by a partner or an admin.
  */
-export function canEditUser(actor: Actor, target: UserRow, prefs: Pick<FirmPreferences, 'has_firm_groups'>): boolean {
+export function canEditUser(
+  actor: Actor,
+  target: UserRow,
+  prefs: Pick<FirmPreferences, 'has_firm_groups'>,
+): boolean {
   if (!canSeeUser(actor, target, prefs)) return false;
   if (target.id === actor.user_id) return true;
   if (actor.role !== 'advisor') return false;

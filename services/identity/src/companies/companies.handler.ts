@@ -1,7 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { type Actor, CurrentActor, Rpc } from '@portico/platform';
-import { type GetCompanyRequest, Identity, type ListCompaniesRequest, type UpdateCompanyRequest } from '@portico/proto';
+import {
+  type GetCompanyRequest,
+  Identity,
+  type ListCompaniesRequest,
+  type UpdateCompanyRequest,
+} from '@portico/proto';
 import { CompaniesService } from './companies.service.js';
 
 @Controller()

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, type Tx } from '@portico/platform';
 import { and, count, desc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import { companies, companyOwners, type CompanyRow, type IdentitySchema, users } from '../schema.js';
+import { type CompanyRow, companies, companyOwners, type IdentitySchema, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
 
 export type CompanyChanges = Partial<Omit<typeof companies.$inferInsert, 'id' | 'firmId' | 'hashId'>>;
@@ -23,7 +23,13 @@ export class CompaniesRepository {
   async owners(scope: FirmScope, companyId: string) {
     return inFirm(this.db, scope, (tx) =>
       tx
-        .select({ id: users.id, uid: users.uid, fname: users.fname, lname: users.lname, firmGroupId: users.firmGroupId })
+        .select({
+          id: users.id,
+          uid: users.uid,
+          fname: users.fname,
+          lname: users.lname,
+          firmGroupId: users.firmGroupId,
+        })
         .from(companyOwners)
         .innerJoin(users, eq(users.id, companyOwners.userId))
         .where(and(eq(companyOwners.firmId, scope.firmId), eq(companyOwners.companyId, companyId))),
@@ -36,7 +42,11 @@ export class CompaniesRepository {
         .select({ userId: companyOwners.userId })
         .from(companyOwners)
         .where(
-          and(eq(companyOwners.firmId, scope.firmId), eq(companyOwners.companyId, companyId), eq(companyOwners.userId, userId)),
+          and(
+            eq(companyOwners.firmId, scope.firmId),
+            eq(companyOwners.companyId, companyId),
+            eq(companyOwners.userId, userId),
+          ),
         ),
     );
     return rows.length > 0;
@@ -57,7 +67,10 @@ export class CompaniesRepository {
             sql`lower(${companies.name}) = ${name.trim().toLowerCase()}`,
             inArray(
               companyOwners.userId,
-              tx.select({ userId: companyOwners.userId }).from(companyOwners).where(eq(companyOwners.companyId, company.id)),
+              tx
+                .select({ userId: companyOwners.userId })
+                .from(companyOwners)
+                .where(eq(companyOwners.companyId, company.id)),
             ),
           ),
         )
@@ -66,7 +79,12 @@ export class CompaniesRepository {
     return rows.length > 0;
   }
 
-  async update(tx: Tx<IdentitySchema>, scope: FirmScope, id: string, changes: CompanyChanges): Promise<CompanyRow> {
+  async update(
+    tx: Tx<IdentitySchema>,
+    scope: FirmScope,
+    id: string,
+    changes: CompanyChanges,
+  ): Promise<CompanyRow> {
     const rows = await tx
       .update(companies)
       .set({ ...changes, updatedAt: sql`now()` })
@@ -77,16 +95,34 @@ export class CompaniesRepository {
 
   async list(
     scope: FirmScope,
-    options: { search: string; page: number; perPage: number; ownerId?: string; includeInactive: boolean; descending: boolean },
+    options: {
+      search: string;
+      page: number;
+      perPage: number;
+      ownerId?: string;
+      includeInactive: boolean;
+      descending: boolean;
+    },
   ) {
     return inFirm(this.db, scope, async (tx) => {
       const where = and(
         eq(companies.firmId, scope.firmId),
         isNull(companies.deletedAt),
         options.includeInactive ? undefined : eq(companies.inactive, false),
-        options.search ? or(ilike(companies.name, `%${escapeLike(options.search)}%`), ilike(companies.businessEmail, `%${escapeLike(options.search)}%`)) : undefined,
+        options.search
+          ? or(
+              ilike(companies.name, `%${escapeLike(options.search)}%`),
+              ilike(companies.businessEmail, `%${escapeLike(options.search)}%`),
+            )
+          : undefined,
         options.ownerId
-          ? inArray(companies.id, tx.select({ id: companyOwners.companyId }).from(companyOwners).where(eq(companyOwners.userId, options.ownerId)))
+          ? inArray(
+              companies.id,
+              tx
+                .select({ id: companyOwners.companyId })
+                .from(companyOwners)
+                .where(eq(companyOwners.userId, options.ownerId)),
+            )
           : undefined,
       );
       const [rows, total] = await Promise.all([

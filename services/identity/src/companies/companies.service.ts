@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { type Actor, AppError, badRequest, firmScope, forbidden, recordEvent } from '@portico/platform';
 import { IdentityEvents, type ListCompaniesRequest, type UpdateCompanyRequest } from '@portico/proto';
 import { FirmsRepository } from '../firms/firms.repository.js';
@@ -7,15 +7,30 @@ import { Messages } from '../messages.js';
 import type { CompanyRow, FirmRow } from '../schema.js';
 import { isValidEmail } from '../users/profile.rules.js';
 import { isUuid } from '../users/users.service.js';
+import { CompaniesRepository, type CompanyChanges } from './companies.repository.js';
 import { toCompanyMessage } from './company.mapper.js';
 import { isKnownCountry, validateEntityName, validateEntityType } from './company.rules.js';
-import { type CompanyChanges, CompaniesRepository } from './companies.repository.js';
 
 const notFound = () => new AppError('not_found', 'company_not_found', Messages.notFound);
 
 /** The fields of the client's entity profile editor (spec 1 s.2.8); everything else is the firm's. */
-const CLIENT_PROFILE_FIELDS = ['businessEmail', 'otherEmail', 'street', 'city', 'state', 'zip', 'country'] as const;
-const ADVISOR_ONLY_FIELDS = ['name', 'entityType', 'externalEntityId', 'taxReturnId', 'inactive', 'readonlyAccess'] as const;
+const CLIENT_PROFILE_FIELDS = [
+  'businessEmail',
+  'otherEmail',
+  'street',
+  'city',
+  'state',
+  'zip',
+  'country',
+] as const;
+const ADVISOR_ONLY_FIELDS = [
+  'name',
+  'entityType',
+  'externalEntityId',
+  'taxReturnId',
+  'inactive',
+  'readonlyAccess',
+] as const;
 export const PAGE_SIZES = [10, 20, 50];
 
 @Injectable()
@@ -63,11 +78,13 @@ export class CompaniesService {
 
   /** The client's entity profile save (PUT /companies/{id}). */
   async updateProfile(actor: Actor, request: UpdateCompanyRequest) {
-    if (actor.role === 'advisor') throw new AppError('forbidden', 'advisor_entity_profile', Messages.advisorCannotEditEntityProfile);
+    if (actor.role === 'advisor')
+      throw new AppError('forbidden', 'advisor_entity_profile', Messages.advisorCannotEditEntityProfile);
     const company = await this.visible(actor, request.id);
     if (actor.readonly_access) throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
     if (company.readonlyAccess) throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
-    if (ADVISOR_ONLY_FIELDS.some((key) => request[key] !== undefined)) throw forbidden('Only your firm can change these details');
+    if (ADVISOR_ONLY_FIELDS.some((key) => request[key] !== undefined))
+      throw forbidden('Only your firm can change these details');
     const fields: Record<string, string> = {};
     const changes: CompanyChanges = {};
     this.addressChanges(request, changes, fields);
@@ -95,7 +112,11 @@ export class CompaniesService {
     };
   }
 
-  private addressChanges(request: UpdateCompanyRequest, changes: CompanyChanges, fields: Record<string, string>) {
+  private addressChanges(
+    request: UpdateCompanyRequest,
+    changes: CompanyChanges,
+    fields: Record<string, string>,
+  ) {
     for (const key of CLIENT_PROFILE_FIELDS) {
       const value = request[key];
       if (value === undefined) continue;
@@ -110,7 +131,12 @@ export class CompaniesService {
     }
   }
 
-  private async save(actor: Actor, company: CompanyRow, changes: CompanyChanges, fields: Record<string, string>) {
+  private async save(
+    actor: Actor,
+    company: CompanyRow,
+    changes: CompanyChanges,
+    fields: Record<string, string>,
+  ) {
     const problems = Object.values(fields);
     if (problems.length) throw badRequest(problems[0] as string, fields);
     const scope = firmScope(actor.firm_id);
@@ -133,14 +159,17 @@ export class CompaniesService {
     const company = isUuid(id) ? await this.companies.get(scope, id) : undefined;
     if (!company) throw notFound();
     if (actor.role === 'client') {
-      if (company.inactive || !(await this.companies.isOwner(scope, company.id, actor.user_id))) throw notFound();
+      if (company.inactive || !(await this.companies.isOwner(scope, company.id, actor.user_id)))
+        throw notFound();
       return company;
     }
     if (actor.firm_access === 'group') {
       const prefs = mergePreferences((await this.firmOf(actor)).preferences);
       if (prefs.has_firm_groups) {
         const owners = await this.companies.owners(scope, company.id);
-        const inGroup = owners.some((o) => !o.firmGroupId || (actor.firm_group_id && o.firmGroupId === actor.firm_group_id));
+        const inGroup = owners.some(
+          (o) => !o.firmGroupId || (actor.firm_group_id && o.firmGroupId === actor.firm_group_id),
+        );
         if (!actor.firm_group_id || (owners.length > 0 && !inGroup)) throw notFound();
       }
     }

@@ -1,6 +1,9 @@
 import type { CompanyRow } from '../schema.js';
 
-export function toCompanyMessage(company: CompanyRow, owners: { id: string; uid: string; fname: string; lname: string }[] = []) {
+export function toCompanyMessage(
+  company: CompanyRow,
+  owners: { id: string; uid: string; fname: string; lname: string }[] = [],
+) {
   return {
     id: company.id,
     hashId: company.hashId,
@@ -21,7 +24,11 @@ export function toCompanyMessage(company: CompanyRow, owners: { id: string; uid:
     clientManagerId: company.clientManagerId ?? '',
     cpaId: company.cpaId ?? '',
     userId: company.userId ?? '',
-    owners: owners.map((o) => ({ id: o.id, uid: o.uid, fullName: [o.fname, o.lname].filter(Boolean).join(' ') })),
+    owners: owners.map((o) => ({
+      id: o.id,
+      uid: o.uid,
+      fullName: [o.fname, o.lname].filter(Boolean).join(' '),
+    })),
     entityTags: company.entityTags,
     createdAt: company.createdAt.toISOString(),
     deletedAt: company.deletedAt?.toISOString() ?? '',

@@ -24,7 +24,8 @@ export function validateEntityType(
   firm: { customEntityTypes: string[]; individualAllowed: boolean },
 ): string | undefined {
   if (type === 'Individual' && !firm.individualAllowed) return Messages.individualNotAllowed;
-  if ((BASE_ENTITY_TYPES as readonly string[]).includes(type) || firm.customEntityTypes.includes(type)) return undefined;
+  if ((BASE_ENTITY_TYPES as readonly string[]).includes(type) || firm.customEntityTypes.includes(type))
+    return undefined;
   return Messages.invalidEntityType;
 }
 
@@ -52,5 +53,7 @@ export const isKnownCountry = (code: string) => COUNTRY_CODES.includes(code);
 
 /** Address labels change for Canada (spec 1 s.5.3). */
 export function addressLabels(country: string): { state: string; zip: string } {
-  return country === 'CA' ? { state: 'Province/Territory', zip: 'Postal Code' } : { state: 'State', zip: 'Zip Code' };
+  return country === 'CA'
+    ? { state: 'Province/Territory', zip: 'Postal Code' }
+    : { state: 'State', zip: 'Zip Code' };
 }

@@ -9,7 +9,8 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
 export const ONE_TIME_CODE_LENGTH = 6;
 
 /** A six-digit code, uniformly random, leading zeros kept. */
-export const randomCode = () => String(randomInt(0, 10 ** ONE_TIME_CODE_LENGTH)).padStart(ONE_TIME_CODE_LENGTH, '0');
+export const randomCode = () =>
+  String(randomInt(0, 10 ** ONE_TIME_CODE_LENGTH)).padStart(ONE_TIME_CODE_LENGTH, '0');
 
 /** Short public ids (uid, company hash id). */
 export const publicId = (bytes = 9) => randomBytes(bytes).toString('base64url');

@@ -9,13 +9,19 @@ export class FirmsRepository {
   constructor(@Inject(DB) private readonly db: IdentityDb) {}
 
   async get(scope: FirmScope): Promise<FirmRow | undefined> {
-    const rows = await inFirm(this.db, scope, (tx) => tx.select().from(firms).where(eq(firms.id, scope.firmId)));
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx.select().from(firms).where(eq(firms.id, scope.firmId)),
+    );
     return rows[0];
   }
 
   async groups(scope: FirmScope) {
     return inFirm(this.db, scope, (tx) =>
-      tx.select({ id: firmGroups.id, name: firmGroups.name }).from(firmGroups).where(eq(firmGroups.firmId, scope.firmId)).orderBy(firmGroups.name),
+      tx
+        .select({ id: firmGroups.id, name: firmGroups.name })
+        .from(firmGroups)
+        .where(eq(firmGroups.firmId, scope.firmId))
+        .orderBy(firmGroups.name),
     );
   }
 

@@ -5,7 +5,12 @@ import { entityTypeOptions } from '../companies/company.rules.js';
 import { Messages } from '../messages.js';
 import type { FirmRow } from '../schema.js';
 import { FirmsRepository } from './firms.repository.js';
-import { changedPreferenceKeys, FIRM_PREFERENCE_DEFAULTS, mergePreferences, validatePreferences } from './preferences.js';
+import {
+  changedPreferenceKeys,
+  FIRM_PREFERENCE_DEFAULTS,
+  mergePreferences,
+  validatePreferences,
+} from './preferences.js';
 
 @Injectable()
 export class FirmsService {
@@ -23,7 +28,12 @@ export class FirmsService {
     const firm = slug ? await this.firms.findBySlug(slug.trim().toLowerCase()) : undefined;
     if (!firm) throw new AppError('not_found', 'firm_not_found', Messages.firmNotFound);
     const prefs = mergePreferences(firm.preferences);
-    return { name: firm.name, slug: firm.slug, logoUrl: firm.logoUrl, primary: prefs.theme.primary ?? FIRM_PREFERENCE_DEFAULTS.theme.primary };
+    return {
+      name: firm.name,
+      slug: firm.slug,
+      logoUrl: firm.logoUrl,
+      primary: prefs.theme.primary ?? FIRM_PREFERENCE_DEFAULTS.theme.primary,
+    };
   }
 
   /** Saves the whole merged preferences object (spec 1 s.7.5); partners only. */

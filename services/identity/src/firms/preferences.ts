@@ -87,7 +87,8 @@ export function validatePreferences(input: Record<string, unknown>): Record<stri
       continue;
     }
     const expected = kindOf(FIRM_PREFERENCE_DEFAULTS[key as PreferenceKey]);
-    if (kindOf(value) !== expected) errors[key] = `Must be ${expected === 'array' ? 'a list' : `a ${expected}`}`;
+    if (kindOf(value) !== expected)
+      errors[key] = `Must be ${expected === 'array' ? 'a list' : `a ${expected}`}`;
   }
   if (typeof input.in_app_banner_text === 'string' && input.in_app_banner_text.length > 500) {
     errors.in_app_banner_text = 'Must be at most 500 characters';

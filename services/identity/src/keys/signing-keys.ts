@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { exportJWK, exportPKCS8, generateKeyPair, SignJWT } from 'jose';
 import type { Actor } from '@portico/platform';
+import { exportJWK, exportPKCS8, generateKeyPair, SignJWT } from 'jose';
 
 export const JWT_ALG = 'ES256';
 export const JWT_ISSUER = 'portico-identity';
@@ -35,7 +35,8 @@ export class KeyRing {
 
   static parse(json: string): KeyRing {
     const parsed = JSON.parse(json) as SigningKeyConfig[];
-    if (!Array.isArray(parsed)) throw new Error('JWT_SIGNING_KEYS must be a JSON array of {kid, privateKeyPem}');
+    if (!Array.isArray(parsed))
+      throw new Error('JWT_SIGNING_KEYS must be a JSON array of {kid, privateKeyPem}');
     return new KeyRing(parsed);
   }
 
@@ -68,7 +69,15 @@ export class KeyRing {
     return Promise.all(
       this.keys.map(async (k) => {
         const jwk = await exportJWK(k.publicKey);
-        return { kid: k.kid, kty: jwk.kty ?? 'EC', crv: jwk.crv ?? 'P-256', x: jwk.x ?? '', y: jwk.y ?? '', alg: JWT_ALG, use: 'sig' };
+        return {
+          kid: k.kid,
+          kty: jwk.kty ?? 'EC',
+          crv: jwk.crv ?? 'P-256',
+          x: jwk.x ?? '',
+          y: jwk.y ?? '',
+          alg: JWT_ALG,
+          use: 'sig',
+        };
       }),
     );
   }

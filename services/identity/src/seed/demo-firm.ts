@@ -12,12 +12,37 @@ export const DEMO_FIRM: FirmSpec = {
   name: 'Demo CPA',
   slug: 'demo-cpa',
   groups: ['North Office'],
-  preferences: { has_firm_groups: true, in_app_banner_enabled: true, in_app_banner_text: 'Tax season hours: Mon-Sat 8am-8pm.' },
+  preferences: {
+    has_firm_groups: true,
+    in_app_banner_enabled: true,
+    in_app_banner_text: 'Tax season hours: Mon-Sat 8am-8pm.',
+  },
   customEntityTypes: ['Estate'],
   advisors: [
-    { key: 'partner', fname: 'Paula', lname: 'Partner', email: 'partner@demo-cpa.test', firmAccess: 'partner', password: DEMO_PASSWORD },
-    { key: 'admin', fname: 'Adam', lname: 'Admin', email: 'admin@demo-cpa.test', firmAccess: 'admin', password: DEMO_PASSWORD },
-    { key: 'full', fname: 'Fiona', lname: 'Full', email: 'full@demo-cpa.test', firmAccess: 'full', password: DEMO_PASSWORD },
+    {
+      key: 'partner',
+      fname: 'Paula',
+      lname: 'Partner',
+      email: 'partner@demo-cpa.test',
+      firmAccess: 'partner',
+      password: DEMO_PASSWORD,
+    },
+    {
+      key: 'admin',
+      fname: 'Adam',
+      lname: 'Admin',
+      email: 'admin@demo-cpa.test',
+      firmAccess: 'admin',
+      password: DEMO_PASSWORD,
+    },
+    {
+      key: 'full',
+      fname: 'Fiona',
+      lname: 'Full',
+      email: 'full@demo-cpa.test',
+      firmAccess: 'full',
+      password: DEMO_PASSWORD,
+    },
     {
       key: 'group',
       fname: 'Gary',
@@ -39,8 +64,20 @@ export const DEMO_FIRM: FirmSpec = {
       assignedAdvisor: 'full',
       group: 'North Office',
       companies: [
-        { key: 'alice_individual', name: 'Alice Anders', entityType: 'Individual', city: 'San Francisco', state: 'CA' },
-        { key: 'anders_llc', name: 'Anders Design LLC', entityType: 'Partnership', city: 'Oakland', state: 'CA' },
+        {
+          key: 'alice_individual',
+          name: 'Alice Anders',
+          entityType: 'Individual',
+          city: 'San Francisco',
+          state: 'CA',
+        },
+        {
+          key: 'anders_llc',
+          name: 'Anders Design LLC',
+          entityType: 'Partnership',
+          city: 'Oakland',
+          state: 'CA',
+        },
         { key: 'anders_trust', name: 'Anders Family Trust', entityType: 'Trust' },
       ],
     },
@@ -78,7 +115,14 @@ export const DEMO_FIRM: FirmSpec = {
       lname: 'Evans',
       email: 'erin@client.test',
       password: DEMO_PASSWORD,
-      companies: [{ key: 'evans_readonly', name: 'Evans Foundation', entityType: 'Exempt Organization', readonlyAccess: true }],
+      companies: [
+        {
+          key: 'evans_readonly',
+          name: 'Evans Foundation',
+          entityType: 'Exempt Organization',
+          readonlyAccess: true,
+        },
+      ],
     },
     {
       key: 'frank',
@@ -94,14 +138,18 @@ export const DEMO_FIRM: FirmSpec = {
       lname: 'Garcia',
       email: 'gina@client.test',
       password: DEMO_PASSWORD,
-      companies: [{ key: 'garcia_inactive', name: 'Garcia Imports', entityType: 'Partnership', inactive: true }],
+      companies: [
+        { key: 'garcia_inactive', name: 'Garcia Imports', entityType: 'Partnership', inactive: true },
+      ],
     },
   ],
 };
 
 /** Seeds the demo firm once; a second run finds it and changes nothing. */
 export async function seedDemoFirm(db: IdentityDb): Promise<{ created: boolean; firm?: BuiltFirm }> {
-  const existing = await acrossFirms(db, (tx) => tx.select({ id: firms.id }).from(firms).where(eq(firms.slug, DEMO_FIRM.slug)));
+  const existing = await acrossFirms(db, (tx) =>
+    tx.select({ id: firms.id }).from(firms).where(eq(firms.slug, DEMO_FIRM.slug)),
+  );
   if (existing.length) return { created: false };
   return { created: true, firm: await buildFirm(db, DEMO_FIRM) };
 }

@@ -72,7 +72,8 @@ export async function buildFirm(db: IdentityDb, spec: FirmSpec): Promise<BuiltFi
     return hashes.get(password) as string;
   };
   const passwordHashes = new Map<string, string | null>();
-  for (const person of [...spec.advisors, ...spec.clients]) passwordHashes.set(person.key, await hashOf(person.password));
+  for (const person of [...spec.advisors, ...spec.clients])
+    passwordHashes.set(person.key, await hashOf(person.password));
 
   // Creating a firm happens before any firm scope exists.
   return acrossFirms(db, async (tx) => {
@@ -151,10 +152,16 @@ export async function buildFirm(db: IdentityDb, spec: FirmSpec): Promise<BuiltFi
           .returning();
         const co = created as { id: string; hashId: string };
         built.companies[company.key] = { id: co.id, hashId: co.hashId };
-        await tx.insert(companyOwners).values({ firmId, companyId: co.id, userId: user.id, notificationTypeIds: [1, 2, 3, 4, 5, 7] });
+        await tx
+          .insert(companyOwners)
+          .values({ firmId, companyId: co.id, userId: user.id, notificationTypeIds: [1, 2, 3, 4, 5, 7] });
       }
       const first = c.companies.find((co) => !co.inactive);
-      if (first) await tx.update(users).set({ defaultCompanyId: built.companies[first.key]?.id }).where(eq(users.id, user.id));
+      if (first)
+        await tx
+          .update(users)
+          .set({ defaultCompanyId: built.companies[first.key]?.id })
+          .where(eq(users.id, user.id));
     }
     return built;
   });

@@ -14,7 +14,14 @@ export class OutboundMessages {
 
   /** Sends an email; any failure becomes `failureMessage` (the spec's text for that flow) as a 503. */
   async email(
-    message: { to: string; subject: string; text: string; kind: string; firmId: string; idempotencyKey: string },
+    message: {
+      to: string;
+      subject: string;
+      text: string;
+      kind: string;
+      firmId: string;
+      idempotencyKey: string;
+    },
     failureMessage: string,
   ): Promise<void> {
     try {

@@ -56,7 +56,13 @@ export class SecretsRepository {
         await tx
           .update(oneTimeSecrets)
           .set({ consumedAt: sql`now()` })
-          .where(and(eq(oneTimeSecrets.userId, user.id), eq(oneTimeSecrets.purpose, purpose), isNull(oneTimeSecrets.consumedAt)));
+          .where(
+            and(
+              eq(oneTimeSecrets.userId, user.id),
+              eq(oneTimeSecrets.purpose, purpose),
+              isNull(oneTimeSecrets.consumedAt),
+            ),
+          );
       }
       return tx
         .insert(oneTimeSecrets)
@@ -65,7 +71,9 @@ export class SecretsRepository {
           userId: user.id,
           purpose,
           // Codes are short, so their hash includes the row's user to avoid collisions across users.
-          secretHash: purpose.endsWith('_code') ? hashSecret(`${user.id}:${secret}:${randomToken()}`) : hashSecret(secret),
+          secretHash: purpose.endsWith('_code')
+            ? hashSecret(`${user.id}:${secret}:${randomToken()}`)
+            : hashSecret(secret),
           data: purpose.endsWith('_code') ? { ...data, code_hash: hashSecret(`${user.id}:${secret}`) } : data,
           expiresAt: sql`now() + make_interval(secs => ${ttl})`,
         })
@@ -77,7 +85,10 @@ export class SecretsRepository {
   /** Finds a live token secret; `expired` tells an expired or used link from an unknown one. */
   async findToken(token: string, purposes: SecretPurpose[]): Promise<{ row?: SecretRow; expired: boolean }> {
     const rows = await acrossFirms(this.db, (tx) =>
-      tx.select().from(oneTimeSecrets).where(eq(oneTimeSecrets.secretHash, hashSecret(token))),
+      tx
+        .select()
+        .from(oneTimeSecrets)
+        .where(eq(oneTimeSecrets.secretHash, hashSecret(token))),
     );
     const row = rows.find((r) => purposes.includes(r.purpose as SecretPurpose));
     if (!row) return { expired: false };
@@ -127,7 +138,13 @@ export class SecretsRepository {
       tx
         .update(oneTimeSecrets)
         .set({ consumedAt: sql`now()` })
-        .where(and(eq(oneTimeSecrets.id, id), isNull(oneTimeSecrets.consumedAt), gt(oneTimeSecrets.expiresAt, sql`now()`)))
+        .where(
+          and(
+            eq(oneTimeSecrets.id, id),
+            isNull(oneTimeSecrets.consumedAt),
+            gt(oneTimeSecrets.expiresAt, sql`now()`),
+          ),
+        )
         .returning({ id: oneTimeSecrets.id }),
     );
     return rows.length === 1;

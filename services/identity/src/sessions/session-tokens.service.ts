@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, acrossFirms, AppError, type FirmAccess, recordEvent } from '@portico/platform';
+import { type Actor, AppError, acrossFirms, type FirmAccess, recordEvent } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { IdentityConfig } from '../config.js';
@@ -63,7 +63,10 @@ export class SessionTokensService {
   async refresh(refreshToken: string): Promise<SessionTokens> {
     // A refresh token names its own user and firm; it is looked up across firms by its hash.
     const rows = await acrossFirms(this.db, (tx) =>
-      tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
+      tx
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
     );
     const token = rows[0];
     if (!token) throw sessionExpired();
@@ -77,7 +80,13 @@ export class SessionTokensService {
       tx
         .update(refreshTokens)
         .set({ rotatedAt: sql`now()` })
-        .where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)))
+        .where(
+          and(
+            eq(refreshTokens.id, token.id),
+            isNull(refreshTokens.rotatedAt),
+            isNull(refreshTokens.revokedAt),
+          ),
+        )
         .returning({ id: refreshTokens.id }),
     );
     if (claimed.length === 0) {
@@ -90,7 +99,10 @@ export class SessionTokensService {
 
   async signOut(refreshToken: string): Promise<number> {
     const rows = await acrossFirms(this.db, (tx) =>
-      tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
+      tx
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
     );
     return rows[0] ? this.revokeFamily(rows[0].familyId) : 0;
   }
@@ -126,11 +138,15 @@ export class SessionTokensService {
 
   private async activeUser(userId: string): Promise<UserRow> {
     const user = await this.users.findLiveById(userId);
-    if (!user || !user.paying) throw sessionExpired();
+    if (!user?.paying) throw sessionExpired();
     return user;
   }
 
-  private async issue(user: UserRow, familyId: string, client: { userAgent: string; ip: string }): Promise<SessionTokens> {
+  private async issue(
+    user: UserRow,
+    familyId: string,
+    client: { userAgent: string; ip: string },
+  ): Promise<SessionTokens> {
     const refreshToken = randomToken();
     await acrossFirms(this.db, (tx) =>
       tx.insert(refreshTokens).values({
@@ -143,7 +159,10 @@ export class SessionTokensService {
         ip: client.ip.slice(0, 64),
       }),
     );
-    const accessToken = await this.keys.signAccessToken(actorOf(user, familyId), this.config.ACCESS_TOKEN_TTL_SECONDS);
+    const accessToken = await this.keys.signAccessToken(
+      actorOf(user, familyId),
+      this.config.ACCESS_TOKEN_TTL_SECONDS,
+    );
     return {
       accessToken,
       refreshToken,

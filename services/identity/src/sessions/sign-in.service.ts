@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
 import type { IdentityConfig } from '../config.js';
-import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
 import { hashPassword, verifyPassword } from '../crypto/passwords.js';
+import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { mergePreferences } from '../firms/preferences.js';
 import { Messages } from '../messages.js';
@@ -38,9 +38,12 @@ export interface SignInStep {
 const err = {
   notFound: () => new AppError('not_found', 'user_not_found', Messages.userNotFound),
   wrongCode: () => new AppError('unauthorized', 'invalid_code', Messages.invalidOrExpiredCode),
-  tooManyAttempts: () => new AppError('too_many_requests', 'too_many_attempts', Messages.tooManyIncorrectAttempts),
+  tooManyAttempts: () =>
+    new AppError('too_many_requests', 'too_many_attempts', Messages.tooManyIncorrectAttempts),
   restricted: (retryAfterSeconds: number) =>
-    new AppError('too_many_requests', 'account_restricted', Messages.accountRestricted, { retryAfterSeconds }),
+    new AppError('too_many_requests', 'account_restricted', Messages.accountRestricted, {
+      retryAfterSeconds,
+    }),
   linkExpired: () => new AppError('gone', 'link_expired', Messages.linkExpired),
 };
 
@@ -75,7 +78,7 @@ export class SignInService {
     const email = requireEmail(rawEmail);
     if (!password) throw badRequest(Messages.passwordMissing, { password: Messages.passwordMissing });
     const user = await this.users.findLiveByEmail(email);
-    if (!user || !user.passwordHash) {
+    if (!user?.passwordHash) {
       throw new AppError('unauthorized', 'email_or_password_incorrect', Messages.emailOrPasswordIncorrect);
     }
     this.assertCanSignIn(user);
@@ -149,14 +152,18 @@ export class SignInService {
   async sendAuthLink(input: { email: string; uid: string; accountantId: string; redirect: string }) {
     let user: UserRow;
     if (input.uid) {
-      if (!input.accountantId) throw badRequest(Messages.somethingWentWrong, undefined, 'accountant_id_missing');
+      if (!input.accountantId)
+        throw badRequest(Messages.somethingWentWrong, undefined, 'accountant_id_missing');
       user = await this.userByUid(input.uid);
-      if (user.firmId !== input.accountantId) throw badRequest(Messages.somethingWentWrong, undefined, 'accountant_mismatch');
+      if (user.firmId !== input.accountantId)
+        throw badRequest(Messages.somethingWentWrong, undefined, 'accountant_mismatch');
     } else {
       user = await this.userByEmail(input.email);
     }
     await this.throttle(`link:${user.id}`, Limits.linkSends);
-    const { secret } = await this.secrets.issue(user, SecretPurpose.signInLink, { redirect: safeRedirect(input.redirect) });
+    const { secret } = await this.secrets.issue(user, SecretPurpose.signInLink, {
+      redirect: safeRedirect(input.redirect),
+    });
     await this.outbound.email(
       {
         to: user.email,
@@ -178,7 +185,8 @@ export class SignInService {
       SecretPurpose.passwordReset,
       SecretPurpose.twoFactorLink,
     ]);
-    if (!row) throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
+    if (!row)
+      throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
     if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
     const user = await this.activeById(row.userId);
     if (row.purpose === SecretPurpose.passwordReset) {
@@ -216,8 +224,12 @@ export class SignInService {
   async resetPassword(token: string, password: string, confirmation: string): Promise<SignInStep> {
     const problem = validatePassword(password, confirmation);
     if (problem) throw badRequest(problem, { password: problem });
-    const { row, expired } = await this.secrets.findToken(token, [SecretPurpose.setSignInMethod, SecretPurpose.passwordReset]);
-    if (!row) throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
+    const { row, expired } = await this.secrets.findToken(token, [
+      SecretPurpose.setSignInMethod,
+      SecretPurpose.passwordReset,
+    ]);
+    if (!row)
+      throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
     if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
     const user = await this.activeById(row.userId);
     const updated = await this.users.update(firmScope(user.firmId), user.id, {
@@ -234,7 +246,9 @@ export class SignInService {
     const { user, challenge } = await this.challengeOf(challengeToken);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
     if (delivery === 'link') {
-      const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, { challenge_id: challenge.id });
+      const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, {
+        challenge_id: challenge.id,
+      });
       await this.outbound.email(
         {
           to: user.email,
@@ -274,7 +288,10 @@ export class SignInService {
       throw badRequest(Messages.unknownSignInMethod, { method: Messages.unknownSignInMethod });
     }
     const method = input.method as SignInMethodName;
-    const changes: Parameters<UsersRepository['update']>[2] = { preferredSignInMethod: method, setPasswordRequired: false };
+    const changes: Parameters<UsersRepository['update']>[2] = {
+      preferredSignInMethod: method,
+      setPasswordRequired: false,
+    };
     if (method === 'password') {
       const problem = validatePassword(input.password, input.passwordConfirmation);
       if (problem) throw badRequest(problem, { password: problem });
@@ -299,7 +316,10 @@ export class SignInService {
       return user;
     }
     const { row, expired } = await this.secrets.findToken(who.grantToken, [SecretPurpose.setSignInMethod]);
-    if (!row) throw expired ? err.linkExpired() : new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
+    if (!row)
+      throw expired
+        ? err.linkExpired()
+        : new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
     if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
     return this.activeById(row.userId);
   }
@@ -352,7 +372,11 @@ export class SignInService {
   }
 
   private async completed(user: UserRow): Promise<SignInStep> {
-    return { authToken: await this.tokens.grant(user), uid: user.uid, setPasswordRequired: user.setPasswordRequired };
+    return {
+      authToken: await this.tokens.grant(user),
+      uid: user.uid,
+      setPasswordRequired: user.setPasswordRequired,
+    };
   }
 
   /** Two-factor applies when the user turned it on or the firm forces it for firm users or for clients. */
@@ -398,7 +422,9 @@ export class SignInService {
   private async throttle(key: string, limit: { max: number; windowSeconds: number }) {
     const { allowed, retryAfterSeconds } = await this.limiter.hit(key, limit);
     if (!allowed) {
-      throw new AppError('too_many_requests', 'too_many_sends', Messages.tooManyCodesRequested, { retryAfterSeconds });
+      throw new AppError('too_many_requests', 'too_many_sends', Messages.tooManyCodesRequested, {
+        retryAfterSeconds,
+      });
     }
   }
 

@@ -1,6 +1,5 @@
 import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
 import { KeyRing } from '../keys/signing-keys.js';
-import { schema } from '../schema.js';
 import { type BuiltFirm, buildFirm, type FirmSpec } from '../seed/firm-builder.js';
 import { startIdentityService } from '../start.js';
 

@@ -40,17 +40,17 @@ export const DEFAULT_TIME_ZONE = 'Pacific Time (US & Canada)';
 
 /** US time zones offered in profiles, with their IANA names for date handling. */
 export const US_TIME_ZONES: Record<string, string> = {
-  'Hawaii': 'Pacific/Honolulu',
-  'Alaska': 'America/Juneau',
+  Hawaii: 'Pacific/Honolulu',
+  Alaska: 'America/Juneau',
   'Pacific Time (US & Canada)': 'America/Los_Angeles',
-  'Arizona': 'America/Phoenix',
+  Arizona: 'America/Phoenix',
   'Mountain Time (US & Canada)': 'America/Denver',
   'Central Time (US & Canada)': 'America/Chicago',
   'Eastern Time (US & Canada)': 'America/New_York',
   'Indiana (East)': 'America/Indiana/Indianapolis',
   'Puerto Rico': 'America/Puerto_Rico',
   'American Samoa': 'Pacific/Pago_Pago',
-  'Guam': 'Pacific/Guam',
+  Guam: 'Pacific/Guam',
 };
 
 export const CONTACT_METHODS = ['email', 'sms'] as const;

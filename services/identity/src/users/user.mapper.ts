@@ -1,7 +1,10 @@
 import type { UserRow } from '../schema.js';
 
 /** A user row as the User message (the spec's keys), never with secrets. */
-export function toUserMessage(user: UserRow, extra: { companyIds?: string[]; twoFactorForced?: boolean } = {}) {
+export function toUserMessage(
+  user: UserRow,
+  extra: { companyIds?: string[]; twoFactorForced?: boolean } = {},
+) {
   return {
     id: user.id,
     uid: user.uid,

@@ -23,7 +23,10 @@ export class UsersRepository {
 
   async findLiveByUid(uid: string): Promise<UserRow | undefined> {
     const rows = await acrossFirms(this.db, (tx) =>
-      tx.select().from(users).where(and(eq(users.uid, uid), isNull(users.deletedAt))),
+      tx
+        .select()
+        .from(users)
+        .where(and(eq(users.uid, uid), isNull(users.deletedAt))),
     );
     return rows[0];
   }
@@ -31,7 +34,10 @@ export class UsersRepository {
   /** By id, for a grant or refresh token that already names the user. */
   async findLiveById(id: string): Promise<UserRow | undefined> {
     const rows = await acrossFirms(this.db, (tx) =>
-      tx.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt))),
+      tx
+        .select()
+        .from(users)
+        .where(and(eq(users.id, id), isNull(users.deletedAt))),
     );
     return rows[0];
   }
@@ -63,7 +69,10 @@ export class UsersRepository {
   }
 
   /** Sign-in bookkeeping (failed attempts, lock) on a user found across firms. */
-  async updateSignInState(user: UserRow, changes: Pick<UserChanges, 'failedPasswordAttempts' | 'lockedUntil'>) {
+  async updateSignInState(
+    user: UserRow,
+    changes: Pick<UserChanges, 'failedPasswordAttempts' | 'lockedUntil'>,
+  ) {
     await acrossFirms(this.db, (tx) => tx.update(users).set(changes).where(eq(users.id, user.id)));
   }
 

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope, forbidden, inFirm, recordEvent } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  badRequest,
+  firmScope,
+  forbidden,
+  inFirm,
+  recordEvent,
+} from '@portico/platform';
 import { IdentityEvents, type UpdateProfileRequest } from '@portico/proto';
 import { eq, sql } from 'drizzle-orm';
 import { canEditUser, canSeeUser } from '../access/visibility.js';
@@ -11,7 +19,6 @@ import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
 import { SecretPurpose, SecretsRepository } from '../sessions/secrets.repository.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
-import { toUserMessage } from './user.mapper.js';
 import {
   CONTACT_METHODS,
   isValidEmail,
@@ -20,6 +27,7 @@ import {
   US_TIME_ZONES,
   validateOptionalPhone,
 } from './profile.rules.js';
+import { toUserMessage } from './user.mapper.js';
 import { type UserChanges, UsersRepository } from './users.repository.js';
 
 const notFound = () => new AppError('not_found', 'user_not_found', Messages.notFound);
@@ -83,9 +91,12 @@ export class UsersService {
     if (!row) throw new AppError(expired ? 'gone' : 'not_found', 'link_expired', Messages.linkExpired);
     const newEmail = row.data.email ?? '';
     if (await this.users.emailTaken(newEmail, row.userId)) {
-      throw new AppError('conflict', 'email_exists', Messages.emailExists, { fields: { email: Messages.emailExists } });
+      throw new AppError('conflict', 'email_exists', Messages.emailExists, {
+        fields: { email: Messages.emailExists },
+      });
     }
-    if (!(await this.secrets.consume(row.id))) throw new AppError('gone', 'link_expired', Messages.linkExpired);
+    if (!(await this.secrets.consume(row.id)))
+      throw new AppError('gone', 'link_expired', Messages.linkExpired);
     const scope = firmScope(row.firmId);
     const updated = await inFirm(this.db, scope, async (tx) => {
       const rows = await tx
@@ -114,7 +125,10 @@ export class UsersService {
 
   private async visible(actor: Actor, id: string) {
     const scope = firmScope(actor.firm_id);
-    const [user, firm] = await Promise.all([isUuid(id) ? this.users.get(scope, id) : undefined, this.firms.get(scope)]);
+    const [user, firm] = await Promise.all([
+      isUuid(id) ? this.users.get(scope, id) : undefined,
+      this.firms.get(scope),
+    ]);
     const prefs = mergePreferences(firm?.preferences ?? {});
     if (!user || !canSeeUser(actor, user, prefs)) throw notFound();
     return { user, prefs };
@@ -158,7 +172,8 @@ export class UsersService {
       else changes.workPhoneNumber = phoneDigits(request.workPhoneNumber);
     }
     if (request.workPhoneExtension !== undefined) {
-      if (!/^\d{0,6}$/.test(request.workPhoneExtension)) fields.work_phone_extension = 'Extension must be up to 6 digits';
+      if (!/^\d{0,6}$/.test(request.workPhoneExtension))
+        fields.work_phone_extension = 'Extension must be up to 6 digits';
       else changes.workPhoneExtension = request.workPhoneExtension;
     }
     if (request.timeZone !== undefined) {
@@ -172,7 +187,8 @@ export class UsersService {
     }
     const contact = changes.preferredContactMethod ?? user.preferredContactMethod;
     const phone = changes.phoneNumber ?? user.phoneNumber;
-    if (contact === 'sms' && !phone && !fields.phone_number) fields.preferred_contact_method = Messages.smsNeedsPhone;
+    if (contact === 'sms' && !phone && !fields.phone_number)
+      fields.preferred_contact_method = Messages.smsNeedsPhone;
     if (request.enabled2fa !== undefined) {
       if (!request.enabled2fa && twoFactorForced) fields.enabled_2fa = Messages.twoFactorForced;
       else changes.enabled2fa = request.enabled2fa;
@@ -188,7 +204,8 @@ export class UsersService {
       if (!user.isAdvisor) fields.out_of_office = 'Only firm users have an out-of-office message';
       else {
         if (request.outOfOffice !== undefined) changes.outOfOffice = request.outOfOffice;
-        if (request.outOfOfficeMessage !== undefined) changes.outOfOfficeMessage = request.outOfOfficeMessage.slice(0, 2000);
+        if (request.outOfOfficeMessage !== undefined)
+          changes.outOfOfficeMessage = request.outOfOfficeMessage.slice(0, 2000);
       }
     }
     return { changes, fields, newEmail };
@@ -211,4 +228,5 @@ export class UsersService {
   }
 }
 
-export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+export const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

@@ -1,27 +1,38 @@
 import '../telemetry/register.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { INestMicroservice } from '@nestjs/common';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Payload, Transport } from '@nestjs/microservices';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import {
   defineRpc,
   type LookupEmailRequest,
   LookupEmailRequestSchema,
   LookupEmailResponseSchema,
 } from '@portico/proto';
-import type { INestMicroservice } from '@nestjs/common';
 import { type Actor } from '../auth/actor.js';
 import { BusClient } from '../bus/bus-client.js';
 import { CurrentActor, Rpc } from '../bus/rpc.js';
 import { AppError } from '../errors/app-error.js';
 import { inSpan, SpanKind } from '../telemetry/propagation.js';
-import { context } from '@opentelemetry/api';
 
-const echo = defineRpc({ subject: 'test.echo.run.v1', request: LookupEmailRequestSchema, response: LookupEmailResponseSchema });
-const slow = defineRpc({ subject: 'test.echo.slow.v1', request: LookupEmailRequestSchema, response: LookupEmailResponseSchema });
-const nobody = defineRpc({ subject: 'test.echo.nobody.v1', request: LookupEmailRequestSchema, response: LookupEmailResponseSchema });
+const echo = defineRpc({
+  subject: 'test.echo.run.v1',
+  request: LookupEmailRequestSchema,
+  response: LookupEmailResponseSchema,
+});
+const slow = defineRpc({
+  subject: 'test.echo.slow.v1',
+  request: LookupEmailRequestSchema,
+  response: LookupEmailResponseSchema,
+});
+const nobody = defineRpc({
+  subject: 'test.echo.nobody.v1',
+  request: LookupEmailRequestSchema,
+  response: LookupEmailResponseSchema,
+});
 
 const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_access: 'partner' };
 
@@ -29,7 +40,8 @@ const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_acces
 class EchoHandler {
   @Rpc(echo)
   run(@Payload() req: LookupEmailRequest, @CurrentActor() who: Actor) {
-    if (req.email === 'missing@example.com') throw new AppError('not_found', 'no_user', "Sorry, we couldn't find a user with that email address");
+    if (req.email === 'missing@example.com')
+      throw new AppError('not_found', 'no_user', "Sorry, we couldn't find a user with that email address");
     if (req.email === 'boom@example.com') throw new Error('database password is hunter2');
     return {
       email: undefined,
@@ -87,7 +99,10 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
   });
 
   it('refuses a call without an actor with 401', async () => {
-    await expect(bus.request(echo, { email: 'a@b.co' })).rejects.toMatchObject({ kind: 'unauthorized', status: 401 });
+    await expect(bus.request(echo, { email: 'a@b.co' })).rejects.toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+    });
   });
 
   it('carries an AppError with its kind and user-facing message', async () => {
@@ -98,7 +113,9 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
   });
 
   it('hides an unexpected error behind a generic 500 with no details', async () => {
-    const err = (await bus.request(echo, { email: 'boom@example.com' }, { actor }).catch((e) => e)) as AppError;
+    const err = (await bus
+      .request(echo, { email: 'boom@example.com' }, { actor })
+      .catch((e) => e)) as AppError;
     expect(err.kind).toBe('internal');
     expect(err.message).toBe('Something went wrong');
     expect(JSON.stringify(err)).not.toContain('hunter2');
@@ -112,13 +129,19 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
   });
 
   it('answers 504 when the service is slower than the timeout', async () => {
-    await expect(bus.request(slow, { email: 'x@y.zz' }, { actor, timeoutMs: 300 })).rejects.toMatchObject({ status: 504 });
+    await expect(bus.request(slow, { email: 'x@y.zz' }, { actor, timeoutMs: 300 })).rejects.toMatchObject({
+      status: 504,
+    });
   });
 
   it('refuses a payload that does not match the request schema with 400', async () => {
-    const reply = await nc.request(echo.subject, JSON.stringify({ pattern: echo.subject, id: '1', data: { email: 42 } }), {
-      timeout: 2_000,
-    });
+    const reply = await nc.request(
+      echo.subject,
+      JSON.stringify({ pattern: echo.subject, id: '1', data: { email: 42 } }),
+      {
+        timeout: 2_000,
+      },
+    );
     expect(reply.json<{ err: { kind: string } }>().err.kind).toBe('bad_request');
   });
 });

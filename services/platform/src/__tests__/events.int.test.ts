@@ -7,11 +7,22 @@ import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { pino } from 'pino';
 import { EVENT_ID_HEADER, OutboxRelay, recordEvent, startDurableConsumer } from '../bus/events.js';
 import { outboxEvents } from '../bus/outbox.schema.js';
-import { acrossFirms, type DatabaseHandle, firmScope, inFirm, openDatabase, rlsPolicySql } from '../db/database.js';
-import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
+import {
+  acrossFirms,
+  type DatabaseHandle,
+  firmScope,
+  inFirm,
+  openDatabase,
+  rlsPolicySql,
+} from '../db/database.js';
 import { waitFor } from '../testing/free-port.js';
+import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
 
-const notes = pgTable('notes', { id: uuid('id').primaryKey().defaultRandom(), firmId: uuid('firm_id').notNull(), body: text('body').notNull() });
+const notes = pgTable('notes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  firmId: uuid('firm_id').notNull(),
+  body: text('body').notNull(),
+});
 const schema = { notes, outboxEvents };
 const log = pino({ level: 'silent' });
 const FIRM_A = '00000000-0000-4000-8000-00000000000a';
@@ -22,7 +33,10 @@ describe('database scoping, outbox relay and durable consumers', () => {
   let nc: NatsConnection;
 
   beforeAll(async () => {
-    const url = await createServiceDatabase(process.env.TEST_PG_ADMIN_URL as string, uniqueDatabaseName('platform'));
+    const url = await createServiceDatabase(
+      process.env.TEST_PG_ADMIN_URL as string,
+      uniqueDatabaseName('platform'),
+    );
     handle = openDatabase(url, schema);
     await handle.pool.query(`
       create table notes (id uuid primary key default gen_random_uuid(), firm_id uuid not null, body text not null);
@@ -51,8 +65,12 @@ describe('database scoping, outbox relay and durable consumers', () => {
     const seenByA = await inFirm(handle.db, firmScope(FIRM_A), (tx) => tx.select().from(notes));
     expect(seenByA.map((n) => n.body)).toEqual(['a']);
     await expect(
-      inFirm(handle.db, firmScope(FIRM_A), (tx) => tx.insert(notes).values({ firmId: FIRM_B, body: 'sneaky' })),
-    ).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/row-level security/) }) });
+      inFirm(handle.db, firmScope(FIRM_A), (tx) =>
+        tx.insert(notes).values({ firmId: FIRM_B, body: 'sneaky' }),
+      ),
+    ).rejects.toMatchObject({
+      cause: expect.objectContaining({ message: expect.stringMatching(/row-level security/) }),
+    });
     const unscoped = await handle.db.select().from(notes);
     expect(unscoped).toEqual([]);
   });
@@ -82,7 +100,11 @@ describe('database scoping, outbox relay and durable consumers', () => {
       },
     });
     const eventId = await handle.db.transaction((tx) =>
-      recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-1', firmId: FIRM_A, changedFields: ['email'] }),
+      recordEvent(tx, IdentityEvents.userUpdated, {
+        userId: 'u-1',
+        firmId: FIRM_A,
+        changedFields: ['email'],
+      }),
     );
     const relay = new OutboxRelay(handle.db, nc, log);
     expect(await relay.flush()).toBe(1);
@@ -90,9 +112,13 @@ describe('database scoping, outbox relay and durable consumers', () => {
     // A redelivery from another path (same event id, new JetStream message) is skipped by the consumer.
     const h = headers();
     h.set(EVENT_ID_HEADER, eventId);
-    await jetstream(nc).publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: eventId, user_id: 'u-1' }), {
-      headers: h,
-    });
+    await jetstream(nc).publish(
+      IdentityEvents.userUpdated.subject,
+      JSON.stringify({ event_id: eventId, user_id: 'u-1' }),
+      {
+        headers: h,
+      },
+    );
     await waitFor(async () => seen.length >= 1, 5_000, 'the event to be handled');
     await new Promise((r) => setTimeout(r, 300));
     expect(seen).toHaveLength(1);

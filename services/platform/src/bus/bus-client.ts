@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { create, type DescMessage, fromJson, type JsonValue, type MessageInitShape, type MessageShape, toJson } from '@bufbuild/protobuf';
-import { errors, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import {
+  create,
+  type DescMessage,
+  fromJson,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+  toJson,
+} from '@bufbuild/protobuf';
+import { errors, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
+import { context } from '@opentelemetry/api';
 import type { RpcContract } from '@portico/proto';
 import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
 import { AppError } from '../errors/app-error.js';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
-import { context } from '@opentelemetry/api';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
 
@@ -60,10 +68,16 @@ export class BusClient {
 }
 
 function toTransportError(err: unknown, subject: string): AppError {
-  if (err instanceof errors.TimeoutError || (err instanceof errors.RequestError && err.cause instanceof errors.TimeoutError)) {
+  if (
+    err instanceof errors.TimeoutError ||
+    (err instanceof errors.RequestError && err.cause instanceof errors.TimeoutError)
+  ) {
     return new AppError('timeout', 'service_timeout', `The service did not answer in time (${subject})`);
   }
-  if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders())) {
+  if (
+    err instanceof errors.NoRespondersError ||
+    (err instanceof errors.RequestError && err.isNoResponders())
+  ) {
     return new AppError('unavailable', 'service_unavailable', `The service is unavailable (${subject})`);
   }
   if (err instanceof errors.ClosedConnectionError || err instanceof errors.DrainingConnectionError) {

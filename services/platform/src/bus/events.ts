@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { create, type DescMessage, fromJson, type JsonValue, type MessageInitShape, type MessageShape, toJson } from '@bufbuild/protobuf';
+import {
+  create,
+  type DescMessage,
+  fromJson,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+  toJson,
+} from '@bufbuild/protobuf';
 import {
   AckPolicy,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
   jetstream,
   jetstreamManager,
-  type JsMsg,
 } from '@nats-io/jetstream';
-import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import type { EventContract } from '@portico/proto';
 import { asc, inArray, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -108,13 +116,22 @@ export class OutboxRelay {
           const h = natsHeaders();
           for (const [key, value] of Object.entries(row.headers ?? {})) h.set(key, value);
           h.set(EVENT_ID_HEADER, row.id);
-          await this.js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.id, headers: h, timeout: 5_000 });
+          await this.js.publish(row.subject, JSON.stringify(row.payload), {
+            msgID: row.id,
+            headers: h,
+            timeout: 5_000,
+          });
         }
         if (rows.length) {
           await tx
             .update(outboxEvents)
             .set({ publishedAt: sql`now()` })
-            .where(inArray(outboxEvents.id, rows.map((r) => r.id)));
+            .where(
+              inArray(
+                outboxEvents.id,
+                rows.map((r) => r.id),
+              ),
+            );
         }
         return rows.length;
       });
@@ -152,16 +169,20 @@ export async function startDurableConsumer<M extends DescMessage>(
   options: DurableConsumerOptions<M>,
 ): Promise<{ stop: () => Promise<void> }> {
   const jsm = await ensureEventStream(options.nc);
-  await jsm.consumers.add(EVENTS_STREAM, {
-    durable_name: options.durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    filter_subject: options.contract.subject,
-    max_deliver: 20,
-    ack_wait: 30 * 1_000_000_000,
-  }).catch(async () => {
-    await jsm.consumers.update(EVENTS_STREAM, options.durable, { filter_subject: options.contract.subject });
-  });
+  await jsm.consumers
+    .add(EVENTS_STREAM, {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: options.contract.subject,
+      max_deliver: 20,
+      ack_wait: 30 * 1_000_000_000,
+    })
+    .catch(async () => {
+      await jsm.consumers.update(EVENTS_STREAM, options.durable, {
+        filter_subject: options.contract.subject,
+      });
+    });
   const consumer = await jetstream(options.nc).consumers.get(EVENTS_STREAM, options.durable);
   const messages = await consumer.consume({ max_messages: options.maxInFlight ?? 16 });
   const loop = (async () => {
@@ -195,7 +216,10 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
     });
     msg.ack();
   } catch (err) {
-    options.log.error({ err, event_id: eventId, subject: msg.subject }, 'Event handler failed; will be redelivered');
+    options.log.error(
+      { err, event_id: eventId, subject: msg.subject },
+      'Event handler failed; will be redelivered',
+    );
     msg.nak(5_000);
   }
 }

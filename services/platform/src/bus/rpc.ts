@@ -2,8 +2,8 @@ import { create, type DescMessage, fromJson, type JsonValue, toJson } from '@buf
 import {
   type ArgumentsHost,
   applyDecorators,
-  Catch,
   type CallHandler,
+  Catch,
   createParamDecorator,
   type ExecutionContext,
   Injectable,
@@ -13,8 +13,8 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { MessagePattern, type NatsContext } from '@nestjs/microservices';
-import type { RpcContract } from '@portico/proto';
 import { context as otelContext } from '@opentelemetry/api';
+import type { RpcContract } from '@portico/proto';
 import { Observable, throwError } from 'rxjs';
 import { ACTOR_HEADER, type Actor, decodeActor } from '../auth/actor.js';
 import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
@@ -43,27 +43,29 @@ function codecInterceptor(contract: RpcContract): NestInterceptor {
       const args = ctx.getArgs();
       const parent = extractTraceContext((key) => headerOf(ctx, key));
       return new Observable((subscriber) => {
-        void handlerSlots.run(() =>
-          inSpan(`handle ${contract.subject}`, SpanKind.SERVER, parent, async () => {
-            try {
-              args[0] = decodeRequest(contract.request, args[0]);
-              const result = await new Promise<unknown>((resolve, reject) => {
-                otelContext.with(otelContext.active(), () => {
-                  next.handle().subscribe({ next: resolve, error: reject });
+        void handlerSlots
+          .run(() =>
+            inSpan(`handle ${contract.subject}`, SpanKind.SERVER, parent, async () => {
+              try {
+                args[0] = decodeRequest(contract.request, args[0]);
+                const result = await new Promise<unknown>((resolve, reject) => {
+                  otelContext.with(otelContext.active(), () => {
+                    next.handle().subscribe({ next: resolve, error: reject });
+                  });
                 });
-              });
-              return toJson(contract.response, create(contract.response, result as never), WIRE_JSON);
-            } catch (err) {
-              throw hideUnexpected(err, contract.subject);
-            }
-          }),
-        ).then(
-          (value) => {
-            subscriber.next(value);
-            subscriber.complete();
-          },
-          (err) => subscriber.error(err),
-        );
+                return toJson(contract.response, create(contract.response, result as never), WIRE_JSON);
+              } catch (err) {
+                throw hideUnexpected(err, contract.subject);
+              }
+            }),
+          )
+          .then(
+            (value) => {
+              subscriber.next(value);
+              subscriber.complete();
+            },
+            (err) => subscriber.error(err),
+          );
       });
     }
   }
@@ -117,6 +119,6 @@ export const OptionalActor = createParamDecorator(
 );
 
 /** A request header the gateway forwards (client IP, user agent). */
-export const RequestHeader = createParamDecorator(
-  (key: string, ctx: ExecutionContext): string | undefined => headerOf(ctx, key),
+export const RequestHeader = createParamDecorator((key: string, ctx: ExecutionContext): string | undefined =>
+  headerOf(ctx, key),
 );

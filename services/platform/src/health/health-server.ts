@@ -30,7 +30,10 @@ export async function startHealthServer(
       if (draining) return send(503, { status: 'draining' });
       const results = await runChecks(checks);
       const failing = Object.entries(results).filter(([, r]) => r !== 'ok');
-      return send(failing.length ? 503 : 200, { status: failing.length ? 'unavailable' : 'ok', checks: results });
+      return send(failing.length ? 503 : 200, {
+        status: failing.length ? 'unavailable' : 'ok',
+        checks: results,
+      });
     }
     send(404, { error: 'Not found' });
   });

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 /** Adds the active trace and span ids to every line, so a log line leads to its trace. */
 function traceFields(): Record<string, string> {

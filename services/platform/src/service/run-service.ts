@@ -1,10 +1,10 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import { ensureEventStream, OutboxRelay } from '../bus/events.js';
 import { BusClient } from '../bus/bus-client.js';
+import { ensureEventStream, OutboxRelay } from '../bus/events.js';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import { startHealthServer } from '../health/health-server.js';
 import { JsonNestLogger } from '../logging/logger.js';
@@ -47,7 +47,13 @@ export async function runService<S extends Record<string, unknown>>(
   const { name, log } = options;
   const nc = await connect({ servers: options.natsUrl, name: `${name}-client`, maxReconnectAttempts: -1 });
   await ensureEventStream(nc);
-  const resources: ServiceResources<S> = { name, database: options.database, nc, bus: new BusClient(nc), log };
+  const resources: ServiceResources<S> = {
+    name,
+    database: options.database,
+    nc,
+    bus: new BusClient(nc),
+    log,
+  };
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module(resources), {
     transport: Transport.NATS,
     options: {

@@ -1,4 +1,4 @@
-import { context, propagation, type Context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Context, context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /** Writes the active W3C trace context (traceparent, tracestate) into a header carrier. */
 export function injectTraceContext(carrier: Record<string, string>): Record<string, string> {
@@ -7,10 +7,14 @@ export function injectTraceContext(carrier: Record<string, string>): Record<stri
 }
 
 export function extractTraceContext(get: (key: string) => string | undefined): Context {
-  return propagation.extract(context.active(), {}, {
-    keys: () => ['traceparent', 'tracestate'],
-    get: (_carrier, key) => get(key),
-  });
+  return propagation.extract(
+    context.active(),
+    {},
+    {
+      keys: () => ['traceparent', 'tracestate'],
+      get: (_carrier, key) => get(key),
+    },
+  );
 }
 
 const tracer = () => trace.getTracer('portico');

@@ -1,5 +1,5 @@
-import { startEmbeddedPostgres } from './postgres.js';
 import { startNatsServer } from './nats.js';
+import { startEmbeddedPostgres } from './postgres.js';
 
 export interface TestInfrastructure {
   postgresAdminUrl: string;

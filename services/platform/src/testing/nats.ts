@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { connect as netConnect } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from './free-port.js';
@@ -15,7 +15,12 @@ export interface RunningNats {
 }
 
 export function natsServerBinary(): string {
-  const candidates = [process.env.NATS_SERVER_BIN, 'nats-server', '/usr/sbin/nats-server', '/usr/bin/nats-server'];
+  const candidates = [
+    process.env.NATS_SERVER_BIN,
+    'nats-server',
+    '/usr/sbin/nats-server',
+    '/usr/bin/nats-server',
+  ];
   for (const candidate of candidates) {
     if (candidate && spawnSync(candidate, ['--version']).status === 0) return candidate;
   }
@@ -25,14 +30,18 @@ export function natsServerBinary(): string {
 }
 
 /** Starts nats-server with JetStream on a free loopback port, storing under a temporary folder unless `storeDir` is given. */
-export async function startNatsServer(options: { storeDir?: string; port?: number } = {}): Promise<RunningNats> {
+export async function startNatsServer(
+  options: { storeDir?: string; port?: number } = {},
+): Promise<RunningNats> {
   const binary = natsServerBinary();
   const keep = !!options.storeDir;
   const storeDir = options.storeDir ?? (await mkdtemp(join(tmpdir(), 'portico-nats-')));
   const port = options.port ?? (await freePort());
   let child: ChildProcess | undefined;
   const launch = async () => {
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
     await waitFor(() => canConnect(port), 10_000, `nats-server on port ${port}`);
   };
   const halt = async () => {

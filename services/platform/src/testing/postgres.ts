@@ -18,7 +18,9 @@ export interface RunningPostgres {
  * (so it never collides with a system server). A fresh temporary folder unless `dataDir` is given, in
  * which case the data is kept between runs.
  */
-export async function startEmbeddedPostgres(options: { dataDir?: string; port?: number } = {}): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  options: { dataDir?: string; port?: number } = {},
+): Promise<RunningPostgres> {
   const keep = !!options.dataDir;
   let dataDir = options.dataDir;
   if (!dataDir) {
@@ -36,7 +38,16 @@ export async function startEmbeddedPostgres(options: { dataDir?: string; port?: 
     password,
     persistent: keep,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300', '-c', 'fsync=off'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'fsync=off',
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The README's test command: every suite (unit, integration against real PostgreSQL and NATS, and the
+# browser tests when present), then one closing line `tests: N passed, N failed` over all of them.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source infra/local/ensure-tools.sh
+ensure_node_modules
+ensure_nats_server
+export PATH="$PWD/node_modules/.bin:$PATH" NX_NO_CLOUD=true
+export NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning"
+
+counts=$(mktemp)
+export TEST_COUNTS_FILE=$counts
+status=0
+jest=node_modules/jest/bin/jest.js
+
+run_jest() {
+  # A suite that crashes before reporting still counts as a failure.
+  local before; before=$(wc -l < "$counts")
+  node "$jest" "$@" || status=1
+  if [[ $(wc -l < "$counts") -eq $before ]]; then echo "0 1 0" >> "$counts"; fi
+}
+
+run_jest --selectProjects unit
+[[ -d frontends ]] && grep -q "displayName: 'frontend'" jest.config.js && run_jest --selectProjects frontend
+run_jest --selectProjects integration --runInBand --forceExit
+if grep -q "displayName: 'browser'" jest.config.js; then
+  run_jest --selectProjects browser --runInBand --forceExit
+fi
+
+read -r passed failed < <(awk '{p+=$1; f+=$2} END {print p+0, f+0}' "$counts")
+rm -f "$counts"
+[[ $failed -gt 0 ]] && status=1
+echo "tests: ${passed} passed, ${failed} failed"
+exit $status
