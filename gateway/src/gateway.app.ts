@@ -38,7 +38,10 @@ export function createNestApp(resources: GatewayResources): Promise<NestFastifyA
  * Adds everything that must exist before the routes are registered (tracing, CORS, sign-in rate limits,
  * the OpenAPI document and its UI), then registers them. It does not listen.
  */
-export async function configureGatewayApp(app: NestFastifyApplication, resources: GatewayResources): Promise<void> {
+export async function configureGatewayApp(
+  app: NestFastifyApplication,
+  resources: GatewayResources,
+): Promise<void> {
   const { config, log } = resources;
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestTracing(fastify, log);

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Identity } from '@portico/proto';
 import { type RunningGateway, startGateway } from '../testing/start-gateway.js';
-import { fail, ok, respond } from './support/responders.js';
 import { advisorClaims, clientClaims, createTestKey, type TestKey } from './support/keys.js';
+import { fail, ok, respond } from './support/responders.js';
 
 describe('gateway: access tokens verified against identity keys served over NATS', () => {
   let nc: NatsConnection;
@@ -24,7 +24,9 @@ describe('gateway: access tokens verified against identity keys served over NATS
     impostor = await createTestKey('key-1');
     stranger = await createTestKey('key-unknown');
     stops.push(respond(nc, Identity.jwks, () => ok({ keys: [key.publicJwk] })).stop);
-    currentUser = respond(nc, Identity.currentUser, (req) => ok({ id: req.actor?.user_id ?? '', email: 'a@b.co' }));
+    currentUser = respond(nc, Identity.currentUser, (req) =>
+      ok({ id: req.actor?.user_id ?? '', email: 'a@b.co' }),
+    );
     stops.push(currentUser.stop);
     stops.push(respond(nc, Identity.updatePreferences, () => ok({ id: 'firm-1', name: 'Demo CPA' })).stop);
     stops.push(
@@ -44,13 +46,17 @@ describe('gateway: access tokens verified against identity keys served over NATS
   it('answers 401 unauthenticated without a token', async () => {
     const res = await get('/current_user');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: 'Unauthorized', message: 'Unauthorized', code: 'unauthenticated' });
+    expect(await res.json()).toEqual({
+      error: 'Unauthorized',
+      message: 'Unauthorized',
+      code: 'unauthenticated',
+    });
   });
 
   it('passes a valid token through and sends the verified actor to the service', async () => {
     const res = await get('/current_user', await key.sign(advisorClaims));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ id: 'user-partner', email: 'a@b.co' });
+    expect(await res.json()).toMatchObject({ id: 'user-partner', email: 'a@b.co' });
     expect(currentUser.received.at(-1)?.actor).toEqual({
       user_id: 'user-partner',
       firm_id: 'firm-1',
@@ -112,7 +118,10 @@ describe('gateway: access tokens verified against identity keys served over NATS
   it('passes the service error through with its status and message', async () => {
     const res = await fetch(`${gateway.url}/companies/other-firm-company`, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${await key.sign(advisorClaims)}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${await key.sign(advisorClaims)}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ name: 'Acme' }),
     });
     expect(res.status).toBe(404);

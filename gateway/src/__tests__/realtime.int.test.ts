@@ -36,7 +36,9 @@ function openSocket(url: string, protocols?: string[]): Promise<OpenSocket> {
           read < messages.length ? Promise.resolve(messages[read++]) : new Promise((r) => waiters.push(r)),
       }),
     );
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
+    );
     ws.once('error', reject);
   });
 }
@@ -91,7 +93,10 @@ describe('gateway: realtime socket fed by JetStream events', () => {
   });
 
   it("signs out only that user's sockets on a revocation, and refuses the user's older tokens", async () => {
-    const oldToken = await key.sign({ ...clientClaims, sub: 'revoked-user' }, { issuedAt: Math.floor(Date.now() / 1000) - 5 });
+    const oldToken = await key.sign(
+      { ...clientClaims, sub: 'revoked-user' },
+      { issuedAt: Math.floor(Date.now() / 1000) - 5 },
+    );
     const revoked = await openSocket(`${wsUrl}/realtime?access_token=${oldToken}`);
     const other = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`);
     await js.publish(
@@ -112,7 +117,9 @@ describe('gateway: realtime socket fed by JetStream events', () => {
     }
     expect((await revoked.closed).code).toBe(4401);
     expect(other.ws.readyState).toBe(WebSocket.OPEN);
-    const res = await fetch(`${gateway.url}/current_user`, { headers: { authorization: `Bearer ${oldToken}` } });
+    const res = await fetch(`${gateway.url}/current_user`, {
+      headers: { authorization: `Bearer ${oldToken}` },
+    });
     expect(res.status).toBe(401);
     other.ws.close();
   });

@@ -13,6 +13,8 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
   let exchange: ReturnType<typeof respond>;
   let twoFactor: ReturnType<typeof respond>;
 
+  type Json = Record<string, unknown> & { fields?: unknown; trace_id?: string; error?: string };
+  const json = async (res: Response) => (await res.json()) as Json;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${gateway.url}${path}`, {
       method: 'POST',
@@ -25,16 +27,24 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
     nc = await connect({ servers: natsUrl });
     lookup = respond(nc, Identity.lookupEmail, (req) => {
       if (req.data.email === 'nobody@example.com') {
-        return fail({ kind: 'not_found', code: 'no_user', message: "Sorry, we couldn't find a user with that email address" });
+        return fail({
+          kind: 'not_found',
+          code: 'no_user',
+          message: "Sorry, we couldn't find a user with that email address",
+        });
       }
       return ok({ uid: 'u-1', preferred_sign_in_method: 'password', accountant_id: 'acc-1' });
     });
-    exchange = respond(nc, Identity.exchangeToken, () => ok({ access_token: 'a', refresh_token: 'r', expires_in: 900 }));
+    exchange = respond(nc, Identity.exchangeToken, () =>
+      ok({ access_token: 'a', refresh_token: 'r', expires_in: 900 }),
+    );
     twoFactor = respond(nc, Identity.sendTwoFactor, () => ok({ sent_to: 'j***@example.com' }));
     stops.push(lookup.stop, exchange.stop, twoFactor.stop);
     stops.push(respond(nc, Identity.forgotPassword, () => ({ delayMs: 2_000, response: {} })).stop);
     stops.push(
-      respond(nc, Identity.refresh, () => fail({ kind: 'internal', code: 'internal', message: 'Something went wrong' })).stop,
+      respond(nc, Identity.refresh, () =>
+        fail({ kind: 'internal', code: 'internal', message: 'Something went wrong' }),
+      ).stop,
     );
     gateway = await startGateway({
       natsUrl,
@@ -68,7 +78,7 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
   it('reports every missing field of a password sign-in', async () => {
     const res = await post('/sessions/verify_password', { email: '   ' });
     expect(res.status).toBe(400);
-    expect((await res.json()).fields).toEqual({ email: 'Email is missing', password: 'Password is missing' });
+    expect((await json(res)).fields).toEqual({ email: 'Email is missing', password: 'Password is missing' });
   });
 
   it('refuses a body that is not JSON with 400 and no details', async () => {
@@ -78,22 +88,39 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
   });
 
   it('trims the email and answers with the reply in the spec keys', async () => {
-    const res = await post('/sessions/get_preferred_sign_in_method', { email: '  jane@example.com ', extra: 1 });
+    const res = await post('/sessions/get_preferred_sign_in_method', {
+      email: '  jane@example.com ',
+      extra: 1,
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ uid: 'u-1', preferred_sign_in_method: 'password', accountant_id: 'acc-1' });
+    expect(await res.json()).toMatchObject({
+      uid: 'u-1',
+      preferred_sign_in_method: 'password',
+      accountant_id: 'acc-1',
+    });
     expect(lookup.received.at(-1)?.data).toEqual({ email: 'jane@example.com' });
   });
 
   it("answers with the service's message and status when it refuses", async () => {
     const res = await post('/sessions/get_preferred_sign_in_method', { email: 'nobody@example.com' });
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: "Sorry, we couldn't find a user with that email address" });
+    expect(await res.json()).toMatchObject({
+      error: "Sorry, we couldn't find a user with that email address",
+    });
   });
 
   it('adds the client address and browser to a token exchange', async () => {
-    const res = await post('/sessions/exchange_token', { auth_token: 'grant' }, { 'user-agent': 'TestBrowser/1.0' });
+    const res = await post(
+      '/sessions/exchange_token',
+      { auth_token: 'grant' },
+      { 'user-agent': 'TestBrowser/1.0' },
+    );
     expect(res.status).toBe(200);
-    expect(exchange.received.at(-1)?.data).toEqual({ auth_token: 'grant', ip: '127.0.0.1', user_agent: 'TestBrowser/1.0' });
+    expect(exchange.received.at(-1)?.data).toEqual({
+      auth_token: 'grant',
+      ip: '127.0.0.1',
+      user_agent: 'TestBrowser/1.0',
+    });
     expect(exchange.received.at(-1)?.headers?.get('x-portico-client-ip')).toBe('127.0.0.1');
   });
 
@@ -109,7 +136,7 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
     const res = await post('/sessions/forgot_password', { email: 'slow@example.com' });
     expect(res.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(1_500);
-    expect((await res.json()).error).toBeTruthy();
+    expect((await json(res)).error).toBeTruthy();
   });
 
   it('answers 503 at once when no service listens, and stays up', async () => {
@@ -122,7 +149,7 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
   it('hides an internal failure behind a generic 500 with the trace id', async () => {
     const res = await post('/sessions/refresh', { refresh_token: 'r' });
     expect(res.status).toBe(500);
-    const body = await res.json();
+    const body = await json(res);
     expect(body).toMatchObject({ error: 'Something went wrong' });
     expect(body.trace_id).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -130,22 +157,32 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
   it('continues the caller trace to the service and into the error body', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const traceparent = `00-${traceId}-00f067aa0ba902b7-01`;
-    const res = await post('/sessions/get_preferred_sign_in_method', { email: 'trace@example.com' }, { traceparent });
+    const res = await post(
+      '/sessions/get_preferred_sign_in_method',
+      { email: 'trace@example.com' },
+      { traceparent },
+    );
     expect(res.headers.get('x-trace-id')).toBe(traceId);
     expect(lookup.received.at(-1)?.headers?.get('traceparent')).toContain(traceId);
     const failed = await post('/sessions/verify_auth_link', { token: 't' }, { traceparent });
-    expect((await failed.json()).trace_id).toBe(traceId);
+    expect((await json(failed)).trace_id).toBe(traceId);
   });
 
   it('limits requests per account with 429 and Retry-After', async () => {
     const body = { email: 'Limited@Example.com' };
-    for (let i = 0; i < 3; i++) expect((await post('/sessions/get_preferred_sign_in_method', body)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await post('/sessions/get_preferred_sign_in_method', body)).status).toBe(200);
     const res = await post('/sessions/get_preferred_sign_in_method', { email: ' limited@example.com' });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await res.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^Too many attempts/) });
+    expect(await res.json()).toMatchObject({
+      code: 'rate_limited',
+      error: expect.stringMatching(/^Too many attempts/),
+    });
     // Another account from the same address is not affected.
-    expect((await post('/sessions/get_preferred_sign_in_method', { email: 'other@example.com' })).status).toBe(200);
+    expect(
+      (await post('/sessions/get_preferred_sign_in_method', { email: 'other@example.com' })).status,
+    ).toBe(200);
   });
 
   it('refuses a body over the limit with 413', async () => {
@@ -176,7 +213,10 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
 describe('gateway: per-address limit on sign-in routes', () => {
   it('answers 429 once one address exceeds its limit, whatever the account', async () => {
     const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
-    const gateway = await startGateway({ natsUrl, env: { RATE_LIMIT_IP_MAX: '2', RATE_LIMIT_ACCOUNT_MAX: '100' } });
+    const gateway = await startGateway({
+      natsUrl,
+      env: { RATE_LIMIT_IP_MAX: '2', RATE_LIMIT_ACCOUNT_MAX: '100' },
+    });
     try {
       const send = (email: string) =>
         fetch(`${gateway.url}/sessions/forgot_password`, {

@@ -1,12 +1,11 @@
-import { Controller, Get, Inject, Param, Patch, Put } from '@nestjs/common';
+import { Controller, Get, Inject, Patch, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CompanySchema, ListCompaniesResponseSchema } from '@portico/proto';
 import type { z } from 'zod';
 import { Authenticated, Roles } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../http/caller.js';
 import { Describe } from '../http/route.decorators.js';
-import { pathId } from '../validation/fields.js';
-import { ValidBody, ValidQuery, ZodPipe } from '../validation/zod.pipe.js';
+import { ValidBody, ValidId, ValidQuery } from '../validation/zod.pipe.js';
 import { CompaniesClient } from './companies.client.js';
 import { listCompaniesQuery, updateCompanyBody, updateCompanyProfileBody } from './companies.schemas.js';
 
@@ -18,30 +17,30 @@ export class CompaniesController {
   @Get(':id')
   @Authenticated()
   @Describe('An entity the caller may see', CompanySchema)
-  get(@Param(new ZodPipe(pathId())) params: { id: string }, @CurrentCaller() caller: Caller) {
-    return this.companies.get(params.id, caller);
+  get(@ValidId() id: string, @CurrentCaller() caller: Caller) {
+    return this.companies.get(id, caller);
   }
 
   @Patch(':id')
   @Roles('advisor')
   @Describe('Update an entity (advisor editor)', CompanySchema)
   update(
-    @Param(new ZodPipe(pathId())) params: { id: string },
+    @ValidId() id: string,
     @ValidBody(updateCompanyBody) body: z.output<typeof updateCompanyBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.companies.update(params.id, body, caller);
+    return this.companies.update(id, body, caller);
   }
 
   @Put(':id')
   @Roles('client')
   @Describe('Update the entity profile (client)', CompanySchema)
   updateProfile(
-    @Param(new ZodPipe(pathId())) params: { id: string },
+    @ValidId() id: string,
     @ValidBody(updateCompanyProfileBody) body: z.output<typeof updateCompanyProfileBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.companies.updateProfile(params.id, body, caller);
+    return this.companies.updateProfile(id, body, caller);
   }
 }
 

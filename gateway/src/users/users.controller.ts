@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Patch } from '@nestjs/common';
+import { Controller, Get, Inject, Patch } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { SetSignInMethodResponseSchema, UpdateProfileResponseSchema, UserSchema } from '@portico/proto';
 import type { z } from 'zod';
@@ -6,8 +6,7 @@ import { Authenticated, OptionalAuth, Public } from '../auth/auth.decorators.js'
 import { unauthenticated } from '../auth/auth.errors.js';
 import { type Caller, CurrentCaller } from '../http/caller.js';
 import { Describe, PostAction } from '../http/route.decorators.js';
-import { pathId } from '../validation/fields.js';
-import { ValidBody, ZodPipe } from '../validation/zod.pipe.js';
+import { ValidBody, ValidId } from '../validation/zod.pipe.js';
 import { UsersClient } from './users.client.js';
 import { confirmEmailBody, setSignInMethodBody, updateProfileBody } from './users.schemas.js';
 
@@ -43,18 +42,18 @@ export class UsersController {
   @Get(':id')
   @Authenticated()
   @Describe('A user of the caller firm', UserSchema)
-  getUser(@Param(new ZodPipe(pathId())) params: { id: string }, @CurrentCaller() caller: Caller) {
-    return this.users.getUser(params.id, caller);
+  getUser(@ValidId() id: string, @CurrentCaller() caller: Caller) {
+    return this.users.getUser(id, caller);
   }
 
   @Patch(':id')
   @Authenticated()
   @Describe('Update a profile; a changed email is confirmed by email first', UpdateProfileResponseSchema)
   updateProfile(
-    @Param(new ZodPipe(pathId())) params: { id: string },
+    @ValidId() id: string,
     @ValidBody(updateProfileBody) body: z.output<typeof updateProfileBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.users.updateProfile(params.id, body, caller);
+    return this.users.updateProfile(id, body, caller);
   }
 }

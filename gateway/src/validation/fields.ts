@@ -36,5 +36,4 @@ export const phoneDigits = () =>
 export const optionalBool = () => z.boolean({ error: 'Must be true or false' }).optional();
 
 /** A path id: opaque to the gateway, identity answers 404 for anything it does not own. */
-export const pathId = () =>
-  z.object({ id: z.string().trim().min(1, 'Id is missing').max(100, 'Id is too long') });
+export const pathId = () => z.string().trim().min(1, 'Id is missing').max(100, 'Id is too long');

@@ -1,6 +1,7 @@
-import { Body, Injectable, type PipeTransform, Query } from '@nestjs/common';
-import { ApiBody, ApiQuery, type SchemaObject } from '@nestjs/swagger';
+import { Body, Injectable, Param, type PipeTransform, Query } from '@nestjs/common';
+import { ApiBody, ApiParam, ApiQuery, type SchemaObject } from '@nestjs/swagger';
 import { z } from 'zod';
+import { pathId } from './fields.js';
 import { parseInput } from './validation.rules.js';
 
 @Injectable()
@@ -51,5 +52,15 @@ export function ValidQuery(schema: z.ZodObject): ParameterDecorator {
         method[1],
       );
     }
+  };
+}
+
+/** The `:id` path parameter: opaque to the gateway, validated for shape and documented. */
+export function ValidId(): ParameterDecorator {
+  const schema = pathId();
+  return (target, key, index) => {
+    Param('id', new ZodPipe(schema))(target, key, index);
+    const method = methodOf(target, key);
+    if (method) ApiParam({ name: 'id', schema: jsonSchemaOf(schema) })(target, method[0], method[1]);
   };
 }

@@ -3,7 +3,10 @@ import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 export interface TestKey {
   kid: string;
   publicJwk: JWK & { kid: string };
-  sign(claims: Record<string, unknown>, options?: { expiresIn?: string | number; issuedAt?: number }): Promise<string>;
+  sign(
+    claims: Record<string, unknown>,
+    options?: { expiresIn?: string | number; issuedAt?: number },
+  ): Promise<string>;
 }
 
 /** A real ES256 key pair, signing tokens the way identity does (kid header, iss, aud, sub, exp). */

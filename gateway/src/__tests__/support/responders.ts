@@ -1,5 +1,5 @@
 import type { JsonValue } from '@bufbuild/protobuf';
-import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Msg, MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { type Actor, decodeActor, type WireError } from '@portico/platform';
 import type { RpcContract } from '@portico/proto';
 
@@ -22,19 +22,22 @@ export function respond(
 ): { received: Received[]; stop: () => void } {
   const received: Received[] = [];
   const sub: Subscription = nc.subscribe(contract.subject, {
-    callback: async (_err, msg) => {
-      const packet = msg.json<{ id: string; data: Record<string, JsonValue> }>();
-      const req: Received = {
-        data: packet.data ?? {},
-        actor: decodeActor(msg.headers?.get('x-portico-actor') || undefined),
-        headers: msg.headers,
-      };
-      received.push(req);
-      const reply = await answer(req);
-      if ('delayMs' in reply) await new Promise((r) => setTimeout(r, reply.delayMs));
-      msg.respond(JSON.stringify({ id: packet.id, ...reply, delayMs: undefined, isDisposed: true }));
+    callback: (_err, msg) => {
+      void answerOne(msg);
     },
   });
+  const answerOne = async (msg: Msg) => {
+    const packet = msg.json<{ id: string; data: Record<string, JsonValue> }>();
+    const req: Received = {
+      data: packet.data ?? {},
+      actor: decodeActor(msg.headers?.get('x-portico-actor') || undefined),
+      headers: msg.headers,
+    };
+    received.push(req);
+    const reply = await answer(req);
+    if ('delayMs' in reply) await new Promise((r) => setTimeout(r, reply.delayMs));
+    msg.respond(JSON.stringify({ id: packet.id, ...reply, delayMs: undefined, isDisposed: true }));
+  };
   return { received, stop: () => sub.unsubscribe() };
 }
 

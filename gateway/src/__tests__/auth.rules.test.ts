@@ -1,0 +1,176 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { AppError } from '@portico/platform';
+import { claimsToActor, permits } from '../auth/claims.rules.js';
+import { JwksCache, type PublicJwk } from '../auth/jwks.cache.js';
+import { authFailure } from '../auth/jwt.strategy.js';
+import { RevocationList } from '../auth/revocations.js';
+
+describe('claims to actor', () => {
+  it('maps the verified claims of an advisor', () => {
+    expect(
+      claimsToActor({
+        sub: 'u1',
+        firm_id: 'f1',
+        role: 'advisor',
+        firm_access: 'group',
+        firm_group_id: 'g1',
+        readonly_access: false,
+        sid: 's1',
+        iss: 'portico-identity',
+      }),
+    ).toEqual({
+      user_id: 'u1',
+      firm_id: 'f1',
+      role: 'advisor',
+      firm_access: 'group',
+      firm_group_id: 'g1',
+      readonly_access: false,
+      session_id: 's1',
+    });
+  });
+
+  it('never gives a client a firm access level, and defaults readonly_access to false', () => {
+    expect(
+      claimsToActor({ sub: 'u2', firm_id: 'f1', role: 'client', firm_access: 'partner', sid: 's' }),
+    ).toEqual({
+      user_id: 'u2',
+      firm_id: 'f1',
+      role: 'client',
+      readonly_access: false,
+      session_id: 's',
+    });
+  });
+
+  it('refuses a token without its subject, firm or a known role with 401', () => {
+    for (const claims of [
+      { firm_id: 'f', role: 'client' },
+      { sub: 'u', role: 'client' },
+      { sub: 'u', firm_id: 'f', role: 'admin' },
+      { sub: 'u', firm_id: 'f', role: 'advisor', firm_access: 'owner' },
+      'not an object',
+    ]) {
+      expect(() => claimsToActor(claims)).toThrow(
+        expect.objectContaining({ status: 401, code: 'unauthenticated' }),
+      );
+    }
+  });
+});
+
+describe('route permissions', () => {
+  const partner = { user_id: 'u', firm_id: 'f', role: 'advisor' as const, firm_access: 'partner' as const };
+  const full = { ...partner, firm_access: 'full' as const };
+  const client = { user_id: 'c', firm_id: 'f', role: 'client' as const };
+
+  it('checks declared roles and firm access levels', () => {
+    expect(permits(client, {})).toBe(true);
+    expect(permits(client, { roles: ['advisor'] })).toBe(false);
+    expect(permits(full, { roles: ['advisor'] })).toBe(true);
+    expect(permits(partner, { firmAccess: ['partner'] })).toBe(true);
+    expect(permits(full, { firmAccess: ['partner'] })).toBe(false);
+    expect(permits(client, { firmAccess: ['partner', 'admin', 'full', 'group'] })).toBe(false);
+  });
+});
+
+describe('passport failures', () => {
+  it('maps an expired token to token_expired and anything else to unauthenticated', () => {
+    expect(authFailure(Object.assign(new Error('jwt expired'), { name: 'TokenExpiredError' })).code).toBe(
+      'token_expired',
+    );
+    expect(authFailure(new Error('invalid signature')).code).toBe('unauthenticated');
+    expect(authFailure(undefined).status).toBe(401);
+    const down = new AppError('unavailable', 'service_unavailable', 'down');
+    expect(authFailure(down)).toBe(down);
+  });
+});
+
+describe('JWKS cache', () => {
+  const jwkOf = (kid: string): PublicJwk => {
+    const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = publicKey.export({ format: 'jwk' }) as { x: string; y: string };
+    return { kid, kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+  };
+
+  function setup(initial: PublicJwk[]) {
+    let now = 1_000_000;
+    let keys = initial;
+    let fetches = 0;
+    let failing = false;
+    const cache = new JwksCache(
+      async () => {
+        fetches++;
+        if (failing) throw new AppError('unavailable', 'service_unavailable', 'down');
+        return keys;
+      },
+      { refreshMinIntervalMs: 30_000, maxAgeMs: 600_000 },
+      undefined,
+      () => now,
+    );
+    return {
+      cache,
+      fetches: () => fetches,
+      advance: (ms: number) => {
+        now += ms;
+      },
+      publish: (next: PublicJwk[]) => {
+        keys = next;
+      },
+      fail: (value: boolean) => {
+        failing = value;
+      },
+    };
+  }
+
+  it('converts the JWK to a PEM public key and fetches once for many lookups', async () => {
+    const t = setup([jwkOf('a')]);
+    const [first] = await Promise.all([t.cache.keyFor('a'), t.cache.keyFor('a'), t.cache.keyFor('a')]);
+    expect(first).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(t.fetches()).toBe(1);
+  });
+
+  it('refreshes on an unknown kid at most once per interval', async () => {
+    const t = setup([jwkOf('a')]);
+    await t.cache.keyFor('a');
+    await expect(t.cache.keyFor('b')).rejects.toMatchObject({ status: 401 });
+    await expect(t.cache.keyFor('c')).rejects.toMatchObject({ status: 401 });
+    expect(t.fetches()).toBe(2);
+    t.publish([jwkOf('a'), jwkOf('b')]);
+    t.advance(30_000);
+    await expect(t.cache.keyFor('b')).resolves.toMatch(/PUBLIC KEY/);
+    expect(t.fetches()).toBe(3);
+  });
+
+  it('answers 503 when identity cannot be reached and no key is known, but keeps known keys on a failed refresh', async () => {
+    const t = setup([jwkOf('a')]);
+    t.fail(true);
+    await expect(t.cache.keyFor('a')).rejects.toMatchObject({ status: 503 });
+    t.fail(false);
+    await t.cache.keyFor('a');
+    t.fail(true);
+    t.advance(700_000);
+    await expect(t.cache.keyFor('a')).resolves.toMatch(/PUBLIC KEY/);
+  });
+
+  it('drops a rotated-out key once the set is older than its maximum age', async () => {
+    const t = setup([jwkOf('a')]);
+    await t.cache.keyFor('a');
+    t.publish([jwkOf('b')]);
+    t.advance(600_001);
+    await expect(t.cache.keyFor('a')).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('revocations', () => {
+  it('refuses tokens issued before the last revocation of their user only', () => {
+    let now = 10_000;
+    const list = new RevocationList(3_600, () => now);
+    list.revoke('u1', 9_990);
+    expect(list.isRevoked('u1', 9_980)).toBe(true);
+    expect(list.isRevoked('u1', 9_990)).toBe(false);
+    expect(list.isRevoked('u2', 9_000)).toBe(false);
+    expect(list.isRevoked('u1', undefined)).toBe(false);
+    now += 7_200;
+    list.revoke('u3');
+    expect(list.isRevoked('u1', 9_980)).toBe(false);
+  });
+});

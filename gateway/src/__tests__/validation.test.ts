@@ -1,0 +1,131 @@
+import { describe, expect, it } from '@jest/globals';
+import { AppError } from '@portico/platform';
+import { updateCompanyBody, updateCompanyProfileBody } from '../companies/companies.schemas.js';
+import * as sessions from '../sessions/sessions.schemas.js';
+import { setSignInMethodBody, updateProfileBody } from '../users/users.schemas.js';
+import { parseInput } from '../validation/validation.rules.js';
+
+function refusal(schema: Parameters<typeof parseInput>[0], input: unknown) {
+  try {
+    parseInput(schema, input);
+  } catch (err) {
+    if (err instanceof AppError)
+      return { message: err.message, code: err.code, status: err.status, fields: err.extra.fields };
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('sign-in input (spec 1 section 5.2)', () => {
+  it("answers 'Email is missing' for an absent, blank or non-text email", () => {
+    for (const input of [{}, { email: '' }, { email: '   ' }, { email: 42 }, null]) {
+      expect(refusal(sessions.lookupEmailBody, input)).toEqual({
+        message: 'Email is missing',
+        code: 'invalid_input',
+        status: 400,
+        fields: { email: 'Email is missing' },
+      });
+    }
+  });
+
+  it('trims the email and drops unknown keys', () => {
+    expect(parseInput(sessions.lookupEmailBody, { email: '  jane@example.com\t', admin: true })).toEqual({
+      email: 'jane@example.com',
+    });
+  });
+
+  it("answers 'Password is missing' and keeps spaces inside a password", () => {
+    expect(refusal(sessions.verifyPasswordBody, { email: 'a@b.co' }).fields).toEqual({
+      password: 'Password is missing',
+    });
+    expect(
+      parseInput(sessions.verifyPasswordBody, { email: 'a@b.co', password: ' pass word ' }).password,
+    ).toBe(' pass word ');
+  });
+
+  it('needs an email or a uid to send a code or a link', () => {
+    expect(refusal(sessions.sendEmailCodeBody, {}).fields).toEqual({ email: 'Email is missing' });
+    expect(parseInput(sessions.sendEmailCodeBody, { uid: 'u-1' })).toEqual({ uid: 'u-1' });
+    expect(refusal(sessions.sendAuthLinkBody, { redirect: '/x' }).message).toBe('Email is missing');
+  });
+
+  it('needs a six-character code with its uid', () => {
+    expect(refusal(sessions.verifyCodeBody, { code: '123456' }).fields).toEqual({ uid: 'uid is missing' });
+    expect(refusal(sessions.verifyCodeBody, { uid: 'u', code: '12345' }).fields).toEqual({
+      code: 'The code must be 6 characters',
+    });
+    expect(parseInput(sessions.verifyCodeBody, { uid: 'u', code: ' 123456 ' }).code).toBe('123456');
+  });
+
+  it('requires matching passwords to reset', () => {
+    expect(
+      refusal(sessions.resetPasswordBody, { token: 't', password: 'a', password_confirmation: 'b' }).fields,
+    ).toEqual({
+      password_confirmation: 'Passwords do not match',
+    });
+  });
+
+  it('keys the account limit by the normalised email, else the uid', () => {
+    expect(sessions.accountKeyOf({ email: ' Jane@Example.com ' })).toBe('email:jane@example.com');
+    expect(sessions.accountKeyOf({ uid: 'u-1' })).toBe('uid:u-1');
+    expect(sessions.accountKeyOf({ refresh_token: 'r' })).toBeUndefined();
+    expect(sessions.accountKeyOf('nope')).toBeUndefined();
+  });
+});
+
+describe('sign-in method setup (spec 2 section 5)', () => {
+  it('asks for what each method needs', () => {
+    expect(refusal(setSignInMethodBody, {}).fields).toEqual({ method: 'Please choose a sign-in method' });
+    expect(refusal(setSignInMethodBody, { method: 'password' }).fields).toEqual({
+      password: 'Password is missing',
+    });
+    expect(refusal(setSignInMethodBody, { method: 'sms' }).fields).toEqual({
+      phone_number: 'Phone is required',
+    });
+    expect(refusal(setSignInMethodBody, { method: 'sms', phone_number: '555-1234' }).fields).toEqual({
+      phone_number: 'Phone number must be 10 digits',
+    });
+  });
+
+  it('sends phone numbers as digits only', () => {
+    expect(
+      parseInput(setSignInMethodBody, { method: 'sms', phone_number: '(555) 123-4567' }).phone_number,
+    ).toBe('5551234567');
+  });
+});
+
+describe('profile and entity input (spec 1 section 5.3)', () => {
+  it('refuses an empty or malformed email on the profile', () => {
+    expect(refusal(updateProfileBody, { email: ' ' }).fields).toEqual({ email: 'Email is required' });
+    expect(refusal(updateProfileBody, { email: 'jane@' }).fields).toEqual({
+      email: 'Invalid email address (jane@)',
+    });
+  });
+
+  it('keeps profile phones as digits and allows clearing them', () => {
+    expect(parseInput(updateProfileBody, { phone_number: '(555) 123-4567' }).phone_number).toBe('5551234567');
+    expect(parseInput(updateProfileBody, { phone_number: '' }).phone_number).toBe('');
+    expect(refusal(updateProfileBody, { phone_number: '12345' }).fields).toEqual({
+      phone_number: 'Phone number must be 10 digits',
+    });
+  });
+
+  it('applies the entity name rules with their exact messages', () => {
+    expect(refusal(updateCompanyBody, { name: 'A/B' }).message).toBe(
+      'Entity Name cannot contain a "/" character.',
+    );
+    expect(refusal(updateCompanyBody, { name: 'A "B"' }).message).toBe(
+      'Entity Name cannot contain a """ character.',
+    );
+    expect(refusal(updateCompanyBody, { name: '  ' }).message).toBe('Entity Name is required');
+  });
+
+  it('does not let a client change the flags only an advisor sets', () => {
+    expect(
+      parseInput(updateCompanyProfileBody, { name: 'Acme', readonly_access: false, inactive: false }),
+    ).toEqual({
+      name: 'Acme',
+    });
+    expect(parseInput(updateCompanyBody, { readonly_access: true })).toEqual({ readonly_access: true });
+  });
+});
