@@ -8,7 +8,7 @@ const log = createLogger('identity-migrate');
 const config = loadIdentityConfig();
 const database = openDatabase(config.DATABASE_URL, schema);
 try {
-  await runMigrations(database.db, MIGRATIONS_FOLDER);
+  await runMigrations(database, MIGRATIONS_FOLDER);
   log.info('Migrations applied');
 } catch (err) {
   log.fatal({ err }, 'Migrations failed');

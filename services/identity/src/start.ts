@@ -20,7 +20,7 @@ export async function startIdentityService(env: NodeJS.ProcessEnv = process.env)
     keys = new KeyRing([await KeyRing.generateConfig()]);
   }
   const database = openDatabase(config.DATABASE_URL, schema);
-  await runMigrations(database.db, MIGRATIONS_FOLDER);
+  await runMigrations(database, MIGRATIONS_FOLDER);
   return runService({
     name: 'identity',
     natsUrl: config.NATS_URL,

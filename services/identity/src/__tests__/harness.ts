@@ -1,13 +1,15 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNotifications } from '@portico/notifications/testing';
 import { type Actor, BusClient } from '@portico/platform';
-import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
+import { createServiceDatabase, startNatsServer, uniqueDatabaseName } from '@portico/platform/testing';
 import { Notifications } from '@portico/proto';
 import { type BuiltFirm, startIdentity, type TestIdentity, testFirmSpec } from '../testing/index.js';
 
 /** The identity service with the real notifications service beside it, on the test run's NATS and PostgreSQL. */
 export async function startIdentityHarness(label: string) {
-  const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+  // Its own NATS server: queue groups and streams of other test files never answer here.
+  const nats = await startNatsServer();
+  const natsUrl = nats.url;
   const pgAdminUrl = process.env.TEST_PG_ADMIN_URL as string;
   const notifications = await startNotifications({
     natsUrl,
@@ -59,6 +61,7 @@ export async function startIdentityHarness(label: string) {
       await nc.drain();
       await identity.stop();
       await notifications.stop();
+      await nats.stop();
     },
   };
 }

@@ -8,7 +8,7 @@ import { seedDemoFirm } from './demo-firm.js';
 const log = createLogger('identity-seed');
 const database = openDatabase(loadIdentityConfig().DATABASE_URL, schema);
 try {
-  await runMigrations(database.db, MIGRATIONS_FOLDER);
+  await runMigrations(database, MIGRATIONS_FOLDER);
   const { created } = await seedDemoFirm(database.db);
   log.info(created ? 'Demo firm seeded' : 'Demo firm already present');
 } catch (err) {

@@ -16,6 +16,7 @@ import {
   rlsPolicySql,
 } from '../db/database.js';
 import { waitFor } from '../testing/free-port.js';
+import { type RunningNats, startNatsServer } from '../testing/nats.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
 
 const notes = pgTable('notes', {
@@ -31,6 +32,8 @@ const FIRM_B = '00000000-0000-4000-8000-00000000000b';
 describe('database scoping, outbox relay and durable consumers', () => {
   let handle: DatabaseHandle<typeof schema>;
   let nc: NatsConnection;
+  // Its own server: the EVENTS stream must hold only this file's events.
+  let nats: RunningNats;
 
   beforeAll(async () => {
     const url = await createServiceDatabase(
@@ -47,11 +50,13 @@ describe('database scoping, outbox relay and durable consumers', () => {
       create table handled (event_id text primary key);
       ${rlsPolicySql('notes')}
     `);
-    nc = await connect({ servers: process.env.TEST_NATS_SERVER_URL as string });
+    nats = await startNatsServer();
+    nc = await connect({ servers: nats.url });
   });
 
   afterAll(async () => {
     await nc.drain();
+    await nats.stop();
     await handle.close();
   });
 
@@ -129,7 +134,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
   });
 
   it('keeps events in the outbox while NATS is unreachable and relays them later', async () => {
-    const deadNc = await connect({ servers: process.env.TEST_NATS_SERVER_URL as string });
+    const deadNc = await connect({ servers: nats.url });
     await deadNc.close();
     const eventId = await handle.db.transaction((tx) =>
       recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-2', firmId: FIRM_A }),
