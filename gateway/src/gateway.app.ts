@@ -1,9 +1,10 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JsonNestLogger } from '@portico/platform';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { AppModule, type GatewayResources } from './app.module.js';
 import type { GatewayConfig } from './config/gateway.config.js';
+import { Lifecycle } from './health/lifecycle.js';
 import { corsOptions } from './http/cors.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
 import { registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
@@ -23,6 +24,16 @@ export function fastifyOptions(config: GatewayConfig): FastifyServerOptions {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   };
+}
+
+/**
+ * While draining, every response asks the client to close its connection, so keep-alive connections
+ * of requests that were in flight do not hold the server open after they finish.
+ */
+function closeConnectionsWhileDraining(fastify: FastifyInstance, lifecycle: Lifecycle): void {
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (lifecycle.isDraining) reply.header('connection', 'close');
+  });
 }
 
 /** Creates the Nest application on Fastify, not yet configured nor listening. */
@@ -45,6 +56,7 @@ export async function configureGatewayApp(
   const { config, log } = resources;
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestTracing(fastify, log);
+  closeConnectionsWhileDraining(fastify, app.get(Lifecycle));
   app.enableCors(corsOptions(config));
   await registerSignInRateLimit(fastify, { ...config.rateLimit, prefix: SIGN_IN_PREFIX });
   serveOpenApi(app, buildOpenApiDocument(app));
