@@ -25,7 +25,7 @@ const shared = {
     '^@portico/platform/schema$': '<rootDir>/services/platform/src/bus/outbox.schema.ts',
     '^@portico/proto$': '<rootDir>/proto/src/index.ts',
     '^@portico/(identity|notifications)/testing$': '<rootDir>/services/$1/src/testing/index.ts',
-    '^@portico/gateway/testing$': '<rootDir>/gateway/src/testing/index.ts',
+    '^@portico/gateway/testing$': '<rootDir>/gateway/src/testing/start-gateway.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/frontends/'],
