@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import WebSocket from 'ws';
+import { type Stack, startStack } from '../stack.js';
+
+// Tenant isolation, roles and read-only flags through the gateway, and what a browser sees when a
+// service goes away.
+describe('API: access rules through the gateway', () => {
+  let s: Stack;
+  const tokens: Record<string, string> = {};
+  const as = (key: string) => tokens[key] as string;
+
+  beforeAll(async () => {
+    s = await startStack('e2e-access');
+    for (const key of ['partner', 'full', 'group', 'nogroup', 'client', 'readonly', 'rocompany']) {
+      tokens[key] = (await s.signIn(s.firm, key)).access_token;
+    }
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  describe("another firm's records answer 404 on every route, with nothing leaked", () => {
+    const foreignUser = () => s.other.users.client?.id as string;
+    const foreignCompany = () => s.other.companies.llc?.id as string;
+    const cases: [string, string, () => string, unknown?][] = [
+      ['GET', '/users/:id', foreignUser],
+      ['PATCH', '/users/:id', foreignUser, { time_zone: 'Hawaii' }],
+      ['GET', '/companies/:id', foreignCompany],
+      ['PATCH', '/companies/:id', foreignCompany, { name: 'Stolen LLC' }],
+    ];
+    for (const [method, route, id, body] of cases) {
+      it(`${method} ${route} as a partner`, async () => {
+        const res = await s.call(method, route.replace(':id', id()), { token: as('partner'), body });
+        expect(res.status).toBe(404);
+        expect(JSON.stringify(res.body)).not.toContain(id());
+        expect(JSON.stringify(res.body)).not.toMatch(/Cleo|Stolen/);
+      });
+    }
+
+    it('PUT /companies/:id as a client', async () => {
+      const res = await s.call('PUT', `/companies/${foreignCompany()}`, {
+        token: as('client'),
+        body: { city: 'Elsewhere' },
+      });
+      expect(res.status).toBe(404);
+    });
+
+    it('POST /set_default_company as a client', async () => {
+      const res = await s.call('POST', '/set_default_company', {
+        token: as('client'),
+        body: { company_id: foreignCompany() },
+      });
+      expect(res.status).toBe(404);
+    });
+
+    it('GET /v2/entities lists only the own firm', async () => {
+      const res = await s.call<{ companies: { firm_id: string }[] }>(
+        'GET',
+        '/v2/entities?rows_per_page=50&search_term=Cleo',
+        { token: as('partner') },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.companies.length).toBeGreaterThan(0);
+      expect(res.body.companies.every((c) => c.firm_id === s.firm.firmId)).toBe(true);
+    });
+
+    it("the current firm is always the caller's own", async () => {
+      const res = await s.call<{ id: string }>('GET', '/current_user_firm', { token: as('partner') });
+      expect(res.body.id).toBe(s.firm.firmId);
+    });
+
+    it('the firm preferences of another firm never change', async () => {
+      await s.call('POST', '/firms/update_preferences', {
+        token: as('partner'),
+        body: { preferences: { tour_enabled: false } },
+      });
+      const otherPartner = (await s.signIn(s.other, 'partner')).access_token;
+      const res = await s.call<{ preferences: { tour_enabled: boolean } }>('GET', '/current_user_firm', {
+        token: otherPartner,
+      });
+      expect(res.body.preferences.tour_enabled).toBe(true);
+    });
+  });
+
+  describe('roles', () => {
+    it('only a partner saves firm preferences (403 otherwise)', async () => {
+      for (const key of ['full', 'group', 'client']) {
+        const res = await s.call('POST', '/firms/update_preferences', {
+          token: as(key),
+          body: { preferences: { tour_enabled: true } },
+        });
+        expect(res.status).toBe(403);
+      }
+      const ok = await s.call('POST', '/firms/update_preferences', {
+        token: as('partner'),
+        body: { preferences: { tour_enabled: true } },
+      });
+      expect(ok.status).toBe(200);
+    });
+
+    it('a client cannot use the firm entity edit, an advisor cannot use the client entity profile', async () => {
+      const mine = s.firm.companies.llc?.id;
+      expect(
+        (await s.call('PATCH', `/companies/${mine}`, { token: as('client'), body: { name: 'Mine' } })).status,
+      ).toBe(403);
+      expect(
+        (await s.call('PUT', `/companies/${mine}`, { token: as('partner'), body: { city: 'X' } })).status,
+      ).toBe(403);
+    });
+
+    it('a client sees only their own user record', async () => {
+      expect((await s.call('GET', `/users/${s.firm.users.other?.id}`, { token: as('client') })).status).toBe(
+        404,
+      );
+      expect((await s.call('GET', `/users/${s.firm.users.client?.id}`, { token: as('client') })).status).toBe(
+        200,
+      );
+    });
+
+    it('a group advisor without a group sees no grouped client when firm groups are on', async () => {
+      await s.call('POST', '/firms/update_preferences', {
+        token: as('partner'),
+        body: { preferences: { has_firm_groups: true } },
+      });
+      expect(
+        (await s.call('GET', `/users/${s.firm.users.client?.id}`, { token: as('nogroup') })).status,
+      ).toBe(404);
+      expect((await s.call('GET', `/users/${s.firm.users.client?.id}`, { token: as('group') })).status).toBe(
+        200,
+      );
+      await s.call('POST', '/firms/update_preferences', {
+        token: as('partner'),
+        body: { preferences: { has_firm_groups: false } },
+      });
+    });
+  });
+
+  describe('read-only flags', () => {
+    it('a read-only user cannot edit the profile', async () => {
+      const res = await s.call('PATCH', `/users/${s.firm.users.readonly?.id}`, {
+        token: as('readonly'),
+        body: { time_zone: 'Hawaii' },
+      });
+      expect(res).toMatchObject({
+        status: 403,
+        body: {
+          error:
+            'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
+        },
+      });
+    });
+
+    it('a read-only entity cannot be edited by its client', async () => {
+      const res = await s.call('PUT', `/companies/${s.firm.companies.rex_ro?.id}`, {
+        token: as('rocompany'),
+        body: { city: 'X' },
+      });
+      expect(res).toMatchObject({
+        status: 403,
+        body: {
+          error:
+            'This entity is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
+        },
+      });
+    });
+
+    it('bad profile input is refused with field messages and nothing is saved', async () => {
+      const id = s.firm.users.client?.id;
+      const res = await s.call('PATCH', `/users/${id}`, {
+        token: as('client'),
+        body: { phone_number: '12', time_zone: 'Hawaii' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ fields: { phone_number: 'Phone number must be 10 digits' } });
+      const me = await s.call<{ time_zone: string }>('GET', '/current_user', { token: as('client') });
+      expect(me.body.time_zone).toBe('Pacific Time (US & Canada)');
+    });
+
+    it("saves a client's profile, and the change is there on the next read", async () => {
+      const id = s.firm.users.client?.id;
+      const res = await s.call('PATCH', `/users/${id}`, {
+        token: as('client'),
+        body: { phone_number: '(646) 555-0142', preferred_contact_method: 'sms' },
+      });
+      expect(res.status).toBe(200);
+      const me = await s.call<{ phone_number: string; preferred_contact_method: string }>(
+        'GET',
+        '/current_user',
+        { token: as('client') },
+      );
+      expect(me.body).toMatchObject({ phone_number: '6465550142', preferred_contact_method: 'sms' });
+    });
+  });
+
+  describe('realtime', () => {
+    it('a forced sign-out reaches the open socket of that user', async () => {
+      const session = await s.signIn(s.firm, 'other');
+      const ws = new WebSocket(
+        `${s.gateway.url.replace('http', 'ws')}/realtime?access_token=${session.access_token}`,
+      );
+      const received: string[] = [];
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      ws.on('message', (data) => received.push(String(data)));
+      await s.call('POST', '/sessions/sign_out_everywhere', { token: session.access_token });
+      const deadline = Date.now() + 5_000;
+      while (!received.some((m) => m.includes('forced_sign_out')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(received.some((m) => m.includes('forced_sign_out'))).toBe(true);
+      ws.close();
+    });
+  });
+
+  describe('a service that goes away', () => {
+    it('answers 503 at once, and the gateway stays up', async () => {
+      await s.stopIdentity();
+      const started = Date.now();
+      const res = await s.call('GET', '/current_user', { token: as('partner') });
+      expect([503, 504]).toContain(res.status);
+      expect(res.body).toHaveProperty('error');
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect((await s.call('GET', '/health/live')).status).toBe(200);
+    });
+  });
+});
