@@ -48,5 +48,34 @@ export default {
       globalTeardown: '<rootDir>/infra/test/global-teardown.mjs',
       testTimeout: 60_000,
     },
+    {
+      // Front ends (frontends/*): components and hooks in jsdom, TSX through swc with React's automatic runtime.
+      displayName: 'frontend',
+      rootDir: '.',
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/frontends/**/__tests__/**/*.test.{ts,tsx}'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      extensionsToTreatAsEsm: ['.ts', '.tsx'],
+      transform: {
+        '^.+\\.tsx?$': [
+          '@swc/jest',
+          {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              target: 'es2022',
+              transform: { react: { runtime: 'automatic' } },
+            },
+            module: { type: 'es6' },
+            swcrc: false,
+          },
+        ],
+      },
+      moduleNameMapper: {
+        '\\.css$': '<rootDir>/frontends/kit/jest/style-stub.cjs',
+        '^@portico/kit$': '<rootDir>/frontends/kit/src/index.ts',
+        '^(\\.{1,2}/.*)\\.js$': '$1',
+      },
+      setupFilesAfterEnv: ['<rootDir>/frontends/kit/jest/setup.ts'],
+    },
   ],
 };

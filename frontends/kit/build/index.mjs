@@ -1,0 +1,108 @@
+// Build helpers shared by the shell and every remote: one rspack configuration, one federation setup.
+//   host:   frontendConfig({ dir, name: 'shell', kind: 'host', port: 8080 })
+//   remote: frontendConfig({ dir, name: 'client', kind: 'remote', port: 8081,
+//                            exposes: { './descriptor': './src/descriptor.ts', './App': './src/App.tsx' } })
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { rspack } from '@rspack/core';
+import { KIT_ONLY_PACKAGES, SHARED_VERSIONS, sharedSingletons } from './shared.mjs';
+
+export { KIT_ONLY_PACKAGES, SHARED_VERSIONS, sharedSingletons };
+
+const runtimePlugin = fileURLToPath(new URL('./federation-runtime-plugin.ts', import.meta.url));
+
+/** A remote must reach the component library through the kit, and agree on every shared version. */
+function checkPackage(dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const deps = { ...pkg.dependencies };
+  for (const name of KIT_ONLY_PACKAGES) {
+    if (deps[name]) throw new Error(`${pkg.name}: import ${name} through @portico/kit, do not depend on it`);
+  }
+  for (const [name, version] of Object.entries(SHARED_VERSIONS)) {
+    if (name.includes('/') && !name.startsWith('@')) continue;
+    if (deps[name] && deps[name] !== version) {
+      console.error(`${pkg.name}: ${name} is ${deps[name]} but the shared singleton is ${version}`);
+    }
+  }
+  return pkg;
+}
+
+/**
+ * @param {{ dir: string, name: string, kind: 'host'|'remote', port: number,
+ *           exposes?: Record<string, string>, publicDir?: string }} options
+ */
+export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
+  checkPackage(dir);
+  return (_env, argv) => {
+    const production = argv.mode === 'production';
+    return {
+      context: dir,
+      mode: production ? 'production' : 'development',
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      entry: { main: './src/index.ts' },
+      output: {
+        path: join(dir, 'dist'),
+        // The shell serves deep links (/signin, /admin/...) from one index.html; remotes resolve their
+        // chunks relative to their manifest.
+        publicPath: kind === 'host' ? '/' : 'auto',
+        filename: production ? 'js/[name].[contenthash:8].js' : 'js/[name].js',
+        chunkFilename: production ? 'js/[name].[contenthash:8].js' : 'js/[name].js',
+        cssFilename: production ? 'css/[name].[contenthash:8].css' : 'css/[name].css',
+        cssChunkFilename: production ? 'css/[name].[contenthash:8].css' : 'css/[name].css',
+        uniqueName: `portico_${name}`,
+        clean: true,
+      },
+      resolve: {
+        extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?tsx?$/,
+            exclude: /node_modules/,
+            loader: 'builtin:swc-loader',
+            type: 'javascript/auto',
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                target: 'es2022',
+                transform: { react: { runtime: 'automatic', development: !production } },
+              },
+            },
+          },
+          { test: /\.css$/, type: 'css/auto' },
+        ],
+      },
+      plugins: [
+        new rspack.HtmlRspackPlugin({ template: join(dir, 'index.html'), minify: production }),
+        new rspack.CopyRspackPlugin({
+          patterns: [{ from: join(dir, 'public'), to: '.', noErrorOnMissing: true }],
+        }),
+        new rspack.DefinePlugin({
+          'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
+        }),
+        new ModuleFederationPlugin({
+          name,
+          filename: 'remoteEntry.js',
+          exposes,
+          remotes: {},
+          shared: sharedSingletons(),
+          runtimePlugins: [runtimePlugin],
+          manifest: true,
+          dts: false,
+        }),
+      ],
+      optimization: { minimize: production },
+      performance: { hints: false },
+      devServer: {
+        port,
+        historyApiFallback: kind === 'host',
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        static: false,
+      },
+    };
+  };
+}

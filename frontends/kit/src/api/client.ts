@@ -1,0 +1,150 @@
+import type { SessionStore } from '../session/session-store.js';
+import { ApiError, type ErrorBody } from './errors.js';
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** Send the bearer token and apply the refresh rule. Default true. */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  session: SessionStore;
+  fetch?: typeof fetch;
+}
+
+interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+  is_advisor: boolean;
+  set_password_required: boolean;
+  expires_in: number;
+}
+
+/**
+ * JSON over HTTP to the gateway. A 401 on an authenticated call gets one retry after
+ * POST /sessions/refresh; when that fails too, the session ends in every tab (spec 1 s.4.5).
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly session: SessionStore;
+  private readonly fetchImpl: typeof fetch;
+  private refreshing?: Promise<boolean>;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/$/, '');
+    this.session = options.session;
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  get<T>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+  post<T>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+  patch<T>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('PATCH', path, { ...options, body });
+  }
+  put<T>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...options, body });
+  }
+
+  url(path: string, query?: Query): string {
+    const url = `${this.baseUrl}${path.startsWith('/') ? path : `/${path}`}`;
+    if (!query) return url;
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
+    const qs = params.toString();
+    return qs ? `${url}?${qs}` : url;
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const auth = options.auth ?? true;
+    const token = auth ? this.session.accessToken : undefined;
+    let response = await this.send(method, path, options, token);
+    if (response.status === 401 && auth && token) {
+      const refreshed = await this.refreshOnce(token);
+      if (!refreshed) {
+        this.session.signOut('expired');
+        throw await this.failure(response);
+      }
+      response = await this.send(method, path, options, this.session.accessToken);
+      if (response.status === 401) {
+        this.session.signOut('expired');
+        throw await this.failure(response);
+      }
+    }
+    return this.parse<T>(response);
+  }
+
+  private send(method: string, path: string, options: RequestOptions, token?: string) {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    return this.fetchImpl(this.url(path, options.query), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * One refresh for all calls that failed with the same token; a tab that finds a newer token in
+   * storage (another tab refreshed) uses it instead of rotating again. Web Locks keep two tabs from
+   * rotating the same refresh token at once.
+   */
+  private refreshOnce(failedToken: string): Promise<boolean> {
+    this.refreshing ??= this.withLock(async () => {
+      const current = this.session.get();
+      if (!current) return false;
+      if (current.access_token !== failedToken) return true;
+      try {
+        const tokens = await this.parse<TokenPair>(
+          await this.send('POST', '/sessions/refresh', { body: { refresh_token: current.refresh_token } }),
+        );
+        this.session.set(tokens);
+        return true;
+      } catch {
+        return false;
+      }
+    }).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private withLock<R>(fn: () => Promise<R>): Promise<R> {
+    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+    return locks ? (locks.request('portico.refresh', fn) as Promise<R>) : fn();
+  }
+
+  private async parse<T>(response: Response): Promise<T> {
+    const body = await readJson(response);
+    if (!response.ok) throw new ApiError(response.status, body as Partial<ErrorBody>);
+    if (body && typeof body === 'object' && 'error' in body && (body as ErrorBody).error) {
+      throw new ApiError(response.status, body as ErrorBody);
+    }
+    return body as T;
+  }
+
+  private async failure(response: Response): Promise<ApiError> {
+    return new ApiError(response.status, (await readJson(response)) as Partial<ErrorBody>);
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: 'invalid_response', message: text.slice(0, 200) };
+  }
+}

@@ -1,0 +1,38 @@
+/** The gateway's error body: `{ error, message, code, fields? }`. */
+export interface ErrorBody {
+  error: string;
+  message?: string;
+  code?: string;
+  fields?: Record<string, string>;
+}
+
+/** A failed call: a non-2xx status, or a 2xx body carrying an `error` field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code?: string;
+  readonly error?: string;
+  readonly fields?: Record<string, string>;
+
+  constructor(status: number, body: Partial<ErrorBody> | undefined, fallback = 'Something went wrong') {
+    super(body?.message || body?.error || fallback);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = body?.code;
+    this.error = body?.error;
+    this.fields = body?.fields;
+  }
+}
+
+export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;
+
+/**
+ * The text to show for a failed call: 429 always shows the server's message (spec 1 s.8), a listed
+ * message wins otherwise, then the server's message, then the generic one.
+ */
+export function errorMessage(err: unknown, listed?: string): string {
+  if (isApiError(err)) {
+    if (err.status === 429) return err.message;
+    return listed ?? err.message;
+  }
+  return listed ?? 'Something went wrong';
+}

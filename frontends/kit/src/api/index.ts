@@ -1,0 +1,5 @@
+export * from './client.js';
+export * from './errors.js';
+export type { Rest, RestInput, SnakeCase } from './rest.js';
+export * from './sessions.js';
+export * from './users.js';

@@ -1,0 +1,96 @@
+import type { Company, Firm, FirmTheme, ListCompaniesResponse, UpdateProfileResponse, User } from '@portico/proto';
+import type { ApiClient } from './client.js';
+import type { Rest } from './rest.js';
+
+export type CurrentUser = Rest<User>;
+export type Entity = Rest<Company>;
+export type EntityPage = Rest<ListCompaniesResponse>;
+export type ProfileUpdate = Rest<UpdateProfileResponse>;
+export type FirmBranding = Rest<FirmTheme>;
+export type FirmAccess = 'partner' | 'admin' | 'full' | 'group';
+
+/** The firm preference keys the frontends read (identity fills in every default). */
+export interface FirmPreferences {
+  communication_disabled: boolean;
+  new_tax_return_delivery_enabled: boolean;
+  review_and_export_enabled: boolean;
+  signature_requests_enabled: boolean;
+  all_activities_enabled: boolean;
+  drop_link_enabled: boolean;
+  tour_enabled: boolean;
+  template_disabled_for_nonadmin: boolean;
+  hide_documents_view_from_clients: boolean;
+  use_firm_roles: boolean;
+  has_firm_groups: boolean;
+  force_2fa_on_users: boolean;
+  force_2fa_on_firm_users: boolean;
+  in_app_banner_enabled: boolean;
+  in_app_banner_text: string;
+  theme: { primary?: string };
+  [key: string]: unknown;
+}
+
+export type CurrentFirm = Omit<Rest<Firm>, 'preferences'> & { preferences: FirmPreferences };
+
+export type ProfileChanges = Partial<
+  Pick<
+    CurrentUser,
+    | 'email'
+    | 'phone_number'
+    | 'work_phone_number'
+    | 'work_phone_extension'
+    | 'time_zone'
+    | 'preferred_contact_method'
+    | 'enabled_2fa'
+    | 'fname'
+    | 'lname'
+    | 'preferred_name'
+    | 'out_of_office_message'
+    | 'out_of_office'
+  >
+>;
+
+export type EntityChanges = Partial<
+  Pick<
+    Entity,
+    | 'name'
+    | 'entity_type'
+    | 'business_email'
+    | 'other_email'
+    | 'street'
+    | 'city'
+    | 'state'
+    | 'zip'
+    | 'country'
+    | 'external_entity_id'
+    | 'tax_return_id'
+    | 'inactive'
+    | 'readonly_access'
+  >
+>;
+
+export const usersApi = (api: ApiClient) => ({
+  currentUser: () => api.get<CurrentUser>('/current_user'),
+  currentFirm: () => api.get<CurrentFirm>('/current_user_firm'),
+  firmThemeBySlug: (slug: string) =>
+    api.get<FirmBranding>('/firms/get_firm_theme_by_slug', { query: { slug }, auth: false }),
+  getUser: (id: string) => api.get<CurrentUser>(`/users/${encodeURIComponent(id)}`),
+  updateUser: (id: string, changes: ProfileChanges) =>
+    api.patch<ProfileUpdate>(`/users/${encodeURIComponent(id)}`, changes),
+  updatePreferences: (preferences: FirmPreferences) =>
+    api.post<CurrentFirm>('/firms/update_preferences', { preferences }),
+});
+
+export const companiesApi = (api: ApiClient) => ({
+  get: (id: string) => api.get<Entity>(`/companies/${encodeURIComponent(id)}`),
+  /** Advisor edit. */
+  update: (id: string, changes: EntityChanges) => api.patch<Entity>(`/companies/${encodeURIComponent(id)}`, changes),
+  /** Client entity profile. */
+  updateProfile: (id: string, changes: EntityChanges) =>
+    api.put<Entity>(`/companies/${encodeURIComponent(id)}`, changes),
+  list: (params: { search_term?: string; page?: number; rows_per_page?: number }) =>
+    api.get<EntityPage>('/v2/entities', { query: { rows_per_page: 10, page: 1, ...params } }),
+  setDefault: (company_id: string) => api.post<unknown>('/set_default_company', { company_id }),
+});
+export type UsersApi = ReturnType<typeof usersApi>;
+export type CompaniesApi = ReturnType<typeof companiesApi>;

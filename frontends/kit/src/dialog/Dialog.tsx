@@ -1,0 +1,80 @@
+import { Modal } from '@mantine/core';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useDialogStack } from './DialogStack.js';
+
+export type DialogSize = 'narrow' | 'wide' | 'extra-wide' | 'full-screen' | 'tall';
+
+export interface DialogProps {
+  opened: boolean;
+  onClose: () => void;
+  title?: ReactNode;
+  children?: ReactNode;
+  /** narrow 420 px, wide 800 px, extra-wide 1140 px, full-screen, tall (wide, 90% of the height). */
+  size?: DialogSize;
+  /** Shows the dialog over the whole window regardless of size. */
+  fullScreen?: boolean;
+  /** Escape, the backdrop and the close button do not close it; only its own actions do. */
+  persistent?: boolean;
+  /** Shows the close button (default: when not persistent). */
+  withCloseButton?: boolean;
+  'aria-label'?: string;
+}
+
+const WIDTHS: Record<Exclude<DialogSize, 'full-screen'>, number> = {
+  narrow: 420,
+  wide: 800,
+  'extra-wide': 1140,
+  tall: 800,
+};
+
+const BASE_Z_INDEX = 300;
+
+/** The generic dialog of spec 1 s.2.10, on Mantine's Modal, with Escape handled by the dialog stack. */
+export function Dialog({
+  opened,
+  onClose,
+  title,
+  children,
+  size = 'narrow',
+  fullScreen,
+  persistent = false,
+  withCloseButton,
+  ...rest
+}: DialogProps) {
+  const stack = useDialogStack();
+  const [depth, setDepth] = useState(0);
+  const latest = useRef({ onClose, persistent });
+  latest.current = { onClose, persistent };
+
+  useEffect(() => {
+    if (!opened) return;
+    const entry = stack.push({
+      close: () => latest.current.onClose(),
+      persistent: () => latest.current.persistent,
+    });
+    setDepth(entry.depth);
+    return entry.remove;
+  }, [opened, stack]);
+
+  const full = fullScreen || size === 'full-screen';
+  return (
+    <Modal
+      opened={opened}
+      onClose={persistent ? () => {} : onClose}
+      title={title}
+      fullScreen={full}
+      size={full ? '100%' : WIDTHS[size as keyof typeof WIDTHS]}
+      closeOnEscape={false}
+      closeOnClickOutside={!persistent}
+      withCloseButton={withCloseButton ?? !persistent}
+      zIndex={BASE_Z_INDEX + depth * 10}
+      centered={!full}
+      data-dialog-size={full ? 'full-screen' : size}
+      data-dialog-depth={depth}
+      styles={size === 'tall' && !full ? { content: { minHeight: '90vh' } } : undefined}
+      aria-label={rest['aria-label']}
+    >
+      {children}
+    </Modal>
+  );
+}

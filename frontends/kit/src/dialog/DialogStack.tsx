@@ -1,0 +1,60 @@
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from 'react';
+
+interface Entry {
+  id: number;
+  close: () => void;
+  persistent: () => boolean;
+}
+
+export interface DialogStackApi {
+  /** Puts a dialog on top of the stack; returns its depth (0 = first) and a remover. */
+  push(entry: Omit<Entry, 'id'>): { depth: number; remove: () => void };
+}
+
+const DialogStackContext = createContext<DialogStackApi | null>(null);
+
+/**
+ * Keeps the open dialogs in opening order. Escape closes only the topmost one, and not at all when
+ * that one is persistent (spec 1 s.2.10: stacked dialogs close topmost first).
+ */
+export function DialogStackProvider({ children }: { children: ReactNode }) {
+  const stack = useRef<Entry[]>([]);
+  const nextId = useRef(1);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const top = stack.current.at(-1);
+      if (!top) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (!top.persistent()) top.close();
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, []);
+
+  const api = useMemo<DialogStackApi>(
+    () => ({
+      push(entry) {
+        const id = nextId.current++;
+        stack.current.push({ ...entry, id });
+        return {
+          depth: stack.current.length - 1,
+          remove: () => {
+            stack.current = stack.current.filter((e) => e.id !== id);
+          },
+        };
+      },
+    }),
+    [],
+  );
+
+  return <DialogStackContext.Provider value={api}>{children}</DialogStackContext.Provider>;
+}
+
+export function useDialogStack(): DialogStackApi {
+  const ctx = useContext(DialogStackContext);
+  if (!ctx) throw new Error('useDialogStack needs a DialogStackProvider (KitProvider includes one)');
+  return ctx;
+}

@@ -1,0 +1,19 @@
+export const PHONE_MASK = '(___) ___-____';
+
+/** The digits of a phone entry, at most 10 (a leading US country code 1 is dropped from 11 digits). */
+export function phoneDigits(input: string): string {
+  let digits = input.replace(/\D/g, '');
+  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
+  return digits.slice(0, 10);
+}
+
+/** Digits shown with the mask as far as they go: '4155' -> '(415) 5', ten digits -> '(415) 555-0100'. */
+export function formatPhone(input: string): string {
+  const d = phoneDigits(input);
+  if (d.length === 0) return '';
+  if (d.length <= 3) return `(${d}`;
+  if (d.length <= 6) return `(${d.slice(0, 3)}) ${d.slice(3)}`;
+  return `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
+}
+
+export const isCompletePhone = (input: string) => phoneDigits(input).length === 10;

@@ -1,0 +1,98 @@
+import { Combobox, Pill, PillsInput, Text, useCombobox } from '@mantine/core';
+import { useState } from 'react';
+import type { Entity } from '../api/users.js';
+import { CHIPS_DEBOUNCE_MS, type EntitySearch, useEntitySearch } from './useEntitySearch.js';
+
+/** Chips shown before '+N more' (the spec fixes a limit without stating it). */
+export const DEFAULT_VISIBLE_CHIPS = 3;
+
+export interface EntityChipsProps {
+  value: Entity[];
+  onChange: (entities: Entity[]) => void;
+  /** Single selection: the limit is 1 and a new choice replaces the old one. */
+  single?: boolean;
+  visibleChips?: number;
+  label?: string;
+  placeholder?: string;
+  search?: EntitySearch;
+}
+
+/** Entity multi-select chips (spec 1 s.2.10, s.9): 160 ms search debounce, '+N more' past the limit. */
+export function EntityChips({
+  value,
+  onChange,
+  single = false,
+  visibleChips = DEFAULT_VISIBLE_CHIPS,
+  label,
+  placeholder = 'Search entities',
+  search,
+}: EntityChipsProps) {
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const [text, setText] = useState('');
+  const { entities } = useEntitySearch(text, CHIPS_DEBOUNCE_MS, combobox.dropdownOpened, search);
+  const selected = new Set(value.map((e) => e.id));
+  const limit = single ? 1 : visibleChips;
+  const shown = value.slice(0, limit);
+  const hidden = value.length - shown.length;
+
+  const toggle = (entity: Entity) => {
+    if (entity.inactive) return;
+    if (selected.has(entity.id)) onChange(value.filter((e) => e.id !== entity.id));
+    else onChange(single ? [entity] : [...value, entity]);
+    if (single) combobox.closeDropdown();
+  };
+
+  return (
+    <Combobox
+      store={combobox}
+      withinPortal={false}
+      onOptionSubmit={(id) => {
+        const entity = entities.find((e) => e.id === id);
+        if (entity) toggle(entity);
+        setText('');
+      }}
+    >
+      <Combobox.DropdownTarget>
+        <PillsInput label={label} onClick={() => combobox.openDropdown()}>
+          <Pill.Group>
+            {shown.map((e) => (
+              <Pill key={e.id} withRemoveButton onRemove={() => toggle(e)} data-testid="entity-chip">
+                {e.name}
+              </Pill>
+            ))}
+            {hidden > 0 && <Pill data-testid="entity-chips-more">+{hidden} more</Pill>}
+            <Combobox.EventsTarget>
+              <PillsInput.Field
+                value={text}
+                placeholder={value.length ? undefined : placeholder}
+                aria-label={label ?? placeholder}
+                onFocus={() => combobox.openDropdown()}
+                onBlur={() => combobox.closeDropdown()}
+                onChange={(e) => {
+                  setText(e.currentTarget.value);
+                  combobox.openDropdown();
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Backspace' && text === '' && value.length) onChange(value.slice(0, -1));
+                }}
+              />
+            </Combobox.EventsTarget>
+          </Pill.Group>
+        </PillsInput>
+      </Combobox.DropdownTarget>
+      <Combobox.Dropdown>
+        <Combobox.Options mah={280} style={{ overflowY: 'auto' }}>
+          {entities.map((e) => (
+            <Combobox.Option key={e.id} value={e.id} disabled={e.inactive} active={selected.has(e.id)}>
+              <Text size="sm" fw={selected.has(e.id) ? 600 : undefined}>
+                {e.name}
+                {e.inactive ? ' (Inactive)' : ''}
+              </Text>
+            </Combobox.Option>
+          ))}
+          {entities.length === 0 && <Combobox.Empty>No entities found</Combobox.Empty>}
+        </Combobox.Options>
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}

@@ -1,0 +1,90 @@
+import { Combobox, InputBase, Loader, Text, useCombobox } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import type { Entity } from '../api/users.js';
+import { COMBOBOX_BLUR_CLOSE_MS, COMBOBOX_DEBOUNCE_MS, type EntitySearch, useEntitySearch } from './useEntitySearch.js';
+
+export interface EntityComboboxProps {
+  value: Entity | null;
+  onChange: (entity: Entity) => void;
+  label?: string;
+  placeholder?: string;
+  search?: EntitySearch;
+  disabled?: boolean;
+}
+
+/**
+ * Entity selector combobox (spec 1 s.2.10): searches as you type (300 ms debounce, 10 per page, more on
+ * demand), closes 240 ms after focus leaves, and inactive entities cannot be chosen.
+ */
+export function EntityCombobox({
+  value,
+  onChange,
+  label,
+  placeholder = 'Search entities',
+  search,
+  disabled,
+}: EntityComboboxProps) {
+  const combobox = useCombobox();
+  const [text, setText] = useState('');
+  const blurTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { entities, query } = useEntitySearch(text, COMBOBOX_DEBOUNCE_MS, combobox.dropdownOpened, search);
+
+  useEffect(() => () => clearTimeout(blurTimer.current), []);
+
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  return (
+    <Combobox
+      store={combobox}
+      withinPortal={false}
+      onOptionSubmit={(id) => {
+        if (id === '__more') {
+          void query.fetchNextPage();
+          return;
+        }
+        const entity = byId.get(id);
+        if (!entity || entity.inactive) return;
+        onChange(entity);
+        setText('');
+        combobox.closeDropdown();
+      }}
+    >
+      <Combobox.Target>
+        <InputBase
+          label={label}
+          placeholder={value ? value.name : placeholder}
+          value={text}
+          disabled={disabled}
+          rightSection={query.isFetching ? <Loader size="xs" /> : <Combobox.Chevron />}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            combobox.openDropdown();
+          }}
+          onFocus={() => {
+            clearTimeout(blurTimer.current);
+            combobox.openDropdown();
+          }}
+          onClick={() => combobox.openDropdown()}
+          onBlur={() => {
+            clearTimeout(blurTimer.current);
+            blurTimer.current = setTimeout(() => combobox.closeDropdown(), COMBOBOX_BLUR_CLOSE_MS);
+          }}
+          aria-label={label ?? placeholder}
+        />
+      </Combobox.Target>
+      <Combobox.Dropdown data-testid="entity-combobox-dropdown">
+        <Combobox.Options mah={320} style={{ overflowY: 'auto' }}>
+          {entities.map((e) => (
+            <Combobox.Option key={e.id} value={e.id} disabled={e.inactive} active={e.id === value?.id}>
+              <Text size="sm" c={e.inactive ? 'dimmed' : undefined}>
+                {e.name}
+                {e.inactive ? ' (Inactive)' : ''}
+              </Text>
+            </Combobox.Option>
+          ))}
+          {query.hasNextPage && <Combobox.Option value="__more">Show more</Combobox.Option>}
+          {!query.isFetching && entities.length === 0 && <Combobox.Empty>No entities found</Combobox.Empty>}
+        </Combobox.Options>
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}

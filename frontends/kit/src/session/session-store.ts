@@ -1,0 +1,113 @@
+/** What a signed-in browser keeps: the token pair from exchange_token or refresh. */
+export interface StoredSession {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+  is_advisor: boolean;
+  set_password_required: boolean;
+  /** Epoch milliseconds when the access token expires. */
+  expires_at: number;
+}
+
+export type SignOutReason = 'user' | 'expired' | 'forced';
+
+/** Messages between tabs of the same origin. */
+export type TabMessage = { type: 'signed_out'; reason: SignOutReason } | { type: 'signed_in' };
+
+export const SESSION_KEY = 'portico.session';
+export const CHANNEL_NAME = 'portico.session';
+export const SIGNED_OUT_NOTICE =
+  'You have been signed out. When you are signed out in one page, we sign you out in all of them to keep your data secure.';
+export const SIGNED_OUT_NOTICE_MS = 10_000;
+
+type Listener = (event: { reason: SignOutReason; notice: boolean }) => void;
+
+/**
+ * The session shared by every tab: tokens in localStorage (so a reload and a second tab stay signed
+ * in, and a refresh in one tab is seen by the others), sign-out broadcast over BroadcastChannel, with
+ * storage events as the fallback where BroadcastChannel is missing.
+ */
+export class SessionStore {
+  private readonly channel?: BroadcastChannel;
+  private readonly signedOutListeners = new Set<Listener>();
+  private readonly changeListeners = new Set<() => void>();
+
+  constructor(private readonly storage: Storage = window.localStorage) {
+    if (typeof BroadcastChannel !== 'undefined') {
+      this.channel = new BroadcastChannel(CHANNEL_NAME);
+      this.channel.onmessage = (e: MessageEvent<TabMessage>) => this.onTabMessage(e.data);
+    } else {
+      window.addEventListener('storage', (e) => {
+        if (e.key === SESSION_KEY && e.newValue === null && e.oldValue !== null) {
+          this.onTabMessage({ type: 'signed_out', reason: 'forced' });
+        }
+      });
+    }
+  }
+
+  get(): StoredSession | null {
+    const raw = this.storage.getItem(SESSION_KEY);
+    if (!raw) return null;
+    try {
+      return JSON.parse(raw) as StoredSession;
+    } catch {
+      return null;
+    }
+  }
+
+  get accessToken(): string | undefined {
+    return this.get()?.access_token;
+  }
+
+  set(tokens: Omit<StoredSession, 'expires_at'> & { expires_in?: number }): StoredSession {
+    const { expires_in, ...rest } = tokens;
+    const session: StoredSession = { ...rest, expires_at: Date.now() + (expires_in ?? 900) * 1000 };
+    this.storage.setItem(SESSION_KEY, JSON.stringify(session));
+    this.channel?.postMessage({ type: 'signed_in' } satisfies TabMessage);
+    this.emitChange();
+    return session;
+  }
+
+  /**
+   * Ends the session in this tab and every other one. The notice shows in the other tabs always, and in
+   * this one unless the user asked to sign out.
+   */
+  signOut(reason: SignOutReason): void {
+    const had = this.get() !== null;
+    this.storage.removeItem(SESSION_KEY);
+    this.channel?.postMessage({ type: 'signed_out', reason } satisfies TabMessage);
+    if (had || reason !== 'user') this.emitSignedOut(reason, reason !== 'user');
+  }
+
+  onSignedOut(listener: Listener): () => void {
+    this.signedOutListeners.add(listener);
+    return () => this.signedOutListeners.delete(listener);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  close(): void {
+    this.channel?.close();
+  }
+
+  private onTabMessage(message: TabMessage): void {
+    if (message.type === 'signed_out') {
+      this.storage.removeItem(SESSION_KEY);
+      this.emitSignedOut(message.reason, true);
+    } else {
+      this.emitChange();
+    }
+  }
+
+  private emitSignedOut(reason: SignOutReason, notice: boolean): void {
+    for (const l of this.signedOutListeners) l({ reason, notice });
+    this.emitChange();
+  }
+
+  private emitChange(): void {
+    for (const l of this.changeListeners) l();
+  }
+}
