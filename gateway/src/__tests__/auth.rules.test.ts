@@ -5,6 +5,7 @@ import { claimsToActor, permits } from '../auth/claims.rules.js';
 import { JwksCache, type PublicJwk } from '../auth/jwks.cache.js';
 import { authFailure } from '../auth/jwt.strategy.js';
 import { RevocationList } from '../auth/revocations.js';
+import { VerifiedTokens } from '../auth/verified-tokens.js';
 
 describe('claims to actor', () => {
   it('maps the verified claims of an advisor', () => {
@@ -121,10 +122,11 @@ describe('JWKS cache', () => {
     };
   }
 
-  it('converts the JWK to a PEM public key and fetches once for many lookups', async () => {
+  it('converts the JWK to a public key and fetches once for many lookups', async () => {
     const t = setup([jwkOf('a')]);
     const [first] = await Promise.all([t.cache.keyFor('a'), t.cache.keyFor('a'), t.cache.keyFor('a')]);
-    expect(first).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(first.asymmetricKeyType).toBe('ec');
+    expect(first.export({ type: 'spki', format: 'pem' })).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(t.fetches()).toBe(1);
   });
 
@@ -136,7 +138,7 @@ describe('JWKS cache', () => {
     expect(t.fetches()).toBe(2);
     t.publish([jwkOf('a'), jwkOf('b')]);
     t.advance(30_000);
-    await expect(t.cache.keyFor('b')).resolves.toMatch(/PUBLIC KEY/);
+    await expect(t.cache.keyFor('b')).resolves.toMatchObject({ type: 'public' });
     expect(t.fetches()).toBe(3);
   });
 
@@ -148,7 +150,7 @@ describe('JWKS cache', () => {
     await t.cache.keyFor('a');
     t.fail(true);
     t.advance(700_000);
-    await expect(t.cache.keyFor('a')).resolves.toMatch(/PUBLIC KEY/);
+    await expect(t.cache.keyFor('a')).resolves.toMatchObject({ type: 'public' });
   });
 
   it('drops a rotated-out key once the set is older than its maximum age', async () => {
@@ -172,5 +174,27 @@ describe('revocations', () => {
     now += 7_200;
     list.revoke('u3');
     expect(list.isRevoked('u1', 9_980)).toBe(false);
+  });
+});
+
+describe('verified tokens', () => {
+  const actor = { user_id: 'u', firm_id: 'f', role: 'client' as const };
+
+  it('remembers a token until it expires, and only that exact token', () => {
+    let now = 1_000;
+    const tokens = new VerifiedTokens(10, () => now);
+    tokens.set('t1', { actor, exp: 1_900, iat: 1_000 });
+    expect(tokens.get('t1')?.actor).toBe(actor);
+    expect(tokens.get('t1x')).toBeUndefined();
+    now = 1_900;
+    expect(tokens.get('t1')).toBeUndefined();
+  });
+
+  it('evicts the oldest entry when full', () => {
+    const tokens = new VerifiedTokens(2, () => 0);
+    tokens.set('a', { actor, exp: 10 });
+    tokens.set('b', { actor, exp: 10 });
+    tokens.set('c', { actor, exp: 10 });
+    expect([tokens.get('a'), !!tokens.get('b'), !!tokens.get('c')]).toEqual([undefined, true, true]);
   });
 });

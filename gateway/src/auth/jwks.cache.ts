@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Logger } from '@portico/platform';
 import { unauthenticated } from './auth.errors.js';
 
@@ -23,7 +23,7 @@ export interface JwksCacheOptions {
  * an unknown kid refreshes at most once per interval; when a refresh fails the known keys stay in use.
  */
 export class JwksCache {
-  private keys = new Map<string, string>();
+  private keys = new Map<string, KeyObject>();
   private fetchedAt = 0;
   private lastUnknownRefresh = Number.NEGATIVE_INFINITY;
   private inflight?: Promise<void>;
@@ -35,8 +35,11 @@ export class JwksCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The PEM (SPKI) public key of `kid`. */
-  async keyFor(kid: string | undefined): Promise<string> {
+  /**
+   * The public key of `kid`, parsed once from its JWK (createPublicKey). It stays a KeyObject rather than
+   * PEM text because the verifier would parse PEM again on every request.
+   */
+  async keyFor(kid: string | undefined): Promise<KeyObject> {
     if (!kid) throw unauthenticated();
     if (this.fetchedAt === 0) await this.refresh();
     else if (this.now() - this.fetchedAt > this.options.maxAgeMs) await this.refresh().catch(() => undefined);
@@ -60,7 +63,7 @@ export class JwksCache {
 
   private async load(): Promise<void> {
     const jwks = await this.fetchKeys();
-    const keys = new Map<string, string>();
+    const keys = new Map<string, KeyObject>();
     for (const jwk of jwks) {
       if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.kid) continue;
       try {
@@ -68,7 +71,7 @@ export class JwksCache {
           key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y },
           format: 'jwk',
         });
-        keys.set(jwk.kid, key.export({ type: 'spki', format: 'pem' }).toString());
+        keys.set(jwk.kid, key);
       } catch (err) {
         this.log?.warn({ err, kid: jwk.kid }, 'Ignoring a JWK that is not a valid EC public key');
       }

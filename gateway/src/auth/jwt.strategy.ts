@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { type Actor, AppError } from '@portico/platform';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import passport from 'passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { tokenExpired, unauthenticated } from './auth.errors.js';
 import { claimsToActor, TOKEN_ALGORITHMS, TOKEN_AUDIENCE, TOKEN_ISSUER } from './claims.rules.js';
 import { JwksCache } from './jwks.cache.js';
 import { RevocationList } from './revocations.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 export const JWT_STRATEGY = 'jwt';
+const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
 
 function kidOf(rawJwt: string): string | undefined {
   try {
@@ -32,19 +34,22 @@ export function authFailure(info: unknown): AppError {
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
+  private readonly verified = new VerifiedTokens();
+
   constructor(
     @Inject(JwksCache) keys: JwksCache,
     @Inject(RevocationList) private readonly revocations: RevocationList,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerToken,
       secretOrKeyProvider: (
         _request: unknown,
         rawJwt: string,
         done: (err: unknown, key?: string) => void,
       ) => {
         keys.keyFor(kidOf(rawJwt)).then(
-          (key) => done(null, key),
+          // jsonwebtoken takes a KeyObject as it is (the typings only name PEM text).
+          (key) => done(null, key as unknown as string),
           (err) => done(err),
         );
       },
@@ -66,10 +71,24 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   }
 
   /**
-   * Runs the strategy on one request, the way passport's middleware drives a strategy: the extracted
-   * token is verified and the actor returned, or the 401/503 to answer is thrown.
+   * The actor of a request's bearer token, or the 401/503 to answer. A token this process verified before
+   * is taken from memory until it expires (its user's revocations still apply); any other goes through
+   * the strategy.
    */
-  authenticateRequest(request: { headers: Record<string, unknown> }): Promise<Actor> {
+  async authenticateRequest(request: { headers: Record<string, unknown> }): Promise<Actor> {
+    const token = bearerToken(request as never);
+    const known = token ? this.verified.get(token) : undefined;
+    if (known && !this.revocations.isRevoked(known.actor.user_id, known.iat)) return known.actor;
+    const actor = await this.runStrategy(request);
+    if (token) {
+      const { exp, iat } = decodeJwt(token);
+      if (exp) this.verified.set(token, { actor, exp, iat });
+    }
+    return actor;
+  }
+
+  /** Runs the strategy on one request the way passport's middleware drives a strategy. */
+  private runStrategy(request: { headers: Record<string, unknown> }): Promise<Actor> {
     return new Promise((resolve, reject) => {
       const attempt = Object.create(this) as Strategy & {
         success: (user: Actor) => void;
