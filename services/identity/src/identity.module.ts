@@ -7,6 +7,7 @@ import type { IdentityConfig } from './config.js';
 import { FirmsHandler } from './firms/firms.handler.js';
 import { FirmsRepository } from './firms/firms.repository.js';
 import { FirmsService } from './firms/firms.service.js';
+import { PreferencesCache } from './firms/preferences.cache.js';
 import type { KeyRing } from './keys/signing-keys.js';
 import type { IdentitySchema } from './schema.js';
 import { OutboundMessages } from './sessions/outbound.js';
@@ -37,6 +38,7 @@ export class IdentityModule {
         { provide: KEYS, useValue: keys },
         UsersRepository,
         FirmsRepository,
+        PreferencesCache,
         CompaniesRepository,
         SecretsRepository,
         RateLimiter,

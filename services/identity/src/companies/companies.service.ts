@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, AppError, badRequest, firmScope, forbidden, recordEvent } from '@portico/platform';
 import { IdentityEvents, type ListCompaniesRequest, type UpdateCompanyRequest } from '@portico/proto';
 import { FirmsRepository } from '../firms/firms.repository.js';
-import { mergePreferences } from '../firms/preferences.js';
+import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import type { CompanyRow, FirmRow } from '../schema.js';
 import { isValidEmail } from '../users/profile.rules.js';
@@ -38,6 +38,7 @@ export class CompaniesService {
   constructor(
     private readonly companies: CompaniesRepository,
     private readonly firms: FirmsRepository,
+    private readonly preferences: PreferencesCache,
   ) {}
 
   async get(actor: Actor, id: string) {
@@ -164,7 +165,7 @@ export class CompaniesService {
       return company;
     }
     if (actor.firm_access === 'group') {
-      const prefs = mergePreferences((await this.firmOf(actor)).preferences);
+      const prefs = await this.preferences.get(actor.firm_id);
       if (prefs.has_firm_groups) {
         const owners = await this.companies.owners(scope, company.id);
         const inGroup = owners.some(

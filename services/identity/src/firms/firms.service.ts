@@ -5,6 +5,7 @@ import { entityTypeOptions } from '../companies/company.rules.js';
 import { Messages } from '../messages.js';
 import type { FirmRow } from '../schema.js';
 import { FirmsRepository } from './firms.repository.js';
+import { PreferencesCache } from './preferences.cache.js';
 import {
   changedPreferenceKeys,
   FIRM_PREFERENCE_DEFAULTS,
@@ -14,7 +15,10 @@ import {
 
 @Injectable()
 export class FirmsService {
-  constructor(@Inject(FirmsRepository) private readonly firms: FirmsRepository) {}
+  constructor(
+    @Inject(FirmsRepository) private readonly firms: FirmsRepository,
+    private readonly cache: PreferencesCache,
+  ) {}
 
   async current(actor: Actor) {
     const scope = firmScope(actor.firm_id);
@@ -58,6 +62,7 @@ export class FirmsService {
       });
       return saved;
     });
+    this.cache.invalidate(actor.firm_id);
     return this.present(firm, await this.firms.groups(scope));
   }
 

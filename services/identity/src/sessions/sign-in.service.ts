@@ -3,8 +3,7 @@ import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
 import type { IdentityConfig } from '../config.js';
 import { hashPassword, verifyPassword } from '../crypto/passwords.js';
 import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
-import { FirmsRepository } from '../firms/firms.repository.js';
-import { mergePreferences } from '../firms/preferences.js';
+import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import type { UserRow } from '../schema.js';
 import { CONFIG } from '../tokens.js';
@@ -55,7 +54,7 @@ export class SignInService {
   constructor(
     @Inject(CONFIG) private readonly config: IdentityConfig,
     private readonly users: UsersRepository,
-    private readonly firms: FirmsRepository,
+    private readonly preferences: PreferencesCache,
     private readonly secrets: SecretsRepository,
     private readonly tokens: SessionTokensService,
     private readonly limiter: RateLimiter,
@@ -382,8 +381,7 @@ export class SignInService {
   /** Two-factor applies when the user turned it on or the firm forces it for firm users or for clients. */
   async twoFactorRequired(user: UserRow): Promise<boolean> {
     if (user.enabled2fa) return true;
-    const firm = await this.firms.get(firmScope(user.firmId));
-    const prefs = mergePreferences(firm?.preferences ?? {});
+    const prefs = await this.preferences.get(user.firmId);
     return user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
   }
 

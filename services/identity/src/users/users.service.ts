@@ -12,8 +12,7 @@ import { IdentityEvents, type UpdateProfileRequest } from '@portico/proto';
 import { eq, sql } from 'drizzle-orm';
 import { canEditUser, canSeeUser } from '../access/visibility.js';
 import type { IdentityConfig } from '../config.js';
-import { FirmsRepository } from '../firms/firms.repository.js';
-import { mergePreferences } from '../firms/preferences.js';
+import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
@@ -38,7 +37,7 @@ export class UsersService {
     @Inject(DB) private readonly db: IdentityDb,
     @Inject(CONFIG) private readonly config: IdentityConfig,
     private readonly users: UsersRepository,
-    private readonly firms: FirmsRepository,
+    private readonly preferences: PreferencesCache,
     private readonly secrets: SecretsRepository,
     private readonly outbound: OutboundMessages,
   ) {}
@@ -125,22 +124,20 @@ export class UsersService {
 
   private async visible(actor: Actor, id: string) {
     const scope = firmScope(actor.firm_id);
-    const [user, firm] = await Promise.all([
+    const [user, prefs] = await Promise.all([
       isUuid(id) ? this.users.get(scope, id) : undefined,
-      this.firms.get(scope),
+      this.preferences.get(actor.firm_id),
     ]);
-    const prefs = mergePreferences(firm?.preferences ?? {});
     if (!user || !canSeeUser(actor, user, prefs)) throw notFound();
     return { user, prefs };
   }
 
   private async present(user: UserRow) {
     const scope = firmScope(user.firmId);
-    const [firm, companyIds] = await Promise.all([
-      this.firms.get(scope),
+    const [prefs, companyIds] = await Promise.all([
+      this.preferences.get(user.firmId),
       user.isAdvisor ? Promise.resolve([]) : this.users.companyIdsOf(scope, user.id),
     ]);
-    const prefs = mergePreferences(firm?.preferences ?? {});
     const twoFactorForced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
     return toUserMessage(user, { companyIds, twoFactorForced });
   }

@@ -45,7 +45,13 @@ export async function runService<S extends Record<string, unknown>>(
   options: RunServiceOptions<S>,
 ): Promise<RunningService<S>> {
   const { name, log } = options;
-  const nc = await connect({ servers: options.natsUrl, name: `${name}-client`, maxReconnectAttempts: -1 });
+  // noAsyncTraces: nats.js otherwise builds two Error objects per request to keep async stack traces.
+  const nc = await connect({
+    servers: options.natsUrl,
+    name: `${name}-client`,
+    maxReconnectAttempts: -1,
+    noAsyncTraces: true,
+  });
   await ensureEventStream(nc);
   const resources: ServiceResources<S> = {
     name,
@@ -63,6 +69,7 @@ export async function runService<S extends Record<string, unknown>>(
       gracefulShutdown: true,
       gracePeriod: options.drainMs ?? 2_000,
       maxReconnectAttempts: -1,
+      noAsyncTraces: true,
     },
     logger: new JsonNestLogger(log),
     bufferLogs: false,
