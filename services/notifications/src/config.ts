@@ -7,7 +7,8 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 
-const shape = {
+/** Every variable the service reads. */
+export const notificationsEnv = {
   ...serviceEnv,
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3106),
   MAIL_FROM: z.string().min(3).default('Portico <no-reply@portico.local>'),
@@ -25,12 +26,15 @@ const shape = {
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
 };
 
-export type NotificationsConfig = Omit<z.infer<z.ZodObject<typeof shape>>, 'DEV_OUTBOX_ENABLED'> & {
+export type NotificationsConfig = Omit<
+  z.infer<z.ZodObject<typeof notificationsEnv>>,
+  'DEV_OUTBOX_ENABLED'
+> & {
   DEV_OUTBOX_ENABLED: boolean;
 };
 
 export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
-  const config = loadConfig(shape, env);
+  const config = loadConfig(notificationsEnv, env);
   if (config.SMS_PROVIDER === 'http' && !config.SMS_API_URL) {
     throw new ConfigError('Invalid configuration:\n  SMS_API_URL: required when SMS_PROVIDER=http');
   }
