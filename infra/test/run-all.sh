@@ -8,10 +8,13 @@ ensure_node_modules
 ensure_nats_server
 export PATH="$PWD/node_modules/.bin:$PATH" NX_NO_CLOUD=true
 export NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning"
+status=0
+
+# Some suites start the built processes (tracing across processes, the browser journeys).
+npm run --silent build >/dev/null || { echo "The build failed: run 'npm run build' to see why."; status=1; }
 
 counts=$(mktemp)
 export TEST_COUNTS_FILE=$counts
-status=0
 jest=node_modules/jest/bin/jest.js
 
 run_jest() {
