@@ -1,6 +1,7 @@
 export * from './contract.js';
 export * from './contracts/identity.js';
 export * from './contracts/notifications.js';
+export * from './gen/portico/identity/v1/access_pb.js';
 export * from './gen/portico/identity/v1/company_pb.js';
 export * from './gen/portico/identity/v1/firm_pb.js';
 export * from './gen/portico/identity/v1/session_pb.js';

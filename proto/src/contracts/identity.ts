@@ -1,4 +1,5 @@
 import { defineEvent, defineRpc } from '../contract.js';
+import * as access from '../gen/portico/identity/v1/access_pb.js';
 import * as company from '../gen/portico/identity/v1/company_pb.js';
 import * as firm from '../gen/portico/identity/v1/firm_pb.js';
 import * as session from '../gen/portico/identity/v1/session_pb.js';
@@ -135,6 +136,18 @@ export const Identity = {
     subject: 'identity.company.list.v1',
     request: company.ListCompaniesRequestSchema,
     response: company.ListCompaniesResponseSchema,
+  }),
+  /** What another service needs to enforce an actor's rights on a company's records. */
+  companyAccess: defineRpc({
+    subject: 'identity.company.access.v1',
+    request: access.CompanyAccessRequestSchema,
+    response: access.CompanyAccessSchema,
+  }),
+  /** A firm's name and advisors' addresses, for notifications sent by other services. */
+  firmContacts: defineRpc({
+    subject: 'identity.firm.contacts.v1',
+    request: access.FirmContactsRequestSchema,
+    response: access.FirmContactsSchema,
   }),
   currentFirm: defineRpc({
     subject: 'identity.firm.current.v1',

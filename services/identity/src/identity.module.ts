@@ -1,5 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { ServiceResources } from '@portico/platform';
+import { AccessHandler } from './access/access.handler.js';
+import { AccessService } from './access/access.service.js';
 import { CompaniesHandler } from './companies/companies.handler.js';
 import { CompaniesRepository } from './companies/companies.repository.js';
 import { CompaniesService } from './companies/companies.service.js';
@@ -29,7 +31,7 @@ export class IdentityModule {
   ): DynamicModule {
     return {
       module: IdentityModule,
-      controllers: [SessionsHandler, UsersHandler, CompaniesHandler, FirmsHandler],
+      controllers: [SessionsHandler, UsersHandler, CompaniesHandler, FirmsHandler, AccessHandler],
       providers: [
         { provide: DB, useValue: resources.database.db },
         { provide: BUS, useValue: resources.bus },
@@ -48,6 +50,7 @@ export class IdentityModule {
         UsersService,
         CompaniesService,
         FirmsService,
+        AccessService,
       ],
     };
   }

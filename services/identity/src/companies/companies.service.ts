@@ -155,7 +155,7 @@ export class CompaniesService {
   }
 
   /** Another firm's entity, a deleted one, or for a client one they do not own or that is inactive: 404. */
-  private async visible(actor: Actor, id: string): Promise<CompanyRow> {
+  async visible(actor: Actor, id: string): Promise<CompanyRow> {
     const scope = firmScope(actor.firm_id);
     const company = isUuid(id) ? await this.companies.get(scope, id) : undefined;
     if (!company) throw notFound();

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { acrossFirms, type FirmScope, inFirm, type Tx } from '@portico/platform';
-import { eq, sql } from 'drizzle-orm';
-import { type FirmRow, firmGroups, firms, type IdentitySchema } from '../schema.js';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { type FirmRow, firmGroups, firms, type IdentitySchema, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
 
 @Injectable()
@@ -13,6 +13,24 @@ export class FirmsRepository {
       tx.select().from(firms).where(eq(firms.id, scope.firmId)),
     );
     return rows[0];
+  }
+
+  /** Live advisors of the firm, all or only the given ids. */
+  async advisors(scope: FirmScope, ids: string[]) {
+    return inFirm(this.db, scope, (tx) =>
+      tx
+        .select({ id: users.id, email: users.email, fname: users.fname, lname: users.lname })
+        .from(users)
+        .where(
+          and(
+            eq(users.firmId, scope.firmId),
+            eq(users.isAdvisor, true),
+            isNull(users.deletedAt),
+            ids.length ? inArray(users.id, ids) : undefined,
+          ),
+        )
+        .orderBy(users.lname, users.fname),
+    );
   }
 
   async groups(scope: FirmScope) {
