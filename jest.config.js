@@ -52,7 +52,7 @@ export default {
       // Front ends (frontends/*): components and hooks in jsdom, TSX through swc with React's automatic runtime.
       displayName: 'frontend',
       rootDir: '.',
-      testEnvironment: 'jsdom',
+      testEnvironment: '<rootDir>/frontends/kit/jest/environment.cjs',
       testMatch: ['<rootDir>/frontends/**/__tests__/**/*.test.{ts,tsx}'],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
       extensionsToTreatAsEsm: ['.ts', '.tsx'],

@@ -1,12 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-
-/** A shared singleton whose loaded version differs from what a build asked for. */
-export interface SharedMismatch {
-  pkgName: string;
-  required: string;
-  loaded: string;
-  from: string;
-}
+import { SHARED_MISMATCH_EVENT_NAME, type SharedMismatch } from '../src/federation/mismatch.js';
 
 declare global {
   interface Window {
@@ -14,7 +7,6 @@ declare global {
   }
 }
 
-export const SHARED_MISMATCH_EVENT = 'portico:shared-mismatch';
 
 /**
  * Reports a shared singleton loaded at another version than a build required: a console error and a
@@ -39,7 +31,7 @@ export default function sharedVersionReporter(): ModuleFederationRuntimePlugin {
           console.error(
             `[portico] shared singleton ${mismatch.pkgName}: ${mismatch.from} requires ${required} but ${loaded} is loaded`,
           );
-          window.dispatchEvent(new CustomEvent(SHARED_MISMATCH_EVENT, { detail: mismatch }));
+          window.dispatchEvent(new CustomEvent(SHARED_MISMATCH_EVENT_NAME, { detail: mismatch }));
         }
       }
       return args;

@@ -22,3 +22,5 @@ export * from './theme/theme.js';
 export * from './toast/toast.js';
 export * from './ui.js';
 export * from './utils/cookies.js';
+export * from './federation/mismatch.js';
+export * from './session/entity-context.js';

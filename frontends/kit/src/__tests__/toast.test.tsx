@@ -17,7 +17,9 @@ describe('toast duration', () => {
 });
 
 describe('toast', () => {
-  beforeEach(() => jest.useFakeTimers());
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
   afterEach(() => {
     act(() => toast.clean());
     jest.useRealTimers();

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { ApiClient } from '../api/client.js';
+import { ApiError, errorMessage } from '../api/errors.js';
+import { SESSION_KEY, SessionStore } from '../session/session-store.js';
+
+type Call = { method: string; url: string; auth?: string; body?: unknown };
+
+function fakeFetch(responder: (call: Call, n: number) => Response) {
+  const calls: Call[] = [];
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      url: String(input),
+      auth: headers.Authorization,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    return responder(call, calls.length);
+  }) as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const tokens = (n: number) => ({
+  access_token: `access-${n}`,
+  refresh_token: `refresh-${n}`,
+  user_id: 'u1',
+  is_advisor: false,
+  set_password_required: false,
+});
+
+describe('ApiClient', () => {
+  let session: SessionStore;
+  let signedOut: { reason: string; notice: boolean }[];
+
+  beforeEach(() => {
+    window.localStorage.clear();
+    session = new SessionStore(window.localStorage);
+    session.set({ ...tokens(1), expires_in: 900 });
+    signedOut = [];
+    session.onSignedOut((e) => signedOut.push(e));
+  });
+  afterEach(() => session.close());
+
+  it('sends the bearer token', async () => {
+    const { fetch, calls } = fakeFetch(() => json(200, { id: 'u1' }));
+    const api = new ApiClient({ baseUrl: 'http://api.test/', session, fetch });
+    await expect(api.get('/current_user')).resolves.toEqual({ id: 'u1' });
+    expect(calls[0]).toMatchObject({ method: 'GET', url: 'http://api.test/current_user', auth: 'Bearer access-1' });
+  });
+
+  it('refreshes once on 401 and retries with the new token', async () => {
+    const { fetch, calls } = fakeFetch((call, n) => {
+      if (call.url.endsWith('/sessions/refresh')) return json(200, { ...tokens(2), expires_in: 900, token_type: 'Bearer' });
+      return n === 1 ? json(401, { error: 'unauthorized', code: 'token_expired', message: 'expired' }) : json(200, { ok: 1 });
+    });
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
+    expect(calls.map((c) => c.url.replace('http://api.test', ''))).toEqual([
+      '/current_user',
+      '/sessions/refresh',
+      '/current_user',
+    ]);
+    expect(calls[1]?.body).toEqual({ refresh_token: 'refresh-1' });
+    expect(calls[1]?.auth).toBeUndefined();
+    expect(calls[2]?.auth).toBe('Bearer access-2');
+    expect(session.get()?.refresh_token).toBe('refresh-2');
+    expect(signedOut).toEqual([]);
+  });
+
+  it('shares one refresh between calls that fail together', async () => {
+    let refreshes = 0;
+    const { fetch } = fakeFetch((call) => {
+      if (call.url.endsWith('/sessions/refresh')) {
+        refreshes += 1;
+        return json(200, { ...tokens(2), expires_in: 900 });
+      }
+      return call.auth === 'Bearer access-1' ? json(401, { error: 'unauthorized' }) : json(200, {});
+    });
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await Promise.all([api.get('/a'), api.get('/b'), api.get('/c')]);
+    expect(refreshes).toBe(1);
+  });
+
+  it('signs out everywhere with the notice when the refresh fails', async () => {
+    const { fetch, calls } = fakeFetch((call) =>
+      call.url.endsWith('/sessions/refresh') ? json(401, { error: 'unauthorized' }) : json(401, { error: 'unauthorized' }),
+    );
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).rejects.toBeInstanceOf(ApiError);
+    expect(calls).toHaveLength(2);
+    expect(window.localStorage.getItem(SESSION_KEY)).toBeNull();
+    expect(signedOut).toEqual([{ reason: 'expired', notice: true }]);
+  });
+
+  it('does not retry twice: a second 401 after the refresh signs out', async () => {
+    const { fetch, calls } = fakeFetch((call) =>
+      call.url.endsWith('/sessions/refresh') ? json(200, { ...tokens(2), expires_in: 900 }) : json(401, { error: 'x' }),
+    );
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).rejects.toMatchObject({ status: 401 });
+    expect(calls).toHaveLength(3);
+    expect(session.get()).toBeNull();
+    expect(signedOut).toHaveLength(1);
+  });
+
+  it('does not refresh public calls', async () => {
+    const { fetch, calls } = fakeFetch(() => json(401, { error: 'invalid_credentials', message: 'Invalid password' }));
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.post('/sessions/verify_password', { email: 'a', password: 'b' }, { auth: false })).rejects.toMatchObject({
+      status: 401,
+      message: 'Invalid password',
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.auth).toBeUndefined();
+    expect(signedOut).toEqual([]);
+  });
+
+  it('treats a 200 body with an error field as a failure', async () => {
+    const { fetch } = fakeFetch(() => json(200, { error: 'not_connected', message: 'Stripe is not connected' }));
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/integrations/check_stripe_integration')).rejects.toMatchObject({
+      status: 200,
+      message: 'Stripe is not connected',
+    });
+  });
+
+  it("shows the server's message on 429, even where a specific message is listed", async () => {
+    const server = 'Too many codes sent. Try again in 10 minutes.';
+    const { fetch } = fakeFetch(() => json(429, { error: 'rate_limited', message: server }));
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    const err = await api.post('/sessions/send_sms_verification_code', { uid: 'x' }, { auth: false }).catch((e) => e);
+    expect(errorMessage(err, 'Failed to send SMS code')).toBe(server);
+    expect(errorMessage(new ApiError(500, { error: 'x', message: 'boom' }), 'Failed to send SMS code')).toBe(
+      'Failed to send SMS code',
+    );
+    expect(errorMessage(new Error('network'))).toBe('Something went wrong');
+  });
+});
+
+describe('SessionStore across tabs', () => {
+  it('signs this tab out with the notice when another tab signs out', async () => {
+    window.localStorage.clear();
+    const here = new SessionStore(window.localStorage);
+    const other = new SessionStore(window.localStorage);
+    here.set({ ...tokens(1), expires_in: 900 });
+    const events: { reason: string; notice: boolean }[] = [];
+    here.onSignedOut((e) => events.push(e));
+    other.signOut('user');
+    await new Promise<void>((resolve) => {
+      const deadline = Date.now() + 2000;
+      const poll = () => (events.length || Date.now() > deadline ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
+    expect(events).toEqual([{ reason: 'user', notice: true }]);
+    expect(here.get()).toBeNull();
+    here.close();
+    other.close();
+  });
+});

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// A small static file server for one built front end (the shell or a remote), for the local stack.
+//   node frontends/serve-static.mjs --dir frontends/shell/dist --port 8080 --spa
+//   node frontends/serve-static.mjs --dir frontends/client/dist --port 8081
+// Module-federation files (mf-manifest.json, remoteEntry.js, chunks) are readable from any origin and
+// the manifests are never cached; with --spa, unknown paths without an extension get index.html.
+// --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string' },
+    port: { type: 'string', default: '8080' },
+    host: { type: 'string', default: '127.0.0.1' },
+    spa: { type: 'boolean', default: false },
+    config: { type: 'string' },
+  },
+});
+if (!values.dir) {
+  console.error('usage: serve-static.mjs --dir <dist> [--port 8080] [--host 127.0.0.1] [--spa] [--config file.json]');
+  process.exit(2);
+}
+const root = resolve(values.dir);
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+const NO_CACHE = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|runtime-config\.json|remotes-manifest\.json)$/;
+
+async function fileAt(urlPath) {
+  const decoded = decodeURIComponent(urlPath.split('?')[0]);
+  const path = normalize(join(root, decoded));
+  if (path !== root && !path.startsWith(root + sep)) return null;
+  try {
+    const info = await stat(path);
+    if (info.isFile()) return { path, size: info.size };
+    if (info.isDirectory()) {
+      const index = join(path, 'index.html');
+      const indexInfo = await stat(index);
+      return { path: index, size: indexInfo.size };
+    }
+  } catch {
+    // not there
+  }
+  return null;
+}
+
+const server = createServer(async (req, res) => {
+  const url = new URL(req.url ?? '/', 'http://local');
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Headers': '*' });
+    res.end();
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405).end();
+    return;
+  }
+  if (url.pathname === '/healthz') {
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
+    return;
+  }
+  if (values.config && url.pathname === '/runtime-config.json') {
+    const body = await readFile(values.config);
+    res.writeHead(200, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  let file = await fileAt(url.pathname);
+  if (!file && values.spa && !extname(url.pathname)) file = await fileAt('/index.html');
+  if (!file) {
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
+    return;
+  }
+  const relative = file.path.slice(root.length).replaceAll(sep, '/');
+  res.writeHead(200, {
+    'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream',
+    'Content-Length': file.size,
+    'Cache-Control': NO_CACHE.test(relative) ? 'no-cache' : 'public, max-age=31536000, immutable',
+  });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(file.path).pipe(res);
+});
+
+server.listen(Number(values.port), values.host, () => {
+  const { port } = server.address();
+  console.log(`serving ${root} on http://${values.host}:${port}${values.spa ? ' (SPA fallback)' : ''}`);
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

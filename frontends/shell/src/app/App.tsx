@@ -1,0 +1,110 @@
+import {
+  ApiProvider,
+  GlobalNotice,
+  KitProvider,
+  SHARED_MISMATCH_EVENT_NAME,
+  SIGNED_OUT_NOTICE,
+  SIGNED_OUT_NOTICE_MS,
+  ShellContext,
+  type ShellServices,
+} from '@portico/kit';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
+import { Realtime } from '../realtime/Realtime.js';
+import { SignInPage } from '../signin/SignInPage.js';
+import { type ShellRuntime, ShellRuntimeContext } from './services.js';
+import { ThemePrimaryContext } from './theme-context.js';
+
+// Everything past sign-in (layouts, areas, navigation) loads on demand, keeping /signin small.
+const AreaRouter = lazy(() => import('./AreaRouter.js'));
+
+/** Shows the signed-out notice for 10 s in every tab that was signed out, and goes to /. */
+function SignedOutWatcher({ runtime }: { runtime: ShellRuntime }) {
+  const navigate = useNavigate();
+  const [notice, setNotice] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = runtime.session.onSignedOut(({ notice: show }) => {
+      navigate('/', { replace: true });
+      if (!show) return;
+      setNotice(true);
+      clearTimeout(timer);
+      timer = setTimeout(() => setNotice(false), SIGNED_OUT_NOTICE_MS);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [runtime, navigate]);
+  return notice ? <GlobalNotice text={SIGNED_OUT_NOTICE} testId="signed-out-notice" /> : null;
+}
+
+/** A shared singleton at another version than a build asked for: visible in development builds. */
+function SharedMismatchWarning() {
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    if (process.env.NODE_ENV === 'production') return;
+    const on = (e: Event) => {
+      const d = (e as CustomEvent<{ pkgName: string; required: string; loaded: string; from: string }>).detail;
+      setText(`Shared ${d.pkgName}: ${d.from} requires ${d.required}, ${d.loaded} is loaded. Rebuild that remote.`);
+    };
+    window.addEventListener(SHARED_MISMATCH_EVENT_NAME, on);
+    return () => window.removeEventListener(SHARED_MISMATCH_EVENT_NAME, on);
+  }, []);
+  return text ? <GlobalNotice text={text} color="orange" testId="shared-mismatch" /> : null;
+}
+
+export function App({ runtime }: { runtime: ShellRuntime }) {
+  const [primary, setPrimary] = useState<string | undefined>();
+  const queryClient = useMemo(
+    () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
+    [],
+  );
+  const shell = useMemo<ShellServices>(
+    () => ({
+      apiUrl: runtime.config.apiUrl,
+      signOut: async () => {
+        const refresh = runtime.session.get()?.refresh_token;
+        if (refresh) {
+          await runtime.client.post('/sessions/sign_out', { refresh_token: refresh }, { auth: false }).catch(() => {});
+        }
+        runtime.session.signOut('user');
+        queryClient.clear();
+      },
+    }),
+    [runtime, queryClient],
+  );
+  useEffect(() => runtime.session.onSignedOut(() => queryClient.clear()), [runtime, queryClient]);
+
+  return (
+    <ShellRuntimeContext.Provider value={runtime}>
+      <ShellContext.Provider value={shell}>
+        <QueryClientProvider client={queryClient}>
+          <ApiProvider client={runtime.client}>
+            <ThemePrimaryContext.Provider value={setPrimary}>
+              <KitProvider primary={primary}>
+                <BrowserRouter>
+                  <SignedOutWatcher runtime={runtime} />
+                  <SharedMismatchWarning />
+                  <Realtime />
+                  <Routes>
+                    <Route path="/signin" element={<SignInPage />} />
+                    <Route
+                      path="*"
+                      element={
+                        <Suspense fallback={null}>
+                          <AreaRouter />
+                        </Suspense>
+                      }
+                    />
+                  </Routes>
+                </BrowserRouter>
+              </KitProvider>
+            </ThemePrimaryContext.Provider>
+          </ApiProvider>
+        </QueryClientProvider>
+      </ShellContext.Provider>
+    </ShellRuntimeContext.Provider>
+  );
+}

@@ -1,0 +1,168 @@
+import {
+  type AccessContext,
+  Center,
+  ErrorFallback,
+  isAllowed,
+  Loader,
+  type RemoteDescriptor,
+  type RemoteRoute,
+  Stack,
+  Text,
+  Title,
+  useCurrentFirm,
+  useCurrentUser,
+} from '@portico/kit';
+import { type ReactNode, use, useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { AdvisorLayout } from '../layouts/AdvisorLayout.js';
+import { CenteredLayout } from '../layouts/CenteredLayout.js';
+import { ClientLayout } from '../layouts/ClientLayout.js';
+import { RemoteArea } from '../remotes/RemoteArea.js';
+import type { AreaStatus } from '../remotes/registry.js';
+import { useSession } from '../session/useSession.js';
+import { SignInPage } from '../signin/SignInPage.js';
+import { AreasContext } from './areas-context.js';
+import { homePath } from './home.js';
+import { useShellRuntime } from './services.js';
+import { useThemePrimary } from './theme-context.js';
+
+interface MountedRoute extends RemoteRoute {
+  remote: string;
+}
+
+function routesOf(areas: AreaStatus[]): MountedRoute[] {
+  return areas.flatMap((a) => (a.descriptor ? a.descriptor.routes.map((r) => ({ ...r, remote: a.name })) : []));
+}
+
+function areaElement(route: MountedRoute) {
+  return <RemoteArea remote={route.remote} module={route.module} basePath={route.path} />;
+}
+
+/** A route path for react-router: '/admin-profile' owns '/admin-profile/*'. */
+const pattern = (path: string) => (path === '/' ? '/' : `${path.replace(/\/$/, '')}/*`);
+
+/** Everything but /signin: public area routes, then the signed-in shell. */
+export default function AreaRouter() {
+  const runtime = useShellRuntime();
+  const areas = use(runtime.areas);
+  const descriptors = areas.flatMap((a) => (a.descriptor ? [a.descriptor] : []));
+  const routes = routesOf(areas);
+  const session = useSession(runtime.session);
+  const location = useLocation();
+
+  const publicRoutes = routes.filter((r) => r.layout === 'public' || r.audience === 'public');
+  return (
+    <AreasContext.Provider value={{ areas, descriptors }}>
+      <Routes>
+        {publicRoutes.map((r) => (
+          <Route key={`${r.remote}${r.path}`} path={pattern(r.path)} element={areaElement(r)} />
+        ))}
+        <Route
+          path="*"
+          element={
+            session ? (
+              <SignedIn areas={areas} descriptors={descriptors} routes={routes.filter((r) => !publicRoutes.includes(r))} />
+            ) : (
+              <Navigate
+                to={location.pathname === '/' ? '/signin' : `/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`}
+                replace
+              />
+            )
+          }
+        />
+      </Routes>
+    </AreasContext.Provider>
+  );
+}
+
+function SignedIn({
+  areas,
+  descriptors,
+  routes,
+}: {
+  areas: AreaStatus[];
+  descriptors: RemoteDescriptor[];
+  routes: MountedRoute[];
+}) {
+  const user = useCurrentUser();
+  const firm = useCurrentFirm();
+  const setPrimary = useThemePrimary();
+  const primary = firm.data?.preferences?.theme?.primary;
+  useEffect(() => {
+    if (primary) setPrimary(primary);
+  }, [primary, setPrimary]);
+
+  if (user.isPending || firm.isPending) {
+    return (
+      <Center mih="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (user.isError || firm.isError || !user.data || !firm.data) return <ErrorFallback />;
+
+  const me = user.data;
+  const ctx: AccessContext = {
+    signedIn: true,
+    isAdvisor: me.is_advisor,
+    firmAccess: me.firm_access,
+    preferences: firm.data.preferences ?? {},
+  };
+  if (me.set_password_required) {
+    return (
+      <Routes>
+        <Route path="/set-sign-in-method" element={<SignInPage initial="set-sign-in-method" />} />
+        <Route path="*" element={<Navigate to="/set-sign-in-method" replace />} />
+      </Routes>
+    );
+  }
+  const allowed = routes.filter((r) => isAllowed({ ...r, audience: r.audience ?? 'any' }, ctx));
+  const byLayout = (layout: RemoteRoute['layout']) => allowed.filter((r) => r.layout === layout);
+  const Layout = ctx.isAdvisor ? AdvisorLayout : ClientLayout;
+  const home = homePath(descriptors, ctx);
+  const failed = areas.filter((a) => a.error);
+
+  const mainRoutes = ctx.isAdvisor ? byLayout('advisor') : byLayout('client');
+  const homeRoute = mainRoutes.find((r) => r.home);
+  return (
+    <Routes>
+      <Route path="/set-sign-in-method" element={<SignInPage initial="set-sign-in-method" />} />
+      <Route element={<CenteredLayout />}>
+        {byLayout('centered').map((r) => (
+          <Route key={`${r.remote}${r.path}`} path={pattern(r.path)} element={areaElement(r)} />
+        ))}
+      </Route>
+      <Route element={<Layout user={me} firm={firm.data} ctx={ctx} />}>
+        {mainRoutes
+          .filter((r) => r.path !== '/')
+          .map((r) => (
+            <Route key={`${r.remote}${r.path}`} path={pattern(r.path)} element={areaElement(r)} />
+          ))}
+        <Route
+          index
+          element={
+            homeRoute ? areaElement(homeRoute) : home && home !== '/' ? <Navigate to={home} replace /> : <Welcome name={me.fname} />
+          }
+        />
+        <Route path="*" element={failed.length ? <ErrorFallback /> : <NotFound />} />
+      </Route>
+    </Routes>
+  );
+}
+
+function Welcome({ name }: { name: string }) {
+  return (
+    <Stack p="xl">
+      <Title order={2}>Welcome{name ? `, ${name}` : ''}</Title>
+    </Stack>
+  );
+}
+
+function NotFound(): ReactNode {
+  return (
+    <Stack p="xl" data-testid="not-found">
+      <Title order={2}>Page not found</Title>
+      <Text>The page you are looking for does not exist.</Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,111 @@
+import {
+  Box,
+  buildNavigation,
+  CLIENT_MOBILE_SEGMENTS,
+  CURRENT_USER_KEY,
+  type Entity,
+  Group,
+  Image,
+  InactiveEntitiesOverlay,
+  InAppBanner,
+  Loader,
+  ReadOnlyBanner,
+  SegmentedControl,
+  SelectedEntityContext,
+  Stack,
+  Text,
+  useApi,
+  useShell,
+} from '@portico/kit';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useAreas } from '../app/areas-context.js';
+import type { LayoutProps } from './AdvisorLayout.js';
+import { ClientEntitySelector } from './ClientEntitySelector.js';
+import { UserMenu } from './UserMenu.js';
+
+export const CLIENT_ENTITIES_KEY = ['client_entities'] as const;
+
+/** Clients: header with the entity selector, read-only banners, mobile segments, and the area. */
+export function ClientLayout({ user, firm, ctx }: LayoutProps) {
+  const api = useApi();
+  const { signOut } = useShell();
+  const queryClient = useQueryClient();
+  const { descriptors } = useAreas();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const entities = useQuery({
+    queryKey: CLIENT_ENTITIES_KEY,
+    queryFn: () => api.companies.list({ rows_per_page: 100, page: 1 }),
+  });
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const setDefault = useMutation({
+    mutationFn: (entity: Entity) => api.companies.setDefault(entity.id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
+  });
+
+  const list = entities.data?.companies ?? [];
+  const selected = useMemo(
+    () =>
+      list.find((e) => e.id === chosenId) ?? list.find((e) => e.id === user.default_company_id) ?? list[0] ?? null,
+    [list, chosenId, user.default_company_id],
+  );
+  const select = (entity: Entity) => {
+    setChosenId(entity.id);
+    setDefault.mutate(entity);
+  };
+  const params = { companyHash: selected?.hash_id };
+  const items = buildNavigation(descriptors, 'client', ctx, params);
+  const segments = items.filter((i) => (CLIENT_MOBILE_SEGMENTS as string[]).includes(i.id));
+  const activeSegment = segments.find((s) => (s.path === '/' ? location.pathname === '/' : location.pathname.startsWith(s.path)));
+
+  if (entities.isPending) {
+    return (
+      <Group justify="center" p="xl">
+        <Loader aria-label="Loading" />
+      </Group>
+    );
+  }
+  const noActiveEntities = entities.isSuccess && entities.data.total_count === 0;
+
+  return (
+    <SelectedEntityContext.Provider value={{ entity: selected, entities: list, select }}>
+      <InAppBanner enabled={firm.preferences.in_app_banner_enabled} text={firm.preferences.in_app_banner_text} />
+      <Box component="header" px="md" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+        <Group justify="space-between">
+          <Group gap="md">
+            {firm.logo_url && <Image src={firm.logo_url} alt="" h={32} w="auto" />}
+            <Text fw={600}>{firm.name}</Text>
+            <ClientEntitySelector entities={list} selected={selected} onSelect={select} />
+          </Group>
+          <Group gap="md" component="nav" aria-label="Client navigation" visibleFrom="sm">
+            {items.map((i) => (
+              <Text key={i.id} component={Link} to={i.path} size="sm" data-nav-id={i.id}>
+                {i.label}
+              </Text>
+            ))}
+          </Group>
+          <UserMenu user={user} />
+        </Group>
+      </Box>
+      {segments.length > 1 && (
+        <SegmentedControl
+          hiddenFrom="sm"
+          fullWidth
+          m="sm"
+          data={segments.map((s) => ({ value: s.path, label: s.label }))}
+          value={activeSegment?.path ?? ''}
+          onChange={(path) => navigate(path)}
+          data-testid="mobile-segments"
+        />
+      )}
+      <Stack p="md" gap="md">
+        {user.readonly_access && <ReadOnlyBanner variant="account" />}
+        {!user.readonly_access && selected?.readonly_access && <ReadOnlyBanner variant="entity" />}
+        <Outlet />
+      </Stack>
+      {noActiveEntities && <InactiveEntitiesOverlay onSignOut={() => void signOut()} />}
+    </SelectedEntityContext.Provider>
+  );
+}

@@ -1,0 +1,41 @@
+import { type AccessContext, buildNavigation, NavLink, type RemoteDescriptor, ScrollArea, Stack } from '@portico/kit';
+import { Link, matchPath, useLocation } from 'react-router';
+
+/** Which variant of the left navigation a path shows (spec 1 s.2.2). */
+export function navVariant(pathname: string): { section: 'main' | 'entity' | 'user'; companyHash?: string; userId?: string } {
+  const entity = matchPath('/admin/:companyHash/*', pathname);
+  if (entity?.params.companyHash) return { section: 'entity', companyHash: entity.params.companyHash };
+  const user = matchPath('/clients/:userId/*', pathname);
+  if (user?.params.userId) return { section: 'user', userId: user.params.userId };
+  return { section: 'main' };
+}
+
+export function LeftNavigation({
+  descriptors,
+  ctx,
+}: {
+  descriptors: readonly RemoteDescriptor[];
+  ctx: AccessContext;
+}) {
+  const location = useLocation();
+  const variant = navVariant(location.pathname);
+  const params = { companyHash: variant.companyHash, userId: variant.userId };
+  const upper = buildNavigation(descriptors, variant.section, ctx, params);
+  const lower = buildNavigation(descriptors, 'lower', ctx, params);
+  const isActive = (path: string) =>
+    path === '/' ? location.pathname === '/' : location.pathname === path || location.pathname.startsWith(`${path}/`);
+  return (
+    <Stack justify="space-between" h="100%" gap={0} component="nav" aria-label="Main navigation" data-nav-variant={variant.section}>
+      <ScrollArea>
+        {upper.map((item) => (
+          <NavLink key={item.id} component={Link} to={item.path} label={item.label} active={isActive(item.path)} data-nav-id={item.id} />
+        ))}
+      </ScrollArea>
+      <Stack gap={0} data-testid="nav-lower">
+        {lower.map((item) => (
+          <NavLink key={item.id} component={Link} to={item.path} label={item.label} active={isActive(item.path)} data-nav-id={item.id} />
+        ))}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,61 @@
+/** What the gateway sends on the user's socket. */
+export type RealtimeMessage = { type: 'forced_sign_out' } | { type: 'maintenance_alert'; show: boolean; text: string };
+
+export const REALTIME_PROTOCOL = 'portico.realtime';
+/** The gateway closes with this code when the user's sessions were revoked. */
+export const SIGNED_OUT_CLOSE_CODE = 4401;
+
+export interface RealtimeHandlers {
+  onMessage: (message: RealtimeMessage) => void;
+  onSignedOut: () => void;
+}
+
+/** ws(s)://host/realtime for an API base URL ('' = this origin). */
+export function realtimeUrl(apiUrl: string, origin = window.location.origin): string {
+  const url = new URL(`${apiUrl.replace(/\/$/, '')}/realtime`, origin);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+/**
+ * Keeps a socket to the gateway open while signed in, reconnecting with backoff. The token travels as
+ * a WebSocket subprotocol entry (the gateway also accepts ?access_token=), so it stays out of URLs and
+ * access logs. Returns a function that closes it for good.
+ */
+export function connectRealtime(apiUrl: string, getToken: () => string | undefined, handlers: RealtimeHandlers) {
+  let socket: WebSocket | undefined;
+  let stopped = false;
+  let attempt = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const open = () => {
+    const token = getToken();
+    if (stopped || !token) return;
+    socket = new WebSocket(realtimeUrl(apiUrl), [REALTIME_PROTOCOL, token]);
+    socket.onopen = () => {
+      attempt = 0;
+    };
+    socket.onmessage = (event) => {
+      try {
+        handlers.onMessage(JSON.parse(String(event.data)) as RealtimeMessage);
+      } catch {
+        // not a message of ours
+      }
+    };
+    socket.onclose = (event) => {
+      if (stopped) return;
+      if (event.code === SIGNED_OUT_CLOSE_CODE) {
+        handlers.onSignedOut();
+        return;
+      }
+      attempt += 1;
+      timer = setTimeout(open, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)));
+    };
+  };
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    socket?.close(1000, 'closed by the page');
+  };
+}

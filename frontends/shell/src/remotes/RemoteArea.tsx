@@ -1,0 +1,51 @@
+import { ErrorBoundary, ErrorFallback, Loader, Center, type RemoteRouteProps } from '@portico/kit';
+import { type ComponentType, lazy, Suspense } from 'react';
+import { useLocation } from 'react-router';
+import { loadRouteModule } from './registry.js';
+
+const cache = new Map<string, ComponentType<RemoteRouteProps>>();
+
+function lazyModule(remote: string, module: string): ComponentType<RemoteRouteProps> {
+  const key = `${remote}/${module}`;
+  let component = cache.get(key);
+  if (!component) {
+    component = lazy(() =>
+      loadRouteModule(remote, module).catch((error) => {
+        cache.delete(key); // a later visit tries again
+        throw error;
+      }),
+    );
+    cache.set(key, component);
+  }
+  return component;
+}
+
+export interface RemoteAreaProps {
+  remote: string;
+  module?: string;
+  basePath: string;
+}
+
+/**
+ * One route of a remote, in its own error boundary and Suspense: a remote that is down, 404s or throws
+ * on mount shows the error fallback here only, while navigation and the other areas keep working.
+ */
+export function RemoteArea({ remote, module = './App', basePath }: RemoteAreaProps) {
+  const location = useLocation();
+  const Area = lazyModule(remote, module);
+  return (
+    <ErrorBoundary resetKey={location.pathname} fallback={<ErrorFallback />}>
+      <Suspense
+        fallback={
+          <Center p="xl">
+            <Loader aria-label="Loading" />
+          </Center>
+        }
+      >
+        <div data-area={remote}>
+          <Area basePath={basePath} />
+        </div>
+      </Suspense>
+    </ErrorBoundary>
+  );
+}

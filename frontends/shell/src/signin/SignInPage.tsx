@@ -1,0 +1,758 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  errorMessage,
+  Group,
+  Image,
+  isApiError,
+  isCompletePhone,
+  Paper,
+  PasswordInput,
+  PhoneInput,
+  Radio,
+  type SignInStep,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  useApi,
+  type VerifiedLink,
+} from '@portico/kit';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useShellRuntime } from '../app/services.js';
+import { useThemePrimary } from '../app/theme-context.js';
+import { CODE_LENGTH, MESSAGES } from './messages.js';
+import { HEADER_OF, type SignInState, safeRedirect } from './states.js';
+
+interface Flow {
+  email: string;
+  uid: string;
+  accountantId: string;
+  methods: { name: string; value: string }[];
+  /** The password field shows once the lookup says password. */
+  passwordStep: boolean;
+  challengeToken: string;
+  sentTo: string;
+  /** A set-password grant from a reset link. */
+  grant: string;
+  /** How set-password submits: a reset link, or choosing password as the sign-in method. */
+  passwordMode: 'reset' | 'method';
+}
+
+const EMPTY_FLOW: Flow = {
+  email: '',
+  uid: '',
+  accountantId: '',
+  methods: [],
+  passwordStep: false,
+  challengeToken: '',
+  sentTo: '',
+  grant: '',
+  passwordMode: 'reset',
+};
+
+export interface SignInPageProps {
+  /** '/set-sign-in-method' opens on that state (signed in, set_password_required). */
+  initial?: SignInState;
+}
+
+/** /signin and /set-sign-in-method: every state of spec 1 s.2.3 and the flow of s.4.4. */
+export function SignInPage({ initial = 'login' }: SignInPageProps) {
+  const { sessions, users } = useApi();
+  const { session, config } = useShellRuntime();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const redirect = safeRedirect(params.get('redirect'));
+  const [state, setState] = useState<SignInState>(initial);
+  const [flow, setFlow] = useState<Flow>({ ...EMPTY_FLOW, email: (params.get('email') ?? '').trim() });
+  const [error, setError] = useState<ReactNode>(null);
+  const [busy, setBusy] = useState(false);
+  const [smsFailed, setSmsFailed] = useState(false);
+  const linkToken = params.get('token');
+  const slug = params.get('firm') ?? config.firmSlug ?? '';
+  const setPrimary = useThemePrimary();
+
+  const branding = useQuery({
+    queryKey: ['firm_theme', slug],
+    queryFn: () => users.firmThemeBySlug(slug),
+    enabled: !!slug,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  useEffect(() => {
+    if (branding.data?.primary) setPrimary(branding.data.primary);
+  }, [branding.data, setPrimary]);
+
+  const go = (next: SignInState, patch: Partial<Flow> = {}) => {
+    setError(null);
+    setFlow((f) => ({ ...f, ...patch }));
+    setState(next);
+  };
+
+  async function run(action: () => Promise<void>, listed?: (err: unknown) => string | undefined) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(errorMessage(err, listed?.(err)));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** An auth_token becomes a session; a second factor or a set-password requirement comes first. */
+  async function finish(step: SignInStep | VerifiedLink, target = redirect) {
+    if (step.two_factor_required) {
+      go('2fa', {
+        challengeToken: step.challenge_token,
+        uid: step.uid || flow.uid,
+        sentTo: step.two_factor_methods?.[0]?.value ?? '',
+      });
+      return;
+    }
+    if (!step.auth_token) throw new Error(MESSAGES.signInProblem);
+    const tokens = await sessions.exchangeToken(step.auth_token);
+    session.set(tokens);
+    queryClient.clear();
+    if (tokens.set_password_required) {
+      navigate(`/set-sign-in-method?redirect=${encodeURIComponent(target)}`, { replace: true });
+    } else {
+      navigate(target, { replace: true });
+    }
+  }
+
+  // A link from an email: /signin?token=...
+  const handledToken = useRef<string | null>(null);
+  useEffect(() => {
+    if (!linkToken || handledToken.current === linkToken) return;
+    handledToken.current = linkToken;
+    void run(async () => {
+      try {
+        const verified = await sessions.verifyAuthLink(linkToken);
+        if (verified.purpose === 'set_password') {
+          go('set-password', { grant: verified.auth_token, passwordMode: 'reset' });
+          return;
+        }
+        await finish(verified, safeRedirect(verified.redirect || params.get('redirect')));
+      } catch (err) {
+        if (isApiError(err) && (err.status === 410 || err.status === 404 || err.status === 401)) {
+          go('expired-link');
+          return;
+        }
+        throw err;
+      }
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linkToken]);
+
+  async function sendLink(uid: string, accountantId: string) {
+    if (!uid || !accountantId) throw new Error(MESSAGES.somethingWrong);
+    const sent = await sessions.sendAuthLink({ uid, accountant_id: accountantId, redirect });
+    go('sent-link', { sentTo: sent.sent_to });
+  }
+
+  async function sendSms(uid: string) {
+    if (!uid) throw new Error(MESSAGES.somethingWrong);
+    try {
+      const sent = await sessions.sendSmsCode(uid);
+      setSmsFailed(false);
+      go('sent-text', { sentTo: sent.sent_to });
+    } catch (err) {
+      if (isApiError(err) && err.status === 429) throw err;
+      setSmsFailed(true);
+      throw new Error(MESSAGES.smsFailed);
+    }
+  }
+
+  async function sendEmailCode(uid: string) {
+    if (!uid) throw new Error(MESSAGES.somethingWrong);
+    const sent = await sessions.sendEmailCode(uid);
+    go('sent-email', { sentTo: sent.sent_to });
+  }
+
+  async function lookup(email: string) {
+    try {
+      const found = await sessions.lookupEmail(email);
+      setFlow((f) => ({
+        ...f,
+        email,
+        uid: found.uid,
+        accountantId: found.accountant_id,
+        methods: found.methods ?? [],
+      }));
+      return found;
+    } catch (err) {
+      if (isApiError(err) && err.status === 404) throw new Error(MESSAGES.noUser);
+      throw err;
+    }
+  }
+
+  const header = HEADER_OF[state];
+
+  /** The uid and accountant id of the email in hand, looked up when not known yet. */
+  async function ensureUser() {
+    if (flow.uid && flow.accountantId) return { uid: flow.uid, accountantId: flow.accountantId };
+    if (!flow.email) throw new Error(MESSAGES.emailFirst);
+    const found = await lookup(flow.email);
+    return { uid: found.uid, accountantId: found.accountant_id };
+  }
+  const hasSms = flow.methods.some((m) => m.name === 'sms');
+
+  return (
+    <Center mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={440} data-signin-state={state}>
+        <Stack gap="md">
+          {(branding.data?.logo_url || branding.data?.name) && (
+            <Stack align="center" gap={4} data-testid="firm-branding">
+              {branding.data.logo_url && (
+                <Image src={branding.data.logo_url} alt={branding.data.name} mah={64} w="auto" fit="contain" />
+              )}
+              {branding.data.name && (
+                <Text fw={600} c="dimmed">
+                  {branding.data.name}
+                </Text>
+              )}
+            </Stack>
+          )}
+          <Title order={2} ta="center">
+            {header}
+          </Title>
+          {error && (
+            <Alert color="red" role="alert" data-testid="signin-error">
+              {error}
+            </Alert>
+          )}
+
+          {state === 'login' && (
+            <LoginForm
+              email={flow.email}
+              passwordStep={flow.passwordStep}
+              busy={busy}
+              onEmail={(email) =>
+                run(async () => {
+                  const found = await lookup(email);
+                  switch (found.preferred_sign_in_method) {
+                    case 'password':
+                      setFlow((f) => ({ ...f, email, passwordStep: true }));
+                      break;
+                    case 'email':
+                      await sendEmailCode(found.uid);
+                      break;
+                    case 'sms':
+                      await sendSms(found.uid);
+                      break;
+                    default:
+                      await sendLink(found.uid, found.accountant_id);
+                  }
+                })
+              }
+              onPassword={(email, password) =>
+                run(
+                  async () => finish(await sessions.verifyPassword(email, password)),
+                  (err) => (isApiError(err) && err.status >= 500 ? MESSAGES.signInProblem : undefined),
+                )
+              }
+              onChangeEmail={() => go('login', { passwordStep: false })}
+              onForgot={() => go('forgot-password')}
+              onAlternate={() => go('alternate-sign-in')}
+            />
+          )}
+
+          {(state === 'sent-email' || state === 'sent-text' || state === '2fa') && (
+            <CodeForm
+              key={state}
+              intro={
+                state === '2fa'
+                  ? `Enter the ${CODE_LENGTH}-digit code we sent${flow.sentTo ? ` to ${flow.sentTo}` : ''}.`
+                  : `We sent a ${CODE_LENGTH}-digit code${flow.sentTo ? ` to ${flow.sentTo}` : ''}. Enter it below to sign in.`
+              }
+              busy={busy}
+              onVerify={(code) =>
+                run(
+                  async () => {
+                    if (state === '2fa') await finish(await sessions.verify2faCode(flow.challengeToken, code));
+                    else {
+                      if (!flow.uid) throw new Error(MESSAGES.somethingWrong);
+                      await finish(await sessions.verifyCode(flow.uid, code));
+                    }
+                  },
+                  (err) =>
+                    isApiError(err)
+                      ? err.status === 401
+                        ? MESSAGES.invalidCode
+                        : err.status === 429
+                          ? undefined
+                          : MESSAGES.somethingWrong
+                      : undefined,
+                )
+              }
+              onResend={() =>
+                run(
+                  async () => {
+                    if (state === '2fa') {
+                      const sent = await sessions.send2faCode(flow.challengeToken);
+                      setFlow((f) => ({ ...f, sentTo: sent.sent_to || f.sentTo }));
+                    } else if (state === 'sent-text') await sendSms(flow.uid);
+                    else await sendEmailCode(flow.uid);
+                  },
+                  () => (state === 'sent-text' ? undefined : MESSAGES.codeSendFailed),
+                )
+              }
+              secondary={
+                state === '2fa' ? (
+                  <Anchor
+                    component="button"
+                    type="button"
+                    onClick={() =>
+                      run(
+                        async () => {
+                          const sent = await sessions.send2faLink(flow.challengeToken);
+                          go('sent-link', { sentTo: sent.sent_to });
+                        },
+                        () => MESSAGES.twoFactorLinkFailed,
+                      )
+                    }
+                  >
+                    Email me a sign-in link instead
+                  </Anchor>
+                ) : (
+                  <Anchor component="button" type="button" onClick={() => go('alternate-sign-in')}>
+                    Sign in another way
+                  </Anchor>
+                )
+              }
+            />
+          )}
+
+          {smsFailed && (state === 'login' || state === 'sent-text') && (
+            <Button
+              variant="light"
+              onClick={() =>
+                run(async () => {
+                  const sent = await sessions.forgotPassword(flow.email);
+                  setSmsFailed(false);
+                  go('sent-link', { sentTo: sent.sent_to });
+                })
+              }
+            >
+              Reset sign-in method
+            </Button>
+          )}
+
+          {state === 'sent-link' && (
+            <Stack gap="sm">
+              <Text>
+                We sent a link{flow.sentTo ? ` to ${flow.sentTo}` : ''}. Open it on this device to continue.
+              </Text>
+              <Anchor component="button" type="button" onClick={() => go('login', { passwordStep: false })}>
+                Back to sign in
+              </Anchor>
+            </Stack>
+          )}
+
+          {state === 'alternate-sign-in' && (
+            <Stack gap="sm">
+              <Text>Choose another way to sign in{flow.email ? ` as ${flow.email}` : ''}.</Text>
+              <Button
+                variant="light"
+                loading={busy}
+                onClick={() =>
+                  run(
+                    async () => {
+                      const user = await ensureUser();
+                      await sendLink(user.uid, user.accountantId);
+                    },
+                    (err) => (isApiError(err) ? MESSAGES.linkSendFailed : undefined),
+                  )
+                }
+              >
+                Email me a sign-in link
+              </Button>
+              <Button
+                variant="light"
+                loading={busy}
+                onClick={() =>
+                  run(
+                    async () => sendEmailCode((await ensureUser()).uid),
+                    (err) => (isApiError(err) ? MESSAGES.codeSendFailed : undefined),
+                  )
+                }
+              >
+                Email me a code
+              </Button>
+              {hasSms && (
+                <Button variant="light" loading={busy} onClick={() => run(async () => sendSms((await ensureUser()).uid))}>
+                  Text me a code
+                </Button>
+              )}
+              <Button
+                variant="subtle"
+                loading={busy}
+                onClick={() =>
+                  run(async () => {
+                    const sent = await sessions.forgotPassword(flow.email);
+                    go('sent-link', { sentTo: sent.sent_to });
+                  }, () => MESSAGES.linkSendFailed)
+                }
+              >
+                Send me a password reset email
+              </Button>
+              <Anchor component="button" type="button" onClick={() => go('login', { passwordStep: false })}>
+                Back to sign in
+              </Anchor>
+            </Stack>
+          )}
+
+          {state === 'forgot-password' && (
+            <EmailForm
+              email={flow.email}
+              intro="Enter your email and we will send you a link to reset your password."
+              submitLabel="Send reset link"
+              busy={busy}
+              onSubmit={(email) =>
+                run(async () => {
+                  const sent = await sessions.forgotPassword(email);
+                  go('sent-link', { email, sentTo: sent.sent_to });
+                }, () => MESSAGES.linkSendFailed)
+              }
+              onBack={() => go('login', { passwordStep: false })}
+            />
+          )}
+
+          {state === 'expired-link' && (
+            <ExpiredLink
+              email={flow.email}
+              busy={busy}
+              onLink={(email) =>
+                run(async () => {
+                  const found = await lookup(email);
+                  await sendLink(found.uid, found.accountant_id);
+                }, (err) => (isApiError(err) ? MESSAGES.linkSendFailed : undefined))
+              }
+              onText={(email) =>
+                run(async () => {
+                  const found = await lookup(email);
+                  await sendSms(found.uid);
+                })
+              }
+            />
+          )}
+
+          {state === 'set-password' && (
+            <PasswordForm
+              busy={busy}
+              onSubmit={(password, confirmation) =>
+                run(async () => {
+                  if (flow.passwordMode === 'reset') {
+                    await finish(await sessions.resetPassword(flow.grant, password, confirmation));
+                  } else {
+                    const set = await sessions.setSignInMethod({
+                      method: 'password',
+                      password,
+                      password_confirmation: confirmation,
+                    });
+                    await finish({ auth_token: set.auth_token } as SignInStep);
+                  }
+                })
+              }
+            />
+          )}
+
+          {state === 'set-sign-in-method' && (
+            <MethodChooser
+              busy={busy}
+              onChoose={(method) => {
+                if (method === 'password') go('set-password', { passwordMode: 'method' });
+                else if (method === 'sms') go('set-phone-number');
+                else
+                  void run(async () => {
+                    const me = await users.currentUser();
+                    if (me.preferences?.has_temp_email) {
+                      go('set-email', { uid: me.id });
+                      return;
+                    }
+                    const set = await sessions.setSignInMethod({ method: 'email' });
+                    await finish({ auth_token: set.auth_token } as SignInStep);
+                  });
+              }}
+            />
+          )}
+
+          {state === 'set-phone-number' && (
+            <PhoneForm
+              busy={busy}
+              onSubmit={(phone) =>
+                run(async () => {
+                  const set = await sessions.setSignInMethod({ method: 'sms', phone_number: phone });
+                  await finish({ auth_token: set.auth_token } as SignInStep);
+                })
+              }
+              onBack={() => go('set-sign-in-method')}
+            />
+          )}
+
+          {state === 'set-email' && (
+            <EmailForm
+              email=""
+              intro="Enter the email address you want to sign in with."
+              submitLabel="Continue"
+              busy={busy}
+              onSubmit={(email) =>
+                run(async () => {
+                  await users.updateUser(flow.uid, { email });
+                  const set = await sessions.setSignInMethod({ method: 'email' });
+                  await finish({ auth_token: set.auth_token } as SignInStep);
+                })
+              }
+              onBack={() => go('set-sign-in-method')}
+            />
+          )}
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}
+
+function LoginForm(props: {
+  email: string;
+  passwordStep: boolean;
+  busy: boolean;
+  onEmail: (email: string) => void;
+  onPassword: (email: string, password: string) => void;
+  onChangeEmail: () => void;
+  onForgot: () => void;
+  onAlternate: () => void;
+}) {
+  const { register, handleSubmit, formState } = useForm<{ email: string; password: string }>({
+    defaultValues: { email: props.email, password: '' },
+  });
+  const submit = handleSubmit(({ email, password }) => {
+    const trimmed = email.trim();
+    if (props.passwordStep) props.onPassword(trimmed, password);
+    else props.onEmail(trimmed);
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="username"
+          readOnly={props.passwordStep}
+          error={formState.errors.email?.message}
+          {...register('email', {
+            validate: (v) => (v.trim() ? true : props.passwordStep ? MESSAGES.emailMissing : MESSAGES.emailFirst),
+          })}
+        />
+        {props.passwordStep && (
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            autoFocus
+            error={formState.errors.password?.message}
+            {...register('password', { validate: (v) => (v ? true : MESSAGES.passwordMissing) })}
+          />
+        )}
+        <Button type="submit" loading={props.busy} fullWidth>
+          {props.passwordStep ? 'Sign In' : 'Continue'}
+        </Button>
+        <Group justify="space-between">
+          {props.passwordStep ? (
+            <>
+              <Anchor component="button" type="button" size="sm" onClick={props.onForgot}>
+                Forgot password?
+              </Anchor>
+              <Anchor component="button" type="button" size="sm" onClick={props.onAlternate}>
+                Sign in another way
+              </Anchor>
+            </>
+          ) : null}
+        </Group>
+        {props.passwordStep && (
+          <Anchor component="button" type="button" size="sm" onClick={props.onChangeEmail}>
+            Use another email
+          </Anchor>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+function CodeForm(props: {
+  intro: string;
+  busy: boolean;
+  onVerify: (code: string) => void;
+  onResend: () => void;
+  secondary: ReactNode;
+}) {
+  const [code, setCode] = useState('');
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (code.length === CODE_LENGTH) props.onVerify(code);
+      }}
+    >
+      <Stack gap="sm">
+        <Text>{props.intro}</Text>
+        <TextInput
+          label="Verification code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={CODE_LENGTH}
+          value={code}
+          onChange={(e) => setCode(e.currentTarget.value.replace(/\s/g, '').slice(0, CODE_LENGTH))}
+          autoFocus
+        />
+        <Button type="submit" disabled={code.length !== CODE_LENGTH} loading={props.busy} fullWidth>
+          Verify Code
+        </Button>
+        <Group justify="space-between">
+          <Anchor component="button" type="button" size="sm" onClick={props.onResend}>
+            Resend code
+          </Anchor>
+          {props.secondary}
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function EmailForm(props: {
+  email: string;
+  intro: string;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (email: string) => void;
+  onBack: () => void;
+}) {
+  const { register, handleSubmit, formState } = useForm<{ email: string }>({ defaultValues: { email: props.email } });
+  return (
+    <form onSubmit={handleSubmit(({ email }) => props.onSubmit(email.trim()))} noValidate>
+      <Stack gap="sm">
+        <Text>{props.intro}</Text>
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={formState.errors.email?.message}
+          {...register('email', { validate: (v) => (v.trim() ? true : MESSAGES.emailMissing) })}
+        />
+        <Button type="submit" loading={props.busy} fullWidth>
+          {props.submitLabel}
+        </Button>
+        <Anchor component="button" type="button" size="sm" onClick={props.onBack}>
+          Back
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+function ExpiredLink(props: { email: string; busy: boolean; onLink: (email: string) => void; onText: (email: string) => void }) {
+  const { register, handleSubmit, formState } = useForm<{ email: string }>({ defaultValues: { email: props.email } });
+  const withEmail = (fn: (email: string) => void) => handleSubmit(({ email }) => fn(email.trim()));
+  return (
+    <Stack gap="sm">
+      <Text>This link has expired or was already used. Get a new one:</Text>
+      <TextInput
+        label="Email"
+        type="email"
+        error={formState.errors.email?.message}
+        {...register('email', { validate: (v) => (v.trim() ? true : MESSAGES.emailFirst) })}
+      />
+      <Button loading={props.busy} onClick={withEmail(props.onLink)}>
+        Email me a new link
+      </Button>
+      <Button variant="light" loading={props.busy} onClick={withEmail(props.onText)}>
+        Text me a code
+      </Button>
+    </Stack>
+  );
+}
+
+function PasswordForm(props: { busy: boolean; onSubmit: (password: string, confirmation: string) => void }) {
+  const { register, handleSubmit, formState, getValues } = useForm<{ password: string; confirmation: string }>();
+  return (
+    <form onSubmit={handleSubmit(({ password, confirmation }) => props.onSubmit(password, confirmation))} noValidate>
+      <Stack gap="sm">
+        <PasswordInput
+          label="New password"
+          autoComplete="new-password"
+          error={formState.errors.password?.message}
+          {...register('password', { validate: (v) => (v ? true : MESSAGES.passwordMissing) })}
+        />
+        <PasswordInput
+          label="Confirm password"
+          autoComplete="new-password"
+          error={formState.errors.confirmation?.message}
+          {...register('confirmation', {
+            validate: (v) => (v === getValues('password') ? true : MESSAGES.passwordsDiffer),
+          })}
+        />
+        <Button type="submit" loading={props.busy} fullWidth>
+          Set password
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function PhoneForm(props: { busy: boolean; onSubmit: (digits: string) => void; onBack: () => void }) {
+  const [phone, setPhone] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!isCompletePhone(phone)) setInvalid(true);
+        else props.onSubmit(phone);
+      }}
+      noValidate
+    >
+      <Stack gap="sm">
+        <Text>We will text a sign-in code to this number.</Text>
+        <PhoneInput
+          label="Phone Number"
+          value={phone}
+          onChange={(digits) => {
+            setInvalid(false);
+            setPhone(digits);
+          }}
+          error={invalid ? MESSAGES.phoneInvalid : undefined}
+        />
+        <Button type="submit" loading={props.busy} fullWidth>
+          Save
+        </Button>
+        <Anchor component="button" type="button" size="sm" onClick={props.onBack}>
+          Back
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+function MethodChooser(props: { busy: boolean; onChoose: (method: 'password' | 'sms' | 'email') => void }) {
+  const [method, setMethod] = useState<'password' | 'sms' | 'email'>('password');
+  return (
+    <Stack gap="sm">
+      <Radio.Group value={method} onChange={(v) => setMethod(v as typeof method)} name="sign-in-method">
+        <Stack gap="xs">
+          <Radio value="password" label="Password" />
+          <Radio value="sms" label="SMS passcode" />
+          <Radio value="email" label="Email passcode" />
+        </Stack>
+      </Radio.Group>
+      <Button loading={props.busy} onClick={() => props.onChoose(method)}>
+        Continue
+      </Button>
+    </Stack>
+  );
+}
