@@ -2,29 +2,59 @@
 // A small static file server for one built front end (the shell or a remote), for the local stack.
 //   node frontends/serve-static.mjs --dir frontends/shell/dist --port 8080 --spa
 //   node frontends/serve-static.mjs --dir frontends/client/dist --port 8081
+//   node frontends/serve-static.mjs frontends/shell/dist 8080        (positional form)
+// With PORTICO_SPA=1 it behaves as --spa. With PORTICO_API_URL set, the shell's /runtime-config.json is
+// generated: that API URL, and every remote of frontends/ports.json that has a build, at
+// http://localhost:<port>/mf-manifest.json (PORTICO_REMOTE_HOST changes the host).
 // Module-federation files (mf-manifest.json, remoteEntry.js, chunks) are readable from any origin and
 // the manifests are never cached; with --spa, unknown paths without an extension get index.html.
 // --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     dir: { type: 'string' },
-    port: { type: 'string', default: '8080' },
+    port: { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
     spa: { type: 'boolean', default: false },
     config: { type: 'string' },
   },
 });
+values.dir ??= positionals[0];
+values.port ??= positionals[1] ?? '8080';
+if (process.env.PORTICO_SPA === '1') values.spa = true;
 if (!values.dir) {
   console.error('usage: serve-static.mjs --dir <dist> [--port 8080] [--host 127.0.0.1] [--spa] [--config file.json]');
   process.exit(2);
 }
 const root = resolve(values.dir);
+
+/** The shell's runtime configuration for the local stack, from frontends/ports.json and the builds. */
+function generatedRuntimeConfig() {
+  const apiUrl = process.env.PORTICO_API_URL;
+  if (!apiUrl) return null;
+  const frontends = dirname(import.meta.filename);
+  const ports = JSON.parse(readFileSync(join(frontends, 'ports.json'), 'utf8'));
+  const host = process.env.PORTICO_REMOTE_HOST ?? 'localhost';
+  let base = {};
+  try {
+    base = JSON.parse(readFileSync(join(root, 'runtime-config.json'), 'utf8'));
+  } catch {
+    // no built-in default
+  }
+  const remotes = {};
+  for (const [name, port] of Object.entries(ports)) {
+    if (name === 'shell' || !existsSync(join(frontends, name, 'dist', 'mf-manifest.json'))) continue;
+    remotes[name] = `http://${host}:${port}/mf-manifest.json`;
+  }
+  return { ...base, apiUrl, remotes };
+}
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -77,8 +107,10 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
     return;
   }
-  if (values.config && url.pathname === '/runtime-config.json') {
-    const body = await readFile(values.config);
+  if (values.spa && url.pathname === '/runtime-config.json' && (values.config || process.env.PORTICO_API_URL)) {
+    const body = values.config
+      ? await readFile(values.config)
+      : JSON.stringify(generatedRuntimeConfig(), null, 2);
     res.writeHead(200, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-cache' });
     res.end(req.method === 'HEAD' ? undefined : body);
     return;

@@ -141,7 +141,15 @@ function SignedIn({
         <Route
           index
           element={
-            homeRoute ? areaElement(homeRoute) : home && home !== '/' ? <Navigate to={home} replace /> : <Welcome name={me.fname} />
+            homeRoute ? (
+              areaElement(homeRoute)
+            ) : home && home !== '/' ? (
+              <Navigate to={home} replace />
+            ) : failed.length ? (
+              <ErrorFallback />
+            ) : (
+              <Welcome name={me.fname} />
+            )
           }
         />
         <Route path="*" element={failed.length ? <ErrorFallback /> : <NotFound />} />
