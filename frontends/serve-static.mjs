@@ -9,10 +9,9 @@
 // Module-federation files (mf-manifest.json, remoteEntry.js, chunks) are readable from any origin and
 // the manifests are never cached; with --spa, unknown paths without an extension get index.html.
 // --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -30,7 +29,9 @@ values.dir ??= positionals[0];
 values.port ??= positionals[1] ?? '8080';
 if (process.env.PORTICO_SPA === '1') values.spa = true;
 if (!values.dir) {
-  console.error('usage: serve-static.mjs --dir <dist> [--port 8080] [--host 127.0.0.1] [--spa] [--config file.json]');
+  console.error(
+    'usage: serve-static.mjs --dir <dist> [--port 8080] [--host 127.0.0.1] [--spa] [--config file.json]',
+  );
   process.exit(2);
 }
 const root = resolve(values.dir);
@@ -70,7 +71,8 @@ const TYPES = {
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
 };
-const NO_CACHE = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|runtime-config\.json|remotes-manifest\.json)$/;
+const NO_CACHE =
+  /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|runtime-config\.json|remotes-manifest\.json)$/;
 
 async function fileAt(urlPath) {
   const decoded = decodeURIComponent(urlPath.split('?')[0]);
@@ -95,7 +97,10 @@ const server = createServer(async (req, res) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   if (req.method === 'OPTIONS') {
-    res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Headers': '*' });
+    res.writeHead(204, {
+      'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+      'Access-Control-Allow-Headers': '*',
+    });
     res.end();
     return;
   }
@@ -107,7 +112,11 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
     return;
   }
-  if (values.spa && url.pathname === '/runtime-config.json' && (values.config || process.env.PORTICO_API_URL)) {
+  if (
+    values.spa &&
+    url.pathname === '/runtime-config.json' &&
+    (values.config || process.env.PORTICO_API_URL)
+  ) {
     const body = values.config
       ? await readFile(values.config)
       : JSON.stringify(generatedRuntimeConfig(), null, 2);

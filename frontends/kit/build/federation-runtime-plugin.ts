@@ -7,7 +7,6 @@ declare global {
   }
 }
 
-
 /**
  * Reports a shared singleton loaded at another version than a build required: a console error and a
  * window event the shell turns into a visible warning. The singleton is still used (never duplicated).
@@ -25,7 +24,8 @@ export default function sharedVersionReporter(): ModuleFederationRuntimePlugin {
           loaded,
           from: String(args.shareInfo?.from ?? 'unknown'),
         };
-        const list = (window.__PORTICO_SHARED_MISMATCHES__ ??= []);
+        window.__PORTICO_SHARED_MISMATCHES__ ??= [];
+        const list = window.__PORTICO_SHARED_MISMATCHES__;
         if (!list.some((m) => m.pkgName === mismatch.pkgName && m.from === mismatch.from)) {
           list.push(mismatch);
           console.error(

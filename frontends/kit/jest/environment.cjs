@@ -5,7 +5,16 @@ const { TestEnvironment } = require('jest-environment-jsdom');
 class PorticoDomEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
-    for (const name of ['Response', 'Request', 'Headers', 'fetch', 'BroadcastChannel', 'TextEncoder', 'TextDecoder', 'structuredClone']) {
+    for (const name of [
+      'Response',
+      'Request',
+      'Headers',
+      'fetch',
+      'BroadcastChannel',
+      'TextEncoder',
+      'TextDecoder',
+      'structuredClone',
+    ]) {
       if (typeof this.global[name] === 'undefined' && typeof globalThis[name] !== 'undefined') {
         this.global[name] = globalThis[name];
       }

@@ -1,5 +1,12 @@
 // The component library, re-exported: areas import UI from '@portico/kit' so that one copy of the
 // library and its theme is shared (see build/shared.mjs). Add a component here when an area needs it.
+
+export type {
+  ButtonProps,
+  MantineColor,
+  SelectProps,
+  TextInputProps,
+} from '@mantine/core';
 export {
   ActionIcon,
   Alert,
@@ -51,11 +58,5 @@ export {
   useCombobox,
   useMantineTheme,
   VisuallyHidden,
-} from '@mantine/core';
-export type {
-  ButtonProps,
-  SelectProps,
-  TextInputProps,
-  MantineColor,
 } from '@mantine/core';
 export { useDebouncedValue, useDisclosure, useMediaQuery, useTimeout } from '@mantine/hooks';

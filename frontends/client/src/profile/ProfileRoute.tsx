@@ -1,4 +1,12 @@
-import { Loader, type RemoteRouteProps, Stack, Text, Title, useCurrentUser, useSelectedEntity } from '@portico/kit';
+import {
+  Loader,
+  type RemoteRouteProps,
+  Stack,
+  Text,
+  Title,
+  useCurrentUser,
+  useSelectedEntity,
+} from '@portico/kit';
 
 /** /profile: the client profile (the editor itself is the next step of issue 3). */
 export default function ProfileRoute(_props: RemoteRouteProps) {

@@ -49,13 +49,20 @@ describe('ApiClient', () => {
     const { fetch, calls } = fakeFetch(() => json(200, { id: 'u1' }));
     const api = new ApiClient({ baseUrl: 'http://api.test/', session, fetch });
     await expect(api.get('/current_user')).resolves.toEqual({ id: 'u1' });
-    expect(calls[0]).toMatchObject({ method: 'GET', url: 'http://api.test/current_user', auth: 'Bearer access-1' });
+    expect(calls[0]).toMatchObject({
+      method: 'GET',
+      url: 'http://api.test/current_user',
+      auth: 'Bearer access-1',
+    });
   });
 
   it('refreshes once on 401 and retries with the new token', async () => {
     const { fetch, calls } = fakeFetch((call, n) => {
-      if (call.url.endsWith('/sessions/refresh')) return json(200, { ...tokens(2), expires_in: 900, token_type: 'Bearer' });
-      return n === 1 ? json(401, { error: 'unauthorized', code: 'token_expired', message: 'expired' }) : json(200, { ok: 1 });
+      if (call.url.endsWith('/sessions/refresh'))
+        return json(200, { ...tokens(2), expires_in: 900, token_type: 'Bearer' });
+      return n === 1
+        ? json(401, { error: 'unauthorized', code: 'token_expired', message: 'expired' })
+        : json(200, { ok: 1 });
     });
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
@@ -87,7 +94,9 @@ describe('ApiClient', () => {
 
   it('signs out everywhere with the notice when the refresh fails', async () => {
     const { fetch, calls } = fakeFetch((call) =>
-      call.url.endsWith('/sessions/refresh') ? json(401, { error: 'unauthorized' }) : json(401, { error: 'unauthorized' }),
+      call.url.endsWith('/sessions/refresh')
+        ? json(401, { error: 'unauthorized' })
+        : json(401, { error: 'unauthorized' }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).rejects.toBeInstanceOf(ApiError);
@@ -98,7 +107,9 @@ describe('ApiClient', () => {
 
   it('does not retry twice: a second 401 after the refresh signs out', async () => {
     const { fetch, calls } = fakeFetch((call) =>
-      call.url.endsWith('/sessions/refresh') ? json(200, { ...tokens(2), expires_in: 900 }) : json(401, { error: 'x' }),
+      call.url.endsWith('/sessions/refresh')
+        ? json(200, { ...tokens(2), expires_in: 900 })
+        : json(401, { error: 'x' }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).rejects.toMatchObject({ status: 401 });
@@ -108,9 +119,13 @@ describe('ApiClient', () => {
   });
 
   it('does not refresh public calls', async () => {
-    const { fetch, calls } = fakeFetch(() => json(401, { error: 'invalid_credentials', message: 'Invalid password' }));
+    const { fetch, calls } = fakeFetch(() =>
+      json(401, { error: 'invalid_credentials', message: 'Invalid password' }),
+    );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
-    await expect(api.post('/sessions/verify_password', { email: 'a', password: 'b' }, { auth: false })).rejects.toMatchObject({
+    await expect(
+      api.post('/sessions/verify_password', { email: 'a', password: 'b' }, { auth: false }),
+    ).rejects.toMatchObject({
       status: 401,
       message: 'Invalid password',
     });
@@ -120,7 +135,9 @@ describe('ApiClient', () => {
   });
 
   it('treats a 200 body with an error field as a failure', async () => {
-    const { fetch } = fakeFetch(() => json(200, { error: 'not_connected', message: 'Stripe is not connected' }));
+    const { fetch } = fakeFetch(() =>
+      json(200, { error: 'not_connected', message: 'Stripe is not connected' }),
+    );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/integrations/check_stripe_integration')).rejects.toMatchObject({
       status: 200,
@@ -132,7 +149,9 @@ describe('ApiClient', () => {
     const server = 'Too many codes sent. Try again in 10 minutes.';
     const { fetch } = fakeFetch(() => json(429, { error: 'rate_limited', message: server }));
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
-    const err = await api.post('/sessions/send_sms_verification_code', { uid: 'x' }, { auth: false }).catch((e) => e);
+    const err = await api
+      .post('/sessions/send_sms_verification_code', { uid: 'x' }, { auth: false })
+      .catch((e) => e);
     expect(errorMessage(err, 'Failed to send SMS code')).toBe(server);
     expect(errorMessage(new ApiError(500, { error: 'x', message: 'boom' }), 'Failed to send SMS code')).toBe(
       'Failed to send SMS code',

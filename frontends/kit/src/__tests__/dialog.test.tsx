@@ -22,28 +22,28 @@ function Stacked({ persistentTop = false }: { persistentTop?: boolean }) {
   );
 }
 
-const escape = () => fireEvent.keyDown(window, { key: 'Escape' });
+const pressEscape = () => fireEvent.keyDown(window, { key: 'Escape' });
 
 describe('Dialog', () => {
   it('closes the topmost dialog first on Escape, then the one below', () => {
     renderWithKit(<Stacked />);
     expect(screen.queryByText('outer body')).not.toBeNull();
     expect(screen.queryByText('inner body')).not.toBeNull();
-    escape();
+    pressEscape();
     expect(screen.queryByText('inner body')).toBeNull();
     expect(screen.queryByText('outer body')).not.toBeNull();
-    escape();
+    pressEscape();
     expect(screen.queryByText('outer body')).toBeNull();
   });
 
   it('keeps a persistent dialog open on Escape, and the one below it too', () => {
     renderWithKit(<Stacked persistentTop />);
-    escape();
+    pressEscape();
     expect(screen.queryByText('inner body')).not.toBeNull();
     expect(screen.queryByText('outer body')).not.toBeNull();
     fireEvent.click(screen.getByText('Done'));
     expect(screen.queryByText('inner body')).toBeNull();
-    escape();
+    pressEscape();
     expect(screen.queryByText('outer body')).toBeNull();
   });
 

@@ -37,7 +37,12 @@ const labels = (section: Parameters<typeof buildNavigation>[1], ctx: AccessConte
 
 describe('advisor lower items by role and preference (spec 1 s.2.2)', () => {
   it('partner: Drop Link, Firm Settings, Guide, Profile Settings; Firm Roles when firm roles are on', () => {
-    expect(labels('lower', advisor('partner'))).toEqual(['Drop Link', 'Firm Settings', 'Guide', 'Profile Settings']);
+    expect(labels('lower', advisor('partner'))).toEqual([
+      'Drop Link',
+      'Firm Settings',
+      'Guide',
+      'Profile Settings',
+    ]);
     expect(labels('lower', advisor('partner', { use_firm_roles: true }))).toEqual([
       'Drop Link',
       'Firm Roles',
@@ -57,11 +62,18 @@ describe('advisor lower items by role and preference (spec 1 s.2.2)', () => {
   });
 
   it('full: Drop Link but no Firm Roles', () => {
-    expect(labels('lower', advisor('full', { use_firm_roles: true }))).toEqual(['Drop Link', 'Guide', 'Profile Settings']);
+    expect(labels('lower', advisor('full', { use_firm_roles: true }))).toEqual([
+      'Drop Link',
+      'Guide',
+      'Profile Settings',
+    ]);
   });
 
   it('group: Guide and Profile Settings only', () => {
-    expect(labels('lower', advisor('group', { use_firm_roles: true }))).toEqual(['Guide', 'Profile Settings']);
+    expect(labels('lower', advisor('group', { use_firm_roles: true }))).toEqual([
+      'Guide',
+      'Profile Settings',
+    ]);
   });
 
   it('drop link off and tour off hide Drop Link and Guide', () => {
@@ -105,8 +117,12 @@ describe('advisor main items and feature flags', () => {
 
   it('Templates: partners, and full users unless disabled for non-admins', () => {
     expect(labels('main', advisor('full'))).toContain('Templates');
-    expect(labels('main', advisor('full', { template_disabled_for_nonadmin: true }))).not.toContain('Templates');
-    expect(labels('main', advisor('partner', { template_disabled_for_nonadmin: true }))).toContain('Templates');
+    expect(labels('main', advisor('full', { template_disabled_for_nonadmin: true }))).not.toContain(
+      'Templates',
+    );
+    expect(labels('main', advisor('partner', { template_disabled_for_nonadmin: true }))).toContain(
+      'Templates',
+    );
     expect(labels('main', advisor('admin'))).not.toContain('Templates');
     expect(labels('main', advisor('group'))).not.toContain('Templates');
   });
@@ -116,14 +132,24 @@ describe('entity and user variants', () => {
   it('fills the entity hash; Connect only for individual entities', () => {
     const ctx = advisor('partner');
     const items = buildNavigation([everything], 'entity', ctx, { companyHash: 'abc' });
-    expect(items.map((i) => i.label)).toEqual(['Overview', 'Back to Entities', 'Dashboard', 'Messages', 'Documents']);
+    expect(items.map((i) => i.label)).toEqual([
+      'Overview',
+      'Back to Entities',
+      'Dashboard',
+      'Messages',
+      'Documents',
+    ]);
     expect(items.find((i) => i.id === 'entity-documents')?.path).toBe('/admin/abc/documents');
     const individual = { ...ctx, entity: { entity_type: 'Individual' } };
     expect(labels('entity', individual, { companyHash: 'abc' })).toContain('Connect');
   });
 
   it('user variant', () => {
-    expect(labels('user', advisor('group'), { userId: 'u1' })).toEqual(['Overview', 'Back to Users', 'Dashboard']);
+    expect(labels('user', advisor('group'), { userId: 'u1' })).toEqual([
+      'Overview',
+      'Back to Users',
+      'Dashboard',
+    ]);
   });
 });
 
@@ -135,10 +161,15 @@ describe('client navigation and audiences', () => {
   });
 
   it('hide_documents_view_from_clients hides Documents; Documents needs an entity', () => {
-    expect(labels('client', client(), { companyHash: 'h' })).toEqual(['Dashboard', 'Inbox', 'Documents', 'Profile']);
-    expect(labels('client', client({ hide_documents_view_from_clients: true }), { companyHash: 'h' })).not.toContain(
+    expect(labels('client', client(), { companyHash: 'h' })).toEqual([
+      'Dashboard',
+      'Inbox',
       'Documents',
-    );
+      'Profile',
+    ]);
+    expect(
+      labels('client', client({ hide_documents_view_from_clients: true }), { companyHash: 'h' }),
+    ).not.toContain('Documents');
     expect(labels('client', client())).not.toContain('Documents');
   });
 });
@@ -146,7 +177,9 @@ describe('client navigation and audiences', () => {
 describe('only built areas', () => {
   it('shows only the items that loaded descriptors provide', () => {
     const admin: RemoteDescriptor = { name: 'admin', routes: [], nav: [specNav('profile-settings')] };
-    expect(buildNavigation([admin], 'lower', advisor('partner'), {}).map((i) => i.label)).toEqual(['Profile Settings']);
+    expect(buildNavigation([admin], 'lower', advisor('partner'), {}).map((i) => i.label)).toEqual([
+      'Profile Settings',
+    ]);
     expect(buildNavigation([admin], 'main', advisor('partner'), {})).toEqual([]);
   });
 
@@ -157,7 +190,9 @@ describe('only built areas', () => {
       nav: [specNav('connect')],
       access: { requires: ['review_and_export_enabled'] },
     };
-    expect(buildNavigation([connect], 'main', advisor('partner', { review_and_export_enabled: true }))).toHaveLength(1);
+    expect(
+      buildNavigation([connect], 'main', advisor('partner', { review_and_export_enabled: true })),
+    ).toHaveLength(1);
     expect(buildNavigation([connect], 'main', advisor('partner'))).toHaveLength(0);
   });
 });

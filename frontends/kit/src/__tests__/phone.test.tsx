@@ -5,6 +5,20 @@ import { PhoneInput } from '../inputs/PhoneInput.js';
 import { formatPhone, isCompletePhone, PHONE_MASK, phoneDigits } from '../inputs/phone.js';
 import { renderWithKit } from './render.js';
 
+function PhoneHarness({ seen }: { seen: string[] }) {
+  const [value, setValue] = useState('');
+  return (
+    <PhoneInput
+      label="Phone Number"
+      value={value}
+      onChange={(d) => {
+        seen.push(d);
+        setValue(d);
+      }}
+    />
+  );
+}
+
 describe('phone mask', () => {
   it('keeps digits only, at most ten', () => {
     expect(phoneDigits('(415) 555-0100')).toBe('4155550100');
@@ -25,20 +39,7 @@ describe('phone mask', () => {
 
   it('shows the mask and hands back digits', () => {
     const seen: string[] = [];
-    function Harness() {
-      const [value, setValue] = useState('');
-      return (
-        <PhoneInput
-          label="Phone Number"
-          value={value}
-          onChange={(d) => {
-            seen.push(d);
-            setValue(d);
-          }}
-        />
-      );
-    }
-    renderWithKit(<Harness />);
+    renderWithKit(<PhoneHarness seen={seen} />);
     const input = screen.getByLabelText('Phone Number') as HTMLInputElement;
     expect(input.placeholder).toBe(PHONE_MASK);
     fireEvent.change(input, { target: { value: '415-555-0100' } });

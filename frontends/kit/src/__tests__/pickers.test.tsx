@@ -9,7 +9,12 @@ import type { EntitySearch } from '../pickers/useEntitySearch.js';
 import { renderWithKit } from './render.js';
 
 const entity = (id: string, name: string, inactive = false) => ({ id, name, inactive }) as Entity;
-const ENTITIES = [entity('1', 'Acme LLC'), entity('2', 'Acme Trust'), entity('3', 'Old Acme', true), entity('4', 'Beta Inc')];
+const ENTITIES = [
+  entity('1', 'Acme LLC'),
+  entity('2', 'Acme Trust'),
+  entity('3', 'Old Acme', true),
+  entity('4', 'Beta Inc'),
+];
 
 function searchSpy() {
   const calls: { search_term: string; page: number; rows_per_page: number }[] = [];
@@ -31,6 +36,37 @@ async function advance(ms: number) {
   });
 }
 
+function ComboHarness({ search, onChange }: { search: EntitySearch; onChange: (e: Entity) => void }) {
+  const [value, setValue] = useState<Entity | null>(null);
+  return (
+    <EntityCombobox
+      label="Entity"
+      value={value}
+      search={search}
+      onChange={(e) => {
+        setValue(e);
+        onChange(e);
+      }}
+    />
+  );
+}
+
+function SingleHarness({ search, changes }: { search: EntitySearch; changes: Entity[][] }) {
+  const [value, setValue] = useState<Entity[]>([ENTITIES[0] as Entity]);
+  return (
+    <EntityChips
+      label="Entity"
+      single
+      value={value}
+      search={search}
+      onChange={(v) => {
+        changes.push(v);
+        setValue(v);
+      }}
+    />
+  );
+}
+
 describe('EntityCombobox', () => {
   beforeEach(() => {
     jest.useFakeTimers();
@@ -39,24 +75,9 @@ describe('EntityCombobox', () => {
     jest.useRealTimers();
   });
 
-  function Harness({ search, onChange }: { search: EntitySearch; onChange: (e: Entity) => void }) {
-    const [value, setValue] = useState<Entity | null>(null);
-    return (
-      <EntityCombobox
-        label="Entity"
-        value={value}
-        search={search}
-        onChange={(e) => {
-          setValue(e);
-          onChange(e);
-        }}
-      />
-    );
-  }
-
   it('searches 300 ms after typing stops, 10 per page', async () => {
     const { calls, search } = searchSpy();
-    renderWithKit(<Harness search={search} onChange={() => {}} />);
+    renderWithKit(<ComboHarness search={search} onChange={() => {}} />);
     const input = screen.getByLabelText('Entity');
     fireEvent.focus(input);
     await advance(0);
@@ -75,7 +96,7 @@ describe('EntityCombobox', () => {
   it('lists inactive entities as not selectable', async () => {
     const { search } = searchSpy();
     const chosen: Entity[] = [];
-    renderWithKit(<Harness search={search} onChange={(e) => chosen.push(e)} />);
+    renderWithKit(<ComboHarness search={search} onChange={(e) => chosen.push(e)} />);
     const input = screen.getByLabelText('Entity');
     fireEvent.focus(input);
     fireEvent.change(input, { target: { value: 'acme' } });
@@ -91,7 +112,7 @@ describe('EntityCombobox', () => {
 
   it('closes 240 ms after losing focus', async () => {
     const { search } = searchSpy();
-    renderWithKit(<Harness search={search} onChange={() => {}} />);
+    renderWithKit(<ComboHarness search={search} onChange={() => {}} />);
     const input = screen.getByLabelText('Entity');
     fireEvent.focus(input);
     await advance(300);
@@ -131,7 +152,15 @@ describe('EntityChips', () => {
   });
 
   it("shows '+N more' past the visible limit", () => {
-    renderWithKit(<EntityChips label="Entities" value={ENTITIES} onChange={() => {}} visibleChips={2} search={searchSpy().search} />);
+    renderWithKit(
+      <EntityChips
+        label="Entities"
+        value={ENTITIES}
+        onChange={() => {}}
+        visibleChips={2}
+        search={searchSpy().search}
+      />,
+    );
     expect(screen.getAllByTestId('entity-chip')).toHaveLength(2);
     expect(screen.getByTestId('entity-chips-more').textContent).toBe('+2 more');
   });
@@ -139,22 +168,7 @@ describe('EntityChips', () => {
   it('keeps one entity in single selection, a new choice replacing it', async () => {
     const { search } = searchSpy();
     const changes: Entity[][] = [];
-    function Harness() {
-      const [value, setValue] = useState<Entity[]>([ENTITIES[0] as Entity]);
-      return (
-        <EntityChips
-          label="Entity"
-          single
-          value={value}
-          search={search}
-          onChange={(v) => {
-            changes.push(v);
-            setValue(v);
-          }}
-        />
-      );
-    }
-    renderWithKit(<Harness />);
+    renderWithKit(<SingleHarness search={search} changes={changes} />);
     expect(screen.getAllByTestId('entity-chip')).toHaveLength(1);
     const input = screen.getByLabelText('Entity');
     fireEvent.focus(input);
@@ -171,7 +185,11 @@ describe('EntityChips', () => {
 describe('selectors', () => {
   it("shows Individual as 'Individual (Not Allowed)' when the firm does not allow it", () => {
     renderWithKit(
-      <EntityTypeSelect entityTypes={['Individual', 'Partnership']} individualAllowed={false} dropdownOpened />,
+      <EntityTypeSelect
+        entityTypes={['Individual', 'Partnership']}
+        individualAllowed={false}
+        dropdownOpened
+      />,
     );
     const option = screen.getByText('Individual (Not Allowed)').closest('[role="option"]');
     expect(option?.getAttribute('data-combobox-disabled')).toBe('true');

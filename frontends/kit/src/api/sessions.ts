@@ -28,22 +28,27 @@ export const sessionsApi = (api: ApiClient) => {
       api.post<LookupEmail>('/sessions/get_preferred_sign_in_method', { email }, open),
     verifyPassword: (email: string, password: string) =>
       api.post<SignInStep>('/sessions/verify_password', { email, password }, open),
-    sendEmailCode: (uid: string) => api.post<SentCode>('/sessions/send_email_verification_code', { uid }, open),
+    sendEmailCode: (uid: string) =>
+      api.post<SentCode>('/sessions/send_email_verification_code', { uid }, open),
     sendSmsCode: (uid: string) => api.post<SentCode>('/sessions/send_sms_verification_code', { uid }, open),
     verifyCode: (uid: string, code: string) =>
       api.post<SignInStep>('/sessions/verify_verification_code', { uid, code }, open),
-    sendAuthLink: (body: { uid: string; accountant_id: string; redirect?: string } | { email: string; redirect?: string }) =>
-      api.post<SentLink>('/sessions/send_auth_link', body, open),
+    sendAuthLink: (
+      body: { uid: string; accountant_id: string; redirect?: string } | { email: string; redirect?: string },
+    ) => api.post<SentLink>('/sessions/send_auth_link', body, open),
     verifyAuthLink: (token: string) => api.post<VerifiedLink>('/sessions/verify_auth_link', { token }, open),
     forgotPassword: (email: string) => api.post<SentLink>('/sessions/forgot_password', { email }, open),
     resetPassword: (token: string, password: string, password_confirmation: string) =>
       api.post<SignInStep>('/sessions/reset_password', { token, password, password_confirmation }, open),
-    send2faCode: (challenge_token: string) => api.post<SentCode>('/sessions/send_2fa_code', { challenge_token }, open),
-    send2faLink: (challenge_token: string) => api.post<SentCode>('/sessions/send_2fa_link', { challenge_token }, open),
+    send2faCode: (challenge_token: string) =>
+      api.post<SentCode>('/sessions/send_2fa_code', { challenge_token }, open),
+    send2faLink: (challenge_token: string) =>
+      api.post<SentCode>('/sessions/send_2fa_link', { challenge_token }, open),
     verify2faCode: (challenge_token: string, code: string) =>
       api.post<SignInStep>('/sessions/verify_2fa_code', { challenge_token, code }, open),
     exchangeToken: (auth_token: string) => api.post<Tokens>('/sessions/exchange_token', { auth_token }, open),
-    signOut: (refresh_token: string) => api.post<Rest<SignOutResponse>>('/sessions/sign_out', { refresh_token }, open),
+    signOut: (refresh_token: string) =>
+      api.post<Rest<SignOutResponse>>('/sessions/sign_out', { refresh_token }, open),
     signOutEverywhere: () => api.post<Rest<SignOutResponse>>('/sessions/sign_out_everywhere', {}),
     setSignInMethod: (body: {
       method: 'password' | 'sms' | 'email';

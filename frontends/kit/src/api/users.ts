@@ -1,4 +1,11 @@
-import type { Company, Firm, FirmTheme, ListCompaniesResponse, UpdateProfileResponse, User } from '@portico/proto';
+import type {
+  Company,
+  Firm,
+  FirmTheme,
+  ListCompaniesResponse,
+  UpdateProfileResponse,
+  User,
+} from '@portico/proto';
 import type { ApiClient } from './client.js';
 import type { Rest } from './rest.js';
 
@@ -84,7 +91,8 @@ export const usersApi = (api: ApiClient) => ({
 export const companiesApi = (api: ApiClient) => ({
   get: (id: string) => api.get<Entity>(`/companies/${encodeURIComponent(id)}`),
   /** Advisor edit. */
-  update: (id: string, changes: EntityChanges) => api.patch<Entity>(`/companies/${encodeURIComponent(id)}`, changes),
+  update: (id: string, changes: EntityChanges) =>
+    api.patch<Entity>(`/companies/${encodeURIComponent(id)}`, changes),
   /** Client entity profile. */
   updateProfile: (id: string, changes: EntityChanges) =>
     api.put<Entity>(`/companies/${encodeURIComponent(id)}`, changes),

@@ -6,7 +6,8 @@ export const READ_ONLY_ACCOUNT_TEXT =
   'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.';
 export const READ_ONLY_ENTITY_TEXT =
   'This entity is read-only. If you need to upload documents or answer questionnaires, please send us an email.';
-export const INACTIVE_ENTITIES_TEXT = 'Your account does not have active entities to view. Please contact your firm.';
+export const INACTIVE_ENTITIES_TEXT =
+  'Your account does not have active entities to view. Please contact your firm.';
 
 /** Spec 1 s.6: the info banner of a read-only user ('account') or a read-only entity ('entity'). */
 export function ReadOnlyBanner({ variant = 'account' }: { variant?: 'account' | 'entity' }) {
@@ -20,8 +21,23 @@ export function ReadOnlyBanner({ variant = 'account' }: { variant?: 'account' | 
 /** Spec 1 s.2.10: a client whose entities are all inactive sees only this, with Sign out. */
 export function InactiveEntitiesOverlay({ onSignOut }: { onSignOut: () => void }) {
   return (
-    <Overlay fixed backgroundOpacity={0.55} blur={2} center zIndex={250} data-testid="inactive-entities-overlay">
-      <Paper p="xl" radius="md" shadow="md" maw={460} role="dialog" aria-modal="true" aria-label="No active entities">
+    <Overlay
+      fixed
+      backgroundOpacity={0.55}
+      blur={2}
+      center
+      zIndex={250}
+      data-testid="inactive-entities-overlay"
+    >
+      <Paper
+        p="xl"
+        radius="md"
+        shadow="md"
+        maw={460}
+        role="dialog"
+        aria-modal="true"
+        aria-label="No active entities"
+      >
         <Stack align="center">
           <Text ta="center">{INACTIVE_ENTITIES_TEXT}</Text>
           <Button onClick={onSignOut}>Sign out</Button>
@@ -60,14 +76,29 @@ export function InAppBanner({ enabled, text }: { enabled: boolean; text: string 
 }
 
 /** A global notice pinned to the top of the window (signed-out notice, maintenance alert). */
-export function GlobalNotice({ text, color = 'yellow', testId }: { text: string; color?: string; testId?: string }) {
+export function GlobalNotice({
+  text,
+  color = 'yellow',
+  testId,
+}: {
+  text: string;
+  color?: string;
+  testId?: string;
+}) {
   return (
     <Alert
       color={color}
       variant="filled"
       role="alert"
       data-testid={testId}
-      style={{ position: 'fixed', top: 12, left: '50%', transform: 'translateX(-50%)', zIndex: 1000, maxWidth: 640 }}
+      style={{
+        position: 'fixed',
+        top: 12,
+        left: '50%',
+        transform: 'translateX(-50%)',
+        zIndex: 1000,
+        maxWidth: 640,
+      }}
     >
       {text}
     </Alert>

@@ -25,7 +25,8 @@ export const PhoneInput = forwardRef<HTMLInputElement, PhoneInputProps>(function
         const next = e.currentTarget.value;
         let digits = phoneDigits(next);
         // Deleting a mask character removes the digit before it.
-        if (next.length < formatPhone(value).length && digits === phoneDigits(value)) digits = digits.slice(0, -1);
+        if (next.length < formatPhone(value).length && digits === phoneDigits(value))
+          digits = digits.slice(0, -1);
         onChange(digits);
       }}
       {...rest}

@@ -28,7 +28,8 @@ export function isAllowed(rule: AccessRule, ctx: AccessContext): boolean {
   const audience = rule.audience ?? 'any';
   if (audience === 'advisor' && !(ctx.signedIn && ctx.isAdvisor)) return false;
   if (audience === 'client' && !(ctx.signedIn && !ctx.isAdvisor)) return false;
-  if (rule.firmAccess && !(ctx.isAdvisor && rule.firmAccess.includes(ctx.firmAccess as FirmAccess))) return false;
+  if (rule.firmAccess && !(ctx.isAdvisor && rule.firmAccess.includes(ctx.firmAccess as FirmAccess)))
+    return false;
   if (rule.requires?.some((key) => ctx.preferences[key] !== true)) return false;
   if (rule.hiddenBy?.some((key) => ctx.preferences[key] === true)) return false;
   if (rule.when && !rule.when(ctx)) return false;

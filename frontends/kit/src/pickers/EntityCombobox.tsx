@@ -1,7 +1,12 @@
 import { Combobox, InputBase, Loader, Text, useCombobox } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import type { Entity } from '../api/users.js';
-import { COMBOBOX_BLUR_CLOSE_MS, COMBOBOX_DEBOUNCE_MS, type EntitySearch, useEntitySearch } from './useEntitySearch.js';
+import {
+  COMBOBOX_BLUR_CLOSE_MS,
+  COMBOBOX_DEBOUNCE_MS,
+  type EntitySearch,
+  useEntitySearch,
+} from './useEntitySearch.js';
 
 export interface EntityComboboxProps {
   value: Entity | null;

@@ -11,7 +11,11 @@ export const CHIPS_DEBOUNCE_MS = 160;
 /** The combobox closes this long after it loses focus. */
 export const COMBOBOX_BLUR_CLOSE_MS = 240;
 
-export type EntitySearch = (params: { search_term: string; page: number; rows_per_page: number }) => Promise<EntityPage>;
+export type EntitySearch = (params: {
+  search_term: string;
+  page: number;
+  rows_per_page: number;
+}) => Promise<EntityPage>;
 
 /** Paged entity search with the term debounced; `search` defaults to GET /v2/entities. */
 export function useEntitySearch(term: string, debounceMs: number, enabled: boolean, search?: EntitySearch) {
@@ -20,9 +24,11 @@ export function useEntitySearch(term: string, debounceMs: number, enabled: boole
   const run: EntitySearch = search ?? ((p) => api.companies.list(p));
   const query = useInfiniteQuery({
     queryKey: ['entities', 'search', debounced],
-    queryFn: ({ pageParam }) => run({ search_term: debounced, page: pageParam, rows_per_page: ENTITY_PAGE_SIZE }),
+    queryFn: ({ pageParam }) =>
+      run({ search_term: debounced, page: pageParam, rows_per_page: ENTITY_PAGE_SIZE }),
     initialPageParam: 1,
-    getNextPageParam: (last: EntityPage) => (last.current_page < last.total_pages ? last.current_page + 1 : undefined),
+    getNextPageParam: (last: EntityPage) =>
+      last.current_page < last.total_pages ? last.current_page + 1 : undefined,
     enabled,
     staleTime: 30_000,
   });

@@ -8,5 +8,9 @@ export interface SelectedEntity {
   select: (entity: Entity) => void;
 }
 
-export const SelectedEntityContext = createContext<SelectedEntity>({ entity: null, entities: [], select: () => {} });
+export const SelectedEntityContext = createContext<SelectedEntity>({
+  entity: null,
+  entities: [],
+  select: () => {},
+});
 export const useSelectedEntity = () => useContext(SelectedEntityContext);

@@ -6,7 +6,8 @@ import { ClientEntitySelector } from '../layouts/ClientEntitySelector.js';
 import { navVariant } from '../layouts/LeftNavigation.js';
 import { HEADER_OF, safeRedirect } from '../signin/states.js';
 
-const entities = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `e${i}`, name: `Entity ${i + 1}` }) as Entity);
+const entities = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `e${i}`, name: `Entity ${i + 1}` }) as Entity);
 const renderSelector = (list: Entity[]) =>
   render(
     <KitProvider env="test">
@@ -43,7 +44,8 @@ describe('runtime configuration', () => {
 
   it('reads /runtime-config.json', async () => {
     const config = { apiUrl: 'http://api', remotes: { client: 'http://c/mf-manifest.json' } };
-    const fetch = (async (url: string) => (url === '/runtime-config.json' ? json(config) : json({}, 404))) as typeof globalThis.fetch;
+    const fetch = (async (url: string) =>
+      url === '/runtime-config.json' ? json(config) : json({}, 404)) as typeof globalThis.fetch;
     await expect(loadRuntimeConfig(fetch)).resolves.toMatchObject(config);
   });
 

@@ -3,10 +3,10 @@ import {
   GlobalNotice,
   KitProvider,
   SHARED_MISMATCH_EVENT_NAME,
-  SIGNED_OUT_NOTICE,
-  SIGNED_OUT_NOTICE_MS,
   ShellContext,
   type ShellServices,
+  SIGNED_OUT_NOTICE,
+  SIGNED_OUT_NOTICE_MS,
 } from '@portico/kit';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
@@ -46,8 +46,11 @@ function SharedMismatchWarning() {
   useEffect(() => {
     if (process.env.NODE_ENV === 'production') return;
     const on = (e: Event) => {
-      const d = (e as CustomEvent<{ pkgName: string; required: string; loaded: string; from: string }>).detail;
-      setText(`Shared ${d.pkgName}: ${d.from} requires ${d.required}, ${d.loaded} is loaded. Rebuild that remote.`);
+      const d = (e as CustomEvent<{ pkgName: string; required: string; loaded: string; from: string }>)
+        .detail;
+      setText(
+        `Shared ${d.pkgName}: ${d.from} requires ${d.required}, ${d.loaded} is loaded. Rebuild that remote.`,
+      );
     };
     window.addEventListener(SHARED_MISMATCH_EVENT_NAME, on);
     return () => window.removeEventListener(SHARED_MISMATCH_EVENT_NAME, on);
@@ -67,7 +70,9 @@ export function App({ runtime }: { runtime: ShellRuntime }) {
       signOut: async () => {
         const refresh = runtime.session.get()?.refresh_token;
         if (refresh) {
-          await runtime.client.post('/sessions/sign_out', { refresh_token: refresh }, { auth: false }).catch(() => {});
+          await runtime.client
+            .post('/sessions/sign_out', { refresh_token: refresh }, { auth: false })
+            .catch(() => {});
         }
         runtime.session.signOut('user');
         queryClient.clear();

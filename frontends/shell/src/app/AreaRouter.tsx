@@ -31,7 +31,9 @@ interface MountedRoute extends RemoteRoute {
 }
 
 function routesOf(areas: AreaStatus[]): MountedRoute[] {
-  return areas.flatMap((a) => (a.descriptor ? a.descriptor.routes.map((r) => ({ ...r, remote: a.name })) : []));
+  return areas.flatMap((a) =>
+    a.descriptor ? a.descriptor.routes.map((r) => ({ ...r, remote: a.name })) : [],
+  );
 }
 
 function areaElement(route: MountedRoute) {
@@ -61,10 +63,18 @@ export default function AreaRouter() {
           path="*"
           element={
             session ? (
-              <SignedIn areas={areas} descriptors={descriptors} routes={routes.filter((r) => !publicRoutes.includes(r))} />
+              <SignedIn
+                areas={areas}
+                descriptors={descriptors}
+                routes={routes.filter((r) => !publicRoutes.includes(r))}
+              />
             ) : (
               <Navigate
-                to={location.pathname === '/' ? '/signin' : `/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`}
+                to={
+                  location.pathname === '/'
+                    ? '/signin'
+                    : `/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`
+                }
                 replace
               />
             )

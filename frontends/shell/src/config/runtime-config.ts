@@ -24,7 +24,8 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   };
   try {
     const raw = (await read('/runtime-config.json')) as Partial<RuntimeConfig>;
-    if (typeof raw.apiUrl !== 'string' || !isRecordOfStrings(raw.remotes)) throw new Error('bad runtime config');
+    if (typeof raw.apiUrl !== 'string' || !isRecordOfStrings(raw.remotes))
+      throw new Error('bad runtime config');
     return { apiUrl: raw.apiUrl, firmSlug: raw.firmSlug, remotes: raw.remotes };
   } catch (first) {
     try {

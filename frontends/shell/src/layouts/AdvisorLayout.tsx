@@ -27,12 +27,25 @@ export function AdvisorLayout({ user, firm, ctx }: LayoutProps) {
   const { descriptors } = useAreas();
   return (
     <>
-      <InAppBanner enabled={firm.preferences.in_app_banner_enabled} text={firm.preferences.in_app_banner_text} />
-      <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <InAppBanner
+        enabled={firm.preferences.in_app_banner_enabled}
+        text={firm.preferences.in_app_banner_text}
+      />
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        padding="md"
+      >
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between">
             <Group gap="sm">
-              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="Toggle navigation"
+              />
               {firm.logo_url && <Image src={firm.logo_url} alt="" h={32} w="auto" />}
               <Text fw={600}>{firm.name}</Text>
             </Group>

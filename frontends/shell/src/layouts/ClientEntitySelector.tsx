@@ -46,7 +46,13 @@ export function ClientEntitySelector({
           ))}
         </ScrollArea.Autosize>
         {!showAll && !term && matching.length > CLIENT_ENTITIES_SHOWN && (
-          <Button variant="subtle" fullWidth size="xs" onClick={() => setShowAll(true)} data-testid="entity-show-all">
+          <Button
+            variant="subtle"
+            fullWidth
+            size="xs"
+            onClick={() => setShowAll(true)}
+            data-testid="entity-show-all"
+          >
             Show All
           </Button>
         )}

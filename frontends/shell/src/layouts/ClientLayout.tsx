@@ -6,8 +6,8 @@ import {
   type Entity,
   Group,
   Image,
-  InactiveEntitiesOverlay,
   InAppBanner,
+  InactiveEntitiesOverlay,
   Loader,
   ReadOnlyBanner,
   SegmentedControl,
@@ -48,7 +48,10 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
   const list = entities.data?.companies ?? [];
   const selected = useMemo(
     () =>
-      list.find((e) => e.id === chosenId) ?? list.find((e) => e.id === user.default_company_id) ?? list[0] ?? null,
+      list.find((e) => e.id === chosenId) ??
+      list.find((e) => e.id === user.default_company_id) ??
+      list[0] ??
+      null,
     [list, chosenId, user.default_company_id],
   );
   const select = (entity: Entity) => {
@@ -58,7 +61,9 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
   const params = { companyHash: selected?.hash_id };
   const items = buildNavigation(descriptors, 'client', ctx, params);
   const segments = items.filter((i) => (CLIENT_MOBILE_SEGMENTS as string[]).includes(i.id));
-  const activeSegment = segments.find((s) => (s.path === '/' ? location.pathname === '/' : location.pathname.startsWith(s.path)));
+  const activeSegment = segments.find((s) =>
+    s.path === '/' ? location.pathname === '/' : location.pathname.startsWith(s.path),
+  );
 
   if (entities.isPending) {
     return (
@@ -71,8 +76,16 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
 
   return (
     <SelectedEntityContext.Provider value={{ entity: selected, entities: list, select }}>
-      <InAppBanner enabled={firm.preferences.in_app_banner_enabled} text={firm.preferences.in_app_banner_text} />
-      <Box component="header" px="md" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+      <InAppBanner
+        enabled={firm.preferences.in_app_banner_enabled}
+        text={firm.preferences.in_app_banner_text}
+      />
+      <Box
+        component="header"
+        px="md"
+        py="sm"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      >
         <Group justify="space-between">
           <Group gap="md">
             {firm.logo_url && <Image src={firm.logo_url} alt="" h={32} w="auto" />}

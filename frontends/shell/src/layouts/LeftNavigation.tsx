@@ -1,8 +1,19 @@
-import { type AccessContext, buildNavigation, NavLink, type RemoteDescriptor, ScrollArea, Stack } from '@portico/kit';
+import {
+  type AccessContext,
+  buildNavigation,
+  NavLink,
+  type RemoteDescriptor,
+  ScrollArea,
+  Stack,
+} from '@portico/kit';
 import { Link, matchPath, useLocation } from 'react-router';
 
 /** Which variant of the left navigation a path shows (spec 1 s.2.2). */
-export function navVariant(pathname: string): { section: 'main' | 'entity' | 'user'; companyHash?: string; userId?: string } {
+export function navVariant(pathname: string): {
+  section: 'main' | 'entity' | 'user';
+  companyHash?: string;
+  userId?: string;
+} {
   const entity = matchPath('/admin/:companyHash/*', pathname);
   if (entity?.params.companyHash) return { section: 'entity', companyHash: entity.params.companyHash };
   const user = matchPath('/clients/:userId/*', pathname);
@@ -23,17 +34,40 @@ export function LeftNavigation({
   const upper = buildNavigation(descriptors, variant.section, ctx, params);
   const lower = buildNavigation(descriptors, 'lower', ctx, params);
   const isActive = (path: string) =>
-    path === '/' ? location.pathname === '/' : location.pathname === path || location.pathname.startsWith(`${path}/`);
+    path === '/'
+      ? location.pathname === '/'
+      : location.pathname === path || location.pathname.startsWith(`${path}/`);
   return (
-    <Stack justify="space-between" h="100%" gap={0} component="nav" aria-label="Main navigation" data-nav-variant={variant.section}>
+    <Stack
+      justify="space-between"
+      h="100%"
+      gap={0}
+      component="nav"
+      aria-label="Main navigation"
+      data-nav-variant={variant.section}
+    >
       <ScrollArea>
         {upper.map((item) => (
-          <NavLink key={item.id} component={Link} to={item.path} label={item.label} active={isActive(item.path)} data-nav-id={item.id} />
+          <NavLink
+            key={item.id}
+            component={Link}
+            to={item.path}
+            label={item.label}
+            active={isActive(item.path)}
+            data-nav-id={item.id}
+          />
         ))}
       </ScrollArea>
       <Stack gap={0} data-testid="nav-lower">
         {lower.map((item) => (
-          <NavLink key={item.id} component={Link} to={item.path} label={item.label} active={isActive(item.path)} data-nav-id={item.id} />
+          <NavLink
+            key={item.id}
+            component={Link}
+            to={item.path}
+            label={item.label}
+            active={isActive(item.path)}
+            data-nav-id={item.id}
+          />
         ))}
       </Stack>
     </Stack>

@@ -16,7 +16,8 @@ export function Realtime() {
     return connectRealtime(config.apiUrl, () => session.accessToken, {
       onMessage: (message) => {
         if (message.type === 'forced_sign_out') session.signOut('forced');
-        else if (message.type === 'maintenance_alert') setAlert(message.show && message.text ? message.text : null);
+        else if (message.type === 'maintenance_alert')
+          setAlert(message.show && message.text ? message.text : null);
       },
       onSignedOut: () => session.signOut('forced'),
     });

@@ -1,5 +1,7 @@
 /** What the gateway sends on the user's socket. */
-export type RealtimeMessage = { type: 'forced_sign_out' } | { type: 'maintenance_alert'; show: boolean; text: string };
+export type RealtimeMessage =
+  | { type: 'forced_sign_out' }
+  | { type: 'maintenance_alert'; show: boolean; text: string };
 
 export const REALTIME_PROTOCOL = 'portico.realtime';
 /** The gateway closes with this code when the user's sessions were revoked. */
@@ -22,7 +24,11 @@ export function realtimeUrl(apiUrl: string, origin = window.location.origin): st
  * a WebSocket subprotocol entry (the gateway also accepts ?access_token=), so it stays out of URLs and
  * access logs. Returns a function that closes it for good.
  */
-export function connectRealtime(apiUrl: string, getToken: () => string | undefined, handlers: RealtimeHandlers) {
+export function connectRealtime(
+  apiUrl: string,
+  getToken: () => string | undefined,
+  handlers: RealtimeHandlers,
+) {
   let socket: WebSocket | undefined;
   let stopped = false;
   let attempt = 0;

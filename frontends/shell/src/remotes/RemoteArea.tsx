@@ -1,4 +1,4 @@
-import { ErrorBoundary, ErrorFallback, Loader, Center, type RemoteRouteProps } from '@portico/kit';
+import { Center, ErrorBoundary, ErrorFallback, Loader, type RemoteRouteProps } from '@portico/kit';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
 import { loadRouteModule } from './registry.js';

@@ -130,6 +130,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
 
   // A link from an email: /signin?token=...
   const handledToken = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per link token
   useEffect(() => {
     if (!linkToken || handledToken.current === linkToken) return;
     handledToken.current = linkToken;
@@ -149,7 +150,6 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
         throw err;
       }
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [linkToken]);
 
   async function sendLink(uid: string, accountantId: string) {
@@ -212,7 +212,13 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
           {(branding.data?.logo_url || branding.data?.name) && (
             <Stack align="center" gap={4} data-testid="firm-branding">
               {branding.data.logo_url && (
-                <Image src={branding.data.logo_url} alt={branding.data.name} mah={64} w="auto" fit="contain" />
+                <Image
+                  src={branding.data.logo_url}
+                  alt={branding.data.name}
+                  mah={64}
+                  w="auto"
+                  fit="contain"
+                />
               )}
               {branding.data.name && (
                 <Text fw={600} c="dimmed">
@@ -277,7 +283,8 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               onVerify={(code) =>
                 run(
                   async () => {
-                    if (state === '2fa') await finish(await sessions.verify2faCode(flow.challengeToken, code));
+                    if (state === '2fa')
+                      await finish(await sessions.verify2faCode(flow.challengeToken, code));
                     else {
                       if (!flow.uid) throw new Error(MESSAGES.somethingWrong);
                       await finish(await sessions.verifyCode(flow.uid, code));
@@ -388,7 +395,11 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 Email me a code
               </Button>
               {hasSms && (
-                <Button variant="light" loading={busy} onClick={() => run(async () => sendSms((await ensureUser()).uid))}>
+                <Button
+                  variant="light"
+                  loading={busy}
+                  onClick={() => run(async () => sendSms((await ensureUser()).uid))}
+                >
                   Text me a code
                 </Button>
               )}
@@ -396,10 +407,13 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 variant="subtle"
                 loading={busy}
                 onClick={() =>
-                  run(async () => {
-                    const sent = await sessions.forgotPassword(flow.email);
-                    go('sent-link', { sentTo: sent.sent_to });
-                  }, () => MESSAGES.linkSendFailed)
+                  run(
+                    async () => {
+                      const sent = await sessions.forgotPassword(flow.email);
+                      go('sent-link', { sentTo: sent.sent_to });
+                    },
+                    () => MESSAGES.linkSendFailed,
+                  )
                 }
               >
                 Send me a password reset email
@@ -417,10 +431,13 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               submitLabel="Send reset link"
               busy={busy}
               onSubmit={(email) =>
-                run(async () => {
-                  const sent = await sessions.forgotPassword(email);
-                  go('sent-link', { email, sentTo: sent.sent_to });
-                }, () => MESSAGES.linkSendFailed)
+                run(
+                  async () => {
+                    const sent = await sessions.forgotPassword(email);
+                    go('sent-link', { email, sentTo: sent.sent_to });
+                  },
+                  () => MESSAGES.linkSendFailed,
+                )
               }
               onBack={() => go('login', { passwordStep: false })}
             />
@@ -431,10 +448,13 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               email={flow.email}
               busy={busy}
               onLink={(email) =>
-                run(async () => {
-                  const found = await lookup(email);
-                  await sendLink(found.uid, found.accountant_id);
-                }, (err) => (isApiError(err) ? MESSAGES.linkSendFailed : undefined))
+                run(
+                  async () => {
+                    const found = await lookup(email);
+                    await sendLink(found.uid, found.accountant_id);
+                  },
+                  (err) => (isApiError(err) ? MESSAGES.linkSendFailed : undefined),
+                )
               }
               onText={(email) =>
                 run(async () => {
@@ -548,7 +568,8 @@ function LoginForm(props: {
           readOnly={props.passwordStep}
           error={formState.errors.email?.message}
           {...register('email', {
-            validate: (v) => (v.trim() ? true : props.passwordStep ? MESSAGES.emailMissing : MESSAGES.emailFirst),
+            validate: (v) =>
+              v.trim() ? true : props.passwordStep ? MESSAGES.emailMissing : MESSAGES.emailFirst,
           })}
         />
         {props.passwordStep && (
@@ -633,7 +654,9 @@ function EmailForm(props: {
   onSubmit: (email: string) => void;
   onBack: () => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<{ email: string }>({ defaultValues: { email: props.email } });
+  const { register, handleSubmit, formState } = useForm<{ email: string }>({
+    defaultValues: { email: props.email },
+  });
   return (
     <form onSubmit={handleSubmit(({ email }) => props.onSubmit(email.trim()))} noValidate>
       <Stack gap="sm">
@@ -656,8 +679,15 @@ function EmailForm(props: {
   );
 }
 
-function ExpiredLink(props: { email: string; busy: boolean; onLink: (email: string) => void; onText: (email: string) => void }) {
-  const { register, handleSubmit, formState } = useForm<{ email: string }>({ defaultValues: { email: props.email } });
+function ExpiredLink(props: {
+  email: string;
+  busy: boolean;
+  onLink: (email: string) => void;
+  onText: (email: string) => void;
+}) {
+  const { register, handleSubmit, formState } = useForm<{ email: string }>({
+    defaultValues: { email: props.email },
+  });
   const withEmail = (fn: (email: string) => void) => handleSubmit(({ email }) => fn(email.trim()));
   return (
     <Stack gap="sm">
@@ -679,9 +709,15 @@ function ExpiredLink(props: { email: string; busy: boolean; onLink: (email: stri
 }
 
 function PasswordForm(props: { busy: boolean; onSubmit: (password: string, confirmation: string) => void }) {
-  const { register, handleSubmit, formState, getValues } = useForm<{ password: string; confirmation: string }>();
+  const { register, handleSubmit, formState, getValues } = useForm<{
+    password: string;
+    confirmation: string;
+  }>();
   return (
-    <form onSubmit={handleSubmit(({ password, confirmation }) => props.onSubmit(password, confirmation))} noValidate>
+    <form
+      onSubmit={handleSubmit(({ password, confirmation }) => props.onSubmit(password, confirmation))}
+      noValidate
+    >
       <Stack gap="sm">
         <PasswordInput
           label="New password"

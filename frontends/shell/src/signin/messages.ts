@@ -23,7 +23,8 @@ export const MESSAGES = {
   smsSendFailed: 'Failed to send SMS code',
   codeSendFailed: 'Sorry, there was a problem sending your verification code. Please try again.',
   linkSendFailed: 'Sorry, there was a problem sending the sign-in link. Please try again later.',
-  twoFactorLinkFailed: 'Sorry, there was a problem sending a two-factor authentication link. Please try again later.',
+  twoFactorLinkFailed:
+    'Sorry, there was a problem sending a two-factor authentication link. Please try again later.',
   invalidCode: 'Invalid or expired verification code',
   tooManyAttempts: 'Too many incorrect attempts',
   phoneInvalid: 'Please enter a valid phone number',

@@ -32,6 +32,6 @@ export const HEADER_OF: Record<SignInState, string> = {
 
 /** A redirect target after sign-in: only paths of this site. */
 export function safeRedirect(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/signin')) return '/';
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/signin')) return '/';
   return value;
 }
