@@ -1,0 +1,311 @@
+// The shell's /signin on production builds in headless chromium, against a bare React 19 page with one
+// input (baseline/, built with rspack in a temp folder in the same run):
+//   - initial JS: every JavaScript response that finished before the email input is interactive, each
+//     compressed here with gzip -9 (independent of the server), summed;
+//   - time to interactive: from navigation start until the email input is in the page, visible and
+//     enabled.
+// Usage: npm run bench -- frontend   (after building the kit, the shell and the remotes).
+// BENCH_RUNS (default 9) measured runs after one warm-up; the median is reported. BENCH_CPU=4 slows the
+// CPU down fourfold (Chrome DevTools throttling). The remotes are served when built and configured as
+// in the local stack; the gateway is a stub answering only GET /firms/get_firm_theme_by_slug.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { rspack } from '@rspack/core';
+import { chromium } from 'playwright-core';
+import { spawnNode, stopChild, waitUntilOk } from '../lib.mjs';
+
+const root = resolve(import.meta.dirname, '../../..');
+const frontends = join(root, 'frontends');
+const runs = Number(process.env.BENCH_RUNS ?? 9);
+const cpuSlowdown = Number(process.env.BENCH_CPU ?? 1);
+const KB = 1024;
+const GOAL_KB = 150;
+const GOAL_RATIO = 1.5;
+const REMOTES = ['client', 'admin'];
+
+if (!existsSync(join(frontends, 'shell/dist/index.html'))) {
+  console.error(
+    'No shell build. Build first: npm run build -w @portico/kit -w @portico/shell -w @portico/frontend-client -w @portico/frontend-admin',
+  );
+  process.exit(1);
+}
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
+/** The baseline page, production build, in a temp folder. */
+async function buildBaseline(outDir) {
+  const compiler = rspack({
+    mode: 'production',
+    context: join(import.meta.dirname, 'baseline'),
+    entry: { main: './index.js' },
+    output: { path: outDir, publicPath: '/', filename: 'js/[name].[contenthash:8].js', clean: true },
+    plugins: [
+      new rspack.HtmlRspackPlugin({ template: join(import.meta.dirname, 'baseline/index.html') }),
+      new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production') }),
+    ],
+    performance: { hints: false },
+  });
+  const stats = await new Promise((ok, fail) =>
+    compiler.run((err, result) => (err ? fail(err) : compiler.close(() => ok(result)))),
+  );
+  if (stats.hasErrors()) throw new Error(stats.toString({ all: false, errors: true }));
+}
+
+/** The gateway as far as /signin needs it: the firm's branding, nothing else. */
+function startStubApi(port) {
+  const server = createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', '*');
+    if (req.method === 'OPTIONS') return res.writeHead(204).end();
+    const url = new URL(req.url ?? '/', 'http://stub');
+    if (req.method === 'GET' && url.pathname === '/firms/get_firm_theme_by_slug') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({
+          name: 'Demo CPA',
+          slug: url.searchParams.get('slug'),
+          logo_url: '',
+          primary: '#1c7ed6',
+        }),
+      );
+    }
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+  });
+  return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+}
+
+// Runs in the page before anything else: notes the moment the email input is present, visible and
+// enabled (DOM mutations are observed, so the time does not depend on a polling interval).
+const READY_PROBE = () => {
+  const check = () => {
+    if (window.__benchReady) return;
+    const input = document.querySelector('input[type="email"]');
+    if (input && !input.disabled && input.checkVisibility()) {
+      window.__benchReady = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true, attributes: true });
+};
+
+const gzipCache = new Map();
+async function gzipSize(url) {
+  if (!gzipCache.has(url)) {
+    const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+    gzipCache.set(url, gzipSync(body, { level: 9 }).length);
+  }
+  return gzipCache.get(url);
+}
+
+/** What a chunk is made of, from its source map: the largest packages or source folders in it. */
+const describeCache = new Map();
+async function describe(url) {
+  if (!describeCache.has(url)) {
+    let text = '';
+    try {
+      const map = await (await fetch(`${url}.map`)).json();
+      const weights = new Map();
+      map.sources.forEach((source, i) => {
+        const modules = source.split('node_modules/');
+        let owner;
+        if (modules.length > 1) {
+          const parts = modules.at(-1).split('/');
+          owner = parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+        } else {
+          // webpack://portico_shell/./src/signin/SignInPage.tsx -> signin; ../kit/src/api/x.ts -> kit/api
+          const path = source.replace(/^webpack:\/\/[^/]*\//, '').replace(/^(\.\.?\/)+/, '');
+          owner =
+            path
+              .replace(/(^|\/)src\//, '$1')
+              .split('/')
+              .slice(0, -1)
+              .join('/') || path;
+        }
+        weights.set(owner, (weights.get(owner) ?? 0) + (map.sourcesContent?.[i]?.length ?? 1));
+      });
+      text = [...weights]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 3)
+        .map(([owner]) => owner)
+        .join(', ');
+    } catch {
+      // no source map
+    }
+    describeCache.set(url, text);
+  }
+  return describeCache.get(url);
+}
+
+async function measure(url) {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'bench-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    await context.addInitScript(READY_PROBE);
+    const page = context.pages()[0] ?? (await context.newPage());
+    if (cpuSlowdown > 1) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+    }
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => window.__benchReady, null, { timeout: 30_000, polling: 50 });
+    const { ready, scripts } = await page.evaluate(() => ({
+      ready: window.__benchReady,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((e) => /\.m?js$/.test(new URL(e.name).pathname) && e.responseEnd <= window.__benchReady)
+        .map((e) => e.name),
+    }));
+    const files = await Promise.all(scripts.map(async (name) => ({ name, gzip: await gzipSize(name) })));
+    return { ms: ready, bytes: files.reduce((sum, f) => sum + f.gzip, 0), files };
+  } finally {
+    await context.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const temp = mkdtempSync(join(tmpdir(), 'bench-frontend-'));
+const children = [];
+let stub;
+try {
+  const baselineDir = join(temp, 'baseline');
+  await buildBaseline(baselineDir);
+
+  const apiPort = await freePort();
+  stub = await startStubApi(apiPort);
+  const remotes = {};
+  for (const name of REMOTES) {
+    const dist = join(frontends, name, 'dist');
+    if (!existsSync(join(dist, 'mf-manifest.json'))) continue;
+    const port = await freePort();
+    children.push(
+      spawnNode(name, [join(frontends, 'serve-static.mjs'), '--dir', dist, '--port', String(port)]),
+    );
+    remotes[name] = `http://127.0.0.1:${port}/mf-manifest.json`;
+    await waitUntilOk(`http://127.0.0.1:${port}/healthz`);
+  }
+  const configFile = join(temp, 'runtime-config.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({ apiUrl: `http://127.0.0.1:${apiPort}`, firmSlug: 'demo-cpa', remotes }),
+  );
+  const shellPort = await freePort();
+  const baselinePort = await freePort();
+  children.push(
+    spawnNode('shell', [
+      join(frontends, 'serve-static.mjs'),
+      '--dir',
+      join(frontends, 'shell/dist'),
+      '--port',
+      String(shellPort),
+      '--spa',
+      '--config',
+      configFile,
+    ]),
+    spawnNode('baseline', [
+      join(frontends, 'serve-static.mjs'),
+      '--dir',
+      baselineDir,
+      '--port',
+      String(baselinePort),
+    ]),
+  );
+  await waitUntilOk(`http://127.0.0.1:${shellPort}/healthz`);
+  await waitUntilOk(`http://127.0.0.1:${baselinePort}/healthz`);
+
+  const targets = {
+    baseline: `http://127.0.0.1:${baselinePort}/`,
+    shell: `http://127.0.0.1:${shellPort}/signin`,
+  };
+  const results = { baseline: [], shell: [] };
+  for (let i = 0; i <= runs; i++) {
+    for (const [name, url] of Object.entries(targets)) {
+      const result = await measure(url);
+      if (i > 0) results[name].push(result); // the first round warms up the servers and the disk cache
+    }
+  }
+
+  const summary = {};
+  for (const [name, list] of Object.entries(results)) {
+    summary[name] = {
+      kb: median(list.map((r) => r.bytes)) / KB,
+      files: median(list.map((r) => r.files.length)),
+      ms: median(list.map((r) => r.ms)),
+      min: Math.min(...list.map((r) => r.ms)),
+      max: Math.max(...list.map((r) => r.ms)),
+    };
+  }
+
+  console.log(
+    `/signin until the email input is interactive, ${runs} runs (median)` +
+      `${cpuSlowdown > 1 ? `, CPU ${cpuSlowdown}x slower` : ''}; KB = ${KB} bytes of gzip -9\n`,
+  );
+  const rows = [
+    ['', 'JS KB gzip', 'files', 'interactive ms', 'min-max ms'],
+    ...Object.entries(summary).map(([name, s]) => [
+      name === 'baseline' ? 'baseline (bare React 19, one input)' : 'shell /signin',
+      s.kb.toFixed(1),
+      String(s.files),
+      s.ms.toFixed(0),
+      `${s.min.toFixed(0)}-${s.max.toFixed(0)}`,
+    ]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log(rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n'));
+
+  const last = results.shell.at(-1);
+  console.log('\nshell JS before interactive (last run):');
+  for (const file of [...last.files].sort((a, b) => b.gzip - a.gzip)) {
+    const path = new URL(file.name);
+    const where =
+      path.port === String(shellPort)
+        ? ''
+        : `${Object.keys(remotes).find((r) => remotes[r].includes(`:${path.port}/`)) ?? path.host} `;
+    console.log(
+      `  ${(file.gzip / KB).toFixed(1).padStart(6)}  ${where}${path.pathname}  ${await describe(file.name)}`,
+    );
+  }
+
+  const { shell, baseline } = summary;
+  console.log(
+    `\ninitial JS: ${shell.kb.toFixed(1)} KB gzip   goal < ${GOAL_KB} KB   (${(shell.kb / GOAL_KB).toFixed(2)} of the goal, ${(shell.kb / baseline.kb).toFixed(2)}x the baseline's ${baseline.kb.toFixed(1)} KB)`,
+  );
+  console.log(
+    `interactive: ${shell.ms.toFixed(0)} ms vs ${baseline.ms.toFixed(0)} ms   ratio ${(shell.ms / baseline.ms).toFixed(2)}   goal <= ${GOAL_RATIO}`,
+  );
+} finally {
+  for (const child of children) await stopChild(child);
+  stub?.close();
+  rmSync(temp, { recursive: true, force: true });
+}
