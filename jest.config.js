@@ -24,7 +24,7 @@ const shared = {
     '^@portico/platform/telemetry$': '<rootDir>/services/platform/src/telemetry/register.ts',
     '^@portico/platform/schema$': '<rootDir>/services/platform/src/bus/outbox.schema.ts',
     '^@portico/proto$': '<rootDir>/proto/src/index.ts',
-    '^@portico/(identity|notifications)/testing$': '<rootDir>/services/$1/src/testing/index.ts',
+    '^@portico/(identity|notifications|documents)/testing$': '<rootDir>/services/$1/src/testing/index.ts',
     '^@portico/gateway/testing$': '<rootDir>/gateway/src/testing/start-gateway.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

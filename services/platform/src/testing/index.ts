@@ -2,3 +2,4 @@ export * from './free-port.js';
 export * from './infrastructure.js';
 export * from './nats.js';
 export * from './postgres.js';
+export * from './s3.js';

@@ -1,0 +1,679 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { jetstream } from '@nats-io/jetstream';
+import { testFirmSpec } from '@portico/identity/testing';
+import { Documents, DocumentsEvents } from '@portico/proto';
+import yauzl from 'yauzl';
+import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
+import { encryptedPdf, heicHeader, jpeg, pdf, png } from './samples.js';
+
+const INVALID =
+  'We were unable to process some of uploaded files as they appear to be INVALID. Kindly check those files and try uploading them again.';
+const TOO_LARGE =
+  "Unfortunately, that folder/file is too large to download. Can you split it up into smaller batches? Generally, the total size should be less than 150MB. And if you're converting images to PDF, it should be less than 15MB.";
+
+function unzip(bytes: Buffer): Promise<Record<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out: Record<string, Buffer> = {};
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out[entry.fileName] = Buffer.concat(chunks);
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.readEntry();
+    });
+  });
+}
+
+jest.setTimeout(60_000);
+
+describe('documents: uploads, the tree, downloads and permissions', () => {
+  let h: DocumentsHarness;
+  const actor = (key: string) => h.actorOf(h.firm, key);
+  const company = (key: string) => h.firm.companies[key]?.id as string;
+  const names = (docs: { name: string }[]) => docs.map((d) => d.name);
+
+  beforeAll(async () => {
+    h = await startDocumentsHarness('docs');
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  describe('upload: presigned link, direct PUT, process', () => {
+    it('files valid files with sanitised names and reports the spec fields', async () => {
+      const res = await h.upload(actor('partner'), company('llc'), [
+        { name: 'W-2 form #1 (final).pdf', body: await pdf(2) },
+        { name: 'photo.png', body: await png() },
+        { name: 'scan.JPG', body: await jpeg() },
+        { name: 'notes.txt', body: Buffer.from('plain text') },
+      ]);
+      expect(res.message).toBe('Document(s) uploaded successfully');
+      expect(res.files.map((f) => f.documentLocation)).toEqual([
+        '/W-2 form 1 (final).pdf',
+        '/photo.png',
+        '/scan.JPG',
+        '/notes.txt',
+      ]);
+      const root = await h.list(actor('partner'), company('llc'));
+      expect(names(root.documents)).toEqual(
+        expect.arrayContaining(['_portico', 'W-2 form 1 (final).pdf', 'photo.png', 'scan.JPG', 'notes.txt']),
+      );
+      const file = root.documents.find((d) => d.name === 'photo.png');
+      expect(file).toMatchObject({
+        type: 'file',
+        link: '/photo.png',
+        contentType: 'image/png',
+        isProtected: false,
+      });
+    });
+
+    it('skips a PNG renamed .pdf as INVALID, files nothing for it and deletes its object', async () => {
+      const res = await h.upload(actor('partner'), company('llc'), [
+        { name: 'fake.pdf', body: await png() },
+        { name: 'real.pdf', body: await pdf() },
+      ]);
+      expect(res.message).toBe(INVALID);
+      expect(res.invalidFiles).toEqual(['fake.pdf']);
+      expect(res.files.find((f) => f.documentName === 'fake.pdf')).toMatchObject({ invalid: true });
+      const root = await h.list(actor('partner'), company('llc'));
+      expect(names(root.documents)).not.toContain('fake.pdf');
+      expect(names(root.documents)).toContain('real.pdf');
+      const [count] = await h.documents.query<{ n: string }>(
+        `select count(*) as n from items where name = 'fake.pdf'`,
+      );
+      expect(Number(count?.n)).toBe(0);
+    });
+
+    it('answers 400 with the INVALID message when every file is invalid', async () => {
+      await expect(
+        h.upload(actor('partner'), company('llc'), [{ name: 'x.gif', body: await png() }]),
+      ).rejects.toMatchObject({ status: 400, message: INVALID });
+      await expect(
+        h.upload(actor('partner'), company('llc'), [{ name: 'empty.png', body: Buffer.alloc(0) }]),
+      ).rejects.toMatchObject({ status: 400, message: INVALID });
+    });
+
+    it('flags an encrypted PDF as password-protected and accepts a HEIC by its first bytes', async () => {
+      const res = await h.upload(actor('partner'), company('llc'), [
+        { name: 'locked.pdf', body: encryptedPdf() },
+        { name: 'phone.heic', body: heicHeader() },
+      ]);
+      expect(res.files[0]).toMatchObject({ isProtected: true, invalid: false });
+      const root = await h.list(actor('partner'), company('llc'));
+      expect(root.documents.find((d) => d.name === 'locked.pdf')?.isProtected).toBe(true);
+      // Not a decodable image: the preview conversion runs off the request path and records the failure.
+      await h.documents.previewsIdle();
+      await h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/phone.heic', isDownload: false },
+        { actor: actor('partner') },
+      );
+      await h.documents.previewsIdle();
+      const preview = await h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/phone.heic', isDownload: false },
+        { actor: actor('partner') },
+      );
+      expect(preview.document?.data?.previewStatus).toBe('failed');
+    });
+
+    it("answers '{file} was already uploaded' with is_duplicate for a name already in the folder", async () => {
+      const res = await h.upload(actor('partner'), company('llc'), [
+        { name: 'photo.png', body: await png(8, 8) },
+      ]);
+      expect(res).toMatchObject({ isDuplicate: true, message: 'photo.png was already uploaded' });
+    });
+
+    it('refuses more than 999 files, a file over 150 MB, unknown types and a prior-year upload without a year', async () => {
+      const many = Array.from({ length: 1000 }, (_, i) => ({ name: `f${i}.txt`, size: 1n }));
+      await expect(
+        h.bus.request(
+          Documents.createUploadLinks,
+          { companyId: company('llc'), files: many },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+      await expect(
+        h.bus.request(
+          Documents.createUploadLinks,
+          { companyId: company('llc'), files: [{ name: 'big.pdf', size: BigInt(150 * 1024 * 1024 + 1) }] },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 413 });
+      await expect(
+        h.bus.request(
+          Documents.createUploadLinks,
+          { companyId: company('llc'), documentType: 'nonsense', files: [{ name: 'a.pdf', size: 1n }] },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+      await expect(
+        h.bus.request(
+          Documents.createUploadLinks,
+          {
+            companyId: company('llc'),
+            documentType: 'prior_year_document',
+            files: [{ name: 'a.pdf', size: 1n }],
+          },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400, message: 'missing year' });
+    });
+
+    it('files the upload types in their folders: prior year (STAFF ONLY), signature requests', async () => {
+      const prior = await h.upload(
+        actor('full'),
+        company('llc'),
+        [{ name: '2022 return.pdf', body: await pdf() }],
+        {
+          documentType: 'prior_year_document',
+          taxYear: '2022',
+        },
+      );
+      expect(prior.documentLocation).toBe(
+        '/2022/Tax Returns and Tax Organizers (STAFF ONLY)/2022 return.pdf',
+      );
+      const sig = await h.upload(actor('full'), company('llc'), [{ name: 'form.pdf', body: await pdf() }], {
+        documentType: 'signature_request',
+      });
+      expect(sig.documentLocation).toBe('/_portico/Signature Requests/form.pdf');
+      await expect(
+        h.upload(actor('client'), company('llc'), [{ name: 'form.pdf', body: await pdf() }], {
+          documentType: 'tax_return_delivery',
+        }),
+      ).rejects.toMatchObject({ status: 403 });
+    });
+
+    it('never processes another user’s upload ids', async () => {
+      const { links } = await h.bus.request(
+        Documents.createUploadLinks,
+        { companyId: company('llc'), files: [{ name: 'mine.txt', size: 2n }] },
+        { actor: actor('partner') },
+      );
+      await fetch(links[0]?.url as string, { method: 'PUT', headers: links[0]?.headers, body: 'hi' });
+      await expect(
+        h.bus.request(
+          Documents.processDocument,
+          { companyId: company('llc'), uploadIds: [links[0]?.uploadId as string] },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('folders, rename, move and copy, delete and restore', () => {
+    it('creates folders with sanitised names and refuses empty names and duplicates', async () => {
+      const res = await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), path: '', name: '  Receipts / 2024?? ' },
+        { actor: actor('partner') },
+      );
+      expect(res.document?.link).toBe('/Receipts 2024');
+      await expect(
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('llc'), name: ' /// ' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400, message: 'Please enter a folder name' });
+      await expect(
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('llc'), name: 'receipts 2024' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 409 });
+    });
+
+    it('renames a file keeping its extension, and a folder with its contents', async () => {
+      await h.upload(actor('partner'), company('llc'), [{ name: 'inv.pdf', body: await pdf() }], {
+        path: '/Receipts 2024',
+      });
+      const renamed = await h.bus.request(
+        Documents.renameItem,
+        { companyId: company('llc'), path: '/Receipts 2024', itemName: 'inv.pdf', newName: 'Invoice March' },
+        { actor: actor('partner') },
+      );
+      expect(renamed.document?.name).toBe('Invoice March.pdf');
+      await h.bus.request(
+        Documents.renameItem,
+        { companyId: company('llc'), path: '', itemName: 'Receipts 2024', newName: 'Receipts' },
+        { actor: actor('partner') },
+      );
+      const inside = await h.list(actor('partner'), company('llc'), '/Receipts');
+      expect(names(inside.documents)).toEqual(['Invoice March.pdf']);
+      await expect(
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: company('llc'), path: '/Receipts', itemName: 'Invoice March.pdf', newName: '  ' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+    });
+
+    it('moves within a company, copies with a numbered name, and refuses moving a folder into itself', async () => {
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), name: 'Archive' },
+        { actor: actor('partner') },
+      );
+      await h.bus.request(
+        Documents.moveItem,
+        { companyId: company('llc'), oldPath: '/notes.txt', newPath: '/Archive', deleteOldPath: true },
+        { actor: actor('partner') },
+      );
+      await h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: company('llc'),
+          oldPath: '/Archive/notes.txt',
+          newPath: '/Archive',
+          deleteOldPath: false,
+        },
+        { actor: actor('partner') },
+      );
+      const archive = await h.list(actor('partner'), company('llc'), '/Archive');
+      expect(names(archive.documents).sort()).toEqual(['notes (1).txt', 'notes.txt']);
+      await expect(
+        h.bus.request(
+          Documents.moveItem,
+          {
+            companyId: company('llc'),
+            oldPath: '/Receipts',
+            newPath: '/Receipts',
+            deleteOldPath: true,
+            isFolder: true,
+          },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+    });
+
+    it('copies and moves a folder to another company of the firm, objects included, and 404s another firm', async () => {
+      await h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: company('llc'),
+          oldPath: '/Receipts',
+          newPath: '',
+          deleteOldPath: false,
+          isFolder: true,
+          newCompanyId: company('individual'),
+        },
+        { actor: actor('partner') },
+      );
+      const copied = await h.list(actor('partner'), company('individual'), '/Receipts');
+      expect(names(copied.documents)).toEqual(['Invoice March.pdf']);
+      const link = await h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('individual'), link: '/Receipts/Invoice March.pdf', isDownload: true },
+        { actor: actor('partner') },
+      );
+      const got = await fetch(link.document?.data?.link as string);
+      expect(got.status).toBe(200);
+      expect((await got.arrayBuffer()).byteLength).toBeGreaterThan(100);
+      await h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: company('llc'),
+          oldPath: '/scan.JPG',
+          newPath: '',
+          deleteOldPath: true,
+          newCompanyId: company('individual'),
+        },
+        { actor: actor('partner') },
+      );
+      expect(names((await h.list(actor('partner'), company('llc'))).documents)).not.toContain('scan.JPG');
+      expect(names((await h.list(actor('partner'), company('individual'))).documents)).toContain('scan.JPG');
+      await expect(
+        h.bus.request(
+          Documents.moveItem,
+          {
+            companyId: company('llc'),
+            oldPath: '/photo.png',
+            newPath: '',
+            deleteOldPath: false,
+            newCompanyId: h.other.companies.otto?.id as string,
+          },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('soft-deletes a folder with its contents, shows them to advisors with deleted, and restores them', async () => {
+      await h.bus.request(
+        Documents.deleteDocument,
+        { companyId: company('llc'), path: '', documentName: 'Archive', isFolder: true },
+        { actor: actor('partner') },
+      );
+      expect(names((await h.list(actor('partner'), company('llc'))).documents)).not.toContain('Archive');
+      const withDeleted = await h.list(actor('partner'), company('llc'), '', true);
+      expect(withDeleted.documents.find((d) => d.name === 'Archive')?.deletedAt).not.toBe('');
+      await expect(h.list(actor('client'), company('llc'), '', true)).rejects.toMatchObject({ status: 403 });
+      await expect(
+        h.bus.request(
+          Documents.restoreDeletedDocument,
+          { companyId: company('llc'), path: '/Archive' },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({ status: 403 });
+      const restored = await h.bus.request(
+        Documents.restoreDeletedDocument,
+        { companyId: company('llc'), path: '/Archive' },
+        { actor: actor('partner') },
+      );
+      expect(restored.message).toBe('Undo was successful');
+      expect(names((await h.list(actor('partner'), company('llc'), '/Archive')).documents)).toHaveLength(2);
+    });
+
+    it('never deletes, renames or moves the system folders', async () => {
+      for (const path of ['/_portico', '/_portico/Signature Requests', '/_portico/Tax Return Delivery']) {
+        await expect(
+          h.bus.request(
+            Documents.deletePath,
+            { companyId: company('llc'), path },
+            { actor: actor('partner') },
+          ),
+        ).rejects.toMatchObject({ status: 403 });
+      }
+      await expect(
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: company('llc'), path: '', itemName: '_portico', newName: 'mine' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 403 });
+      const system = await h.list(actor('client'), company('llc'), '/_portico');
+      expect(names(system.documents).sort()).toEqual(['Signature Requests', 'Tax Return Delivery']);
+    });
+
+    it('publishes uploaded, moved, deleted and restored events on JetStream', async () => {
+      const jsm = await jetstream(h.nc).jetstreamManager();
+      for (const event of [
+        DocumentsEvents.uploaded,
+        DocumentsEvents.moved,
+        DocumentsEvents.deleted,
+        DocumentsEvents.restored,
+      ]) {
+        const deadline = Date.now() + 5_000;
+        let found = false;
+        while (!found && Date.now() < deadline) {
+          found = await jsm.streams
+            .getMessage('EVENTS', { last_by_subj: event.subject })
+            .then((m) => !!m && m.json<{ firm_id: string }>().firm_id === h.firm.firmId)
+            .catch(() => false);
+          if (!found) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect([event.subject, found]).toEqual([event.subject, true]);
+      }
+    });
+  });
+
+  describe('downloads', () => {
+    it('zips a folder with its relative paths, and refuses folder download to clients', async () => {
+      await h.upload(actor('partner'), company('llc'), [{ name: 'deep.png', body: await png() }], {
+        path: '/Archive/Deep',
+      });
+      const res = await h.bus.request(
+        Documents.downloadFolder,
+        { companyId: company('llc'), path: '/Archive' },
+        { actor: actor('partner') },
+      );
+      expect(res.fileCount).toBe(3);
+      const zip = await unzip(
+        Buffer.from(await (await fetch(res.document?.data?.link as string)).arrayBuffer()),
+      );
+      expect(Object.keys(zip).sort()).toEqual(['Deep/deep.png', 'notes (1).txt', 'notes.txt']);
+      expect(zip['notes.txt']?.toString()).toBe('plain text');
+      await expect(
+        h.bus.request(
+          Documents.downloadFolder,
+          { companyId: company('llc'), path: '/Archive' },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({ status: 403 });
+    });
+
+    it('zips chosen files converting images to PDF, and refuses folders and mixes of deleted and live', async () => {
+      const res = await h.bus.request(
+        Documents.downloadMultipleDocuments,
+        { companyId: company('llc'), links: ['/photo.png', '/real.pdf'], convertImagesToPdf: true },
+        { actor: actor('client') },
+      );
+      const zip = await unzip(
+        Buffer.from(await (await fetch(res.document?.data?.link as string)).arrayBuffer()),
+      );
+      expect(Object.keys(zip).sort()).toEqual(['photo.pdf', 'real.pdf']);
+      expect(zip['photo.pdf']?.subarray(0, 5).toString()).toBe('%PDF-');
+      await expect(
+        h.bus.request(
+          Documents.downloadMultipleDocuments,
+          { companyId: company('llc'), links: ['/photo.png', '/Archive'] },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({
+        status: 400,
+        message: 'Downloading folders is not supported. Please select files only.',
+      });
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: company('llc'), path: '/real.pdf' },
+        { actor: actor('partner') },
+      );
+      await expect(
+        h.bus.request(
+          Documents.downloadMultipleDocuments,
+          { companyId: company('llc'), links: ['/photo.png', '/real.pdf'] },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({
+        status: 400,
+        message: 'Bulk actions are not available on a mix of deleted and non-deleted items.',
+      });
+    });
+
+    it('answers 503 with the spec message over 150MB, and over 15MB when converting images', async () => {
+      await h.documents.query(`update items set size = 20 * 1024 * 1024 where name = 'photo.png'`);
+      await expect(
+        h.bus.request(
+          Documents.downloadMultipleDocuments,
+          { companyId: company('llc'), links: ['/photo.png'], convertImagesToPdf: true },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 503, message: TOO_LARGE });
+      await h.documents.query(`update items set size = 151 * 1024 * 1024 where name = 'photo.png'`);
+      await expect(
+        h.bus.request(
+          Documents.downloadFolder,
+          { companyId: company('llc'), path: '' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 503, message: TOO_LARGE });
+      await h.documents.query(`update items set size = 100 where name = 'photo.png'`);
+    });
+
+    it('gives a short-lived link that serves the file as an attachment', async () => {
+      const res = await h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/photo.png', isDownload: true },
+        { actor: actor('client') },
+      );
+      const got = await fetch(res.document?.data?.link as string);
+      expect(got.headers.get('content-disposition')).toContain('attachment');
+      expect(
+        Buffer.from(await got.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+      expect(res.document?.data?.link).toContain('X-Amz-Expires=60');
+    });
+  });
+
+  describe('permissions', () => {
+    it("404s another firm's company and a client's company of another client", async () => {
+      await expect(h.list(actor('partner'), h.other.companies.otto?.id as string)).rejects.toMatchObject({
+        status: 404,
+      });
+      await expect(h.list(actor('client'), company('otto'))).rejects.toMatchObject({ status: 404 });
+      await expect(h.list(actor('client'), company('inactive'))).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('hides STAFF ONLY folders from clients, in listings, search and direct paths', async () => {
+      const root = await h.list(actor('client'), company('llc'));
+      expect(names(root.documents)).toContain('2022');
+      const year = await h.list(actor('client'), company('llc'), '/2022');
+      expect(year.documents).toHaveLength(0);
+      await expect(
+        h.list(actor('client'), company('llc'), '/2022/Tax Returns and Tax Organizers (STAFF ONLY)'),
+      ).rejects.toMatchObject({ status: 404 });
+      const search = await h.bus.request(
+        Documents.searchDocuments,
+        { companyId: company('llc'), searchTerm: 'return' },
+        { actor: actor('client') },
+      );
+      expect(names(search.documents)).not.toContain('2022 return.pdf');
+      const advisorSearch = await h.bus.request(
+        Documents.searchDocuments,
+        { companyId: company('llc'), searchTerm: 'return' },
+        { actor: actor('partner') },
+      );
+      expect(names(advisorSearch.documents)).toContain('2022 return.pdf');
+    });
+
+    it('lets read-only users and read-only or inactive entities change nothing', async () => {
+      await expect(
+        h.upload(actor('readonly'), company('rita'), [{ name: 'a.pdf', body: await pdf() }]),
+      ).rejects.toMatchObject({ status: 403, message: expect.stringContaining('This account is read-only') });
+      await expect(
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('rex_ro'), name: 'X' },
+          { actor: actor('rocompany') },
+        ),
+      ).rejects.toMatchObject({ status: 403, message: expect.stringContaining('This entity is read-only') });
+      await expect(
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('rex_ro'), name: 'X' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 403 });
+      await expect(
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('inactive'), name: 'X' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 403, message: 'This entity is inactive' });
+      await expect(h.list(actor('partner'), company('inactive'))).resolves.toBeDefined();
+    });
+
+    it("blocks client folder and file actions with 'Disabled by firm' when the firm says so; advisors are not held", async () => {
+      const strict = await h.identity.buildFirm(
+        testFirmSpec('strict', {
+          preferences: { disable_folder_action: true, disable_file_edit_action: true },
+        }),
+      );
+      const llc = strict.companies.llc?.id as string;
+      const client = h.actorOf(strict, 'client');
+      const partner = h.actorOf(strict, 'partner');
+      await h.upload(partner, llc, [{ name: 'a.pdf', body: await pdf() }]);
+      await expect(
+        h.bus.request(Documents.createFolder, { companyId: llc, name: 'Mine' }, { actor: client }),
+      ).rejects.toMatchObject({ status: 403, message: 'Disabled by firm' });
+      await expect(
+        h.bus.request(Documents.deletePath, { companyId: llc, path: '/a.pdf' }, { actor: client }),
+      ).rejects.toMatchObject({ status: 403, message: 'Disabled by firm' });
+      await expect(
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: llc, path: '', itemName: 'a.pdf', newName: 'b' },
+          { actor: client },
+        ),
+      ).rejects.toMatchObject({ status: 403, message: 'Disabled by firm' });
+      await expect(
+        h.upload(client, llc, [{ name: 'still-ok.pdf', body: await pdf() }]),
+      ).resolves.toMatchObject({
+        message: 'Document(s) uploaded successfully',
+      });
+      await expect(
+        h.bus.request(Documents.createFolder, { companyId: llc, name: 'Staff made' }, { actor: partner }),
+      ).resolves.toBeDefined();
+      // The same client actions pass in a firm without those preferences.
+      await expect(
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('llc'), name: 'Mine' },
+          { actor: actor('client') },
+        ),
+      ).resolves.toBeDefined();
+    });
+
+    it("blocks client actions in the company's disabled folders, {year} patterns included", async () => {
+      await h.identity.query(
+        `update companies set settings = '{"folders_where_client_actions_disabled": ["/{year}/Final", "/Locked"]}' where id = $1`,
+        [company('llc')],
+      );
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), name: 'Locked' },
+        { actor: actor('partner') },
+      );
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), name: '2031' },
+        { actor: actor('partner') },
+      );
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), path: '/2031', name: 'Final' },
+        { actor: actor('partner') },
+      );
+      for (const path of ['/Locked', '/2031/Final']) {
+        await expect(
+          h.upload(actor('client'), company('llc'), [{ name: 'x.pdf', body: await pdf() }], { path }),
+        ).rejects.toMatchObject({ status: 403, message: 'Disabled by firm' });
+      }
+      await expect(
+        h.upload(actor('client'), company('llc'), [{ name: 'x.pdf', body: await pdf() }], { path: '/2031' }),
+      ).resolves.toBeDefined();
+      await expect(
+        h.upload(actor('partner'), company('llc'), [{ name: 'x.pdf', body: await pdf() }], {
+          path: '/Locked',
+        }),
+      ).resolves.toBeDefined();
+    });
+
+    it('keeps descriptions and tags for advisors (tags only when the firm enables them)', async () => {
+      await expect(
+        h.bus.request(
+          Documents.updateItem,
+          { companyId: company('llc'), link: '/photo.png', description: 'hi' },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({ status: 403 });
+      const res = await h.bus.request(
+        Documents.updateItem,
+        { companyId: company('llc'), link: '/photo.png', description: 'Front of card' },
+        { actor: actor('partner') },
+      );
+      expect(res.document?.description).toBe('Front of card');
+      await expect(
+        h.bus.request(
+          Documents.updateItem,
+          { companyId: company('llc'), link: '/photo.png', tags: ['W-2'], updateTags: true },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 403 });
+    });
+  });
+});

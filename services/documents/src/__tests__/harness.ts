@@ -1,0 +1,121 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { type BuiltFirm, startIdentity, testFirmSpec } from '@portico/identity/testing';
+import { startNotifications } from '@portico/notifications/testing';
+import { type Actor, BusClient } from '@portico/platform';
+import {
+  createServiceDatabase,
+  startNatsServer,
+  startS3Server,
+  uniqueDatabaseName,
+} from '@portico/platform/testing';
+import { Documents, Notifications } from '@portico/proto';
+import { startDocuments } from '../testing/index.js';
+
+/**
+ * Documents with the real identity and notifications services beside it, on its own nats-server and
+ * a local S3-compatible server; two firms, so isolation can be proved.
+ */
+export async function startDocumentsHarness(label: string, preferences: Record<string, unknown> = {}) {
+  const nats = await startNatsServer();
+  const s3 = await startS3Server();
+  const pgAdminUrl = process.env.TEST_PG_ADMIN_URL as string;
+  const notifications = await startNotifications({
+    natsUrl: nats.url,
+    databaseUrl: await createServiceDatabase(pgAdminUrl, uniqueDatabaseName('notifications')),
+    env: { DEV_OUTBOX_ENABLED: 'true' },
+  });
+  const identity = await startIdentity({ natsUrl: nats.url, pgAdminUrl });
+  const documents = await startDocuments({ natsUrl: nats.url, pgAdminUrl, s3Env: s3.env });
+  const nc: NatsConnection = await connect({ servers: nats.url });
+  const bus = new BusClient(nc);
+  const firm: BuiltFirm = await identity.buildFirm(testFirmSpec(label, { preferences }));
+  const other: BuiltFirm = await identity.buildFirm(testFirmSpec(`${label}-other`));
+
+  const actorOf = (built: BuiltFirm, key: string, extra: Partial<Actor> = {}): Actor => {
+    const spec = testFirmSpec('x');
+    const advisor = spec.advisors.find((a) => a.key === key);
+    const client = spec.clients.find((c) => c.key === key);
+    return {
+      user_id: built.users[key]?.id as string,
+      firm_id: built.firmId,
+      role: advisor ? 'advisor' : 'client',
+      ...(advisor ? { firm_access: advisor.firmAccess } : {}),
+      ...(advisor?.group ? { firm_group_id: built.groups[advisor.group] } : {}),
+      readonly_access: !!client?.readonlyAccess,
+      ...extra,
+    };
+  };
+
+  /** Presign, PUT over HTTP as a browser does, then process; returns the process reply. */
+  async function upload(
+    actor: Actor,
+    companyId: string,
+    files: { name: string; body: Buffer }[],
+    options: {
+      path?: string;
+      documentType?: string;
+      taxYear?: string;
+      newName?: string;
+      tags?: string[];
+    } = {},
+  ) {
+    const { links } = await bus.request(
+      Documents.createUploadLinks,
+      {
+        companyId,
+        path: options.path ?? '',
+        documentType: options.documentType ?? '',
+        taxYear: options.taxYear ?? '',
+        files: files.map((f) => ({ name: f.name, size: BigInt(f.body.length) })),
+      },
+      { actor },
+    );
+    for (const [i, link] of links.entries()) {
+      const res = await fetch(link.url, { method: 'PUT', headers: link.headers, body: files[i]?.body });
+      if (!res.ok) throw new Error(`PUT failed with ${res.status}: ${await res.text()}`);
+    }
+    return bus.request(
+      Documents.processDocument,
+      {
+        companyId,
+        path: options.path ?? '',
+        documentType: options.documentType ?? '',
+        taxYear: options.taxYear ?? '',
+        newName: options.newName ?? '',
+        tags: options.tags ?? [],
+        uploadIds: links.map((l) => l.uploadId),
+      },
+      { actor },
+    );
+  }
+
+  async function list(actor: Actor, companyId: string, path = '', showWithDeleted = false) {
+    return bus.request(Documents.getDocuments, { companyId, path, showWithDeleted }, { actor });
+  }
+
+  const lastMessageTo = async (to: string) =>
+    (await bus.request(Notifications.listOutbox, { to, limit: 1 })).messages[0];
+
+  return {
+    bus,
+    nc,
+    s3,
+    identity,
+    documents,
+    firm,
+    other,
+    actorOf,
+    upload,
+    list,
+    lastMessageTo,
+    stop: async () => {
+      await nc.drain();
+      await documents.stop();
+      await identity.stop();
+      await notifications.stop();
+      await s3.stop();
+      await nats.stop();
+    },
+  };
+}
+export type DocumentsHarness = Awaited<ReturnType<typeof startDocumentsHarness>>;

@@ -1,0 +1,152 @@
+import { describe, expect, it } from '@jest/globals';
+import { assertNotMixed, assertZipSize } from '../downloads/downloads.service.js';
+import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.rules.js';
+import { formatPageRanges, normaliseAnnotation, parsePageRanges } from '../extracted/extracted.rules.js';
+import {
+  clientActionsDisabledIn,
+  isStaffOnly,
+  normalisePath,
+  numberedName,
+  renamedFileName,
+  sanitiseName,
+} from '../items/paths.rules.js';
+import { isValidUpload, sniffType } from '../uploads/file-type.rules.js';
+import { encryptedPdf, heicHeader, jpeg, pdf, png } from './samples.js';
+
+describe('name sanitising (spec 1 s.5.5)', () => {
+  it.each([
+    ['W-2 form #1 (final).pdf', 'W-2 form 1 (final).pdf'],
+    ["it's *ok*!.txt", "it's *ok*!.txt"],
+    ['a / b \\ c?.pdf', 'a b c .pdf'],
+    ['   spaced    out   ', 'spaced out'],
+    ['Ünïcödé 2024.pdf', 'Ünïcödé 2024.pdf'],
+    ['<>:"|', ''],
+  ])('%j becomes %j', (input, output) => {
+    expect(sanitiseName(input)).toBe(output);
+  });
+
+  it('keeps the extension on rename and does not double it', () => {
+    expect(renamedFileName('scan.PDF', 'March bill')).toBe('March bill.PDF');
+    expect(renamedFileName('scan.pdf', 'March bill.pdf')).toBe('March bill.pdf');
+    expect(renamedFileName('scan.pdf', ' ?? ')).toBeUndefined();
+    expect(renamedFileName('README', 'notes')).toBe('notes');
+  });
+
+  it('numbers copies before the extension', () => {
+    expect(numberedName('a.pdf', 2)).toBe('a (2).pdf');
+    expect(numberedName('Folder', 1)).toBe('Folder (1)');
+  });
+
+  it('normalises paths and refuses dot segments', () => {
+    expect(normalisePath('/A//B/ ')).toBe('/A/B');
+    expect(normalisePath('/')).toBe('');
+    expect(normalisePath('A/../B')).toBeUndefined();
+  });
+});
+
+describe('folder rules', () => {
+  it('recognises STAFF ONLY at any depth', () => {
+    expect(isStaffOnly('/2022/Tax Returns and Tax Organizers (STAFF ONLY)/x.pdf')).toBe(true);
+    expect(isStaffOnly('/2022/Staff only notes')).toBe(true);
+    expect(isStaffOnly('/2022/Staff')).toBe(false);
+  });
+
+  it('matches path prefixes and {year} patterns over 2000 to 2034 only', () => {
+    const entries = ['/{year}/Final', '/Locked'];
+    expect(clientActionsDisabledIn('/Locked', entries)).toBe(true);
+    expect(clientActionsDisabledIn('/locked/inner/x.pdf', entries)).toBe(true);
+    expect(clientActionsDisabledIn('/Lockedness', entries)).toBe(false);
+    expect(clientActionsDisabledIn('/2000/Final', entries)).toBe(true);
+    expect(clientActionsDisabledIn('/2034/Final/a.pdf', entries)).toBe(true);
+    expect(clientActionsDisabledIn('/1999/Final', entries)).toBe(false);
+    expect(clientActionsDisabledIn('/2035/Final', entries)).toBe(false);
+    expect(clientActionsDisabledIn('/2024', entries)).toBe(false);
+  });
+});
+
+describe('upload type check by first bytes', () => {
+  it('accepts real files of each checked type', async () => {
+    expect(isValidUpload('a.pdf', await pdf())).toBe(true);
+    expect(isValidUpload('a.png', await png())).toBe(true);
+    expect(isValidUpload('a.jpeg', await jpeg())).toBe(true);
+    expect(isValidUpload('a.JPG', await jpeg())).toBe(true);
+    expect(isValidUpload('a.gif', Buffer.from('GIF89a\x01\x00', 'latin1'))).toBe(true);
+    expect(isValidUpload('a.heic', heicHeader())).toBe(true);
+    expect(sniffType(encryptedPdf())).toBe('pdf');
+  });
+
+  it('refuses a PNG renamed .pdf, a PDF renamed .jpg and empty files; does not check other types', async () => {
+    expect(isValidUpload('a.pdf', await png())).toBe(false);
+    expect(isValidUpload('a.jpg', await pdf())).toBe(false);
+    expect(isValidUpload('a.heic', await png())).toBe(false);
+    expect(isValidUpload('a.png', Buffer.alloc(0))).toBe(false);
+    expect(isValidUpload('a.xlsx', Buffer.from('PK\x03\x04'))).toBe(true);
+  });
+});
+
+describe('drop link id', () => {
+  it('round-trips the firm id and name, URL-safe, and rejects tampering or another key', () => {
+    const firmId = '3b241101-e2bb-4255-8caf-4136c566a962';
+    const id = encodeDropLinkId(firmId, 'Smith & Sons, CPA / Tax ü', 'k-12345678');
+    expect(id).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(id).not.toContain(firmId);
+    expect(decodeDropLinkId(id, 'k-12345678')).toEqual({ firmId, firmName: 'Smith & Sons, CPA / Tax ü' });
+    expect(decodeDropLinkId(id, 'another-key')).toBeUndefined();
+    expect(decodeDropLinkId(`x${id.slice(1)}`, 'k-12345678')?.firmId ?? 'bad').not.toBe(firmId);
+    expect(decodeDropLinkId('short', 'k-12345678')).toBeUndefined();
+  });
+});
+
+describe('splitting and annotations', () => {
+  it('parses page ranges with -, .. and ... and collapses them back', () => {
+    expect(parsePageRanges('1-3, 5, 7..8, 10...11')).toEqual([1, 2, 3, 5, 7, 8, 10, 11]);
+    expect(parsePageRanges('3-1')).toBeUndefined();
+    expect(parsePageRanges('0')).toBeUndefined();
+    expect(parsePageRanges('a')).toBeUndefined();
+    expect(formatPageRanges([5, 1, 2, 3, 7])).toBe('1-3,5,7');
+  });
+
+  it('clamps annotation width and refuses blank or long text', () => {
+    const base = {
+      id: '',
+      page: 1,
+      x: -5,
+      y: 10,
+      width: 900,
+      text: ' Hi ',
+      color: 'pink',
+      fontSize: 30,
+      mode: 'textbox',
+    };
+    expect(normaliseAnnotation(base as never, 0)).toMatchObject({
+      id: 'a1',
+      x: 0,
+      width: 400,
+      text: 'Hi',
+      color: 'black',
+      fontSize: 12,
+    });
+    expect(normaliseAnnotation({ ...base, width: 10 } as never, 0)?.width).toBe(80);
+    expect(normaliseAnnotation({ ...base, text: '   ' } as never, 0)).toBeUndefined();
+    expect(normaliseAnnotation({ ...base, text: 'x'.repeat(33) } as never, 0)).toBeUndefined();
+  });
+});
+
+describe('download limits', () => {
+  it('answers 503 over 150MB, and over 15MB when converting images', () => {
+    expect(() => assertZipSize(150 * 1024 * 1024, false)).not.toThrow();
+    expect(() => assertZipSize(150 * 1024 * 1024 + 1, false)).toThrow(
+      expect.objectContaining({ status: 503 }),
+    );
+    expect(() => assertZipSize(15 * 1024 * 1024 + 1, true)).toThrow(expect.objectContaining({ status: 503 }));
+    expect(() => assertZipSize(15 * 1024 * 1024, true)).not.toThrow();
+  });
+
+  it('refuses a mix of deleted and live items but not all of one kind', () => {
+    const live = { deletedAt: null };
+    const gone = { deletedAt: new Date() };
+    expect(() => assertNotMixed([live, gone])).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => assertNotMixed([gone, gone])).not.toThrow();
+    expect(() => assertNotMixed([live])).not.toThrow();
+  });
+});

@@ -1,0 +1,40 @@
+import { type Actor, AppError } from '@portico/platform';
+import type { CompanyAccess } from '@portico/proto';
+import { clientActionsDisabledIn, isStaffOnly } from '../items/paths.rules.js';
+import { Messages } from '../messages.js';
+
+/** What a change touches, for the firm's client-action preferences (spec 1 s.4.3). */
+export type ChangeKind = 'upload' | 'folder' | 'file_edit';
+
+export const notFound = (message: string = Messages.notFound) =>
+  new AppError('not_found', 'document_not_found', message);
+export const disabledByFirm = () => new AppError('forbidden', 'disabled_by_firm', Messages.disabledByFirm);
+export const isClient = (actor: Actor) => actor.role === 'client';
+
+/** Advisor-only actions (spec 1 s.6): include deleted, folder download, descriptions, tags, attach. */
+export function assertAdvisor(actor: Actor): void {
+  if (actor.role !== 'advisor') throw new AppError('forbidden', 'advisor_only', Messages.advisorOnly);
+}
+
+/** A client never sees a STAFF ONLY folder or what is in it: to them it does not exist. */
+export function assertVisiblePath(actor: Actor, path: string): void {
+  if (isClient(actor) && isStaffOnly(path)) throw notFound();
+}
+
+/**
+ * Whether the actor may change anything in `folder` of this company: inactive entities, read-only users
+ * and read-only entities change nothing (any role); clients are also held by the firm's
+ * disable_folder_action / disable_file_edit_action and the company's folders_where_client_actions_disabled.
+ */
+export function assertCanChange(actor: Actor, access: CompanyAccess, kind: ChangeKind, folder: string): void {
+  if (access.inactive) throw new AppError('forbidden', 'entity_inactive', Messages.entityInactive);
+  if (actor.readonly_access || access.actorReadonly)
+    throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
+  if (access.readonlyAccess) throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
+  if (!isClient(actor)) return;
+  assertVisiblePath(actor, folder);
+  const prefs = access.preferences;
+  if (kind === 'folder' && prefs?.disableFolderAction) throw disabledByFirm();
+  if (kind === 'file_edit' && prefs?.disableFileEditAction) throw disabledByFirm();
+  if (clientActionsDisabledIn(folder, access.foldersWhereClientActionsDisabled)) throw disabledByFirm();
+}

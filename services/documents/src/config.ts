@@ -1,0 +1,29 @@
+import { loadConfig, serviceEnv } from '@portico/platform';
+import { z } from 'zod';
+
+export const documentsEnv = {
+  ...serviceEnv,
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3103),
+  /** Any S3-compatible endpoint; empty means AWS S3 itself. */
+  S3_ENDPOINT: z.string().default(''),
+  S3_BUCKET: z.string().min(1),
+  S3_ACCESS_KEY_ID: z.string().min(1),
+  S3_SECRET_ACCESS_KEY: z.string().min(1),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Lifetime of presigned upload links. */
+  UPLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
+  /** Lifetime of download links: short, the browser follows them at once. */
+  DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** HEIC conversions at once per process (about 270 MB each for 12 MP). */
+  HEIC_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  /** Key of the reversible drop-link id obfuscation; changing it changes every firm's link. */
+  DROP_LINK_KEY: z.string().min(8).default('portico-drop-link'),
+  /** The portal's public address, used in drop-off notification emails. */
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+};
+
+export type DocumentsConfig = ReturnType<typeof loadDocumentsConfig>;
+
+export function loadDocumentsConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(documentsEnv, env);
+}

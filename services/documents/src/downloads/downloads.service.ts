@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
+import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
+import { ZipFile } from 'yazl';
+import { AccessClient } from '../access/access.client.js';
+import { assertAdvisor, assertVisiblePath, isClient, notFound } from '../access/access.rules.js';
+import type { DocumentsConfig } from '../config.js';
+import { ItemsRepository } from '../items/items.repository.js';
+import { requestPath } from '../items/items.service.js';
+import { extensionOf, isStaffOnly, joinPath } from '../items/paths.rules.js';
+import { Messages } from '../messages.js';
+import { HeicConverter } from '../previews/heic.converter.js';
+import type { ItemRow } from '../schema.js';
+import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
+import { CONFIG, OBJECT_STORE } from '../tokens.js';
+import { imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
+
+/** Folder download under 150MB; with images converted to PDF under 15MB (spec 1 s.9). */
+export const MAX_ZIP_BYTES = 150 * 1024 * 1024;
+export const MAX_CONVERT_BYTES = 15 * 1024 * 1024;
+
+/** Too large answers 503 with the spec's message (spec 1 s.8). */
+export function assertZipSize(totalBytes: number, convertImages: boolean): void {
+  if (totalBytes > MAX_ZIP_BYTES || (convertImages && totalBytes > MAX_CONVERT_BYTES))
+    throw new AppError('unavailable', 'too_large_to_download', Messages.tooLargeToDownload);
+}
+
+/** Bulk actions are refused on a mix of deleted and live items (spec 1 s.4.3). */
+export function assertNotMixed(rows: { deletedAt: Date | null }[]): void {
+  const deleted = rows.filter((r) => r.deletedAt).length;
+  if (deleted > 0 && deleted < rows.length)
+    throw badRequest(Messages.mixedDeleted, undefined, 'mixed_deleted');
+}
+
+@Injectable()
+export class DownloadsService {
+  constructor(
+    private readonly repo: ItemsRepository,
+    private readonly access: AccessClient,
+    private readonly heic: HeicConverter,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(CONFIG) private readonly config: DocumentsConfig,
+  ) {}
+
+  /** A short-lived link to a file; for a HEIC preview, to its converted copy once ready. */
+  async link(actor: Actor, req: DownloadDocumentRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    const full = requestPath(req.link);
+    assertVisiblePath(actor, full);
+    const scope = firmScope(actor.firm_id);
+    const item = await this.repo.transaction(scope, async (tx) => {
+      const live = await this.repo.findLive(tx, scope, access.companyId, full);
+      if (live) return live;
+      // Advisors may open a deleted file (Include deleted files).
+      return isClient(actor) ? undefined : this.repo.findDeleted(tx, scope, access.companyId, full);
+    });
+    if (item?.type !== 'file' || !item.storageKey) throw notFound();
+    const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
+    const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
+    const ext = extensionOf(item.name);
+    if (!req.isDownload && (ext === 'heic' || ext === 'heif')) {
+      if (item.previewStatus === 'ready' && item.previewKey) {
+        const link = await this.store.presignGet(item.previewKey, ttl);
+        return { document: { data: { link, fileName: item.name, expiresAt, previewStatus: 'ready' } } };
+      }
+      if (item.previewStatus !== 'failed') this.heic.schedule(item);
+      return {
+        document: {
+          data: {
+            link: '',
+            fileName: item.name,
+            expiresAt: '',
+            previewStatus: item.previewStatus === 'failed' ? 'failed' : 'pending',
+          },
+        },
+      };
+    }
+    const link = await this.store.presignGet(item.storageKey, ttl, req.isDownload ? item.name : undefined);
+    return {
+      document: { data: { link, fileName: item.name, expiresAt, previewStatus: item.previewStatus } },
+    };
+  }
+
+  /** A folder as a zip: advisors only (spec 1 s.6). */
+  async folder(actor: Actor, req: DownloadFolderRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    const full = requestPath(req.path);
+    const scope = firmScope(actor.firm_id);
+    const files = await this.repo.transaction(scope, async (tx) => {
+      if (full) {
+        const folder = await this.repo.findLive(tx, scope, access.companyId, full);
+        if (folder?.type !== 'folder') throw notFound(Messages.folderNotFound);
+      }
+      return (await this.repo.subtree(tx, scope, access.companyId, full)).filter(
+        (r) => r.type === 'file' && !r.hidden,
+      );
+    });
+    const entries = files.map((f) => ({ item: f, path: joinPath(f.folder, f.name).slice(full.length + 1) }));
+    const zipName = `${full.split('/').pop() || 'Documents'}.zip`;
+    return this.zip(actor, access.companyId, entries, zipName, req.convertImagesToPdf);
+  }
+
+  /** Several files as a zip; folders are refused with the spec's message. */
+  async multiple(actor: Actor, req: DownloadMultipleRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    if (!req.links.length) throw badRequest(Messages.notFound);
+    const paths = [...new Set(req.links.map(requestPath))];
+    for (const path of paths) assertVisiblePath(actor, path);
+    const scope = firmScope(actor.firm_id);
+    const rows = await this.repo.transaction(scope, async (tx) => {
+      const found: ItemRow[] = [];
+      for (const path of paths) {
+        const row =
+          (await this.repo.findLive(tx, scope, access.companyId, path)) ??
+          (isClient(actor) ? undefined : await this.repo.findDeleted(tx, scope, access.companyId, path));
+        if (!row) throw notFound();
+        found.push(row);
+      }
+      return found;
+    });
+    if (rows.some((r) => r.type === 'folder'))
+      throw badRequest(Messages.foldersNotSupported, undefined, 'folders_not_supported');
+    assertNotMixed(rows);
+    if (isClient(actor) && rows.some((r) => isStaffOnly(r.folder))) throw notFound();
+    return this.zip(
+      actor,
+      access.companyId,
+      rows.map((item) => ({ item, path: item.name })),
+      'Documents.zip',
+      req.convertImagesToPdf,
+    );
+  }
+
+  private async zip(
+    actor: Actor,
+    companyId: string,
+    entries: { item: ItemRow; path: string }[],
+    zipName: string,
+    convertImages: boolean,
+  ) {
+    assertZipSize(
+      entries.reduce((sum, e) => sum + e.item.size, 0),
+      convertImages,
+    );
+    const zip = new ZipFile();
+    const done = collect(zip.outputStream);
+    const used = new Set<string>();
+    for (const { item, path } of entries) {
+      let bytes = await this.store.read(item.storageKey as string);
+      let name = path;
+      if (convertImages && isImageName(item.name)) {
+        bytes = await imageToPdf(item.name, bytes);
+        name = pdfNameOf(path);
+      }
+      let unique = name;
+      for (let n = 1; used.has(unique.toLowerCase()); n++) unique = `${n} ${name}`;
+      used.add(unique.toLowerCase());
+      zip.addBuffer(bytes, unique, { mtime: item.updatedAt });
+    }
+    zip.end();
+    const body = await done;
+    const key = StorageKeys.zip(actor.firm_id, companyId, randomUUID());
+    await this.store.put(key, body, 'application/zip');
+    const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
+    const link = await this.store.presignGet(key, ttl, zipName);
+    return {
+      document: {
+        data: { link, fileName: zipName, expiresAt: new Date(Date.now() + ttl * 1000).toISOString() },
+      },
+      size: BigInt(body.length),
+      fileCount: entries.length,
+    };
+  }
+}
+
+function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}

@@ -1,0 +1,53 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { type Actor, CurrentActor, Rpc } from '@portico/platform';
+import {
+  Documents,
+  type DownloadDropOffRequest,
+  type DropLinkInfoRequest,
+  type DropOffLinksRequest,
+  type DropOffProcessRequest,
+  type SaveDropLinkRequest,
+} from '@portico/proto';
+import { DropLinksService } from './drop-links.service.js';
+
+@Controller()
+export class DropLinksHandler {
+  constructor(private readonly dropLinks: DropLinksService) {}
+
+  @Rpc(Documents.getDropLink)
+  get(@CurrentActor() actor: Actor) {
+    return this.dropLinks.get(actor);
+  }
+
+  @Rpc(Documents.saveDropLink)
+  save(@Payload() req: SaveDropLinkRequest, @CurrentActor() actor: Actor) {
+    return this.dropLinks.save(actor, req.notifyUserIds);
+  }
+
+  /** Public: the drop-off page has no signed-in user. */
+  @Rpc(Documents.dropLinkInfo)
+  info(@Payload() req: DropLinkInfoRequest) {
+    return this.dropLinks.info(req.dropLinkId);
+  }
+
+  @Rpc(Documents.createDropOffLinks)
+  createLinks(@Payload() req: DropOffLinksRequest) {
+    return this.dropLinks.createLinks(req);
+  }
+
+  @Rpc(Documents.processDropOff)
+  process(@Payload() req: DropOffProcessRequest) {
+    return this.dropLinks.process(req);
+  }
+
+  @Rpc(Documents.listDropOffs)
+  list(@CurrentActor() actor: Actor) {
+    return this.dropLinks.list(actor);
+  }
+
+  @Rpc(Documents.downloadDropOff)
+  download(@Payload() req: DownloadDropOffRequest, @CurrentActor() actor: Actor) {
+    return this.dropLinks.download(actor, req.id);
+  }
+}

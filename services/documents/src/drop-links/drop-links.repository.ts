@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type FirmScope, inFirm, recordEvent } from '@portico/platform';
+import { DocumentsEvents } from '@portico/proto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { dropLinks, dropOffs } from '../schema.js';
+import { DB, type DocumentsDb } from '../tokens.js';
+
+@Injectable()
+export class DropLinksRepository {
+  constructor(@Inject(DB) private readonly db: DocumentsDb) {}
+
+  async notifyUserIds(scope: FirmScope): Promise<string[]> {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx.select().from(dropLinks).where(eq(dropLinks.firmId, scope.firmId)),
+    );
+    return rows[0]?.notifyUserIds ?? [];
+  }
+
+  async save(scope: FirmScope, userIds: string[], by: string): Promise<void> {
+    await inFirm(this.db, scope, (tx) =>
+      tx
+        .insert(dropLinks)
+        .values({ firmId: scope.firmId, notifyUserIds: userIds, updatedBy: by })
+        .onConflictDoUpdate({
+          target: dropLinks.firmId,
+          set: { notifyUserIds: userIds, updatedBy: by, updatedAt: sql`now()` },
+        }),
+    );
+  }
+
+  /** Files the drop-offs and announces them in one transaction. */
+  async addDropOffs(
+    scope: FirmScope,
+    rows: (typeof dropOffs.$inferInsert)[],
+    who: { name: string; email: string },
+  ) {
+    return inFirm(this.db, scope, async (tx) => {
+      const inserted = rows.length ? await tx.insert(dropOffs).values(rows).returning() : [];
+      await recordEvent(tx, DocumentsEvents.dropOffReceived, {
+        firmId: scope.firmId,
+        names: inserted.map((r) => r.name),
+        uploaderName: who.name,
+        uploaderEmail: who.email,
+        occurredAt: new Date().toISOString(),
+      });
+      return inserted;
+    });
+  }
+
+  list(scope: FirmScope) {
+    return inFirm(this.db, scope, (tx) =>
+      tx
+        .select()
+        .from(dropOffs)
+        .where(eq(dropOffs.firmId, scope.firmId))
+        .orderBy(desc(dropOffs.createdAt))
+        .limit(500),
+    );
+  }
+
+  async get(scope: FirmScope, id: string) {
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .select()
+        .from(dropOffs)
+        .where(and(eq(dropOffs.firmId, scope.firmId), eq(dropOffs.id, id))),
+    );
+    return rows[0];
+  }
+}

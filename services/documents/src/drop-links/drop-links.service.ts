@@ -1,0 +1,224 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, AppError, type BusClient, badRequest, firmScope, type Logger } from '@portico/platform';
+import { type DropOffLinksRequest, type DropOffProcessRequest, Notifications } from '@portico/proto';
+import { AccessClient } from '../access/access.client.js';
+import { notFound } from '../access/access.rules.js';
+import type { DocumentsConfig } from '../config.js';
+import { Messages } from '../messages.js';
+import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
+import { BUS, CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
+import { UploadValidator } from '../uploads/upload-validator.js';
+import { UploadsRepository } from '../uploads/uploads.repository.js';
+import { assertUploadFiles, storedName, UploadsService } from '../uploads/uploads.service.js';
+import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
+import { DropLinksRepository } from './drop-links.repository.js';
+
+/** Drop Link is for partners, admins and full users (spec 1 s.6). */
+function assertDropLinkManager(actor: Actor): void {
+  if (actor.role !== 'advisor' || !['partner', 'admin', 'full'].includes(actor.firm_access ?? ''))
+    throw new AppError('forbidden', 'drop_link_forbidden', 'You do not have permission to do that');
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+
+/** The firm drop link (spec 1 s.5.4, s.9): settings, and public uploads that notify the chosen advisors. */
+@Injectable()
+export class DropLinksService {
+  constructor(
+    private readonly repo: DropLinksRepository,
+    private readonly uploads: UploadsRepository,
+    private readonly uploadLinks: UploadsService,
+    private readonly validator: UploadValidator,
+    private readonly access: AccessClient,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(BUS) private readonly bus: BusClient,
+    @Inject(CONFIG) private readonly config: DocumentsConfig,
+    @Inject(LOG) private readonly log: Logger,
+  ) {}
+
+  async get(actor: Actor) {
+    assertDropLinkManager(actor);
+    const firm = await this.access.firmContacts({ firmId: actor.firm_id, userIds: [] });
+    return {
+      id: encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY),
+      firmName: firm.name,
+      notifyUserIds: await this.repo.notifyUserIds(firmScope(actor.firm_id)),
+      enabled: !!firm.preferences?.dropLinkEnabled,
+    };
+  }
+
+  /** At least one firm user must be chosen ('Please select at least one user to receive notifications'). */
+  async save(actor: Actor, userIds: string[]) {
+    assertDropLinkManager(actor);
+    const ids = [...new Set(userIds.map((id) => id.trim()).filter(Boolean))];
+    if (!ids.length)
+      throw badRequest(Messages.selectDropLinkUser, { notifyUserIds: Messages.selectDropLinkUser });
+    const firm = await this.access.firmContacts({ firmId: actor.firm_id, userIds: ids });
+    if (firm.users.length !== ids.length)
+      throw badRequest(Messages.selectDropLinkUser, { notifyUserIds: 'Choose firm users from the list' });
+    await this.repo.save(firmScope(actor.firm_id), ids, actor.user_id);
+    return this.get(actor);
+  }
+
+  /** The public page's header: which firm this link drops to. */
+  async info(dropLinkId: string) {
+    const firm = await this.firmOf(dropLinkId);
+    return { firmName: firm.name };
+  }
+
+  async createLinks(req: DropOffLinksRequest) {
+    const firm = await this.firmOf(req.dropLinkId);
+    assertUploadFiles(req.files);
+    const scope = firmScope(firm.firmId);
+    const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
+    const expiresAt = new Date(Date.now() + ttl * 1000);
+    const rows = await this.uploads.create(
+      scope,
+      req.files.map((f) => {
+        const id = crypto.randomUUID();
+        return {
+          id,
+          firmId: scope.firmId,
+          companyId: null,
+          storageKey: StorageKeys.dropOff(scope.firmId, id),
+          fileName: f.name.slice(0, 255),
+          declaredSize: Number(f.size),
+          expiresAt,
+        };
+      }),
+    );
+    return { links: await Promise.all(rows.map((row) => this.uploadLinks.link(row, ttl, expiresAt))) };
+  }
+
+  async process(req: DropOffProcessRequest) {
+    const firm = await this.firmOf(req.dropLinkId);
+    const name = req.uploaderName.trim().slice(0, 200);
+    const email = req.uploaderEmail.trim().toLowerCase();
+    if (!EMAIL.test(email))
+      throw badRequest(Messages.uploaderEmail, { uploaderEmail: Messages.uploaderEmail });
+    const scope = firmScope(firm.firmId);
+    const ids = [...new Set(req.uploadIds)];
+    if (!ids.length) throw badRequest(Messages.noFiles);
+    const pending = await this.uploads.pending(scope, ids, null);
+    if (pending.length !== ids.length) throw notFound();
+    const files = [];
+    const invalid: string[] = [];
+    const good = [];
+    for (const upload of pending) {
+      const fileName = storedName(upload.fileName);
+      const checked = await this.validator.check(upload, fileName);
+      await this.uploads.consumeNow(scope, upload.id);
+      if (!checked.valid) {
+        invalid.push(upload.fileName);
+        await this.store.delete(upload.storageKey).catch(() => undefined);
+        files.push({
+          uploadId: upload.id,
+          documentName: fileName,
+          invalid: true,
+          message: Messages.invalidFiles,
+        });
+        continue;
+      }
+      good.push({
+        id: upload.id,
+        firmId: scope.firmId,
+        storageKey: upload.storageKey,
+        name: fileName,
+        size: checked.size,
+        contentType: checked.contentType,
+        uploaderName: name,
+        uploaderEmail: email,
+        note: req.note.trim().slice(0, 2_000),
+      });
+      files.push({
+        uploadId: upload.id,
+        documentName: fileName,
+        isProtected: checked.isProtected,
+        message: Messages.uploaded,
+      });
+    }
+    if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
+    const saved = await this.repo.addDropOffs(scope, good, { name, email });
+    await this.notify(
+      firm.firmId,
+      saved.map((s) => s.name),
+      { name, email },
+      saved[0]?.id as string,
+    );
+    return {
+      files,
+      message: invalid.length ? Messages.invalidFiles : Messages.uploaded,
+      invalidFiles: invalid,
+    };
+  }
+
+  async list(actor: Actor) {
+    assertDropLinkManager(actor);
+    const rows = await this.repo.list(firmScope(actor.firm_id));
+    return {
+      dropOffs: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        size: BigInt(r.size),
+        uploaderName: r.uploaderName,
+        uploaderEmail: r.uploaderEmail,
+        note: r.note,
+        createdAt: r.createdAt.toISOString(),
+      })),
+    };
+  }
+
+  async download(actor: Actor, id: string) {
+    assertDropLinkManager(actor);
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await this.repo.get(firmScope(actor.firm_id), id) : undefined;
+    if (!row) throw notFound();
+    const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
+    const link = await this.store.presignGet(row.storageKey, ttl, row.name);
+    return {
+      document: {
+        data: { link, fileName: row.name, expiresAt: new Date(Date.now() + ttl * 1000).toISOString() },
+      },
+    };
+  }
+
+  /** The decoded firm, which must exist under that name with the drop link on. */
+  private async firmOf(dropLinkId: string) {
+    const decoded = decodeDropLinkId(dropLinkId, this.config.DROP_LINK_KEY);
+    if (!decoded) throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+    const firm = await this.access.firmContacts({ firmId: decoded.firmId, userIds: [] }).catch((err) => {
+      if (err instanceof AppError && err.status === 404)
+        throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+      throw err;
+    });
+    if (firm.name !== decoded.firmName)
+      throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+    if (!firm.preferences?.dropLinkEnabled)
+      throw new AppError('not_found', 'drop_link_disabled', Messages.dropLinkDisabled);
+    return firm;
+  }
+
+  /** Emails the chosen firm users through the notifications service; a failure is logged, not the uploader's problem. */
+  private async notify(firmId: string, names: string[], who: { name: string; email: string }, key: string) {
+    const userIds = await this.repo.notifyUserIds(firmScope(firmId));
+    if (!userIds.length) {
+      this.log.warn({ firm_id: firmId }, 'Drop-off received but nobody is chosen to be notified');
+      return;
+    }
+    const firm = await this.access.firmContacts({ firmId, userIds });
+    const from = who.name ? `${who.name} <${who.email}>` : who.email;
+    const text = `${from} dropped off ${names.length} file(s) through your firm's drop link:\n\n${names.map((n) => `- ${n}`).join('\n')}\n\nOpen Portico to download them: ${this.config.PUBLIC_URL}`;
+    for (const user of firm.users) {
+      await this.bus
+        .request(Notifications.sendEmail, {
+          to: user.email,
+          subject: `New documents dropped off by ${who.name || who.email}`,
+          text,
+          html: '',
+          kind: 'drop_off_received',
+          firmId,
+          idempotencyKey: `drop-off:${key}:${user.id}`,
+        })
+        .catch((err) => this.log.error({ err, user_id: user.id }, 'Drop-off notification failed'));
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FirmScope } from '@portico/platform';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { DocTx } from '../items/items.repository.js';
+import { type ExtractedRow, extractedDocuments } from '../schema.js';
+import { DB, type DocumentsDb } from '../tokens.js';
+
+export type ExtractedChanges = Partial<Omit<typeof extractedDocuments.$inferInsert, 'id' | 'firmId'>>;
+
+@Injectable()
+export class ExtractedRepository {
+  constructor(@Inject(DB) readonly db: DocumentsDb) {}
+
+  async insert(tx: DocTx, values: typeof extractedDocuments.$inferInsert): Promise<ExtractedRow> {
+    const rows = await tx.insert(extractedDocuments).values(values).returning();
+    return rows[0] as ExtractedRow;
+  }
+
+  async get(tx: DocTx, scope: FirmScope, companyId: string, id: string): Promise<ExtractedRow | undefined> {
+    const rows = await tx
+      .select()
+      .from(extractedDocuments)
+      .where(
+        and(
+          eq(extractedDocuments.firmId, scope.firmId),
+          eq(extractedDocuments.companyId, companyId),
+          eq(extractedDocuments.id, id),
+          isNull(extractedDocuments.deletedAt),
+        ),
+      );
+    return rows[0];
+  }
+
+  many(tx: DocTx, scope: FirmScope, companyId: string, ids: string[]) {
+    return tx
+      .select()
+      .from(extractedDocuments)
+      .where(
+        and(
+          eq(extractedDocuments.firmId, scope.firmId),
+          eq(extractedDocuments.companyId, companyId),
+          inArray(extractedDocuments.id, ids),
+          isNull(extractedDocuments.deletedAt),
+        ),
+      );
+  }
+
+  async update(tx: DocTx, scope: FirmScope, id: string, changes: ExtractedChanges): Promise<ExtractedRow> {
+    const rows = await tx
+      .update(extractedDocuments)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(and(eq(extractedDocuments.firmId, scope.firmId), eq(extractedDocuments.id, id)))
+      .returning();
+    return rows[0] as ExtractedRow;
+  }
+}

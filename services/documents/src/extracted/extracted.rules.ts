@@ -1,0 +1,66 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { Annotation, AnnotationSchema } from '@portico/proto';
+
+/**
+ * Page ranges of the split dialog (spec 2 s.5): comma lists of single pages and ranges written with
+ * -, .. or ...; returns the 1-based pages in the order given, or undefined when malformed.
+ */
+export function parsePageRanges(input: string): number[] | undefined {
+  const parts = input
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (!parts.length) return undefined;
+  const pages: number[] = [];
+  for (const part of parts) {
+    const range = /^(\d+)\s*(?:-|\.{2,3})\s*(\d+)$/.exec(part);
+    if (range) {
+      const from = Number(range[1]);
+      const to = Number(range[2]);
+      if (from < 1 || to < from) return undefined;
+      for (let p = from; p <= to; p++) pages.push(p);
+    } else if (/^\d+$/.test(part) && Number(part) >= 1) pages.push(Number(part));
+    else return undefined;
+  }
+  return [...new Set(pages)];
+}
+
+/** Contiguous pages collapse into a range: [1,2,3,5] is '1-3,5'. */
+export function formatPageRanges(pages: readonly number[]): string {
+  const sorted = [...new Set(pages)].sort((a, b) => a - b);
+  const out: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && (sorted[j + 1] as number) === (sorted[j] as number) + 1) j++;
+    out.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return out.join(',');
+}
+
+export const ANNOTATION_COLOURS = ['black', 'red', 'green', 'blue'];
+export const ANNOTATION_MODES = ['view', 'move', 'check', 'textbox'];
+
+/**
+ * The annotation editor's rules (spec 2 s.5): text 1 to 32 characters and not blank, width clamped to
+ * 80-400, position not negative, colours black, red, green, blue, font size 12. Undefined when the
+ * text is invalid.
+ */
+export function normaliseAnnotation(
+  a: Annotation,
+  index: number,
+): MessageInitShape<typeof AnnotationSchema> | undefined {
+  const text = a.text.trim();
+  if (a.mode !== 'check' && (!text || text.length > 32)) return undefined;
+  return {
+    id: a.id || `a${index + 1}`,
+    page: Math.max(1, a.page || 1),
+    x: Math.max(0, a.x),
+    y: Math.max(0, a.y),
+    width: Math.min(400, Math.max(80, a.width || 80)),
+    text,
+    color: ANNOTATION_COLOURS.includes(a.color) ? a.color : 'black',
+    fontSize: 12,
+    mode: ANNOTATION_MODES.includes(a.mode) ? a.mode : 'textbox',
+  };
+}

@@ -1,0 +1,299 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
+import type {
+  AttachToQuestionnaireRequest,
+  CompanyAccess,
+  ExtractedDocumentRequest,
+  SaveAnnotationsRequest,
+  SplitDocumentsRequest,
+  UpdateDescriptionRequest,
+  UpdateMarkedAsOthersRequest,
+  UpdateTagsRequest,
+} from '@portico/proto';
+import { PDFDocument } from 'pdf-lib';
+import { AccessClient } from '../access/access.client.js';
+import { assertAdvisor, assertCanChange, assertVisiblePath, notFound } from '../access/access.rules.js';
+import { recordItemEvent } from '../items/item.events.js';
+import { type DocTx, ItemsRepository } from '../items/items.repository.js';
+import { extensionOf, joinPath, numberedName, sanitiseName } from '../items/paths.rules.js';
+import { Messages } from '../messages.js';
+import type { ExtractedRow, ItemRow } from '../schema.js';
+import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
+import { OBJECT_STORE } from '../tokens.js';
+import { ExtractedRepository } from './extracted.repository.js';
+import { formatPageRanges, normaliseAnnotation, parsePageRanges } from './extracted.rules.js';
+
+export function toExtracted(row: ExtractedRow, item?: ItemRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    status: row.status,
+    documentType: row.documentType,
+    categorizedByAi: row.categorizedByAi,
+    parentDocumentId: row.parentDocumentId ?? '',
+    parentPages: row.parentPages,
+    markedAsOthers: row.markedAsOthers,
+    description: row.description,
+    tags: row.tags,
+    companyId: row.companyId,
+    documentLocation: item ? joinPath(item.folder, item.name) : '',
+    pageCount: row.pageCount,
+    questionnaireId: row.questionnaireId,
+    createdAt: row.createdAt.toISOString(),
+    differentiator: row.differentiator,
+  };
+}
+
+/** Extracted documents (spec 1 s.7.6, spec 2): annotations, splitting, descriptions, tags, attaching. */
+@Injectable()
+export class ExtractedService {
+  constructor(
+    private readonly repo: ExtractedRepository,
+    private readonly items: ItemsRepository,
+    private readonly access: AccessClient,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
+
+  async get(actor: Actor, req: ExtractedDocumentRequest) {
+    const { row, item } = await this.load(actor, await this.access.company(actor, req.companyId), req.id);
+    return toExtracted(row, item);
+  }
+
+  async getAnnotations(actor: Actor, req: ExtractedDocumentRequest) {
+    const { row } = await this.load(actor, await this.access.company(actor, req.companyId), req.id);
+    return { annotations: row.annotations };
+  }
+
+  /** The whole list is saved (spec 2 s.7); advisors, when the firm has annotations on. */
+  async saveAnnotations(actor: Actor, req: SaveAnnotationsRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    if (!access.preferences?.annotationEnabled)
+      throw new AppError('forbidden', 'annotations_disabled', Messages.disabledByFirm);
+    const annotations = req.annotations.map(normaliseAnnotation);
+    if (annotations.some((a) => !a))
+      throw badRequest(Messages.annotationText, { annotations: Messages.annotationText });
+    return this.change(actor, access, req.id, async (tx, row) => {
+      await this.repo.update(tx, firmScope(actor.firm_id), row.id, {
+        annotations: annotations as Record<string, unknown>[],
+      });
+      return { annotations: annotations as never };
+    });
+  }
+
+  /**
+   * Splits a PDF by page ranges into new files beside it (pdf-lib); the source becomes split_succeeded
+   * and is hidden. PDFs only, only with the bulk upload processor, never while processing.
+   */
+  async split(actor: Actor, req: SplitDocumentsRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    if (!access.preferences?.bulkUploadProcessor)
+      throw new AppError('forbidden', 'split_disabled', Messages.splitDisabled);
+    if (!req.documents.length) throw badRequest(Messages.badPages, { documents: Messages.badPages });
+    const scope = firmScope(actor.firm_id);
+    const { row, item } = await this.load(actor, access, req.id);
+    if (!item || extensionOf(item.name) !== 'pdf' || !item.storageKey)
+      throw badRequest(Messages.notPdf, undefined, 'not_pdf');
+    if (row.status === 'processing')
+      throw new AppError('conflict', 'processing', Messages.splitWhileProcessing);
+    assertCanChange(actor, access, 'upload', item.folder);
+    let source: PDFDocument;
+    try {
+      source = await PDFDocument.load(await this.store.read(item.storageKey));
+    } catch {
+      throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
+    }
+    const pageCount = source.getPageCount();
+    const parts = req.documents.map((part) => {
+      const pages = parsePageRanges(part.pages);
+      if (!pages) throw badRequest(Messages.badPages, { pages: Messages.badPages });
+      if (pages.some((p) => p > pageCount)) throw badRequest(Messages.pageOutOfRange(pageCount));
+      return { part, pages };
+    });
+    const outputs: { id: string; key: string; bytes: Buffer; part: (typeof parts)[number] }[] = [];
+    for (const p of parts) {
+      const out = await PDFDocument.create();
+      const copied = await out.copyPages(
+        source,
+        p.pages.map((n) => n - 1),
+      );
+      for (const page of copied) out.addPage(page);
+      const id = crypto.randomUUID();
+      outputs.push({
+        id,
+        key: StorageKeys.file(scope.firmId, item.companyId, id),
+        bytes: Buffer.from(await out.save()),
+        part: p,
+      });
+    }
+    for (const o of outputs) await this.store.put(o.key, o.bytes, 'application/pdf');
+    try {
+      const created = await this.items.transaction(scope, async (tx) => {
+        const results = [];
+        for (const o of outputs) {
+          const base =
+            sanitiseName(o.part.part.name) ||
+            `${item.name.replace(/\.pdf$/i, '')} pages ${formatPageRanges(o.part.pages)}`;
+          let name = `${base.replace(/\.pdf$/i, '')}.pdf`;
+          const first = name;
+          for (
+            let n = 1;
+            await this.items.findLive(tx, scope, item.companyId, joinPath(item.folder, name));
+            n++
+          )
+            name = numberedName(first, n);
+          const child = await this.items.insert(tx, {
+            id: o.id,
+            firmId: scope.firmId,
+            companyId: item.companyId,
+            folder: item.folder,
+            name,
+            type: 'file',
+            storageKey: o.key,
+            size: o.bytes.length,
+            contentType: 'application/pdf',
+            uploadType: item.uploadType,
+            questionnaireId: item.questionnaireId,
+            parentDocumentId: item.id,
+            createdBy: actor.user_id,
+          });
+          const extracted = await this.repo.insert(tx, {
+            firmId: scope.firmId,
+            companyId: item.companyId,
+            itemId: child.id,
+            name,
+            source: 'split',
+            status: 'review_required',
+            documentType: row.documentType,
+            parentDocumentId: row.id,
+            parentPages: formatPageRanges(o.part.pages),
+            differentiator: o.part.part.differentiator.trim(),
+            pageCount: o.part.pages.length,
+            questionnaireId: row.questionnaireId,
+          });
+          await this.items.update(tx, scope, child.id, { extractedDocumentId: extracted.id });
+          await recordItemEvent(tx, 'uploaded', actor, child);
+          results.push(toExtracted(extracted, child));
+        }
+        await this.repo.update(tx, scope, row.id, { status: 'split_succeeded' });
+        await this.items.update(tx, scope, item.id, { hidden: true });
+        return results;
+      });
+      return { documents: created, message: Messages.updated };
+    } catch (err) {
+      for (const o of outputs) await this.store.delete(o.key).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async updateDescription(actor: Actor, req: UpdateDescriptionRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) => {
+      const description = req.description.trim().slice(0, 1_000);
+      const updated = await this.repo.update(tx, firmScope(actor.firm_id), row.id, { description });
+      if (item) await this.items.update(tx, firmScope(actor.firm_id), item.id, { description });
+      return toExtracted(updated, item);
+    });
+  }
+
+  async updateTags(actor: Actor, req: UpdateTagsRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    if (!access.preferences?.documentTagsEnabled)
+      throw new AppError('forbidden', 'tags_disabled', Messages.tagsDisabled);
+    const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
+    return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) => {
+      const updated = await this.repo.update(tx, firmScope(actor.firm_id), row.id, { tags });
+      if (item) await this.items.update(tx, firmScope(actor.firm_id), item.id, { tags });
+      return toExtracted(updated, item);
+    });
+  }
+
+  /** Dropping into Additional Attachments marks a document as others; clients do it too. */
+  async updateMarkedAsOthers(actor: Actor, req: UpdateMarkedAsOthersRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) =>
+      toExtracted(
+        await this.repo.update(tx, firmScope(actor.firm_id), row.id, { markedAsOthers: req.markedAsOthers }),
+        item,
+      ),
+    );
+  }
+
+  /** Removes the extracted document and its file (soft delete; restorable from the tree). */
+  async delete(actor: Actor, req: ExtractedDocumentRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    await this.change(actor, access, req.id, async (tx, row, item) => {
+      const scope = firmScope(actor.firm_id);
+      await this.repo.update(tx, scope, row.id, { deletedAt: new Date() });
+      if (item && !item.deletedAt) {
+        await this.items.softDelete(tx, scope, item);
+        await recordItemEvent(tx, 'deleted', actor, item);
+      }
+    });
+    return { message: Messages.removed };
+  }
+
+  /** Attach to questionnaire (advisors; only documents not already linked). */
+  async attach(actor: Actor, req: AttachToQuestionnaireRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    if (!req.questionnaireId.trim())
+      throw badRequest(Messages.questionnaireMissing, { questionnaireId: Messages.questionnaireMissing });
+    const ids = [...new Set(req.extractedDocumentIds)];
+    if (!ids.length) throw badRequest(Messages.attachFailed);
+    assertCanChange(actor, access, 'file_edit', '');
+    const scope = firmScope(actor.firm_id);
+    const documents = await this.items.transaction(scope, async (tx) => {
+      const rows = await this.repo.many(tx, scope, access.companyId, ids.filter(isUuid));
+      if (rows.length !== ids.length) throw notFound();
+      if (rows.some((r) => r.questionnaireId))
+        throw new AppError('conflict', 'already_attached', Messages.alreadyAttached);
+      const out = [];
+      for (const r of rows) {
+        const updated = await this.repo.update(tx, scope, r.id, {
+          questionnaireId: req.questionnaireId.trim(),
+        });
+        const [item] = await this.items.byIds(tx, scope, [r.itemId]);
+        if (item)
+          await this.items.update(tx, scope, item.id, { questionnaireId: req.questionnaireId.trim() });
+        out.push(toExtracted(updated, item));
+      }
+      return out;
+    });
+    return { documents, message: Messages.attached };
+  }
+
+  private async load(actor: Actor, access: CompanyAccess, id: string) {
+    const scope = firmScope(actor.firm_id);
+    return this.items.transaction(scope, (tx) => this.loadIn(tx, actor, access, id));
+  }
+
+  private async loadIn(tx: DocTx, actor: Actor, access: CompanyAccess, id: string) {
+    const scope = firmScope(actor.firm_id);
+    const row = isUuid(id) ? await this.repo.get(tx, scope, access.companyId, id) : undefined;
+    if (!row) throw notFound();
+    const [item] = await this.items.byIds(tx, scope, [row.itemId]);
+    if (item) assertVisiblePath(actor, joinPath(item.folder, item.name));
+    return { row, item };
+  }
+
+  private change<T>(
+    actor: Actor,
+    access: CompanyAccess,
+    id: string,
+    work: (tx: DocTx, row: ExtractedRow, item: ItemRow | undefined) => Promise<T>,
+  ): Promise<T> {
+    return this.items.transaction(firmScope(actor.firm_id), async (tx) => {
+      const { row, item } = await this.loadIn(tx, actor, access, id);
+      assertCanChange(actor, access, 'file_edit', item?.folder ?? '');
+      return work(tx, row, item);
+    });
+  }
+}
+
+const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

@@ -1,0 +1,36 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { DocumentItem, DocumentItemSchema } from '@portico/proto';
+import type { ItemRow } from '../schema.js';
+import { isStaffOnly, joinPath } from './paths.rules.js';
+
+export type DocumentItemInit = MessageInitShape<typeof DocumentItemSchema>;
+
+export function toDocumentItem(row: ItemRow, itemsCount = 0): DocumentItemInit {
+  const link = joinPath(row.folder, row.name);
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    link,
+    path: row.folder || '/',
+    description: row.description,
+    tags: row.tags,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    deletedAt: row.deletedAt?.toISOString() ?? '',
+    questionnaireId: row.questionnaireId,
+    extractedDocumentId: row.extractedDocumentId ?? '',
+    parentDocumentId: row.parentDocumentId ?? '',
+    itemsCount,
+    companyId: row.companyId,
+    size: BigInt(row.size),
+    contentType: row.contentType,
+    isProtected: row.isProtected,
+    staffOnly: isStaffOnly(link),
+    isSystem: row.isSystem,
+    previewStatus: row.previewStatus,
+    uploadType: row.uploadType,
+  };
+}
+
+export type { DocumentItem };

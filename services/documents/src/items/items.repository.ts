@@ -1,0 +1,250 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type FirmScope, inFirm, type Tx } from '@portico/platform';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { type DocumentsSchema, type ItemRow, items } from '../schema.js';
+import { DB, type DocumentsDb } from '../tokens.js';
+import { ancestors, splitPath } from './paths.rules.js';
+
+export type DocTx = Tx<DocumentsSchema>;
+export type NewItem = typeof items.$inferInsert;
+export type ItemChanges = Partial<Omit<NewItem, 'id' | 'firmId'>>;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** All SQL of the file tree. Every query names the firm; row-level security is the second lock. */
+@Injectable()
+export class ItemsRepository {
+  constructor(@Inject(DB) private readonly db: DocumentsDb) {}
+
+  transaction<T>(scope: FirmScope, work: (tx: DocTx) => Promise<T>): Promise<T> {
+    return inFirm(this.db, scope, work);
+  }
+
+  private inCompany(scope: FirmScope, companyId: string) {
+    return and(eq(items.firmId, scope.firmId), eq(items.companyId, companyId));
+  }
+
+  /** The items directly in `folder`, folders first, with each folder's count of live children. */
+  async list(tx: DocTx, scope: FirmScope, companyId: string, folder: string, withDeleted: boolean) {
+    const rows = await tx
+      .select()
+      .from(items)
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          eq(items.folder, folder),
+          eq(items.hidden, false),
+          withDeleted ? undefined : isNull(items.deletedAt),
+        ),
+      )
+      .orderBy(desc(items.type), asc(sql`lower(${items.name})`), desc(items.createdAt));
+    const folders = rows.filter((r) => r.type === 'folder').map((r) => `${r.folder}/${r.name}`);
+    const counts = new Map<string, number>();
+    if (folders.length) {
+      const grouped = await tx
+        .select({ folder: items.folder, n: count() })
+        .from(items)
+        .where(
+          and(
+            this.inCompany(scope, companyId),
+            inArray(items.folder, folders),
+            isNull(items.deletedAt),
+            eq(items.hidden, false),
+          ),
+        )
+        .groupBy(items.folder);
+      for (const g of grouped) counts.set(g.folder, g.n);
+    }
+    return rows.map((row) => ({ row, itemsCount: counts.get(`${row.folder}/${row.name}`) ?? 0 }));
+  }
+
+  search(tx: DocTx, scope: FirmScope, companyId: string, term: string, withDeleted: boolean) {
+    return tx
+      .select()
+      .from(items)
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          eq(items.hidden, false),
+          withDeleted ? undefined : isNull(items.deletedAt),
+          or(ilike(items.name, `%${escapeLike(term)}%`), ilike(items.description, `%${escapeLike(term)}%`)),
+        ),
+      )
+      .orderBy(asc(items.folder), asc(sql`lower(${items.name})`))
+      .limit(500);
+  }
+
+  /** The live item at a full path ('/A/b.pdf'), case-insensitive as names are unique that way. */
+  async findLive(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    fullPath: string,
+  ): Promise<ItemRow | undefined> {
+    const parts = splitPath(fullPath);
+    if (!parts) return undefined;
+    const rows = await tx
+      .select()
+      .from(items)
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          eq(items.folder, parts[0]),
+          sql`lower(${items.name}) = ${parts[1].toLowerCase()}`,
+          isNull(items.deletedAt),
+        ),
+      );
+    return rows[0];
+  }
+
+  /** The most recently deleted item at a full path, or the deleted item with this id. */
+  async findDeleted(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    fullPath: string,
+    id?: string,
+  ): Promise<ItemRow | undefined> {
+    const parts = splitPath(fullPath);
+    const rows = await tx
+      .select()
+      .from(items)
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          isNotNull(items.deletedAt),
+          id
+            ? eq(items.id, id)
+            : parts
+              ? and(eq(items.folder, parts[0]), sql`lower(${items.name}) = ${parts[1].toLowerCase()}`)
+              : sql`false`,
+        ),
+      )
+      .orderBy(desc(items.deletedAt))
+      .limit(1);
+    return rows[0];
+  }
+
+  byIds(tx: DocTx, scope: FirmScope, ids: string[]) {
+    if (!ids.length) return Promise.resolve([] as ItemRow[]);
+    return tx
+      .select()
+      .from(items)
+      .where(and(eq(items.firmId, scope.firmId), inArray(items.id, ids)));
+  }
+
+  /** Everything inside the folder at `fullPath` (not the folder itself). */
+  subtree(tx: DocTx, scope: FirmScope, companyId: string, fullPath: string, filter: 'live' | 'all' = 'live') {
+    return tx
+      .select()
+      .from(items)
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          or(eq(items.folder, fullPath), ilike(items.folder, `${escapeLike(fullPath)}/%`)),
+          filter === 'live' ? isNull(items.deletedAt) : undefined,
+        ),
+      )
+      .orderBy(asc(items.folder), asc(items.name));
+  }
+
+  async insert(tx: DocTx, values: NewItem): Promise<ItemRow> {
+    const rows = await tx.insert(items).values(values).returning();
+    return rows[0] as ItemRow;
+  }
+
+  /** Creates every missing folder down to `folder` (the root needs none). */
+  async ensureFolders(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    folder: string,
+    createdBy: string | null,
+    isSystem = false,
+  ): Promise<void> {
+    for (const path of ancestors(folder)) {
+      const [parent, name] = splitPath(path) as [string, string];
+      await tx
+        .insert(items)
+        .values({
+          firmId: scope.firmId,
+          companyId,
+          folder: parent,
+          name,
+          type: 'folder',
+          createdBy,
+          isSystem,
+        })
+        .onConflictDoNothing();
+    }
+  }
+
+  async update(tx: DocTx, scope: FirmScope, id: string, changes: ItemChanges): Promise<ItemRow> {
+    const rows = await tx
+      .update(items)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(and(eq(items.firmId, scope.firmId), eq(items.id, id)))
+      .returning();
+    return rows[0] as ItemRow;
+  }
+
+  /** Re-roots the live descendants of a moved or renamed folder. */
+  async moveSubtree(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    oldFull: string,
+    newFull: string,
+    newCompanyId = companyId,
+  ): Promise<void> {
+    await tx
+      .update(items)
+      .set({
+        companyId: newCompanyId,
+        folder: sql`${newFull} || substr(${items.folder}, ${oldFull.length + 1})`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          isNull(items.deletedAt),
+          or(eq(items.folder, oldFull), ilike(items.folder, `${escapeLike(oldFull)}/%`)),
+        ),
+      );
+  }
+
+  /** Soft-deletes an item and, for a folder, everything live inside it, with one timestamp. */
+  async softDelete(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
+    const full = `${item.folder}/${item.name}`;
+    await tx
+      .update(items)
+      .set({ deletedAt: sql`now()` })
+      .where(
+        and(
+          this.inCompany(scope, item.companyId),
+          isNull(items.deletedAt),
+          item.type === 'folder'
+            ? or(eq(items.id, item.id), eq(items.folder, full), ilike(items.folder, `${escapeLike(full)}/%`))
+            : eq(items.id, item.id),
+        ),
+      );
+  }
+
+  /** Restores an item and what was deleted with it (same timestamp, same place). */
+  async restore(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
+    const full = `${item.folder}/${item.name}`;
+    await tx
+      .update(items)
+      .set({ deletedAt: null, updatedAt: sql`now()` })
+      .where(
+        and(
+          this.inCompany(scope, item.companyId),
+          // Compared in SQL: the stored timestamp has microseconds a JavaScript Date cannot hold.
+          sql`${items.deletedAt} = (select d.deleted_at from items d where d.id = ${item.id})`,
+          item.type === 'folder'
+            ? or(eq(items.id, item.id), eq(items.folder, full), ilike(items.folder, `${escapeLike(full)}/%`))
+            : eq(items.id, item.id),
+        ),
+      );
+  }
+}

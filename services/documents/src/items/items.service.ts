@@ -1,0 +1,365 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Actor, AppError, badRequest, firmScope, type Logger } from '@portico/platform';
+import type {
+  CompanyAccess,
+  CreateFolderRequest,
+  DeleteDocumentRequest,
+  GetDocumentsRequest,
+  MoveItemRequest,
+  RenameItemRequest,
+  RestoreDocumentRequest,
+  SearchDocumentsRequest,
+  UpdateItemRequest,
+} from '@portico/proto';
+import { AccessClient } from '../access/access.client.js';
+import {
+  assertAdvisor,
+  assertCanChange,
+  assertVisiblePath,
+  type ChangeKind,
+  isClient,
+  notFound,
+} from '../access/access.rules.js';
+import { Messages } from '../messages.js';
+import type { ItemRow } from '../schema.js';
+import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
+import { LOG, OBJECT_STORE } from '../tokens.js';
+import { recordItemEvent } from './item.events.js';
+import { toDocumentItem } from './item.mapper.js';
+import { type DocTx, ItemsRepository } from './items.repository.js';
+import {
+  isStaffOnly,
+  isSystemPath,
+  isWithin,
+  joinPath,
+  normalisePath,
+  numberedName,
+  renamedFileName,
+  SIGNATURE_REQUESTS_FOLDER,
+  sanitiseName,
+  TAX_RETURN_DELIVERY_FOLDER,
+} from './paths.rules.js';
+
+const kindOf = (item: ItemRow): ChangeKind => (item.type === 'folder' ? 'folder' : 'file_edit');
+const fullPathOf = (item: ItemRow) => joinPath(item.folder, item.name);
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string })?.code === '23505' ||
+  (err as { cause?: { code?: string } })?.cause?.code === '23505';
+
+/** A path from a request, or 400. */
+export function requestPath(input: string): string {
+  const path = normalisePath(input);
+  if (path === undefined) throw badRequest(Messages.folderNotFound, { path: Messages.folderNotFound });
+  return path;
+}
+
+/** The file tree calls of spec 1 s.7.6: list, search, folders, rename, move or copy, delete, restore. */
+@Injectable()
+export class ItemsService {
+  constructor(
+    private readonly repo: ItemsRepository,
+    private readonly access: AccessClient,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(LOG) readonly _log: Logger,
+  ) {}
+
+  /** The system folder and its two subfolders exist in every company's tree (spec 3 s.9). */
+  ensureSystemFolders(tx: DocTx, firmId: string, companyId: string) {
+    const scope = firmScope(firmId);
+    return Promise.all([
+      this.repo.ensureFolders(tx, scope, companyId, SIGNATURE_REQUESTS_FOLDER, null, true),
+      this.repo.ensureFolders(tx, scope, companyId, TAX_RETURN_DELIVERY_FOLDER, null, true),
+    ]).then(() => undefined);
+  }
+
+  async list(actor: Actor, req: GetDocumentsRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    if (req.showWithDeleted) assertAdvisor(actor);
+    const folder = requestPath(req.path);
+    assertVisiblePath(actor, folder);
+    const scope = firmScope(actor.firm_id);
+    const rows = await this.repo.transaction(scope, async (tx) => {
+      if (!folder) await this.ensureSystemFolders(tx, actor.firm_id, access.companyId);
+      else await this.folderOrThrow(tx, actor, access.companyId, folder);
+      return this.repo.list(tx, scope, access.companyId, folder, req.showWithDeleted);
+    });
+    const visible = rows.filter(({ row }) => !isClient(actor) || !isStaffOnly(fullPathOf(row)));
+    return {
+      documents: visible.map(({ row, itemsCount }) => toDocumentItem(row, itemsCount)),
+      path: folder || '/',
+      count: visible.length,
+    };
+  }
+
+  async search(actor: Actor, req: SearchDocumentsRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    if (req.showWithDeleted) assertAdvisor(actor);
+    const term = req.searchTerm.trim();
+    if (!term) return { documents: [], path: '/', count: 0 };
+    const scope = firmScope(actor.firm_id);
+    const rows = await this.repo.transaction(scope, (tx) =>
+      this.repo.search(tx, scope, access.companyId, term, req.showWithDeleted),
+    );
+    const visible = rows.filter((row) => !isClient(actor) || !isStaffOnly(fullPathOf(row)));
+    return { documents: visible.map((row) => toDocumentItem(row)), path: '/', count: visible.length };
+  }
+
+  async createFolder(actor: Actor, req: CreateFolderRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    const parent = requestPath(req.path);
+    const name = sanitiseName(req.name);
+    if (!name) throw badRequest(Messages.folderNameRequired, { name: Messages.folderNameRequired });
+    assertCanChange(actor, access, 'folder', joinPath(parent, name));
+    const scope = firmScope(actor.firm_id);
+    const row = await this.repo.transaction(scope, async (tx) => {
+      if (parent) await this.folderOrThrow(tx, actor, access.companyId, parent);
+      if (await this.repo.findLive(tx, scope, access.companyId, joinPath(parent, name))) throw nameTaken();
+      const created = await this.repo.insert(tx, {
+        firmId: scope.firmId,
+        companyId: access.companyId,
+        folder: parent,
+        name,
+        type: 'folder',
+        createdBy: actor.user_id,
+      });
+      await recordItemEvent(tx, 'created', actor, created);
+      return created;
+    });
+    return { document: toDocumentItem(row), message: Messages.updated };
+  }
+
+  async rename(actor: Actor, req: RenameItemRequest) {
+    const access = await this.access.company(actor, req.companyId);
+    const folder = requestPath(req.path);
+    const scope = firmScope(actor.firm_id);
+    const row = await this.repo.transaction(scope, async (tx) => {
+      const item = await this.liveOrThrow(tx, actor, access.companyId, joinPath(folder, req.itemName.trim()));
+      if (item.isSystem || isSystemPath(fullPathOf(item))) throw systemFolder();
+      assertCanChange(actor, access, kindOf(item), fullPathOf(item));
+      const newName =
+        item.type === 'file' ? renamedFileName(item.name, req.newName) : sanitiseName(req.newName);
+      if (!newName) throw badRequest(Messages.nameRequired, { newName: Messages.nameRequired });
+      assertCanChange(actor, access, kindOf(item), joinPath(item.folder, newName));
+      if (newName === item.name) return item;
+      const clash = await this.repo.findLive(tx, scope, access.companyId, joinPath(item.folder, newName));
+      if (clash && clash.id !== item.id) throw nameTaken();
+      const renamed = await this.repo.update(tx, scope, item.id, { name: newName });
+      if (item.type === 'folder')
+        await this.repo.moveSubtree(tx, scope, item.companyId, fullPathOf(item), fullPathOf(renamed));
+      await recordItemEvent(tx, 'renamed', actor, item, { newPath: fullPathOf(renamed) });
+      return renamed;
+    });
+    return { document: toDocumentItem(row), message: Messages.updated };
+  }
+
+  /** Move (deleteOldPath) or copy an item into a folder of the same or another company of the firm. */
+  async move(actor: Actor, req: MoveItemRequest) {
+    const source = await this.access.company(actor, req.companyId);
+    const target =
+      req.newCompanyId && req.newCompanyId !== req.companyId
+        ? await this.access.company(actor, req.newCompanyId)
+        : source;
+    const oldPath = requestPath(req.oldPath);
+    const destination = requestPath(req.newPath);
+    const moving = req.deleteOldPath;
+    const scope = firmScope(actor.firm_id);
+    const created: string[] = [];
+    const obsolete: string[] = [];
+    try {
+      const row = await this.repo.transaction(scope, async (tx) => {
+        const item = await this.liveOrThrow(tx, actor, source.companyId, oldPath);
+        if (moving && (item.isSystem || isSystemPath(oldPath))) throw systemFolder();
+        if (moving) assertCanChange(actor, source, kindOf(item), oldPath);
+        assertCanChange(actor, target, kindOf(item), joinPath(destination, item.name));
+        if (destination) await this.folderOrThrow(tx, actor, target.companyId, destination);
+        if (item.type === 'folder' && target.companyId === source.companyId && isWithin(destination, oldPath))
+          throw badRequest(Messages.intoItself);
+        const sameCompany = target.companyId === source.companyId;
+        if (moving && sameCompany && item.folder === destination) return item;
+        let name = item.name;
+        for (
+          let n = 1;
+          await this.repo.findLive(tx, scope, target.companyId, joinPath(destination, name));
+          n++
+        ) {
+          if (moving) throw nameTaken();
+          name = numberedName(item.name, n);
+        }
+        const newFull = joinPath(destination, name);
+        if (moving && sameCompany) {
+          const moved = await this.repo.update(tx, scope, item.id, { folder: destination, name });
+          if (item.type === 'folder')
+            await this.repo.moveSubtree(tx, scope, item.companyId, oldPath, newFull);
+          await recordItemEvent(tx, 'moved', actor, item, { newPath: newFull });
+          return moved;
+        }
+        // Copies, and moves to another company, write new rows and objects under the target's keys.
+        const copies = await this.copyRows(tx, actor, item, target.companyId, destination, name, created);
+        if (moving) {
+          const all =
+            item.type === 'folder'
+              ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldPath))]
+              : [item];
+          for (const r of all) if (r.storageKey) obsolete.push(r.storageKey);
+          await this.repo.softDelete(tx, scope, item);
+          await recordItemEvent(tx, 'moved', actor, item, {
+            newPath: newFull,
+            newCompanyId: target.companyId,
+          });
+        } else {
+          await recordItemEvent(tx, 'copied', actor, item, {
+            newPath: newFull,
+            newCompanyId: target.companyId,
+          });
+        }
+        return copies;
+      });
+      for (const key of obsolete) await this.store.delete(key).catch(() => undefined);
+      return { document: toDocumentItem(row), message: Messages.updated };
+    } catch (err) {
+      for (const key of created) await this.store.delete(key).catch(() => undefined);
+      if (isUniqueViolation(err)) throw nameTaken();
+      throw err;
+    }
+  }
+
+  private async copyRows(
+    tx: DocTx,
+    actor: Actor,
+    item: ItemRow,
+    companyId: string,
+    destination: string,
+    name: string,
+    created: string[],
+  ): Promise<ItemRow> {
+    const scope = firmScope(actor.firm_id);
+    const oldFull = fullPathOf(item);
+    const newFull = joinPath(destination, name);
+    const rows =
+      item.type === 'folder'
+        ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldFull))]
+        : [item];
+    let top: ItemRow | undefined;
+    for (const r of rows) {
+      const id = randomUUID();
+      let storageKey: string | null = null;
+      if (r.storageKey) {
+        storageKey = StorageKeys.file(scope.firmId, companyId, id);
+        await this.store.copy(r.storageKey, storageKey);
+        created.push(storageKey);
+      }
+      const isTop = r.id === item.id;
+      const inserted = await this.repo.insert(tx, {
+        id,
+        firmId: scope.firmId,
+        companyId,
+        folder: isTop ? destination : newFull + r.folder.slice(oldFull.length),
+        name: isTop ? name : r.name,
+        type: r.type,
+        storageKey,
+        size: r.size,
+        contentType: r.contentType,
+        description: r.description,
+        tags: r.tags,
+        isProtected: r.isProtected,
+        uploadType: r.uploadType,
+        createdBy: actor.user_id,
+      });
+      if (isTop) top = inserted;
+    }
+    return top as ItemRow;
+  }
+
+  async update(actor: Actor, req: UpdateItemRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    if (req.updateTags && !access.preferences?.documentTagsEnabled)
+      throw new AppError('forbidden', 'tags_disabled', Messages.tagsDisabled);
+    const path = requestPath(req.link);
+    const scope = firmScope(actor.firm_id);
+    const row = await this.repo.transaction(scope, async (tx) => {
+      const item = await this.liveOrThrow(tx, actor, access.companyId, path);
+      assertCanChange(actor, access, 'file_edit', path);
+      const updated = await this.repo.update(tx, scope, item.id, {
+        ...(req.description !== undefined ? { description: req.description.trim().slice(0, 1_000) } : {}),
+        ...(req.updateTags ? { tags: [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))] } : {}),
+      });
+      await recordItemEvent(tx, 'updated', actor, item);
+      return updated;
+    });
+    return { document: toDocumentItem(row), message: Messages.updated };
+  }
+
+  /** delete_document: a name in a folder. */
+  deleteDocument(actor: Actor, req: DeleteDocumentRequest) {
+    const folder = requestPath(req.path);
+    return this.deletePath(actor, req.companyId, joinPath(folder, req.documentName.trim()));
+  }
+
+  /** delete_path: a full path. Soft delete; a folder takes its contents with it. */
+  async deletePath(actor: Actor, companyId: string, path: string) {
+    const access = await this.access.company(actor, companyId);
+    const full = requestPath(path);
+    const scope = firmScope(actor.firm_id);
+    await this.repo.transaction(scope, async (tx) => {
+      const item = await this.liveOrThrow(tx, actor, access.companyId, full);
+      if (item.isSystem || isSystemPath(full)) throw systemFolder();
+      assertCanChange(actor, access, kindOf(item), full);
+      await this.repo.softDelete(tx, scope, item);
+      await recordItemEvent(tx, 'deleted', actor, item);
+    });
+    return { message: Messages.deleted };
+  }
+
+  /** Restore is offered on deleted items, which only advisors see. */
+  async restore(actor: Actor, req: RestoreDocumentRequest) {
+    assertAdvisor(actor);
+    const access = await this.access.company(actor, req.companyId);
+    const full = requestPath(req.path);
+    const scope = firmScope(actor.firm_id);
+    try {
+      const row = await this.repo.transaction(scope, async (tx) => {
+        const item = await this.repo.findDeleted(tx, scope, access.companyId, full, req.id || undefined);
+        if (!item) {
+          if (await this.repo.findLive(tx, scope, access.companyId, full))
+            throw badRequest(Messages.notDeleted);
+          throw notFound();
+        }
+        assertCanChange(actor, access, kindOf(item), fullPathOf(item));
+        if (await this.repo.findLive(tx, scope, access.companyId, fullPathOf(item)))
+          throw new AppError('conflict', 'restore_conflict', Messages.restoreConflict);
+        await this.repo.ensureFolders(tx, scope, access.companyId, item.folder, actor.user_id);
+        await this.repo.restore(tx, scope, item);
+        await recordItemEvent(tx, 'restored', actor, item);
+        return { ...item, deletedAt: null };
+      });
+      return { document: toDocumentItem(row), message: Messages.restored };
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw new AppError('conflict', 'restore_conflict', Messages.restoreConflict);
+      throw err;
+    }
+  }
+
+  async liveOrThrow(tx: DocTx, actor: Actor, companyId: string, full: string): Promise<ItemRow> {
+    assertVisiblePath(actor, full);
+    const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, full);
+    if (!item || item.hidden) throw notFound();
+    return item;
+  }
+
+  private async folderOrThrow(tx: DocTx, actor: Actor, companyId: string, folder: string) {
+    const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, folder);
+    if (item?.type !== 'folder') throw notFound(Messages.folderNotFound);
+    return item;
+  }
+
+  /** For other modules: the company access or 404. */
+  companyAccess(actor: Actor, companyId: string): Promise<CompanyAccess> {
+    return this.access.company(actor, companyId);
+  }
+}
+
+const nameTaken = () => new AppError('conflict', 'name_taken', Messages.nameTaken);
+const systemFolder = () => new AppError('forbidden', 'system_folder', Messages.systemFolder);

@@ -1,0 +1,107 @@
+/** The reserved system folder at the root and its subfolders (spec 3 s.9): never deleted or renamed. */
+export const SYSTEM_FOLDER = '_portico';
+export const SIGNATURE_REQUESTS_FOLDER = `/${SYSTEM_FOLDER}/Signature Requests`;
+export const TAX_RETURN_DELIVERY_FOLDER = `/${SYSTEM_FOLDER}/Tax Return Delivery`;
+export const SYSTEM_PATHS = [`/${SYSTEM_FOLDER}`, SIGNATURE_REQUESTS_FOLDER, TAX_RETURN_DELIVERY_FOLDER];
+
+/** Prior-year folder (spec 1 s.9): '{year}/Tax Returns and Tax Organizers (STAFF ONLY)'. */
+export const priorYearFolder = (year: string) => `/${year}/Tax Returns and Tax Organizers (STAFF ONLY)`;
+
+export const YEAR_PATTERN_FIRST = 2000;
+export const YEAR_PATTERN_LAST = 2034;
+
+/**
+ * File and folder names keep letters, digits and ! - _ . * ' ( ); every other run of characters becomes
+ * one space (spec 1 s.5.5). Leading and trailing spaces go.
+ */
+export function sanitiseName(name: string): string {
+  return name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}!\-_.*'()]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * A path as the calls send it ('/A/B', 'A/B/', '' or '/') to its stored form: '' for the root, else
+ * '/A/B'. Segments are trimmed; '.' and '..' are refused (undefined).
+ */
+export function normalisePath(input: string): string | undefined {
+  const segments = input
+    .split('/')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (segments.some((s) => s === '.' || s === '..')) return undefined;
+  return segments.length ? `/${segments.join('/')}` : '';
+}
+
+/** '/A/B/c.pdf' to ['/A/B', 'c.pdf']; the root has no parent. */
+export function splitPath(full: string): [folder: string, name: string] | undefined {
+  const index = full.lastIndexOf('/');
+  if (!full || index < 0) return undefined;
+  return [full.slice(0, index), full.slice(index + 1)];
+}
+
+export const joinPath = (folder: string, name: string) => `${folder}/${name}`;
+
+/** Every folder above and including `folder`, outermost first: '/A/B' gives ['/A', '/A/B']. */
+export function ancestors(folder: string): string[] {
+  const parts = folder.split('/').filter(Boolean);
+  return parts.map((_, i) => `/${parts.slice(0, i + 1).join('/')}`);
+}
+
+/** Folders whose name contains STAFF ONLY, and everything inside them, are hidden from clients. */
+export const isStaffOnly = (path: string) =>
+  path.split('/').some((s) => s.toUpperCase().includes('STAFF ONLY'));
+
+export const isSystemPath = (path: string) =>
+  SYSTEM_PATHS.some((p) => p.toLowerCase() === path.toLowerCase());
+
+/** True when `path` is `prefix` or inside it. */
+export const isWithin = (path: string, prefix: string) =>
+  path.toLowerCase() === prefix.toLowerCase() || path.toLowerCase().startsWith(`${prefix.toLowerCase()}/`);
+
+/**
+ * The company setting folders_where_client_actions_disabled (spec 1 s.4.3): each entry is a path
+ * prefix, or a pattern whose {year} stands for any year from 2000 to 2034.
+ */
+export function clientActionsDisabledIn(path: string, entries: readonly string[]): boolean {
+  for (const entry of entries) {
+    if (entry.includes('{year}')) {
+      for (let year = YEAR_PATTERN_FIRST; year <= YEAR_PATTERN_LAST; year++) {
+        const prefix = normalisePath(entry.replaceAll('{year}', String(year)));
+        if (prefix && isWithin(path, prefix)) return true;
+      }
+    } else {
+      const prefix = normalisePath(entry);
+      if (prefix && isWithin(path, prefix)) return true;
+    }
+  }
+  return false;
+}
+
+/** The extension of a name, lower case, without the dot ('' when none). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/**
+ * A rename keeps the extension (spec 1 s.5.5): the new base name is sanitised and the old extension
+ * put back. Typing the extension again does not double it. Undefined when nothing is left.
+ */
+export function renamedFileName(oldName: string, newName: string): string | undefined {
+  const ext = extensionOf(oldName);
+  let base = newName.trim();
+  if (ext && base.toLowerCase().endsWith(`.${ext}`)) base = base.slice(0, -(ext.length + 1));
+  const clean = sanitiseName(base).replace(/\.+$/, '').trim();
+  if (!clean) return undefined;
+  return ext ? `${clean}.${oldName.slice(oldName.lastIndexOf('.') + 1)}` : clean;
+}
+
+/** 'report.pdf' taken: 'report (1).pdf', then 'report (2).pdf'. */
+export function numberedName(name: string, n: number): string {
+  const ext = extensionOf(name);
+  if (!ext) return `${name} (${n})`;
+  const base = name.slice(0, name.length - ext.length - 1);
+  return `${base} (${n}).${name.slice(name.length - ext.length)}`;
+}

@@ -1,0 +1,139 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+export { outboxEvents, processedEvents } from '@portico/platform/schema';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * The file tree of each company: one row per file or folder. `folder` is the parent's full path
+ * ('' at the root, '/2024/Receipts' below); files point at their object in storage.
+ */
+export const items = pgTable(
+  'items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    firmId: uuid('firm_id').notNull(),
+    companyId: uuid('company_id').notNull(),
+    folder: text('folder').notNull(),
+    name: text('name').notNull(),
+    type: text('type').$type<'file' | 'folder'>().notNull(),
+    storageKey: text('storage_key'),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    contentType: text('content_type').notNull().default(''),
+    description: text('description').notNull().default(''),
+    tags: text('tags').array().notNull().default(sql`'{}'`),
+    isProtected: boolean('is_protected').notNull().default(false),
+    isSystem: boolean('is_system').notNull().default(false),
+    /** A split source document: kept for its parts, hidden from the tree. */
+    hidden: boolean('hidden').notNull().default(false),
+    uploadType: text('upload_type').notNull().default(''),
+    questionnaireId: text('questionnaire_id').notNull().default(''),
+    extractedDocumentId: uuid('extracted_document_id'),
+    parentDocumentId: uuid('parent_document_id'),
+    previewKey: text('preview_key'),
+    previewStatus: text('preview_status').notNull().default('none'),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('items_live_path_idx')
+      .on(t.companyId, t.folder, sql`lower(${t.name})`)
+      .where(sql`${t.deletedAt} is null`),
+    index('items_company_folder_idx').on(t.firmId, t.companyId, t.folder),
+  ],
+);
+
+/** A presigned upload handed out and not yet processed; process files only what was handed out. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    firmId: uuid('firm_id').notNull(),
+    /** Empty for drop-link uploads, which belong to the firm. */
+    companyId: uuid('company_id'),
+    storageKey: text('storage_key').notNull(),
+    fileName: text('file_name').notNull(),
+    declaredSize: bigint('declared_size', { mode: 'number' }).notNull(),
+    createdBy: uuid('created_by'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_firm_idx').on(t.firmId)],
+);
+
+/** Extracted documents (spec 1 s.3, spec 2 s.3): a filed document seen by the bulk processor or a questionnaire. */
+export const extractedDocuments = pgTable(
+  'extracted_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    firmId: uuid('firm_id').notNull(),
+    companyId: uuid('company_id').notNull(),
+    itemId: uuid('item_id').notNull(),
+    name: text('name').notNull(),
+    source: text('source').notNull().default('upload'),
+    status: text('status').notNull().default('review_required'),
+    documentType: text('document_type').notNull().default(''),
+    categorizedByAi: boolean('categorized_by_ai').notNull().default(false),
+    parentDocumentId: uuid('parent_document_id'),
+    parentPages: text('parent_pages').notNull().default(''),
+    differentiator: text('differentiator').notNull().default(''),
+    pageCount: integer('page_count').notNull().default(0),
+    markedAsOthers: boolean('marked_as_others').notNull().default(false),
+    description: text('description').notNull().default(''),
+    tags: text('tags').array().notNull().default(sql`'{}'`),
+    questionnaireId: text('questionnaire_id').notNull().default(''),
+    annotations: jsonb('annotations').$type<Record<string, unknown>[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('extracted_company_idx').on(t.firmId, t.companyId)],
+);
+
+/** The firm drop link's settings: who is told about a drop-off. */
+export const dropLinks = pgTable('drop_links', {
+  firmId: uuid('firm_id').primaryKey(),
+  notifyUserIds: text('notify_user_ids').array().notNull().default(sql`'{}'`),
+  updatedBy: uuid('updated_by'),
+  updatedAt: updatedAt(),
+});
+
+/** Files left through the firm drop link by someone without an account. */
+export const dropOffs = pgTable(
+  'drop_offs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    firmId: uuid('firm_id').notNull(),
+    storageKey: text('storage_key').notNull(),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    contentType: text('content_type').notNull().default(''),
+    uploaderName: text('uploader_name').notNull().default(''),
+    uploaderEmail: text('uploader_email').notNull().default(''),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('drop_offs_firm_idx').on(t.firmId, t.createdAt)],
+);
+
+export const schema = { items, uploads, extractedDocuments, dropLinks, dropOffs };
+export type DocumentsSchema = typeof schema;
+export type ItemRow = typeof items.$inferSelect;
+export type UploadRow = typeof uploads.$inferSelect;
+export type ExtractedRow = typeof extractedDocuments.$inferSelect;

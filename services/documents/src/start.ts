@@ -1,0 +1,45 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, openDatabase, runMigrations, runService } from '@portico/platform';
+import { type DocumentsConfig, loadDocumentsConfig } from './config.js';
+import { DocumentsModule } from './documents.module.js';
+import { schema } from './schema.js';
+import { S3ObjectStore } from './storage/s3.object-store.js';
+
+/** The migrations folder sits beside src/ and dist/ in the package. */
+export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+
+export const objectStoreOf = (config: DocumentsConfig) =>
+  new S3ObjectStore({
+    endpoint: config.S3_ENDPOINT,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+  });
+
+/** Starts the documents service in this process: migrations, object storage, NATS handlers, health. */
+export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadDocumentsConfig(env);
+  const log = createLogger('documents', config.LOG_LEVEL);
+  const database = openDatabase(config.DATABASE_URL, schema);
+  await runMigrations(database, MIGRATIONS_FOLDER);
+  const store = objectStoreOf(config);
+  const service = await runService({
+    name: 'documents',
+    natsUrl: config.NATS_URL,
+    healthPort: config.HEALTH_PORT,
+    database,
+    log,
+    module: (resources) => DocumentsModule.create(resources, config, store),
+  });
+  return {
+    ...service,
+    store,
+    config,
+    stop: async () => {
+      await service.stop();
+      store.destroy();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/** Where file bytes live. The database holds the tree; this holds the objects, one key per file. */
+export interface ObjectStore {
+  /** A temporary link the browser PUTs the file to directly. */
+  presignPut(key: string, contentType: string, ttlSeconds: number): Promise<string>;
+  /** A temporary link to read the object; `downloadAs` makes the browser save it under that name. */
+  presignGet(key: string, ttlSeconds: number, downloadAs?: string): Promise<string>;
+  /** Size and type of an object, or undefined when it does not exist. */
+  head(key: string): Promise<{ size: number; contentType: string } | undefined>;
+  /** The first `length` bytes (fewer when the object is shorter). */
+  readStart(key: string, length: number): Promise<Uint8Array>;
+  read(key: string): Promise<Buffer>;
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  copy(from: string, to: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Keys per firm and company, so a firm's objects can be listed, exported or purged together. */
+export const StorageKeys = {
+  upload: (firmId: string, companyId: string, uploadId: string) =>
+    `firms/${firmId}/companies/${companyId}/files/${uploadId}`,
+  file: (firmId: string, companyId: string, id: string) =>
+    `firms/${firmId}/companies/${companyId}/files/${id}`,
+  preview: (firmId: string, companyId: string, itemId: string) =>
+    `firms/${firmId}/companies/${companyId}/previews/${itemId}.jpg`,
+  zip: (firmId: string, companyId: string, id: string) =>
+    `firms/${firmId}/companies/${companyId}/exports/${id}.zip`,
+  dropOff: (firmId: string, uploadId: string) => `firms/${firmId}/drop-offs/${uploadId}`,
+};

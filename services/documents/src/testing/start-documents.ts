@@ -1,0 +1,53 @@
+import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
+import { HeicConverter } from '../previews/heic.converter.js';
+import { startDocumentsService } from '../start.js';
+
+export interface TestDocuments {
+  databaseUrl: string;
+  healthPort: number;
+  /** Waits for queued HEIC conversions. */
+  previewsIdle(): Promise<void>;
+  /** Runs SQL as the service's own role, across firms. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  stop(): Promise<void>;
+}
+
+/** Runs the real documents service in this process against its own fresh database and the given S3. */
+export async function startDocuments(options: {
+  natsUrl: string;
+  pgAdminUrl: string;
+  s3Env: Record<string, string>;
+  env?: Record<string, string>;
+}): Promise<TestDocuments> {
+  const databaseUrl = await createServiceDatabase(options.pgAdminUrl, uniqueDatabaseName('documents'));
+  const service = await startDocumentsService({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    NATS_URL: options.natsUrl,
+    DATABASE_URL: databaseUrl,
+    HEALTH_PORT: '0',
+    ...options.s3Env,
+    ...options.env,
+  });
+  return {
+    databaseUrl,
+    healthPort: service.healthPort,
+    previewsIdle: () => service.app.get(HeicConverter).idle(),
+    query: async (text, params) => {
+      const client = await service.resources.database.pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(`select set_config('app.bypass_rls', 'on', true)`);
+        const result = await client.query(text, params as unknown[]);
+        await client.query('commit');
+        return result.rows;
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    stop: service.stop,
+  };
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type FirmScope, inFirm } from '@portico/platform';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { DocTx } from '../items/items.repository.js';
+import { type UploadRow, uploads } from '../schema.js';
+import { DB, type DocumentsDb } from '../tokens.js';
+
+@Injectable()
+export class UploadsRepository {
+  constructor(@Inject(DB) private readonly db: DocumentsDb) {}
+
+  async create(scope: FirmScope, rows: (typeof uploads.$inferInsert)[]): Promise<UploadRow[]> {
+    if (!rows.length) return [];
+    return inFirm(this.db, scope, (tx) => tx.insert(uploads).values(rows).returning());
+  }
+
+  /** Unconsumed uploads with these ids handed out for this company (null: the firm's drop link). */
+  pending(scope: FirmScope, ids: string[], companyId: string | null): Promise<UploadRow[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return inFirm(this.db, scope, (tx) =>
+      tx
+        .select()
+        .from(uploads)
+        .where(
+          and(
+            eq(uploads.firmId, scope.firmId),
+            inArray(uploads.id, ids),
+            companyId ? eq(uploads.companyId, companyId) : isNull(uploads.companyId),
+            isNull(uploads.consumedAt),
+          ),
+        ),
+    );
+  }
+
+  async consume(tx: DocTx, scope: FirmScope, id: string): Promise<void> {
+    await tx
+      .update(uploads)
+      .set({ consumedAt: sql`now()` })
+      .where(and(eq(uploads.firmId, scope.firmId), eq(uploads.id, id)));
+  }
+
+  async consumeNow(scope: FirmScope, id: string): Promise<void> {
+    await inFirm(this.db, scope, (tx) => this.consume(tx, scope, id));
+  }
+}
