@@ -1,0 +1,133 @@
+import { describe, expect, it } from '@jest/globals';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { addressLabels, COUNTRY_CODES, countryOptions, isKnownCountry } from '../entity/countries.js';
+import { ENTITY_MESSAGES, EntityProfileForm } from '../entity/EntityProfileForm.js';
+import PreviewUserRoute from '../preview/PreviewUserRoute.js';
+import { anEntity, aUser, renderArea } from './render.js';
+
+const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
+
+describe('country list', () => {
+  it('is ISO alpha-2 codes named by Intl, US and Canada first', () => {
+    expect(COUNTRY_CODES).toHaveLength(249);
+    expect(isKnownCountry('CA')).toBe(true);
+    expect(isKnownCountry('XX')).toBe(false);
+    const options = countryOptions();
+    expect(options.slice(0, 2)).toEqual([
+      { value: 'US', label: 'United States' },
+      { value: 'CA', label: 'Canada' },
+    ]);
+    expect(options.find((o) => o.value === 'DE')?.label).toBe('Germany');
+  });
+
+  it('reads Province/Territory and Postal Code for Canada only', () => {
+    expect(addressLabels('CA')).toEqual({ state: 'Province/Territory', zip: 'Postal Code' });
+    expect(addressLabels('US')).toEqual({ state: 'State', zip: 'Zip Code' });
+  });
+});
+
+describe('entity profile editor', () => {
+  it('switches the address labels when the country becomes Canada', async () => {
+    renderArea(<EntityProfileForm entity={anEntity()} />);
+    expect(input('State').value).toBe('CA');
+    expect(input('Zip Code')).toBeTruthy();
+    fireEvent.click(input('Country'));
+    fireEvent.change(input('Country'), { target: { value: 'Cana' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Canada' }));
+    expect(input('Province/Territory').value).toBe('CA');
+    expect(input('Postal Code')).toBeTruthy();
+    expect(screen.queryByLabelText('State')).toBeNull();
+  });
+
+  it('saves with PUT /companies/{id} and the spec toast', async () => {
+    const { calls } = renderArea(<EntityProfileForm entity={anEntity()} />, (c) =>
+      c.method === 'PUT' ? { body: anEntity({ street: '1 Market St' }) } : undefined,
+    );
+    fireEvent.change(input('Street Address'), { target: { value: ' 1 Market St ' } });
+    fireEvent.change(input('Entity email'), { target: { value: 'Books@Anders.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    expect(await screen.findByText(ENTITY_MESSAGES.saved)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')).toEqual({
+      method: 'PUT',
+      path: '/companies/c-1',
+      body: {
+        business_email: 'Books@Anders.test',
+        other_email: '',
+        street: '1 Market St',
+        city: 'Oakland',
+        state: 'CA',
+        zip: '',
+        country: 'US',
+      },
+    });
+  });
+
+  it("checks the emails' shape before saving", async () => {
+    const { calls } = renderArea(<EntityProfileForm entity={anEntity()} />);
+    fireEvent.change(input('Other email'), { target: { value: 'not-an-email' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    expect(await screen.findByText('Invalid email address')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it("toasts 'error updating entity' and shows the server's field messages", async () => {
+    renderArea(<EntityProfileForm entity={anEntity()} />, (c) =>
+      c.method === 'PUT'
+        ? {
+            status: 400,
+            body: {
+              error: 'bad_request',
+              message: 'Choose a country from the list',
+              fields: { zip: 'Zip is too long' },
+            },
+          }
+        : undefined,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    expect(await screen.findByText(ENTITY_MESSAGES.failed)).toBeTruthy();
+    expect(screen.getByText('Zip is too long')).toBeTruthy();
+  });
+
+  it('disables everything for a read-only entity', () => {
+    renderArea(<EntityProfileForm entity={anEntity({ readonly_access: true })} readOnly />);
+    for (const label of [
+      'Entity email',
+      'Other email',
+      'Street Address',
+      'City',
+      'State',
+      'Zip Code',
+      'Country',
+    ])
+      expect(input(label).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Save Information' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+  });
+});
+
+describe('advisor preview of a client profile', () => {
+  it('shows the client profile and entity with every input disabled and no save', async () => {
+    const { calls } = renderArea(
+      <PreviewUserRoute basePath="/preview/user" />,
+      (c) => {
+        if (c.path === '/users/u-9') return { body: aUser({ id: 'u-9', company_ids: ['c-1', 'c-2'] }) };
+        if (c.path === '/companies/c-1') return { body: anEntity() };
+        if (c.path === '/companies/c-2')
+          return { body: anEntity({ id: 'c-2', hash_id: 'h2', name: 'Trust' }) };
+        return undefined;
+      },
+      '/u-9?previewCompanyHash=h2',
+    );
+    await waitFor(() => expect(screen.getByTestId('profile-preview')).toBeTruthy());
+    await screen.findByRole('heading', { name: 'Trust' });
+    const inputs = screen
+      .getByTestId('profile-preview')
+      .querySelectorAll('form input, form textarea') as NodeListOf<HTMLInputElement>;
+    expect(inputs.length).toBeGreaterThanOrEqual(14);
+    for (const el of inputs) expect(el.disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Update Profile' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save Information' })).toBeNull();
+    expect(calls.every((c) => c.method === 'GET')).toBe(true);
+  });
+});

@@ -1,0 +1,196 @@
+import { describe, expect, it } from '@jest/globals';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { ClientProfileForm } from '../profile/ClientProfileForm.js';
+import ProfileRoute from '../profile/ProfileRoute.js';
+import {
+  DEFAULT_TIME_ZONE,
+  PROFILE_MESSAGES,
+  profileValuesOf,
+  US_TIME_ZONES,
+  validateProfile,
+} from '../profile/profile-rules.js';
+import { aUser, type Call, renderArea } from './render.js';
+
+const input = (label: string) =>
+  (label === 'Two-Factor Authentication'
+    ? screen.getByRole('switch', { name: new RegExp(label) })
+    : screen.getByLabelText(label, { selector: 'input' })) as HTMLInputElement;
+const patchOf = (calls: Call[]) => calls.find((c) => c.method === 'PATCH');
+
+describe('profile rules', () => {
+  const valid = profileValuesOf(aUser());
+
+  it('defaults the time zone to Pacific and offers exactly the US zones identity accepts', () => {
+    expect(valid.time_zone).toBe(DEFAULT_TIME_ZONE);
+    expect(profileValuesOf(aUser({ time_zone: 'Guam' })).time_zone).toBe('Guam');
+    expect(profileValuesOf(aUser({ time_zone: 'Europe/Paris' })).time_zone).toBe(DEFAULT_TIME_ZONE);
+    expect(US_TIME_ZONES).toHaveLength(11);
+    expect(validateProfile(valid)).toEqual({});
+  });
+
+  it('names the broken rule of each field', () => {
+    expect(validateProfile({ ...valid, email: '  ' }).email).toBe('Email is required');
+    expect(validateProfile({ ...valid, email: 'alice@client.c' }).email).toBe('Invalid email address');
+    expect(validateProfile({ ...valid, phone_number: '41555' }).phone_number).toBe(
+      'Phone number must be 10 digits',
+    );
+    expect(validateProfile({ ...valid, work_phone_extension: '12a' }).work_phone_extension).toBe(
+      'Extension must be up to 6 digits',
+    );
+    expect(validateProfile({ ...valid, time_zone: 'Mars' }).time_zone).toBe('Choose a US time zone');
+    expect(
+      validateProfile({ ...valid, preferred_contact_method: 'sms', phone_number: '' })
+        .preferred_contact_method,
+    ).toBe('You must have a phone number to receive SMS notifications.');
+  });
+});
+
+describe('client profile editor', () => {
+  const ok = (user = aUser()) => ({ body: { user, email_confirmation_sent: false } });
+
+  it('shows the phones with the mask and saves digits, then toasts the spec message', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser({ work_phone_number: '' })} />, (c) =>
+      c.method === 'PATCH' ? ok(aUser({ phone_number: '4155550199' })) : undefined,
+    );
+    expect(input('Phone Number').value).toBe('(415) 555-0101');
+    expect(input('Work Phone Number').placeholder).toBe('(___) ___-____');
+    expect(input('Time Zone').value).toBe('Pacific Time (US & Canada)');
+    expect(input('Contact Method').value).toBe('Email');
+    fireEvent.change(input('Phone Number'), { target: { value: '415.555.0199' } });
+    expect(input('Phone Number').value).toBe('(415) 555-0199');
+    fireEvent.change(input('Work Phone Number'), { target: { value: '5105550123' } });
+    expect(input('Work Phone Number').value).toBe('(510) 555-0123');
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    expect(await screen.findByText(PROFILE_MESSAGES.saved)).toBeTruthy();
+    expect(patchOf(calls)).toEqual({
+      method: 'PATCH',
+      path: '/users/u-1',
+      body: {
+        email: 'alice@client.test',
+        preferred_contact_method: 'email',
+        phone_number: '4155550199',
+        work_phone_number: '5105550123',
+        work_phone_extension: '',
+        time_zone: 'Pacific Time (US & Canada)',
+        enabled_2fa: false,
+      },
+    });
+  });
+
+  it('saves only with an email, and shows validation messages under the fields', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser()} />, () => ok());
+    const button = screen.getByRole('button', { name: 'Update Profile' }) as HTMLButtonElement;
+    fireEvent.change(input('Primary Contact Email'), { target: { value: '   ' } });
+    expect(button.disabled).toBe(true);
+    fireEvent.change(input('Primary Contact Email'), { target: { value: 'alice@client' } });
+    fireEvent.change(input('Phone Number'), { target: { value: '41555' } });
+    expect(button.disabled).toBe(false);
+    fireEvent.click(button);
+    expect(await screen.findByText('Invalid email address')).toBeTruthy();
+    expect(screen.getByText('Phone number must be 10 digits')).toBeTruthy();
+    expect(patchOf(calls)).toBeUndefined();
+  });
+
+  it('asks for a phone before Email & Text', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser({ phone_number: '' })} />, () => ok());
+    fireEvent.click(input('Contact Method'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Email & Text' }));
+    expect(input('Contact Method').value).toBe('Email & Text');
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    expect(await screen.findByText(PROFILE_MESSAGES.smsNeedsPhone)).toBeTruthy();
+    expect(patchOf(calls)).toBeUndefined();
+  });
+
+  it('shows the server message as a toast and its field messages under the fields', async () => {
+    renderArea(<ClientProfileForm user={aUser()} />, (c) =>
+      c.method === 'PATCH'
+        ? {
+            status: 400,
+            body: {
+              error: 'bad_request',
+              code: 'invalid_input',
+              message: 'This email already exists',
+              fields: { email: 'This email already exists', time_zone: 'Choose a US time zone' },
+            },
+          }
+        : undefined,
+    );
+    fireEvent.change(input('Primary Contact Email'), { target: { value: 'bob@client.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(screen.getAllByText('This email already exists')).toHaveLength(2));
+    expect(screen.getByText('Choose a US time zone')).toBeTruthy();
+  });
+
+  it('explains the email confirmation after an email change', async () => {
+    renderArea(<ClientProfileForm user={aUser()} />, (c) =>
+      c.method === 'PATCH'
+        ? { body: { user: aUser({ pending_email: 'new@client.test' }), email_confirmation_sent: true } }
+        : undefined,
+    );
+    fireEvent.change(input('Primary Contact Email'), { target: { value: 'new@client.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your new email' });
+    expect(dialog.textContent).toContain('We sent a confirmation link to new@client.test');
+    expect(dialog.textContent).toContain('login method will be updated');
+    // Until confirmed, the field keeps the current address and says what is pending.
+    expect(input('Primary Contact Email').value).toBe('alice@client.test');
+    expect(screen.getByText('Waiting for confirmation of new@client.test')).toBeTruthy();
+  });
+
+  it('disables every input and the button for a read-only account', () => {
+    renderArea(<ClientProfileForm user={aUser({ readonly_access: true })} readOnly />);
+    for (const label of [
+      'Primary Contact Email',
+      'Contact Method',
+      'Phone Number',
+      'Work Phone Number',
+      'Work Phone Extension',
+      'Time Zone',
+      'Two-Factor Authentication',
+    ])
+      expect(input(label).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Update Profile' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('disables the two-factor toggle when the firm forces it, and never sends it off', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser({ two_factor_forced: true })} />, () => ok());
+    const toggle = input('Two-Factor Authentication');
+    expect(toggle.disabled).toBe(true);
+    expect(toggle.checked).toBe(true);
+    expect(screen.getByText(PROFILE_MESSAGES.twoFactorForced)).toBeTruthy();
+    expect(input('Primary Contact Email').disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await screen.findByText(PROFILE_MESSAGES.saved);
+    expect(patchOf(calls)?.body).not.toHaveProperty('enabled_2fa');
+  });
+
+  it('lets the user turn two-factor on when the firm does not force it', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser()} />, () => ok());
+    const toggle = input('Two-Factor Authentication');
+    expect(toggle.disabled).toBe(false);
+    fireEvent.click(toggle);
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await screen.findByText(PROFILE_MESSAGES.saved);
+    expect(patchOf(calls)?.body).toMatchObject({ enabled_2fa: true });
+  });
+});
+
+describe('/profile', () => {
+  it('confirms a changed email from the emailed link', async () => {
+    const confirmed = aUser({ email: 'new@client.test' });
+    const { calls } = renderArea(
+      <ProfileRoute basePath="/profile" />,
+      (c) => {
+        if (c.path === '/users/confirm_email') return { body: confirmed };
+        if (c.path === '/current_user') return { body: confirmed };
+        return undefined;
+      },
+      '/profile?email_token=tok-123',
+    );
+    expect(await screen.findByText(PROFILE_MESSAGES.emailConfirmed)).toBeTruthy();
+    const confirm = calls.filter((c) => c.path === '/users/confirm_email');
+    expect(confirm).toEqual([{ method: 'POST', path: '/users/confirm_email', body: { token: 'tok-123' } }]);
+    await waitFor(() => expect(input('Primary Contact Email').value).toBe('new@client.test'));
+    await act(async () => {});
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * The known country list of the entity profile (spec 1 s.5.3): ISO 3166-1 alpha-2 codes, the same list
+ * identity accepts, named in English by Intl.DisplayNames.
+ */
+export const COUNTRY_CODES = (
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+  'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
+  'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO ' +
+  'JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR ' +
+  'MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO ' +
+  'RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV ' +
+  'TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+).split(' ');
+
+export const DEFAULT_COUNTRY = 'US';
+
+export const isKnownCountry = (code: string) => COUNTRY_CODES.includes(code);
+
+let options: { value: string; label: string }[] | undefined;
+
+/** The select's options, by name; the United States and Canada first, as most entities are there. */
+export function countryOptions(): { value: string; label: string }[] {
+  if (options) return options;
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  const all = COUNTRY_CODES.map((code) => ({ value: code, label: names.of(code) ?? code }));
+  const first = ['US', 'CA'];
+  options = [
+    ...first.map((code) => all.find((o) => o.value === code) as { value: string; label: string }),
+    ...all.filter((o) => !first.includes(o.value)).sort((a, b) => a.label.localeCompare(b.label)),
+  ];
+  return options;
+}
+
+/** Canada has provinces and postal codes; everywhere else reads State and Zip Code (spec 1 s.5.3). */
+export function addressLabels(country: string): { state: string; zip: string } {
+  return country === 'CA'
+    ? { state: 'Province/Territory', zip: 'Postal Code' }
+    : { state: 'State', zip: 'Zip Code' };
+}

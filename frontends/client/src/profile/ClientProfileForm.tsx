@@ -1,0 +1,235 @@
+import {
+  Button,
+  CURRENT_USER_KEY,
+  type CurrentUser,
+  Dialog,
+  errorMessage,
+  Group,
+  isApiError,
+  PhoneInput,
+  type ProfileUpdate,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  toast,
+  useApi,
+} from '@portico/kit';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import {
+  CONTACT_METHODS,
+  PROFILE_MESSAGES,
+  type ProfileValues,
+  profileValuesOf,
+  US_TIME_ZONES,
+  validateProfile,
+} from './profile-rules.js';
+
+const FIELDS: (keyof ProfileValues)[] = [
+  'email',
+  'preferred_contact_method',
+  'phone_number',
+  'work_phone_number',
+  'work_phone_extension',
+  'time_zone',
+  'enabled_2fa',
+];
+
+const resolver: Resolver<ProfileValues> = async (values) => {
+  const problems = validateProfile(values);
+  const keys = Object.keys(problems) as (keyof ProfileValues)[];
+  if (!keys.length) return { values, errors: {} };
+  const errors: FieldErrors<ProfileValues> = {};
+  for (const key of keys) errors[key] = { type: 'validate', message: problems[key] };
+  return { values: {}, errors };
+};
+
+export interface ClientProfileFormProps {
+  user: CurrentUser;
+  /** Read-only account: every input disabled, the button too. */
+  readOnly?: boolean;
+  /** An advisor's preview: every input disabled and no button. */
+  preview?: boolean;
+}
+
+/**
+ * The client profile editor of spec 1 s.2.8: saves with PATCH /users/{id}; a changed email waits for the
+ * emailed confirmation (identity keeps it as pending_email), which the dialog explains.
+ */
+export function ClientProfileForm({ user, readOnly = false, preview = false }: ClientProfileFormProps) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
+  const { control, register, handleSubmit, formState, reset, setError, watch } = useForm<ProfileValues>({
+    defaultValues: profileValuesOf(user),
+    resolver,
+  });
+  const forced = user.two_factor_forced;
+  const disabled = readOnly || preview;
+
+  const save = useMutation({
+    mutationFn: (values: ProfileValues) => {
+      const body = {
+        email: values.email.trim(),
+        preferred_contact_method: values.preferred_contact_method,
+        phone_number: values.phone_number,
+        work_phone_number: values.work_phone_number,
+        work_phone_extension: values.work_phone_extension.trim(),
+        time_zone: values.time_zone,
+        // Turning two-factor off is refused when the firm forces it; leave it out then.
+        ...(forced ? {} : { enabled_2fa: values.enabled_2fa }),
+      };
+      return api.users.updateUser(user.id, body);
+    },
+    onSuccess: (result: ProfileUpdate) => {
+      toast.success(PROFILE_MESSAGES.saved);
+      if (result.user) {
+        queryClient.setQueryData(CURRENT_USER_KEY, result.user);
+        reset(profileValuesOf(result.user));
+      }
+      if (result.email_confirmation_sent) setConfirmationTo(result.user?.pending_email || watch('email'));
+    },
+    onError: (err) => {
+      toast.error(errorMessage(err));
+      if (isApiError(err) && err.fields) {
+        for (const [field, message] of Object.entries(err.fields)) {
+          if ((FIELDS as string[]).includes(field))
+            setError(field as keyof ProfileValues, { type: 'server', message });
+        }
+      }
+    },
+  });
+
+  const email = watch('email');
+  const pending = save.data?.user?.pending_email ?? user.pending_email;
+  return (
+    <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate aria-label="Profile">
+      <Stack gap="md" maw={720}>
+        <TextInput
+          label="Primary Contact Email"
+          type="email"
+          autoComplete="email"
+          disabled={disabled}
+          error={formState.errors.email?.message}
+          description={pending ? `Waiting for confirmation of ${pending}` : undefined}
+          {...register('email')}
+        />
+        <Controller
+          control={control}
+          name="preferred_contact_method"
+          render={({ field, fieldState }) => (
+            <Select
+              label="Contact Method"
+              data={CONTACT_METHODS.map((m) => ({ value: m.value, label: m.label }))}
+              allowDeselect={false}
+              disabled={disabled}
+              value={field.value}
+              onChange={(v) => field.onChange(v ?? 'email')}
+              onBlur={field.onBlur}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Controller
+            control={control}
+            name="phone_number"
+            render={({ field, fieldState }) => (
+              <PhoneInput
+                label="Phone Number"
+                disabled={disabled}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="work_phone_number"
+            render={({ field, fieldState }) => (
+              <PhoneInput
+                label="Work Phone Number"
+                autoComplete="off"
+                disabled={disabled}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+          <TextInput
+            label="Work Phone Extension"
+            inputMode="numeric"
+            maxLength={6}
+            disabled={disabled}
+            error={formState.errors.work_phone_extension?.message}
+            {...register('work_phone_extension')}
+          />
+        </SimpleGrid>
+        <Controller
+          control={control}
+          name="time_zone"
+          render={({ field, fieldState }) => (
+            <Select
+              label="Time Zone"
+              data={[...US_TIME_ZONES]}
+              allowDeselect={false}
+              disabled={disabled}
+              value={field.value}
+              onChange={(v) => v && field.onChange(v)}
+              onBlur={field.onBlur}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="enabled_2fa"
+          render={({ field, fieldState }) => (
+            <Switch
+              label="Two-Factor Authentication"
+              description={forced ? PROFILE_MESSAGES.twoFactorForced : undefined}
+              checked={forced || field.value}
+              disabled={disabled || forced}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+        {!preview && (
+          <Group>
+            <Button type="submit" loading={save.isPending} disabled={readOnly || !email.trim()}>
+              Update Profile
+            </Button>
+          </Group>
+        )}
+      </Stack>
+      <Dialog
+        opened={confirmationTo !== null}
+        onClose={() => setConfirmationTo(null)}
+        title="Confirm your new email"
+        aria-label="Confirm your new email"
+      >
+        <Stack>
+          <Text>
+            We sent a confirmation link to {confirmationTo}. Your new email must be confirmed before it is
+            used, and your login method will be updated to the new email once you open the link.
+          </Text>
+          <Text size="sm" c="dimmed">
+            Until then, keep signing in with {user.email}.
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={() => setConfirmationTo(null)}>OK</Button>
+          </Group>
+        </Stack>
+      </Dialog>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The client profile's rules (spec 1 s.2.8, s.5.3, s.5.5), checked in the browser before the gateway
+ * and identity check them again. Messages match the server's, so a field shows the same text either way.
+ */
+import { phoneDigits } from '@portico/kit';
+
+/** The time zones identity accepts, in the order the select shows them. */
+export const US_TIME_ZONES = [
+  'Hawaii',
+  'Alaska',
+  'Pacific Time (US & Canada)',
+  'Arizona',
+  'Mountain Time (US & Canada)',
+  'Central Time (US & Canada)',
+  'Eastern Time (US & Canada)',
+  'Indiana (East)',
+  'Puerto Rico',
+  'American Samoa',
+  'Guam',
+] as const;
+
+export const DEFAULT_TIME_ZONE = 'Pacific Time (US & Canada)';
+
+/** Stored as email or sms, shown as Email or 'Email & Text'. */
+export const CONTACT_METHODS = [
+  { value: 'email', label: 'Email' },
+  { value: 'sms', label: 'Email & Text' },
+] as const;
+
+export const PROFILE_MESSAGES = {
+  saved: 'Profile updated successfully',
+  emailRequired: 'Email is required',
+  invalidEmail: 'Invalid email address',
+  phoneDigits: 'Phone number must be 10 digits',
+  extension: 'Extension must be up to 6 digits',
+  smsNeedsPhone: 'You must have a phone number to receive SMS notifications.',
+  invalidTimeZone: 'Choose a US time zone',
+  twoFactorForced: 'Your firm requires two-factor authentication.',
+  emailConfirmed: 'Your new email address is confirmed.',
+} as const;
+
+/** {email} with a top-level domain of at least two letters (spec 1 s.5.5). */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+export const isValidEmail = (email: string) => EMAIL_PATTERN.test(email.trim());
+
+export interface ProfileValues {
+  email: string;
+  preferred_contact_method: string;
+  phone_number: string;
+  work_phone_number: string;
+  work_phone_extension: string;
+  time_zone: string;
+  enabled_2fa: boolean;
+}
+
+export type ProfileErrors = Partial<Record<keyof ProfileValues, string>>;
+
+/** The message of each field that breaks a rule; empty when the profile can be saved. */
+export function validateProfile(values: ProfileValues): ProfileErrors {
+  const errors: ProfileErrors = {};
+  const email = values.email.trim();
+  if (!email) errors.email = PROFILE_MESSAGES.emailRequired;
+  else if (!isValidEmail(email)) errors.email = PROFILE_MESSAGES.invalidEmail;
+  for (const key of ['phone_number', 'work_phone_number'] as const) {
+    const digits = phoneDigits(values[key]);
+    if (digits && digits.length !== 10) errors[key] = PROFILE_MESSAGES.phoneDigits;
+  }
+  if (!/^\d{0,6}$/.test(values.work_phone_extension.trim()))
+    errors.work_phone_extension = PROFILE_MESSAGES.extension;
+  if (!(US_TIME_ZONES as readonly string[]).includes(values.time_zone))
+    errors.time_zone = PROFILE_MESSAGES.invalidTimeZone;
+  if (values.preferred_contact_method === 'sms' && !phoneDigits(values.phone_number) && !errors.phone_number)
+    errors.preferred_contact_method = PROFILE_MESSAGES.smsNeedsPhone;
+  return errors;
+}
+
+/** The form's starting values from a user; a user without a zone gets the Pacific default. */
+export function profileValuesOf(user: {
+  email: string;
+  preferred_contact_method: string;
+  phone_number: string;
+  work_phone_number: string;
+  work_phone_extension: string;
+  time_zone: string;
+  enabled_2fa: boolean;
+}): ProfileValues {
+  return {
+    email: user.email,
+    preferred_contact_method: user.preferred_contact_method === 'sms' ? 'sms' : 'email',
+    phone_number: phoneDigits(user.phone_number),
+    work_phone_number: phoneDigits(user.work_phone_number),
+    work_phone_extension: user.work_phone_extension,
+    time_zone: (US_TIME_ZONES as readonly string[]).includes(user.time_zone)
+      ? user.time_zone
+      : DEFAULT_TIME_ZONE,
+    enabled_2fa: user.enabled_2fa,
+  };
+}
