@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Documents } from '@portico/proto';
+import { PDFDocument } from 'pdf-lib';
+import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
+import { pdf, png } from './samples.js';
+
+jest.setTimeout(60_000);
+
+describe('extracted documents and the firm drop link', () => {
+  let h: DocumentsHarness;
+  const actor = (key: string) => h.actorOf(h.firm, key);
+  const company = (key: string) => h.firm.companies[key]?.id as string;
+  let bulkId = '';
+
+  beforeAll(async () => {
+    h = await startDocumentsHarness('extracted', {
+      bulk_upload_processor: true,
+      annotation_enabled: true,
+      document_tags_enabled: true,
+    });
+    const res = await h.upload(
+      actor('partner'),
+      company('llc'),
+      [{ name: 'bundle.pdf', body: await pdf(5) }],
+      {
+        documentType: 'bulk_document',
+      },
+    );
+    bulkId = res.files[0]?.extractedDocumentId as string;
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('creates an extracted document for a bulk upload, with its page count', async () => {
+    const doc = await h.bus.request(
+      Documents.getExtractedDocument,
+      { id: bulkId, companyId: company('llc') },
+      { actor: actor('client') },
+    );
+    expect(doc).toMatchObject({ status: 'review_required', pageCount: 5, documentLocation: '/bundle.pdf' });
+  });
+
+  it('splits by page ranges into new PDFs and hides the source', async () => {
+    await expect(
+      h.bus.request(
+        Documents.splitDocuments,
+        { id: bulkId, companyId: company('llc'), documents: [{ name: 'W-2', pages: '1-2' }] },
+        { actor: actor('client') },
+      ),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      h.bus.request(
+        Documents.splitDocuments,
+        { id: bulkId, companyId: company('llc'), documents: [{ name: 'W-2', pages: '1-9' }] },
+        { actor: actor('partner') },
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+    const res = await h.bus.request(
+      Documents.splitDocuments,
+      {
+        id: bulkId,
+        companyId: company('llc'),
+        documents: [
+          { name: 'W-2', pages: '1..2', differentiator: 'Acme' },
+          { name: '1099', pages: '3, 5' },
+        ],
+      },
+      { actor: actor('partner') },
+    );
+    expect(res.documents.map((d) => [d.name, d.parentPages, d.parentDocumentId])).toEqual([
+      ['W-2.pdf', '1-2', bulkId],
+      ['1099.pdf', '3,5', bulkId],
+    ]);
+    const root = await h.list(actor('partner'), company('llc'));
+    const names = root.documents.map((d) => d.name);
+    expect(names).toEqual(expect.arrayContaining(['W-2.pdf', '1099.pdf']));
+    expect(names).not.toContain('bundle.pdf');
+    const link = await h.bus.request(
+      Documents.downloadDocument,
+      { companyId: company('llc'), link: '/1099.pdf', isDownload: true },
+      { actor: actor('partner') },
+    );
+    const part = await PDFDocument.load(
+      await (await fetch(link.document?.data?.link as string)).arrayBuffer(),
+    );
+    expect(part.getPageCount()).toBe(2);
+    const source = await h.bus.request(
+      Documents.getExtractedDocument,
+      { id: bulkId, companyId: company('llc') },
+      { actor: actor('partner') },
+    );
+    expect(source.status).toBe('split_succeeded');
+  });
+
+  it('refuses to split what is not a PDF', async () => {
+    const res = await h.upload(actor('partner'), company('llc'), [{ name: 'img.png', body: await png() }], {
+      documentType: 'bulk_document',
+    });
+    await expect(
+      h.bus.request(
+        Documents.splitDocuments,
+        {
+          id: res.files[0]?.extractedDocumentId as string,
+          companyId: company('llc'),
+          documents: [{ name: 'x', pages: '1' }],
+        },
+        { actor: actor('partner') },
+      ),
+    ).rejects.toMatchObject({ status: 400, message: 'This document is not a PDF' });
+  });
+
+  it('saves and reads annotations with the editor rules', async () => {
+    const annotation = {
+      page: 1,
+      x: 10,
+      y: 20,
+      width: 500,
+      text: 'Sign here',
+      color: 'red',
+      mode: 'textbox',
+    };
+    const saved = await h.bus.request(
+      Documents.saveAnnotations,
+      { id: bulkId, companyId: company('llc'), annotations: [annotation] },
+      { actor: actor('partner') },
+    );
+    expect(saved.annotations[0]).toMatchObject({ width: 400, fontSize: 12, color: 'red' });
+    await expect(
+      h.bus.request(
+        Documents.saveAnnotations,
+        { id: bulkId, companyId: company('llc'), annotations: [{ ...annotation, text: ' ' }] },
+        { actor: actor('partner') },
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+    const read = await h.bus.request(
+      Documents.getAnnotations,
+      { id: bulkId, companyId: company('llc') },
+      { actor: actor('partner') },
+    );
+    expect(read.annotations).toHaveLength(1);
+  });
+
+  it('updates description, tags and marked-as-others; attaches once to a questionnaire; removes', async () => {
+    const [w2] = (await h.list(actor('partner'), company('llc'))).documents.filter(
+      (d) => d.name === 'W-2.pdf',
+    );
+    const id = w2?.extractedDocumentId as string;
+    await expect(
+      h.bus.request(
+        Documents.updateDescription,
+        { extractedDocumentId: id, description: 'x', companyId: company('llc') },
+        { actor: actor('client') },
+      ),
+    ).rejects.toMatchObject({ status: 403 });
+    await h.bus.request(
+      Documents.updateDescription,
+      { extractedDocumentId: id, description: 'Employer W-2', companyId: company('llc') },
+      { actor: actor('partner') },
+    );
+    const tagged = await h.bus.request(
+      Documents.updateTags,
+      { extractedDocumentId: id, tags: ['W-2', 'W-2', ' 2024 '], companyId: company('llc') },
+      { actor: actor('partner') },
+    );
+    expect(tagged).toMatchObject({ description: 'Employer W-2', tags: ['W-2', '2024'] });
+    const marked = await h.bus.request(
+      Documents.updateMarkedAsOthers,
+      { extractedDocumentId: id, markedAsOthers: true, companyId: company('llc') },
+      { actor: actor('client') },
+    );
+    expect(marked.markedAsOthers).toBe(true);
+    const attached = await h.bus.request(
+      Documents.attachToQuestionnaire,
+      { questionnaireId: 'q-1', companyId: company('llc'), extractedDocumentIds: [id] },
+      { actor: actor('partner') },
+    );
+    expect(attached.message).toBe('Successfully attached');
+    await expect(
+      h.bus.request(
+        Documents.attachToQuestionnaire,
+        { questionnaireId: 'q-2', companyId: company('llc'), extractedDocumentIds: [id] },
+        { actor: actor('partner') },
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+    await h.bus.request(
+      Documents.deleteExtractedDocument,
+      { id, companyId: company('llc') },
+      { actor: actor('partner') },
+    );
+    expect((await h.list(actor('partner'), company('llc'))).documents.map((d) => d.name)).not.toContain(
+      'W-2.pdf',
+    );
+    await expect(
+      h.bus.request(
+        Documents.getExtractedDocument,
+        { id, companyId: h.other.companies.otto?.id as string },
+        { actor: actor('partner') },
+      ),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  describe('drop link', () => {
+    it('needs at least one chosen user, and only partners, admins and full users manage it', async () => {
+      await expect(
+        h.bus.request(Documents.saveDropLink, { notifyUserIds: [] }, { actor: actor('partner') }),
+      ).rejects.toMatchObject({
+        status: 400,
+        message: 'Please select at least one user to receive notifications',
+      });
+      await expect(h.bus.request(Documents.getDropLink, {}, { actor: actor('group') })).rejects.toMatchObject(
+        {
+          status: 403,
+        },
+      );
+      await expect(
+        h.bus.request(Documents.getDropLink, {}, { actor: actor('client') }),
+      ).rejects.toMatchObject({
+        status: 403,
+      });
+      const saved = await h.bus.request(
+        Documents.saveDropLink,
+        { notifyUserIds: [h.firm.users.full?.id as string] },
+        { actor: actor('admin') },
+      );
+      expect(saved.notifyUserIds).toEqual([h.firm.users.full?.id]);
+      expect(saved.id).toMatch(/^[A-Za-z0-9_-]+$/);
+    });
+
+    it('takes public uploads, keeps valid ones and emails the chosen users', async () => {
+      const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
+      const info = await h.bus.request(Documents.dropLinkInfo, { dropLinkId: id });
+      expect(info.firmName).toMatch(/^Firm extracted-/);
+      const files = [
+        { name: 'receipt.pdf', body: await pdf() },
+        { name: 'fake.pdf', body: await png() },
+      ];
+      const { links } = await h.bus.request(Documents.createDropOffLinks, {
+        dropLinkId: id,
+        files: files.map((f) => ({ name: f.name, size: BigInt(f.body.length) })),
+      });
+      for (const [i, link] of links.entries())
+        await fetch(link.url, { method: 'PUT', headers: link.headers, body: files[i]?.body });
+      await expect(
+        h.bus.request(Documents.processDropOff, {
+          dropLinkId: id,
+          uploadIds: links.map((l) => l.uploadId),
+          uploaderName: 'Visitor',
+          uploaderEmail: 'not-an-email',
+        }),
+      ).rejects.toMatchObject({ status: 400 });
+      const res = await h.bus.request(Documents.processDropOff, {
+        dropLinkId: id,
+        uploadIds: links.map((l) => l.uploadId),
+        uploaderName: 'Visitor',
+        uploaderEmail: 'visitor@example.com',
+      });
+      expect(res.invalidFiles).toEqual(['fake.pdf']);
+      const list = await h.bus.request(Documents.listDropOffs, {}, { actor: actor('full') });
+      expect(list.dropOffs.map((d) => d.name)).toEqual(['receipt.pdf']);
+      const mail = await h.lastMessageTo(h.firm.users.full?.email as string);
+      expect(mail?.text).toContain('receipt.pdf');
+      expect(await h.lastMessageTo(h.firm.users.partner?.email as string)).toBeUndefined();
+      await expect(
+        h.bus.request(Documents.dropLinkInfo, { dropLinkId: `${id.slice(0, -4)}AAAA` }),
+      ).rejects.toMatchObject({ status: 404 });
+    });
+  });
+});
