@@ -1,16 +1,25 @@
-import { Loader, type RemoteRouteProps, Stack, Text, Title, useCurrentUser } from '@portico/kit';
+import { Loader, type RemoteRouteProps, Stack, Title, useCurrentUser } from '@portico/kit';
+import {
+  ContactSection,
+  NameSection,
+  OutOfOfficeSection,
+  SignInMethodSection,
+  TwoFactorSection,
+} from './sections.js';
 
-/** /admin-profile: advisor Profile Settings (the editor itself is the next step of issue 3). */
+/** /admin-profile: advisor Profile Settings (name, contact, out of office, sign-in method, two-factor). */
 export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
   const user = useCurrentUser();
   if (!user.data) return <Loader aria-label="Loading" />;
+  const me = user.data;
   return (
-    <Stack>
+    <Stack gap="lg" maw={880} data-testid="profile-settings">
       <Title order={2}>Profile Settings</Title>
-      <Text>
-        {user.data.fname} {user.data.lname}
-      </Text>
-      <Text c="dimmed">{user.data.email}</Text>
+      <NameSection user={me} />
+      <ContactSection key={me.email} user={me} />
+      <OutOfOfficeSection user={me} />
+      <SignInMethodSection user={me} />
+      <TwoFactorSection user={me} />
     </Stack>
   );
 }

@@ -1,0 +1,171 @@
+import { describe, expect, it } from '@jest/globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import ProfileSettingsRoute from '../profile-settings/ProfileSettingsRoute.js';
+import { SETTINGS_MESSAGES, validatePassword } from '../profile-settings/rules.js';
+import { aUser, type Call, renderArea } from './render.js';
+
+const section = (testId: string) => within(screen.getByTestId(testId));
+const field = (testId: string, label: string) =>
+  section(testId).getByLabelText(label, { selector: 'input, textarea' }) as HTMLInputElement;
+const click = (testId: string, name: string) =>
+  fireEvent.click(section(testId).getByRole('button', { name }));
+
+function renderSettings(
+  user = aUser(),
+  reply: (c: Call) => { status?: number; body: unknown } | undefined = () => undefined,
+) {
+  return renderArea(<ProfileSettingsRoute basePath="/admin-profile" />, (c) => {
+    if (c.path === '/current_user') return { body: user };
+    return (
+      reply(c) ?? (c.method === 'PATCH' ? { body: { user, email_confirmation_sent: false } } : undefined)
+    );
+  });
+}
+
+describe('password rules', () => {
+  it('reports the first broken rule, then the confirmation', () => {
+    expect(validatePassword('', '')).toBe('Password is missing');
+    expect(validatePassword('Short1!', 'Short1!')).toBe('Password must be greater than 10 characters');
+    expect(validatePassword('lowercase-only1', '')).toBe(
+      'Password must contain at least one uppercase letter',
+    );
+    expect(validatePassword('UPPERCASE-ONLY1', '')).toBe(
+      'Password must contain at least one lowercase letter',
+    );
+    expect(validatePassword('NoNumbers-here', '')).toBe('Password must contain at least one number');
+    expect(validatePassword('NoSpecials123', '')).toBe(
+      'Password must contain at least one special character (#?!@$%^&*-)',
+    );
+    expect(validatePassword('Good-Password-1', 'other')).toBe('Passwords do not match');
+    expect(validatePassword('Good-Password-1', 'Good-Password-1')).toBeUndefined();
+  });
+});
+
+describe('advisor Profile Settings', () => {
+  it('saves the name with PATCH /users/{id} and requires first and last name', async () => {
+    const { calls } = renderSettings();
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-name', 'Last Name'), { target: { value: ' ' } });
+    click('settings-name', 'Save Name');
+    expect(await screen.findByText(SETTINGS_MESSAGES.nameRequired)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    fireEvent.change(field('settings-name', 'Last Name'), { target: { value: 'Fuller' } });
+    fireEvent.change(field('settings-name', 'Preferred Name'), { target: { value: 'Fi' } });
+    click('settings-name', 'Save Name');
+    expect(await screen.findByText('Profile updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PATCH')).toEqual({
+      method: 'PATCH',
+      path: '/users/u-1',
+      body: { fname: 'Fiona', lname: 'Fuller', preferred_name: 'Fi' },
+    });
+  });
+
+  it('changes the email with a confirmation and saves the phone as digits', async () => {
+    const pending = aUser({ pending_email: 'fiona@new.test', phone_number: '4155550100' });
+    const { calls } = renderSettings(aUser(), (c) =>
+      c.method === 'PATCH' ? { body: { user: pending, email_confirmation_sent: true } } : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Email'), { target: { value: 'fiona@new.test' } });
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(415) 555-0100' } });
+    click('settings-contact', 'Save Contact');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your new email' });
+    expect(dialog.textContent).toContain('fiona@new.test');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+      email: 'fiona@new.test',
+      phone_number: '4155550100',
+    });
+  });
+
+  it('switches the out-of-office message on, and asks for its text', async () => {
+    const { calls } = renderSettings();
+    await screen.findByTestId('profile-settings');
+    fireEvent.click(section('settings-out-of-office').getByRole('switch', { name: 'Out of office' }));
+    click('settings-out-of-office', 'Save Out of Office');
+    expect(await screen.findByText(SETTINGS_MESSAGES.outOfOfficeMessageRequired)).toBeTruthy();
+    fireEvent.change(field('settings-out-of-office', 'Out-of-office message'), {
+      target: { value: 'Back on Monday' },
+    });
+    click('settings-out-of-office', 'Save Out of Office');
+    await screen.findByText('Profile updated successfully');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+      out_of_office: true,
+      out_of_office_message: 'Back on Monday',
+    });
+  });
+
+  it('sets a password sign-in only with a password that meets the rules', async () => {
+    const { calls } = renderSettings(aUser(), (c) =>
+      c.path === '/users/set_sign_in_method'
+        ? { body: { auth_token: 'g', preferred_sign_in_method: 'password' } }
+        : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-sign-in-method', 'New password'), { target: { value: 'short' } });
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    expect(await screen.findByText(SETTINGS_MESSAGES.passwordTooShort)).toBeTruthy();
+    fireEvent.change(field('settings-sign-in-method', 'New password'), {
+      target: { value: 'Better-Pass-123' },
+    });
+    fireEvent.change(field('settings-sign-in-method', 'Confirm password'), {
+      target: { value: 'Better-Pass-124' },
+    });
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    expect(await screen.findByText(SETTINGS_MESSAGES.passwordsDoNotMatch)).toBeTruthy();
+    expect(calls.some((c) => c.path === '/users/set_sign_in_method')).toBe(false);
+    fireEvent.change(field('settings-sign-in-method', 'Confirm password'), {
+      target: { value: 'Better-Pass-123' },
+    });
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    await screen.findByText(SETTINGS_MESSAGES.signInMethodSaved);
+    expect(calls.find((c) => c.path === '/users/set_sign_in_method')?.body).toEqual({
+      method: 'password',
+      password: 'Better-Pass-123',
+      password_confirmation: 'Better-Pass-123',
+    });
+  });
+
+  it('sets SMS sign-in with a phone, and email sign-in with nothing else', async () => {
+    const { calls } = renderSettings(aUser({ phone_number: '' }), (c) =>
+      c.path === '/users/set_sign_in_method'
+        ? { body: { auth_token: 'g', preferred_sign_in_method: 'sms' } }
+        : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    expect(await screen.findByText(SETTINGS_MESSAGES.phoneRequired)).toBeTruthy();
+    fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
+      target: { value: '4155550100' },
+    });
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    await screen.findByText(SETTINGS_MESSAGES.signInMethodSaved);
+    fireEvent.click(section('settings-sign-in-method').getByLabelText('Email passcode'));
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    await waitFor(() => expect(calls.filter((c) => c.path === '/users/set_sign_in_method')).toHaveLength(2));
+    expect(calls.filter((c) => c.path === '/users/set_sign_in_method').map((c) => c.body)).toEqual([
+      { method: 'sms', phone_number: '4155550100' },
+      { method: 'email' },
+    ]);
+  });
+
+  it('disables the two-factor toggle when the firm forces it', async () => {
+    renderSettings(aUser({ two_factor_forced: true }));
+    const toggle = (await screen.findByRole('switch', {
+      name: /Two-Factor Authentication/,
+    })) as HTMLInputElement;
+    expect(toggle.disabled).toBe(true);
+    expect(toggle.checked).toBe(true);
+    expect(screen.getByText(SETTINGS_MESSAGES.twoFactorForced)).toBeTruthy();
+  });
+
+  it('turns two-factor on when not forced', async () => {
+    const { calls } = renderSettings();
+    const toggle = (await screen.findByRole('switch', {
+      name: /Two-Factor Authentication/,
+    })) as HTMLInputElement;
+    expect(toggle.disabled).toBe(false);
+    fireEvent.click(toggle);
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ enabled_2fa: true }));
+  });
+});

@@ -1,0 +1,356 @@
+import {
+  Button,
+  CURRENT_USER_KEY,
+  type CurrentUser,
+  Dialog,
+  errorMessage,
+  Group,
+  isApiError,
+  Paper,
+  PasswordInput,
+  PhoneInput,
+  phoneDigits,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+  toast,
+  useApi,
+} from '@portico/kit';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  SETTINGS_MESSAGES,
+  SIGN_IN_METHODS,
+  type SignInMethod,
+  validateEmail,
+  validateOptionalPhone,
+  validatePassword,
+} from './rules.js';
+import { useProfileSave } from './useProfileSave.js';
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-label={title} data-testid={testId}>
+      <Stack gap="md">
+        <Title order={3}>{title}</Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+type Fields<T> = (fields: Record<string, string>, set: (k: keyof T & string, m: string) => void) => void;
+const applyFields =
+  <T,>(keys: (keyof T & string)[]): Fields<T> =>
+  (fields, set) => {
+    for (const [k, m] of Object.entries(fields))
+      if ((keys as string[]).includes(k)) set(k as keyof T & string, m);
+  };
+
+interface NameValues {
+  fname: string;
+  lname: string;
+  preferred_name: string;
+}
+
+export function NameSection({ user }: { user: CurrentUser }) {
+  const { register, handleSubmit, formState, setError, reset } = useForm<NameValues>({
+    defaultValues: { fname: user.fname, lname: user.lname, preferred_name: user.preferred_name },
+  });
+  const save = useProfileSave(user.id, {
+    onSaved: (r) =>
+      r.user && reset({ fname: r.user.fname, lname: r.user.lname, preferred_name: r.user.preferred_name }),
+    onFields: (f) =>
+      applyFields<NameValues>(['fname', 'lname', 'preferred_name'])(f, (k, message) =>
+        setError(k as keyof NameValues, { type: 'server', message }),
+      ),
+  });
+  const required = (v: string) => (v.trim() ? true : SETTINGS_MESSAGES.nameRequired);
+  return (
+    <Section title="Name" testId="settings-name">
+      <form
+        noValidate
+        onSubmit={handleSubmit((v) =>
+          save.mutate({
+            fname: v.fname.trim(),
+            lname: v.lname.trim(),
+            preferred_name: v.preferred_name.trim(),
+          }),
+        )}
+      >
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput
+              label="First Name"
+              error={formState.errors.fname?.message}
+              {...register('fname', { validate: required })}
+            />
+            <TextInput
+              label="Last Name"
+              error={formState.errors.lname?.message}
+              {...register('lname', { validate: required })}
+            />
+            <TextInput
+              label="Preferred Name"
+              error={formState.errors.preferred_name?.message}
+              {...register('preferred_name')}
+            />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save Name
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+export function ContactSection({ user }: { user: CurrentUser }) {
+  const [email, setEmail] = useState(user.email);
+  const [phone, setPhone] = useState(phoneDigits(user.phone_number));
+  const [errors, setErrors] = useState<{ email?: string; phone_number?: string }>({});
+  const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
+  const save = useProfileSave(user.id, {
+    onSaved: (r) => {
+      if (r.user) {
+        setEmail(r.user.email);
+        setPhone(phoneDigits(r.user.phone_number));
+      }
+      if (r.email_confirmation_sent) setConfirmationTo(r.user?.pending_email || email.trim());
+    },
+    onFields: (f) => setErrors({ email: f.email, phone_number: f.phone_number }),
+  });
+  const pending = save.data?.user?.pending_email ?? user.pending_email;
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const problems = { email: validateEmail(email), phone_number: validateOptionalPhone(phone) };
+    setErrors(problems);
+    if (problems.email || problems.phone_number) return;
+    save.mutate({ email: email.trim(), phone_number: phone });
+  };
+  return (
+    <Section title="Contact" testId="settings-contact">
+      <form noValidate onSubmit={submit}>
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="Email"
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={errors.email}
+              description={pending ? `Waiting for confirmation of ${pending}` : undefined}
+            />
+            <PhoneInput label="Phone Number" value={phone} onChange={setPhone} error={errors.phone_number} />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={save.isPending} disabled={!email.trim()}>
+              Save Contact
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <Dialog
+        opened={confirmationTo !== null}
+        onClose={() => setConfirmationTo(null)}
+        title="Confirm your new email"
+        aria-label="Confirm your new email"
+      >
+        <Stack>
+          <Text>
+            We sent a confirmation link to {confirmationTo}. Your new email must be confirmed before it is
+            used, and your login method will be updated to the new email once you open the link.
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={() => setConfirmationTo(null)}>OK</Button>
+          </Group>
+        </Stack>
+      </Dialog>
+    </Section>
+  );
+}
+
+export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
+  const [on, setOn] = useState(user.out_of_office);
+  const [message, setMessage] = useState(user.out_of_office_message);
+  const [error, setError] = useState<string | undefined>();
+  const save = useProfileSave(user.id, {
+    onFields: (f) => setError(f.out_of_office_message ?? f.out_of_office),
+  });
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (on && !message.trim()) {
+      setError(SETTINGS_MESSAGES.outOfOfficeMessageRequired);
+      return;
+    }
+    setError(undefined);
+    save.mutate({ out_of_office: on, out_of_office_message: message.trim() });
+  };
+  return (
+    <Section title="Out of Office" testId="settings-out-of-office">
+      <form noValidate onSubmit={submit}>
+        <Stack gap="sm">
+          <Switch label="Out of office" checked={on} onChange={(e) => setOn(e.currentTarget.checked)} />
+          <Textarea
+            label="Out-of-office message"
+            description="Clients see this message in their conversations with you while you are out of office."
+            rows={3}
+            maxLength={2000}
+            value={message}
+            onChange={(e) => setMessage(e.currentTarget.value)}
+            error={error}
+          />
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save Out of Office
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+export function SignInMethodSection({ user }: { user: CurrentUser }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const current = (['password', 'sms', 'email'] as const).find((m) => m === user.preferred_sign_in_method);
+  const [method, setMethod] = useState<SignInMethod>(current ?? 'password');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [phone, setPhone] = useState(phoneDigits(user.phone_number));
+  const [errors, setErrors] = useState<{
+    password?: string;
+    password_confirmation?: string;
+    phone_number?: string;
+  }>({});
+  const save = useMutation({
+    mutationFn: () =>
+      api.sessions.setSignInMethod(
+        method === 'password'
+          ? { method, password, password_confirmation: confirmation }
+          : method === 'sms'
+            ? { method, phone_number: phone }
+            : { method },
+      ),
+    onSuccess: () => {
+      toast.success(SETTINGS_MESSAGES.signInMethodSaved);
+      setPassword('');
+      setConfirmation('');
+      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    },
+    onError: (err) => {
+      toast.error(errorMessage(err));
+      if (isApiError(err) && err.fields) setErrors(err.fields);
+    },
+  });
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const next: typeof errors = {};
+    if (method === 'password') {
+      const problem = validatePassword(password, confirmation);
+      if (problem === SETTINGS_MESSAGES.passwordsDoNotMatch) next.password_confirmation = problem;
+      else if (problem) next.password = problem;
+    }
+    if (method === 'sms') {
+      if (!phoneDigits(phone)) next.phone_number = SETTINGS_MESSAGES.phoneRequired;
+      else next.phone_number = validateOptionalPhone(phone);
+    }
+    setErrors(next);
+    if (Object.values(next).some(Boolean)) return;
+    save.mutate();
+  };
+  return (
+    <Section title="Sign-in Method" testId="settings-sign-in-method">
+      <form noValidate onSubmit={submit}>
+        <Stack gap="sm">
+          <Radio.Group
+            label="How do you want to sign in?"
+            value={method}
+            onChange={(v) => {
+              setMethod(v as SignInMethod);
+              setErrors({});
+            }}
+            name="sign-in-method"
+          >
+            <Group mt="xs">
+              {SIGN_IN_METHODS.map((m) => (
+                <Radio key={m.value} value={m.value} label={m.label} />
+              ))}
+            </Group>
+          </Radio.Group>
+          {method === 'password' && (
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <PasswordInput
+                label="New password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+                error={errors.password}
+                description="At least 10 characters with upper and lower case letters, a number and one of #?!@$%^&*-"
+              />
+              <PasswordInput
+                label="Confirm password"
+                autoComplete="new-password"
+                value={confirmation}
+                onChange={(e) => setConfirmation(e.currentTarget.value)}
+                error={errors.password_confirmation}
+              />
+            </SimpleGrid>
+          )}
+          {method === 'sms' && (
+            <PhoneInput
+              label="Phone for sign-in codes"
+              value={phone}
+              onChange={setPhone}
+              error={errors.phone_number}
+            />
+          )}
+          {method === 'email' && (
+            <Text size="sm">We will email you a six-digit code each time you sign in.</Text>
+          )}
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save Sign-in Method
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+export function TwoFactorSection({ user }: { user: CurrentUser }) {
+  const forced = user.two_factor_forced;
+  const [on, setOn] = useState(user.enabled_2fa);
+  const save = useProfileSave(user.id, {
+    onSaved: (r) => r.user && setOn(r.user.enabled_2fa),
+  });
+  return (
+    <Section title="Two-Factor Authentication" testId="settings-two-factor">
+      <Switch
+        label="Two-Factor Authentication"
+        description={
+          forced
+            ? SETTINGS_MESSAGES.twoFactorForced
+            : 'After your password, we email you a code to finish signing in.'
+        }
+        checked={forced || on}
+        disabled={forced || save.isPending}
+        onChange={(e) => {
+          const next = e.currentTarget.checked;
+          setOn(next);
+          save.mutate({ enabled_2fa: next }, { onError: () => setOn(!next) });
+        }}
+      />
+    </Section>
+  );
+}
