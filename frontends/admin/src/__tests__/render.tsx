@@ -3,7 +3,6 @@ import {
   ApiClient,
   ApiProvider,
   type CurrentUser,
-  type Entity,
   KitProvider,
   SessionStore,
   toast,
