@@ -13,7 +13,16 @@ export interface Reply<T = Record<string, unknown>> {
  * The real stack for API tests: its own nats-server, identity and notifications on fresh databases,
  * the gateway on a free loopback port. Two firms are seeded; `other` exists to prove isolation.
  */
-export async function startStack(label: string, gatewayEnv: Record<string, string> = {}) {
+export interface StackOptions {
+  /** More services on the same NATS and PostgreSQL, started before the gateway and stopped after it. */
+  services?: (natsUrl: string, pgAdminUrl: string) => Promise<{ stop(): Promise<void> }>;
+}
+
+export async function startStack(
+  label: string,
+  gatewayEnv: Record<string, string> = {},
+  options: StackOptions = {},
+) {
   const pgAdminUrl = process.env.TEST_PG_ADMIN_URL as string;
   const nats = await startNatsServer();
   const notifications = await startNotifications({
@@ -21,6 +30,7 @@ export async function startStack(label: string, gatewayEnv: Record<string, strin
     databaseUrl: await createServiceDatabase(pgAdminUrl, uniqueDatabaseName('notifications')),
   });
   const identity = await startIdentity({ natsUrl: nats.url, pgAdminUrl });
+  const extra = options.services ? await options.services(nats.url, pgAdminUrl) : undefined;
   const gateway = await startGateway({
     natsUrl: nats.url,
     env: { LOG_LEVEL: 'silent', DEV_ROUTES_ENABLED: 'true', REQUEST_TIMEOUT_MS: '3000', ...gatewayEnv },
@@ -92,6 +102,7 @@ export async function startStack(label: string, gatewayEnv: Record<string, strin
     stopIdentity: identity.stop,
     stop: async () => {
       await gateway.stop();
+      await extra?.stop();
       await identity.stop().catch(() => undefined);
       await notifications.stop();
       await nats.stop();

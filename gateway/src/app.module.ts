@@ -13,6 +13,9 @@ import { CompaniesClient } from './companies/companies.client.js';
 import { CompaniesController, EntitiesController } from './companies/companies.controller.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 import { OutboxController } from './dev/outbox.controller.js';
+import { DocumentsClient } from './documents/documents.client.js';
+import { DocumentsController } from './documents/documents.controller.js';
+import { ExtractedDocumentsController } from './documents/extracted.controller.js';
 import { HttpExceptionFilter } from './errors/http-exception.filter.js';
 import { FirmsClient } from './firms/firms.client.js';
 import { FirmsController } from './firms/firms.controller.js';
@@ -49,6 +52,8 @@ export class AppModule {
       CompaniesController,
       EntitiesController,
       FirmsController,
+      DocumentsController,
+      ExtractedDocumentsController,
       KeysController,
       HealthController,
     ];
@@ -70,6 +75,7 @@ export class AppModule {
         areaClient(UsersClient),
         areaClient(CompaniesClient),
         areaClient(FirmsClient),
+        areaClient(DocumentsClient),
         {
           provide: JwksCache,
           useFactory: (bus: BusClient) =>

@@ -39,7 +39,8 @@ export class RpcForwarder {
     const request = fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
     const reply = await this.bus.request(contract, request, {
       actor: caller?.actor,
-      timeoutMs: this.timeoutMs,
+      // Slow subjects (zips, upload validation) declare a longer timeout than the gateway's default.
+      timeoutMs: Math.max(this.timeoutMs, contract.timeoutMs ?? 0),
       headers: caller ? callerHeaders(caller) : undefined,
     });
     return toJson(contract.response, reply, WIRE_JSON);

@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { startDocuments } from '@portico/documents/testing';
+import { startS3Server } from '@portico/platform/testing';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { type Stack, startStack } from '../stack.js';
+
+jest.setTimeout(60_000);
+
+const INVALID =
+  'We were unable to process some of uploaded files as they appear to be INVALID. Kindly check those files and try uploading them again.';
+
+interface UploadLink {
+  upload_id: string;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+}
+
+// The documents routes through the gateway, with uploads PUT straight to the S3 server as a browser does.
+describe('API: documents through the gateway', () => {
+  let s: Stack;
+  const tokens: Record<string, string> = {};
+  const as = (key: string) => tokens[key] as string;
+  const company = (key: string) => s.firm.companies[key]?.id as string;
+
+  async function upload(
+    token: string,
+    companyId: string,
+    files: { name: string; body: Buffer }[],
+    path = '',
+  ) {
+    const links = await s.call<{ links: UploadLink[] }>('POST', '/integrations/upload_links', {
+      token,
+      body: { companyId, path, files: files.map((f) => ({ name: f.name, size: f.body.length })) },
+    });
+    if (links.status !== 200) return links;
+    for (const [i, link] of links.body.links.entries()) {
+      const put = await fetch(link.url, { method: link.method, headers: link.headers, body: files[i]?.body });
+      expect(put.status).toBe(200);
+    }
+    return s.call('POST', '/integrations/process_document', {
+      token,
+      body: { companyId, path, uploadIds: links.body.links.map((l) => l.upload_id) },
+    });
+  }
+
+  const pdf = async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([100, 100]);
+    return Buffer.from(await doc.save());
+  };
+  const png = () =>
+    sharp({ create: { width: 2, height: 2, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+      .png()
+      .toBuffer();
+
+  beforeAll(async () => {
+    s = await startStack(
+      'e2e-docs',
+      {},
+      {
+        services: async (natsUrl, pgAdminUrl) => {
+          const s3 = await startS3Server();
+          const documents = await startDocuments({ natsUrl, pgAdminUrl, s3Env: s3.env });
+          return {
+            stop: async () => {
+              await documents.stop();
+              await s3.stop();
+            },
+          };
+        },
+      },
+    );
+    for (const key of ['partner', 'group', 'client', 'readonly'])
+      tokens[key] = (await s.signIn(s.firm, key)).access_token;
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  it('needs a token, and validates bodies with field messages', async () => {
+    expect(
+      (await s.call('POST', '/integrations/get_documents', { body: { companyId: company('llc') } })).status,
+    ).toBe(401);
+    const bad = await s.call<{ fields: Record<string, string> }>('POST', '/integrations/create_folder', {
+      token: as('partner'),
+      body: { companyId: company('llc'), name: '  ' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.name).toBe('Please enter a folder name');
+  });
+
+  it('uploads through presigned links, lists, renames, downloads and deletes', async () => {
+    const res = await upload(as('client'), company('llc'), [
+      { name: 'my return.pdf', body: await pdf() },
+      { name: 'fake.pdf', body: await png() },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ message: INVALID, invalid_files: ['fake.pdf'] });
+    const list = await s.call<{ documents: { name: string; link: string }[] }>(
+      'POST',
+      '/integrations/get_documents',
+      {
+        token: as('client'),
+        body: { companyId: company('llc'), path: '/' },
+      },
+    );
+    expect(list.body.documents.map((d) => d.name)).toEqual(['_portico', 'my return.pdf']);
+    const renamed = await s.call<{ document: { link: string } }>('POST', '/integrations/rename_item', {
+      token: as('client'),
+      body: { companyId: company('llc'), path: '', itemName: 'my return.pdf', newName: '2024 return' },
+    });
+    expect(renamed.body.document.link).toBe('/2024 return.pdf');
+    const link = await s.call<{ document: { data: { link: string } } }>(
+      'POST',
+      '/integrations/download_document',
+      {
+        token: as('client'),
+        body: { companyId: company('llc'), link: '/2024 return.pdf', isDownload: true },
+      },
+    );
+    const file = await fetch(link.body.document.data.link);
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const again = await upload(as('client'), company('llc'), [
+      { name: '2024 return.pdf', body: await pdf() },
+    ]);
+    expect(again.body).toMatchObject({ is_duplicate: true, message: '2024 return.pdf was already uploaded' });
+    const del = await s.call('POST', '/integrations/delete_path', {
+      token: as('client'),
+      body: { companyId: company('llc'), path: '/2024 return.pdf' },
+    });
+    expect(del.body).toEqual({ message: 'Deleted successfully' });
+  });
+
+  it('keeps advisor-only routes from clients (403) and restores as an advisor', async () => {
+    const restoreAsClient = await s.call('POST', '/integrations/restore_deleted_document', {
+      token: as('client'),
+      body: { companyId: company('llc'), path: '/2024 return.pdf' },
+    });
+    expect(restoreAsClient.status).toBe(403);
+    const folderZip = await s.call('POST', '/integrations/download_folder', {
+      token: as('client'),
+      body: { companyId: company('llc'), path: '' },
+    });
+    expect(folderZip.status).toBe(403);
+    const restored = await s.call('POST', '/integrations/restore_deleted_document', {
+      token: as('partner'),
+      body: { companyId: company('llc'), path: '/2024 return.pdf' },
+    });
+    expect(restored.status).toBe(200);
+  });
+
+  it("answers 404 for another firm's company and 403 for a read-only user's upload", async () => {
+    const foreign = await s.call('POST', '/integrations/get_documents', {
+      token: as('partner'),
+      body: { companyId: s.other.companies.llc?.id, path: '' },
+    });
+    expect(foreign.status).toBe(404);
+    const ro = await upload(as('readonly'), company('rita'), [{ name: 'a.pdf', body: await pdf() }]);
+    expect(ro.status).toBe(403);
+    expect((ro.body as { message: string }).message).toContain('This account is read-only');
+  });
+
+  it('refuses folders in a multi-download with the spec message', async () => {
+    await s.call('POST', '/integrations/create_folder', {
+      token: as('partner'),
+      body: { companyId: company('llc'), name: 'Folder' },
+    });
+    const res = await s.call('POST', '/integrations/download_multiple_documents', {
+      token: as('partner'),
+      body: { companyId: company('llc'), links: ['/Folder', '/2024 return.pdf'] },
+    });
+    expect(res.status).toBe(400);
+    expect((res.body as { message: string }).message).toBe(
+      'Downloading folders is not supported. Please select files only.',
+    );
+  });
+
+  it('drops off files through the public drop link and refuses a made-up link', async () => {
+    const saved = await s.call<{ id: string }>('POST', '/integrations/drop_link', {
+      token: as('partner'),
+      body: { notifyUserIds: [s.firm.users.partner?.id] },
+    });
+    expect(saved.status).toBe(200);
+    const id = saved.body.id;
+    const info = await s.call<{ firm_name: string }>('GET', `/integrations/drop_link/${id}`);
+    expect(info.body.firm_name).toMatch(/^Firm e2e-docs/);
+    const body = await pdf();
+    const links = await s.call<{ links: UploadLink[] }>(
+      'POST',
+      `/integrations/drop_link/${id}/upload_links`,
+      {
+        body: { files: [{ name: 'w2.pdf', size: body.length }] },
+      },
+    );
+    const link = links.body.links[0] as UploadLink;
+    await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+    const done = await s.call('POST', `/integrations/drop_link/${id}/process`, {
+      body: { uploadIds: [link.upload_id], uploaderName: 'Pat Visitor', uploaderEmail: 'pat@example.com' },
+    });
+    expect(done.status).toBe(200);
+    const mail = await s.lastMessageTo(s.firm.users.partner?.email as string);
+    expect(mail?.text).toContain('w2.pdf');
+    expect(
+      (await s.call('GET', '/integrations/drop_link/not-a-real-link-not-a-real-link-not-a-real-link')).status,
+    ).toBe(404);
+  });
+});

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+
+/**
+ * Bodies of the documents calls (spec 1 s.7.6), with the spec's camelCase keys. The documents service
+ * validates again what it owns (names, paths, rights); this layer checks shapes and sizes.
+ */
+const companyId = () =>
+  z.string({ error: 'Company is missing' }).trim().min(1, 'Company is missing').max(100);
+const path = () => z.string({ error: 'Must be text' }).max(2_000, 'Path is too long').default('');
+const flag = () => z.boolean({ error: 'Must be true or false' }).default(false);
+const name = (missing: string) =>
+  z.string({ error: missing }).trim().min(1, missing).max(255, 'Name is too long');
+const text = (max: number) =>
+  z.string({ error: 'Must be text' }).max(max, `Must be at most ${max} characters`);
+const tags = () => z.array(text(100), { error: 'Tags must be a list' }).max(50, 'At most 50 tags');
+const id = (missing: string) => z.string({ error: missing }).trim().min(1, missing).max(100);
+
+export const getDocumentsBody = z.object({ companyId: companyId(), path: path(), showWithDeleted: flag() });
+
+export const searchDocumentsBody = z.object({
+  companyId: companyId(),
+  searchTerm: text(200).default(''),
+  showWithDeleted: flag(),
+});
+
+export const createFolderBody = z.object({
+  companyId: companyId(),
+  path: path(),
+  name: name('Please enter a folder name'),
+});
+
+export const renameItemBody = z.object({
+  companyId: companyId(),
+  path: path(),
+  itemName: name('Item is missing'),
+  newName: name('Please enter a name'),
+});
+
+export const moveItemBody = z.object({
+  companyId: companyId(),
+  oldPath: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+  newPath: path(),
+  deleteOldPath: flag(),
+  isFolder: flag(),
+  newCompanyId: z.string().trim().max(100).optional(),
+});
+
+export const updateDocumentBody = z.object({
+  companyId: companyId(),
+  link: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+  description: text(1_000).optional(),
+  tags: tags().optional(),
+});
+
+export const downloadDocumentBody = z.object({
+  companyId: companyId(),
+  link: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+  isDownload: flag(),
+});
+
+export const downloadFolderBody = z.object({
+  companyId: companyId(),
+  path: path(),
+  convertImagesToPdf: flag(),
+});
+
+export const downloadMultipleBody = z.object({
+  companyId: companyId(),
+  links: z
+    .array(z.string().min(1).max(2_000), { error: 'Please select files' })
+    .min(1, 'Please select files')
+    .max(999, 'At most 999 files'),
+  convertImagesToPdf: flag(),
+});
+
+export const deleteDocumentBody = z.object({
+  companyId: companyId(),
+  path: path(),
+  documentName: name('Document is missing'),
+  isFolder: flag(),
+});
+
+export const removePathBody = z.object({
+  companyId: companyId(),
+  path: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+});
+
+export const restoreBody = removePathBody.extend({ id: z.string().trim().max(100).optional() });
+
+const uploadFile = z.object({
+  name: name('File name is missing'),
+  size: z.number({ error: 'File size is missing' }).int().min(0),
+  contentType: text(200).optional(),
+});
+
+export const uploadLinksBody = z.object({
+  companyId: companyId(),
+  path: path(),
+  files: z
+    .array(uploadFile, { error: 'Please choose at least one file' })
+    .min(1, 'Please choose at least one file'),
+  documentType: text(50).default(''),
+  taxYear: text(10).default(''),
+});
+
+export const processDocumentBody = z.object({
+  companyId: companyId(),
+  path: path(),
+  uploadIds: z
+    .array(id('Upload is missing'), { error: 'Please choose at least one file' })
+    .min(1, 'Please choose at least one file')
+    .max(999, 'You can upload up to 999 files at once'),
+  questionnaireId: text(100).default(''),
+  description: text(1_000).default(''),
+  markedAsOthers: flag(),
+  requiresSplitting: flag(),
+  selectedOptions: z.array(text(200)).max(100).default([]),
+  tags: tags().default([]),
+  shouldSkipMatching: flag(),
+  documentType: text(50).default(''),
+  newName: text(255).default(''),
+  taxYear: text(10).default(''),
+});
+
+export const attachBody = z.object({
+  questionnaireId: id('Please choose a questionnaire'),
+  companyId: companyId(),
+  extractedDocumentIds: z.array(id('Document is missing')).min(1, 'Please select documents').max(999),
+});
+
+const annotation = z.object({
+  id: text(100).optional(),
+  page: z.number().int().min(1).default(1),
+  x: z.number().default(0),
+  y: z.number().default(0),
+  width: z.number().default(80),
+  text: text(32).default(''),
+  color: text(20).default('black'),
+  fontSize: z.number().int().optional(),
+  mode: text(20).default('textbox'),
+});
+
+export const companyBody = z.object({ company_id: companyId() });
+
+export const saveAnnotationsBody = z.object({
+  company_id: companyId(),
+  annotations: z.array(annotation, { error: 'Annotations must be a list' }).max(500),
+});
+
+export const splitBody = z.object({
+  companyId: companyId(),
+  documents: z
+    .array(
+      z.object({
+        name: text(255).default(''),
+        differentiator: text(255).default(''),
+        pages: z.string({ error: 'Enter pages like 1-3, 5' }).min(1, 'Enter pages like 1-3, 5').max(500),
+      }),
+    )
+    .min(1, 'Enter pages like 1-3, 5')
+    .max(200),
+});
+
+export const updateDescriptionBody = z.object({ companyId: companyId(), description: text(1_000) });
+export const updateTagsBody = z.object({ companyId: companyId(), tags: tags() });
+export const updateMarkedAsOthersBody = z.object({
+  companyId: companyId(),
+  markedAsOthers: z.boolean({ error: 'Must be true or false' }),
+});
+export const companyQuery = z.object({ company_id: companyId() });
+
+export const saveDropLinkBody = z.object({
+  notifyUserIds: z
+    .array(z.string().trim().max(100), { error: 'Please select at least one user to receive notifications' })
+    .max(200),
+});
+
+export const dropOffLinksBody = z.object({
+  files: z
+    .array(uploadFile, { error: 'Please choose at least one file' })
+    .min(1, 'Please choose at least one file'),
+});
+
+export const dropOffProcessBody = z.object({
+  uploadIds: z.array(id('Upload is missing')).min(1, 'Please choose at least one file').max(999),
+  uploaderName: text(200).default(''),
+  uploaderEmail: z
+    .string({ error: 'Please enter a valid email' })
+    .trim()
+    .min(1, 'Please enter a valid email')
+    .max(254),
+  note: text(2_000).default(''),
+});
