@@ -8,6 +8,7 @@ import {
   createServiceDatabase,
   startEmbeddedPostgres,
   startNatsServer,
+  startS3Server,
   waitFor,
 } from '@portico/platform/testing';
 
@@ -18,6 +19,7 @@ const ports = {
   gateway: Number(env.PORTICO_GATEWAY_PORT ?? 3000),
   shell: Number(env.PORTICO_SHELL_PORT ?? 8080),
   identityHealth: 3101,
+  documentsHealth: 3103,
   notificationsHealth: 3106,
 };
 const publicUrl = env.PUBLIC_URL ?? `http://localhost:${ports.shell}`;
@@ -132,6 +134,20 @@ async function main() {
     stoppers.push(nats.stop);
     natsUrl = nats.url;
   }
+  let s3Env = {
+    S3_ENDPOINT: env.S3_ENDPOINT,
+    S3_BUCKET: env.S3_BUCKET,
+    S3_ACCESS_KEY_ID: env.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: env.S3_SECRET_ACCESS_KEY,
+    S3_REGION: env.S3_REGION ?? 'us-east-1',
+  };
+  if (!env.S3_BUCKET) {
+    log('Starting the local S3-compatible server (s3rver, data in .data/s3)…');
+    mkdirSync(join(dataDir, 's3'), { recursive: true });
+    const s3 = await startS3Server({ directory: join(dataDir, 's3') });
+    stoppers.push(s3.stop);
+    s3Env = s3.env;
+  }
   const common = {
     NODE_ENV: 'development',
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
@@ -155,12 +171,22 @@ async function main() {
     DEV_OUTBOX_ENABLED: 'true',
   };
 
+  const documentsEnv = {
+    ...common,
+    ...s3Env,
+    OTEL_SERVICE_NAME: 'documents',
+    DATABASE_URL: env.DOCUMENTS_DATABASE_URL ?? (await createServiceDatabase(pgAdminUrl, 'documents')),
+    HEALTH_PORT: String(ports.documentsHealth),
+    PUBLIC_URL: publicUrl,
+  };
+
   log('Seeding the demo firm (once)…');
   await runOnce('seed', ['services/identity/dist/seed/seed-main.js'], identityEnv);
 
   const telemetry = ['--import', '@portico/platform/telemetry'];
   run('notifications', [...telemetry, 'services/notifications/dist/main.js'], notificationsEnv);
   run('identity', [...telemetry, 'services/identity/dist/main.js'], identityEnv);
+  run('documents', [...telemetry, 'services/documents/dist/main.js'], documentsEnv);
   run('gateway', [...telemetry, 'gateway/dist/main.js'], {
     ...common,
     OTEL_SERVICE_NAME: 'gateway',
@@ -174,6 +200,9 @@ async function main() {
     'notifications',
   );
   await waitFor(() => healthy(`http://127.0.0.1:${ports.gateway}/health/ready`), 30_000, 'the gateway');
+  await waitFor(() => healthy(`http://127.0.0.1:${ports.documentsHealth}/health/ready`), 30_000, 'documents');
+  log('Seeding demo documents (once)…');
+  await runOnce('seed-documents', ['services/documents/dist/seed/seed-main.js'], common);
 
   const frontends = await startFrontends();
   printWelcome(frontends);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Documents } from '@portico/proto';
+import { Documents, Identity } from '@portico/proto';
 import { PDFDocument } from 'pdf-lib';
+import { seedDemoDocuments } from '../seed/demo-documents.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import { pdf, png } from './samples.js';
 
@@ -265,5 +266,16 @@ describe('extracted documents and the firm drop link', () => {
         h.bus.request(Documents.dropLinkInfo, { dropLinkId: `${id.slice(0, -4)}AAAA` }),
       ).rejects.toMatchObject({ status: 404 });
     });
+  });
+
+  it('seeds demo documents once per company through the service, skipping read-only and inactive ones', async () => {
+    const { slug } = await h.bus.request(Identity.currentFirm, {}, { actor: h.actorOf(h.other, 'partner') });
+    expect(await seedDemoDocuments(h.bus, slug)).toBeGreaterThan(3);
+    expect(await seedDemoDocuments(h.bus, slug)).toBe(0);
+    const otto = h.other.companies.otto?.id as string;
+    const root = await h.list(h.actorOf(h.other, 'partner'), otto);
+    expect(root.documents.map((d) => d.name)).toEqual(expect.arrayContaining(['Engagement letter.pdf']));
+    const roCompany = await h.list(h.actorOf(h.other, 'partner'), h.other.companies.rex_ro?.id as string);
+    expect(roCompany.documents.filter((d) => !d.isSystem)).toEqual([]);
   });
 });
