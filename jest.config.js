@@ -32,6 +32,8 @@ const shared = {
 };
 
 export default {
+  // A global option in jest (projects cannot set it): integration hooks start real servers.
+  testTimeout: 60_000,
   reporters: [['default', { summaryThreshold: 0 }], '<rootDir>/infra/test/count-reporter.cjs'],
   projects: [
     {
@@ -46,7 +48,6 @@ export default {
       testMatch: ['<rootDir>/**/__tests__/**/*.int.test.ts'],
       globalSetup: '<rootDir>/infra/test/global-setup.mjs',
       globalTeardown: '<rootDir>/infra/test/global-teardown.mjs',
-      testTimeout: 60_000,
     },
     {
       // Front ends (frontends/*): components and hooks in jsdom, TSX through swc with React's automatic runtime.
@@ -76,6 +77,16 @@ export default {
         '^(\\.{1,2}/.*)\\.js$': '$1',
       },
       setupFilesAfterEnv: ['<rootDir>/frontends/kit/jest/setup.ts'],
+    },
+    {
+      // Browser journeys (frontends/e2e): Debian's chromium via playwright-core against the production
+      // builds, with the real services started by the test itself. Build first; run in band.
+      ...shared,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/frontends/e2e/**/*.browser.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testEnvironment: 'node',
+      testTimeout: 120_000,
     },
   ],
 };

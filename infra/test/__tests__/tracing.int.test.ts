@@ -91,7 +91,7 @@ describe('tracing across processes (needs npm run build)', () => {
       body: JSON.stringify({ email: 'nobody@example.com' }),
     });
     expect(res.status).toBe(404);
-    expect((await res.json()).trace_id).toBe(traceId);
+    expect(((await res.json()) as { trace_id: string }).trace_id).toBe(traceId);
     await waitFor(
       async () =>
         spans(identity.output.text).some((s) => s.traceId === traceId && /^(pg|select|SELECT)/.test(s.name)),
