@@ -91,8 +91,14 @@ export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
           remotes: {},
           shared: sharedSingletons(),
           runtimePlugins: [runtimePlugin],
+          // 'loaded-first': a remote's entry loads when its area is used. The default ('version-first')
+          // loads every remote entry to collect shared versions, so one remote that is down would break
+          // every area and the shell with it.
+          shareStrategy: 'loaded-first',
           manifest: true,
           dts: false,
+          // Browser-only builds: the runtime drops its Node.js loading paths (about 2 KB gzip).
+          experiments: { optimization: { target: 'web' } },
         }),
       ],
       optimization: { minimize: production },

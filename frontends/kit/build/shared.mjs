@@ -20,6 +20,8 @@ export const SHARED_VERSIONS = {
   'react-router': deps['react-router'],
   '@tanstack/react-query': deps['@tanstack/react-query'],
   '@portico/kit': kitPackage.version,
+  // The sign-in part of the kit (the same modules), so /signin loads only that.
+  '@portico/kit/signin': kitPackage.version,
 };
 
 /** Packages a remote must not depend on directly (they reach it through the kit). */

@@ -20,6 +20,7 @@ export * from './session/entity-context.js';
 export * from './session/hooks.js';
 export * from './session/session-store.js';
 export * from './theme/KitProvider.js';
+export * from './theme/KitThemeProvider.js';
 export * from './theme/theme.js';
 export * from './toast/toast.js';
 export * from './ui.js';

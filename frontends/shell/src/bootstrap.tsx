@@ -1,20 +1,31 @@
-import '@portico/kit/styles.css';
-import { ApiClient, SessionStore } from '@portico/kit';
+import { ApiClient, SessionStore } from '@portico/kit/signin';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.js';
+import { ShellRoot } from './app/ShellRoot.js';
 import type { ShellRuntime } from './app/services.js';
 import { loadRuntimeConfig } from './config/runtime-config.js';
+import type { AreaStatus } from './remotes/registry.js';
 
 async function start() {
   const config = await loadRuntimeConfig();
   const session = new SessionStore();
   const client = new ApiClient({ baseUrl: config.apiUrl || window.location.origin, session });
-  // Remotes register from the runtime configuration; their descriptors load in the background so the
-  // sign-in page does not wait for them.
-  const areas = import('./remotes/registry.js').then((m) => m.loadAreas(config.remotes));
-  const runtime: ShellRuntime = { config, session, client, areas };
+  // Remotes register from the runtime configuration and their descriptors load in the background, on
+  // first use: the sign-in page never waits for them.
+  let areas: Promise<AreaStatus[]> | undefined;
+  const runtime: ShellRuntime = {
+    config,
+    session,
+    client,
+    get areas() {
+      areas ??= import('./remotes/registry.js').then((m) => m.loadAreas(config.remotes));
+      return areas;
+    },
+  };
+  // A first load of /signin without a session renders the sign-in page alone (see ShellRoot).
+  const signInFirst = window.location.pathname === '/signin' && !session.get();
+  if (!signInFirst) void runtime.areas;
   const root = document.getElementById('root');
-  if (root) createRoot(root).render(<App runtime={runtime} />);
+  if (root) createRoot(root).render(<ShellRoot runtime={runtime} signInFirst={signInFirst} />);
 }
 
 void start();

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext } from 'react';
 import { useApi } from '../api/ApiProvider.js';
 
 export const CURRENT_USER_KEY = ['current_user'] as const;
@@ -27,17 +26,4 @@ export function useCurrentFirm(enabled = true) {
   });
 }
 
-/** What the shell offers every area. */
-export interface ShellServices {
-  /** Signs out here and in every other tab. */
-  signOut: () => Promise<void>;
-  apiUrl: string;
-}
-
-export const ShellContext = createContext<ShellServices | null>(null);
-
-export function useShell(): ShellServices {
-  const ctx = useContext(ShellContext);
-  if (!ctx) throw new Error('useShell is only available inside the shell');
-  return ctx;
-}
+export { ShellContext, type ShellServices, useShell } from './shell-context.js';

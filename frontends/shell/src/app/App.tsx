@@ -1,8 +1,10 @@
+import '@portico/kit/styles.css';
 import {
   ApiProvider,
   GlobalNotice,
   KitProvider,
   SHARED_MISMATCH_EVENT_NAME,
+  type SharedMismatch,
   ShellContext,
   type ShellServices,
   SIGNED_OUT_NOTICE,
@@ -12,7 +14,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
 import { Realtime } from '../realtime/Realtime.js';
-import { SignInPage } from '../signin/SignInPage.js';
+import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
 import { type ShellRuntime, ShellRuntimeContext } from './services.js';
 import { ThemePrimaryContext } from './theme-context.js';
 
@@ -45,21 +47,25 @@ function SharedMismatchWarning() {
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {
     if (process.env.NODE_ENV === 'production') return;
-    const on = (e: Event) => {
-      const d = (e as CustomEvent<{ pkgName: string; required: string; loaded: string; from: string }>)
-        .detail;
+    const show = (d: SharedMismatch) =>
       setText(
         `Shared ${d.pkgName}: ${d.from} requires ${d.required}, ${d.loaded} is loaded. Rebuild that remote.`,
       );
-    };
+    // Remotes may have loaded before the shell did (in the background of the sign-in page).
+    const earlier = (
+      window as { __PORTICO_SHARED_MISMATCHES__?: SharedMismatch[] }
+    ).__PORTICO_SHARED_MISMATCHES__?.at(-1);
+    if (earlier) show(earlier);
+    const on = (e: Event) => show((e as CustomEvent<SharedMismatch>).detail);
     window.addEventListener(SHARED_MISMATCH_EVENT_NAME, on);
     return () => window.removeEventListener(SHARED_MISMATCH_EVENT_NAME, on);
   }, []);
   return text ? <GlobalNotice text={text} color="orange" testId="shared-mismatch" /> : null;
 }
 
-export function App({ runtime }: { runtime: ShellRuntime }) {
-  const [primary, setPrimary] = useState<string | undefined>();
+/** The whole shell: router, data-fetching client, kit, realtime, areas. */
+export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initialPrimary?: string }) {
+  const [primary, setPrimary] = useState<string | undefined>(initialPrimary);
   const queryClient = useMemo(
     () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
     [],
@@ -94,7 +100,7 @@ export function App({ runtime }: { runtime: ShellRuntime }) {
                   <SharedMismatchWarning />
                   <Realtime />
                   <Routes>
-                    <Route path="/signin" element={<SignInPage />} />
+                    <Route path="/signin" element={<RoutedSignInPage />} />
                     <Route
                       path="*"
                       element={

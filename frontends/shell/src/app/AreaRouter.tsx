@@ -20,7 +20,7 @@ import { ClientLayout } from '../layouts/ClientLayout.js';
 import { RemoteArea } from '../remotes/RemoteArea.js';
 import type { AreaStatus } from '../remotes/registry.js';
 import { useSession } from '../session/useSession.js';
-import { SignInPage } from '../signin/SignInPage.js';
+import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
 import { AreasContext } from './areas-context.js';
 import { homePath } from './home.js';
 import { useShellRuntime } from './services.js';
@@ -121,7 +121,7 @@ function SignedIn({
   if (me.set_password_required) {
     return (
       <Routes>
-        <Route path="/set-sign-in-method" element={<SignInPage initial="set-sign-in-method" />} />
+        <Route path="/set-sign-in-method" element={<RoutedSignInPage initial="set-sign-in-method" />} />
         <Route path="*" element={<Navigate to="/set-sign-in-method" replace />} />
       </Routes>
     );
@@ -136,7 +136,7 @@ function SignedIn({
   const homeRoute = mainRoutes.find((r) => r.home);
   return (
     <Routes>
-      <Route path="/set-sign-in-method" element={<SignInPage initial="set-sign-in-method" />} />
+      <Route path="/set-sign-in-method" element={<RoutedSignInPage initial="set-sign-in-method" />} />
       <Route element={<CenteredLayout />}>
         {byLayout('centered').map((r) => (
           <Route key={`${r.remote}${r.path}`} path={pattern(r.path)} element={areaElement(r)} />

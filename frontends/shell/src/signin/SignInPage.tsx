@@ -19,15 +19,15 @@ import {
   Title,
   useApi,
   type VerifiedLink,
-} from '@portico/kit';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+} from '@portico/kit/signin';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
 import { useShellRuntime } from '../app/services.js';
 import { useThemePrimary } from '../app/theme-context.js';
 import { CODE_LENGTH, MESSAGES } from './messages.js';
+import { useSignInNavigation } from './navigation.js';
 import { HEADER_OF, type SignInState, safeRedirect } from './states.js';
+import { useFields } from './useFields.js';
+import { useFirmBranding } from './useFirmBranding.js';
 
 interface Flow {
   email: string;
@@ -65,9 +65,7 @@ export interface SignInPageProps {
 export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const { sessions, users } = useApi();
   const { session, config } = useShellRuntime();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const { params, navigate, signedIn } = useSignInNavigation();
   const redirect = safeRedirect(params.get('redirect'));
   const [state, setState] = useState<SignInState>(initial);
   const [flow, setFlow] = useState<Flow>({ ...EMPTY_FLOW, email: (params.get('email') ?? '').trim() });
@@ -78,16 +76,10 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const slug = params.get('firm') ?? config.firmSlug ?? '';
   const setPrimary = useThemePrimary();
 
-  const branding = useQuery({
-    queryKey: ['firm_theme', slug],
-    queryFn: () => users.firmThemeBySlug(slug),
-    enabled: !!slug,
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const branding = useFirmBranding(users, slug);
   useEffect(() => {
-    if (branding.data?.primary) setPrimary(branding.data.primary);
-  }, [branding.data, setPrimary]);
+    if (branding?.primary) setPrimary(branding.primary);
+  }, [branding, setPrimary]);
 
   const go = (next: SignInState, patch: Partial<Flow> = {}) => {
     setError(null);
@@ -120,12 +112,10 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     if (!step.auth_token) throw new Error(MESSAGES.signInProblem);
     const tokens = await sessions.exchangeToken(step.auth_token);
     session.set(tokens);
-    queryClient.clear();
-    if (tokens.set_password_required) {
-      navigate(`/set-sign-in-method?redirect=${encodeURIComponent(target)}`, { replace: true });
-    } else {
-      navigate(target, { replace: true });
-    }
+    signedIn();
+    navigate(
+      tokens.set_password_required ? `/set-sign-in-method?redirect=${encodeURIComponent(target)}` : target,
+    );
   }
 
   // A link from an email: /signin?token=...
@@ -209,20 +199,14 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     <Center mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={440} data-signin-state={state}>
         <Stack gap="md">
-          {(branding.data?.logo_url || branding.data?.name) && (
+          {(branding?.logo_url || branding?.name) && (
             <Stack align="center" gap={4} data-testid="firm-branding">
-              {branding.data.logo_url && (
-                <Image
-                  src={branding.data.logo_url}
-                  alt={branding.data.name}
-                  mah={64}
-                  w="auto"
-                  fit="contain"
-                />
+              {branding.logo_url && (
+                <Image src={branding.logo_url} alt={branding.name} mah={64} w="auto" fit="contain" />
               )}
-              {branding.data.name && (
+              {branding.name && (
                 <Text fw={600} c="dimmed">
-                  {branding.data.name}
+                  {branding.name}
                 </Text>
               )}
             </Stack>
@@ -550,9 +534,13 @@ function LoginForm(props: {
   onForgot: () => void;
   onAlternate: () => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<{ email: string; password: string }>({
-    defaultValues: { email: props.email, password: '' },
-  });
+  const { field, handleSubmit } = useFields(
+    { email: props.email, password: '' },
+    {
+      email: (v) => (v.trim() ? true : props.passwordStep ? MESSAGES.emailMissing : MESSAGES.emailFirst),
+      password: (v) => (!props.passwordStep || v ? true : MESSAGES.passwordMissing),
+    },
+  );
   const submit = handleSubmit(({ email, password }) => {
     const trimmed = email.trim();
     if (props.passwordStep) props.onPassword(trimmed, password);
@@ -566,20 +554,10 @@ function LoginForm(props: {
           type="email"
           autoComplete="username"
           readOnly={props.passwordStep}
-          error={formState.errors.email?.message}
-          {...register('email', {
-            validate: (v) =>
-              v.trim() ? true : props.passwordStep ? MESSAGES.emailMissing : MESSAGES.emailFirst,
-          })}
+          {...field('email')}
         />
         {props.passwordStep && (
-          <PasswordInput
-            label="Password"
-            autoComplete="current-password"
-            autoFocus
-            error={formState.errors.password?.message}
-            {...register('password', { validate: (v) => (v ? true : MESSAGES.passwordMissing) })}
-          />
+          <PasswordInput label="Password" autoComplete="current-password" autoFocus {...field('password')} />
         )}
         <Button type="submit" loading={props.busy} fullWidth>
           {props.passwordStep ? 'Sign In' : 'Continue'}
@@ -654,20 +632,15 @@ function EmailForm(props: {
   onSubmit: (email: string) => void;
   onBack: () => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<{ email: string }>({
-    defaultValues: { email: props.email },
-  });
+  const { field, handleSubmit } = useFields(
+    { email: props.email },
+    { email: (v) => (v.trim() ? true : MESSAGES.emailMissing) },
+  );
   return (
     <form onSubmit={handleSubmit(({ email }) => props.onSubmit(email.trim()))} noValidate>
       <Stack gap="sm">
         <Text>{props.intro}</Text>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={formState.errors.email?.message}
-          {...register('email', { validate: (v) => (v.trim() ? true : MESSAGES.emailMissing) })}
-        />
+        <TextInput label="Email" type="email" autoComplete="email" {...field('email')} />
         <Button type="submit" loading={props.busy} fullWidth>
           {props.submitLabel}
         </Button>
@@ -685,19 +658,15 @@ function ExpiredLink(props: {
   onLink: (email: string) => void;
   onText: (email: string) => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<{ email: string }>({
-    defaultValues: { email: props.email },
-  });
+  const { field, handleSubmit } = useFields(
+    { email: props.email },
+    { email: (v) => (v.trim() ? true : MESSAGES.emailFirst) },
+  );
   const withEmail = (fn: (email: string) => void) => handleSubmit(({ email }) => fn(email.trim()));
   return (
     <Stack gap="sm">
       <Text>This link has expired or was already used. Get a new one:</Text>
-      <TextInput
-        label="Email"
-        type="email"
-        error={formState.errors.email?.message}
-        {...register('email', { validate: (v) => (v.trim() ? true : MESSAGES.emailFirst) })}
-      />
+      <TextInput label="Email" type="email" {...field('email')} />
       <Button loading={props.busy} onClick={withEmail(props.onLink)}>
         Email me a new link
       </Button>
@@ -709,30 +678,21 @@ function ExpiredLink(props: {
 }
 
 function PasswordForm(props: { busy: boolean; onSubmit: (password: string, confirmation: string) => void }) {
-  const { register, handleSubmit, formState, getValues } = useForm<{
-    password: string;
-    confirmation: string;
-  }>();
+  const { field, handleSubmit } = useFields(
+    { password: '', confirmation: '' },
+    {
+      password: (v) => (v ? true : MESSAGES.passwordMissing),
+      confirmation: (v, all) => (v === all.password ? true : MESSAGES.passwordsDiffer),
+    },
+  );
   return (
     <form
       onSubmit={handleSubmit(({ password, confirmation }) => props.onSubmit(password, confirmation))}
       noValidate
     >
       <Stack gap="sm">
-        <PasswordInput
-          label="New password"
-          autoComplete="new-password"
-          error={formState.errors.password?.message}
-          {...register('password', { validate: (v) => (v ? true : MESSAGES.passwordMissing) })}
-        />
-        <PasswordInput
-          label="Confirm password"
-          autoComplete="new-password"
-          error={formState.errors.confirmation?.message}
-          {...register('confirmation', {
-            validate: (v) => (v === getValues('password') ? true : MESSAGES.passwordsDiffer),
-          })}
-        />
+        <PasswordInput label="New password" autoComplete="new-password" {...field('password')} />
+        <PasswordInput label="Confirm password" autoComplete="new-password" {...field('confirmation')} />
         <Button type="submit" loading={props.busy} fullWidth>
           Set password
         </Button>

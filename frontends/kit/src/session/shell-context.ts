@@ -1,0 +1,16 @@
+import { createContext, useContext } from 'react';
+
+/** What the shell offers every area. */
+export interface ShellServices {
+  /** Signs out here and in every other tab. */
+  signOut: () => Promise<void>;
+  apiUrl: string;
+}
+
+export const ShellContext = createContext<ShellServices | null>(null);
+
+export function useShell(): ShellServices {
+  const ctx = useContext(ShellContext);
+  if (!ctx) throw new Error('useShell is only available inside the shell');
+  return ctx;
+}

@@ -1,0 +1,15 @@
+// `@portico/kit/signin`: the part of the kit the sign-in page needs, shared on its own so that /signin
+// loads neither the rest of the component library nor the data-fetching client. Everything here is also
+// exported by `@portico/kit` (the same modules, so the same contexts and theme).
+import './signin.css';
+
+export { type Api, ApiProvider, createApi, useApi } from './api/ApiProvider.js';
+export * from './api/index.js';
+export * from './federation/mismatch.js';
+export * from './inputs/PhoneInput.js';
+export * from './inputs/phone.js';
+export * from './session/session-store.js';
+export * from './session/shell-context.js';
+export * from './theme/KitThemeProvider.js';
+export * from './theme/theme.js';
+export * from './ui-signin.js';

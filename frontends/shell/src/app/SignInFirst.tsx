@@ -1,0 +1,61 @@
+import { ApiProvider, KitThemeProvider } from '@portico/kit/signin';
+import { useEffect, useMemo } from 'react';
+import { type SignInNavigation, SignInNavigationContext } from '../signin/navigation.js';
+import { SignInPage } from '../signin/SignInPage.js';
+import { type ShellRuntime, ShellRuntimeContext } from './services.js';
+import { ThemePrimaryContext } from './theme-context.js';
+
+export interface SignInFirstProps {
+  runtime: ShellRuntime;
+  primary: string | undefined;
+  setPrimary: (primary: string | undefined) => void;
+  /** The user signed in: the URL is already the landing path; the signed-in shell takes over. */
+  onLeave: () => void;
+}
+
+/** While idle on the form, the signed-in shell and the areas' descriptors load in the background. */
+function prefetchSignedIn(runtime: ShellRuntime) {
+  void import('./App.js');
+  void runtime.areas;
+}
+
+/**
+ * A first load of /signin without a session: the sign-in page alone, with the theme, the API client
+ * and `@portico/kit/signin`. The router, the data-fetching client, the rest of the kit and the areas
+ * load once the form is on screen (see `App`).
+ */
+export function SignInFirst({ runtime, primary, setPrimary, onLeave }: SignInFirstProps) {
+  const navigation = useMemo<SignInNavigation>(
+    () => ({
+      params: new URLSearchParams(window.location.search),
+      navigate: (to) => {
+        window.history.replaceState(null, '', to);
+        onLeave();
+      },
+      signedIn: () => {},
+    }),
+    [onLeave],
+  );
+  useEffect(() => {
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(() => prefetchSignedIn(runtime), { timeout: 2000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const timer = setTimeout(() => prefetchSignedIn(runtime), 500);
+    return () => clearTimeout(timer);
+  }, [runtime]);
+
+  return (
+    <ShellRuntimeContext.Provider value={runtime}>
+      <ApiProvider client={runtime.client}>
+        <ThemePrimaryContext.Provider value={setPrimary}>
+          <KitThemeProvider primary={primary}>
+            <SignInNavigationContext.Provider value={navigation}>
+              <SignInPage />
+            </SignInNavigationContext.Provider>
+          </KitThemeProvider>
+        </ThemePrimaryContext.Provider>
+      </ApiProvider>
+    </ShellRuntimeContext.Provider>
+  );
+}
