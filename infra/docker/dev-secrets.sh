@@ -15,6 +15,7 @@ cat > "$out" <<ENV
 POSTGRES_PASSWORD=$(rand)
 IDENTITY_DB_PASSWORD=$(rand)
 NOTIFICATIONS_DB_PASSWORD=$(rand)
+DOCUMENTS_DB_PASSWORD=$(rand)
 MINIO_ROOT_PASSWORD=$(rand)
 JWT_SIGNING_KEYS='[{"kid":"$kid","privateKeyPem":"$key"}]'
 ENV

@@ -12,3 +12,4 @@ SQL
 }
 create identity "$IDENTITY_DB_PASSWORD"
 create notifications "$NOTIFICATIONS_DB_PASSWORD"
+create documents "$DOCUMENTS_DB_PASSWORD"

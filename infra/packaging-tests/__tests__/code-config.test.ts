@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { z } from 'zod';
 import { gatewayEnv } from '../../../gateway/src/config/gateway.config.js';
+import { documentsEnv } from '../../../services/documents/src/config.js';
 import { identityEnv } from '../../../services/identity/src/config.js';
 import { notificationsEnv } from '../../../services/notifications/src/config.js';
 import { contract, type Deployable, expectedEnv } from '../lib/repo.js';
@@ -11,6 +12,7 @@ const schemas: Record<string, z.ZodRawShape> = {
   gateway: gatewayEnv,
   identity: identityEnv,
   notifications: notificationsEnv,
+  documents: documentsEnv,
 };
 const c = contract();
 
@@ -38,6 +40,10 @@ describe('the runtime contract and the code read the same variables', () => {
       expect(disagreements(name, shape, deployable)).toEqual({ name, unknown: [], missing: [] });
     });
   }
+
+  it('has the schema of every deployable in the contract', () => {
+    expect(Object.keys(schemas).sort()).toEqual(Object.keys(c.deployables).sort());
+  });
 
   it('catches a variable the code does not read and a required one that is missing', () => {
     const deployable = structuredClone(c.deployables.identity as Deployable);
