@@ -86,7 +86,7 @@ export default {
       testMatch: ['<rootDir>/frontends/e2e/**/*.browser.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
       testEnvironment: 'node',
-      testTimeout: 120_000,
+      // Timeouts: the test file sets its own (jest reads testTimeout only globally).
     },
   ],
 };

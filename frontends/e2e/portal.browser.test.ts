@@ -1,0 +1,270 @@
+// Browser journeys of issue 3 against the production builds, served the way the local stack serves them.
+import { execFile } from 'node:child_process';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { freePort } from '@portico/platform/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { keepScreenshot, launchChromium, navigationIds, signIn } from './browser.js';
+import { DEMO_PASSWORD, FRONTENDS, type PortalStack, startPortalStack } from './stack.js';
+
+const run = promisify(execFile);
+const FALLBACK = 'Something went wrong. Please refresh this page to try again.';
+const SIGNED_OUT =
+  'You have been signed out. When you are signed out in one page, we sign you out in all of them to keep your data secure.';
+
+jest.setTimeout(120_000);
+
+let stack: PortalStack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  stack = await startPortalStack();
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+}, 60_000);
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+async function freshPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function signedIn(email: string): Promise<Page> {
+  const page = await freshPage();
+  await signIn(page, stack.shellUrl, email, DEMO_PASSWORD);
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  return page;
+}
+
+/** The input (or select) with this label. */
+const field = (page: Page, label: string) =>
+  page.locator('input').and(page.getByLabel(label, { exact: true }));
+
+describe('sign-in and navigation', () => {
+  it('signs the partner in; the navigation shows exactly what the role and the built areas allow', async () => {
+    const page = await signedIn('partner@demo-cpa.test');
+    // Only the client and admin areas are built: of the advisor items, Profile Settings is all there is
+    // (Firm Settings and the rest appear when their areas exist).
+    expect(await navigationIds(page, 'Main navigation')).toEqual(['profile-settings']);
+    await expect(page.getByRole('navigation', { name: 'Main navigation' }).textContent()).resolves.toBe(
+      'Profile Settings',
+    );
+    await page.waitForURL(`${stack.shellUrl}/admin-profile`);
+    await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
+    expect(await field(page, 'First Name').inputValue()).toBe('Paula');
+    await keepScreenshot(page, 'partner-signed-in');
+  });
+
+  it('signs the group user in with the same advisor navigation', async () => {
+    const page = await signedIn('group@demo-cpa.test');
+    expect(await navigationIds(page, 'Main navigation')).toEqual(['profile-settings']);
+    await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
+    expect(await field(page, 'First Name').inputValue()).toBe('Gary');
+    await keepScreenshot(page, 'group-user-signed-in');
+  });
+
+  it('signs a client in with the client navigation and the entity selector', async () => {
+    const page = await signedIn('alice@client.test');
+    expect(await navigationIds(page, 'Client navigation')).toEqual(['client-profile']);
+    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await page.getByTestId('entity-selector').waitFor();
+    expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
+    await keepScreenshot(page, 'client-signed-in');
+  });
+
+  it("shows 'Invalid password' for a wrong password", async () => {
+    const page = await freshPage();
+    await page.goto(`${stack.shellUrl}/signin`);
+    await field(page, 'Email').fill('bob@client.test');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByText('Invalid password').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/signin');
+    await keepScreenshot(page, 'wrong-password');
+  });
+});
+
+describe('profiles', () => {
+  it('saves a client profile change that survives a reload', async () => {
+    const page = await signedIn('bob@client.test');
+    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await field(page, 'Work Phone Number').fill('5105550123');
+    expect(await field(page, 'Work Phone Number').inputValue()).toBe('(510) 555-0123');
+    await field(page, 'Time Zone').click();
+    await page.getByRole('option', { name: 'Eastern Time (US & Canada)' }).click();
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await page.getByText('Profile updated successfully').waitFor();
+    await keepScreenshot(page, 'client-profile-saved');
+
+    await page.reload();
+    await field(page, 'Work Phone Number').waitFor();
+    expect(await field(page, 'Work Phone Number').inputValue()).toBe('(510) 555-0123');
+    expect(await field(page, 'Time Zone').inputValue()).toBe('Eastern Time (US & Canada)');
+    const stored = await stack.identity.query<{ work_phone_number: string; time_zone: string }>(
+      'select work_phone_number, time_zone from users where id = $1',
+      [stack.userId('bob')],
+    );
+    expect(stored[0]).toEqual({ work_phone_number: '5105550123', time_zone: 'Eastern Time (US & Canada)' });
+  });
+
+  it('saves the entity profile with Canadian labels', async () => {
+    const page = await signedIn('bob@client.test');
+    await field(page, 'Country').click();
+    await field(page, 'Country').fill('Canada');
+    await page.getByRole('option', { name: 'Canada' }).click();
+    await field(page, 'Province/Territory').fill('BC');
+    await field(page, 'Postal Code').fill('V6B 1A1');
+    await page.getByRole('button', { name: 'Save Information' }).click();
+    await page.getByText('Entity info updated successfully.').waitFor();
+    await page.reload();
+    await field(page, 'Postal Code').waitFor();
+    expect(await field(page, 'Country').inputValue()).toBe('Canada');
+    expect(await field(page, 'Province/Territory').inputValue()).toBe('BC');
+    await keepScreenshot(page, 'entity-profile-canada');
+  });
+
+  it('shows a read-only client the banner and disabled inputs', async () => {
+    const page = await signedIn('carol@client.test');
+    await page.getByTestId('read-only-account').waitFor();
+    expect(await field(page, 'Primary Contact Email').isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Update Profile' }).isDisabled()).toBe(true);
+    await keepScreenshot(page, 'read-only-client');
+  });
+
+  it("previews a client's profile read-only for an advisor", async () => {
+    const page = await signedIn('partner@demo-cpa.test');
+    await page.goto(`${stack.shellUrl}/preview/user/${stack.userId('alice')}`);
+    await page.getByTestId('profile-preview').waitFor();
+    expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
+    const inputs = page.getByTestId('profile-preview').locator('form input');
+    await page.getByRole('heading', { name: 'Alice Anders' }).waitFor();
+    const states = await inputs.evaluateAll((els) =>
+      els.map((el) => (el as unknown as { disabled: boolean }).disabled),
+    );
+    expect(states.length).toBeGreaterThan(10);
+    expect(states.every(Boolean)).toBe(true);
+    expect(await page.getByRole('button', { name: 'Update Profile' }).count()).toBe(0);
+    await keepScreenshot(page, 'advisor-preview');
+  });
+});
+
+describe('sessions across tabs', () => {
+  it('signs the other tab out with the notice', async () => {
+    const first = await signedIn('alice@client.test');
+    const second = await first.context().newPage();
+    await second.goto(`${stack.shellUrl}/profile`);
+    await field(second, 'Primary Contact Email').waitFor();
+    await first.getByRole('button', { name: 'Sign out' }).click();
+    await second.getByText(SIGNED_OUT).waitFor();
+    await second.waitForURL((url) => url.pathname === '/signin');
+    await keepScreenshot(second, 'signed-out-other-tab');
+  });
+});
+
+describe('remotes', () => {
+  it('shows the fallback in the area whose remote is down; the shell and the other area keep working', async () => {
+    await stack.setRuntimeConfig({
+      ...stack.standard,
+      remotes: { ...stack.standard.remotes, admin: `http://127.0.0.1:${await freePort()}/mf-manifest.json` },
+    });
+    try {
+      const advisor = await signedIn('partner@demo-cpa.test');
+      await advisor.goto(`${stack.shellUrl}/admin-profile`);
+      await advisor.getByTestId('error-fallback').getByText(FALLBACK).waitFor();
+      await advisor.getByText('Demo CPA').first().waitFor();
+      expect(await advisor.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+      expect(await advisor.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);
+      await keepScreenshot(advisor, 'remote-down-advisor');
+
+      // The client area is up: a client works as usual.
+      const client = await signedIn('alice@client.test');
+      await client.waitForURL(`${stack.shellUrl}/profile`);
+      expect(await field(client, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
+      expect(await client.getByTestId('error-fallback').count()).toBe(0);
+    } finally {
+      await stack.setRuntimeConfig(stack.standard);
+    }
+  });
+
+  it('shows the fallback in the area whose module fails to load, under working navigation', async () => {
+    // A release of the client area whose profile module throws as soon as it is evaluated.
+    const broken = join(stack.temp, 'client-broken');
+    await cp(join(FRONTENDS, 'client', 'dist'), broken, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(broken, 'mf-manifest.json'), 'utf8')) as {
+      exposes: { name: string; assets: { js: { sync: string[] } } }[];
+    };
+    const own = manifest.exposes
+      .find((e) => e.name === 'Profile')
+      ?.assets.js.sync.find((f) => f.includes('__federation_expose_Profile'));
+    if (!own) throw new Error('no Profile module in the client manifest');
+    await writeFile(join(broken, own), "throw new Error('a broken release of the client area');\n");
+    const brokenServer = await stack.serve(broken);
+    await stack.setRuntimeConfig({
+      ...stack.standard,
+      remotes: { ...stack.standard.remotes, client: `${brokenServer.url}/mf-manifest.json` },
+    });
+    try {
+      const client = await signedIn('alice@client.test');
+      await client.goto(`${stack.shellUrl}/profile`);
+      const area = client.getByTestId('error-fallback');
+      await area.getByText(FALLBACK).waitFor();
+      // Navigation, the entity selector and the firm's banner of the shell are still there.
+      expect(await navigationIds(client, 'Client navigation')).toEqual(['client-profile']);
+      expect(await client.getByTestId('entity-selector').isVisible()).toBe(true);
+      expect(await client.getByTestId('in-app-banner').isVisible()).toBe(true);
+      expect(await area.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);
+      await keepScreenshot(client, 'remote-module-fails-client');
+
+      // The admin area is unaffected.
+      const advisor = await signedIn('partner@demo-cpa.test');
+      await advisor.waitForURL(`${stack.shellUrl}/admin-profile`);
+      expect(await field(advisor, 'First Name').inputValue()).toBe('Paula');
+    } finally {
+      await stack.setRuntimeConfig(stack.standard);
+    }
+  });
+
+  it('picks up a redeployed remote on reload without rebuilding the shell', async () => {
+    const release = join(stack.temp, 'client-release-b');
+    await run(
+      process.execPath,
+      [join(FRONTENDS, '..', 'node_modules/@rspack/cli/bin/rspack.js'), 'build', '--mode', 'production'],
+      {
+        cwd: join(FRONTENDS, 'client'),
+        env: { ...process.env, PORTICO_OUT_DIR: release, PORTICO_BUILD_MARKER: 'Release B' },
+      },
+    );
+    const shellBefore = await readFile(join(FRONTENDS, 'shell', 'dist', 'index.html'), 'utf8');
+    const page = await signedIn('alice@client.test');
+    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await field(page, 'Primary Contact Email').waitFor();
+    expect(await page.getByTestId('build-marker').count()).toBe(0);
+
+    const server = await stack.serve(release);
+    await stack.setRuntimeConfig({
+      ...stack.standard,
+      remotes: { ...stack.standard.remotes, client: `${server.url}/mf-manifest.json` },
+    });
+    try {
+      await page.reload();
+      await page.getByTestId('build-marker').waitFor();
+      expect(await page.getByTestId('build-marker').textContent()).toBe('Release B');
+      expect(await readFile(join(FRONTENDS, 'shell', 'dist', 'index.html'), 'utf8')).toBe(shellBefore);
+      await keepScreenshot(page, 'remote-redeployed');
+    } finally {
+      await stack.setRuntimeConfig(stack.standard);
+    }
+  });
+});
