@@ -1,0 +1,14 @@
+import { frontendConfig } from '@portico/kit/build';
+
+// The documents area: the file manager of advisors (/admin/:companyHash/documents) and clients
+// (/documents/:companyHash), one component with role-based capabilities.
+export default frontendConfig({
+  dir: import.meta.dirname,
+  name: 'documents',
+  kind: 'remote',
+  port: 8083,
+  exposes: {
+    './descriptor': './src/descriptor.ts',
+    './Documents': './src/documents/DocumentsRoute.tsx',
+  },
+});

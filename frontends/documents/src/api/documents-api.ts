@@ -1,0 +1,131 @@
+import type { ApiClient } from '@portico/kit';
+
+/** A file or folder of a company's tree, as the gateway returns it (spec 1 s.3, Document item). */
+export interface DocItem {
+  id: string;
+  name: string;
+  type: 'file' | 'folder' | string;
+  /** The item's full path, e.g. /2024/Receipts/scan.pdf. */
+  link: string;
+  description: string;
+  tags: string[];
+  created_at: string;
+  updated_at: string;
+  deleted_at: string;
+  questionnaire_id: string;
+  extracted_document_id: string;
+  parent_document_id: string;
+  items_count: number;
+  company_id: string;
+  size: string;
+  content_type: string;
+  is_protected: boolean;
+  staff_only: boolean;
+  is_system: boolean;
+  /** The folder the item is in. */
+  path: string;
+  /** HEIC previews: none, pending, ready or failed. */
+  preview_status: string;
+  upload_type: string;
+}
+
+export interface DocList {
+  documents: DocItem[];
+  path: string;
+  count: number;
+}
+
+export interface ItemResponse {
+  document: DocItem;
+  message?: string;
+}
+
+export interface LinkData {
+  link: string;
+  file_name: string;
+  expires_at: string;
+  preview_status?: string;
+}
+
+export interface LinkResponse {
+  document: { data: LinkData };
+}
+
+export interface UploadLink {
+  upload_id: string;
+  file_name: string;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  expires_at: string;
+}
+
+export interface ProcessedFile {
+  upload_id: string;
+  document_name: string;
+  document_location: string;
+  is_duplicate: boolean;
+  invalid: boolean;
+  is_protected: boolean;
+  message: string;
+}
+
+export interface ProcessResponse {
+  files: ProcessedFile[];
+  message: string;
+  invalid_files: string[];
+  document_location: string;
+  is_duplicate: boolean;
+}
+
+/** The documents calls of spec 1 s.7.6 through the gateway. */
+export const documentsApi = (api: ApiClient) => ({
+  list: (companyId: string, path: string, showWithDeleted = false) =>
+    api.post<DocList>('/integrations/get_documents', { companyId, path, showWithDeleted }),
+  search: (companyId: string, searchTerm: string, showWithDeleted = false) =>
+    api.post<DocList>('/integrations/search_documents', { companyId, searchTerm, showWithDeleted }),
+  createFolder: (companyId: string, path: string, name: string) =>
+    api.post<ItemResponse>('/integrations/create_folder', { companyId, path, name }),
+  rename: (companyId: string, path: string, itemName: string, newName: string) =>
+    api.post<ItemResponse>('/integrations/rename_item', { companyId, path, itemName, newName }),
+  move: (p: {
+    companyId: string;
+    oldPath: string;
+    newPath: string;
+    deleteOldPath: boolean;
+    isFolder: boolean;
+    newCompanyId?: string;
+  }) => api.post<ItemResponse>('/integrations/move_item', p),
+  update: (companyId: string, link: string, changes: { description?: string; tags?: string[] }) =>
+    api.post<ItemResponse>('/integrations/update_document', { companyId, link, ...changes }),
+  downloadLink: (companyId: string, link: string, isDownload: boolean) =>
+    api.post<LinkResponse>('/integrations/download_document', { companyId, link, isDownload }),
+  downloadFolder: (companyId: string, path: string, convertImagesToPdf = false) =>
+    api.post<LinkResponse>('/integrations/download_folder', { companyId, path, convertImagesToPdf }),
+  downloadMultiple: (companyId: string, links: string[], convertImagesToPdf = false) =>
+    api.post<LinkResponse>('/integrations/download_multiple_documents', {
+      companyId,
+      links,
+      convertImagesToPdf,
+    }),
+  deleteDocument: (companyId: string, path: string, documentName: string, isFolder: boolean) =>
+    api.post<{ message: string }>('/integrations/delete_document', {
+      companyId,
+      path,
+      documentName,
+      isFolder,
+    }),
+  deletePath: (companyId: string, path: string) =>
+    api.post<{ message: string }>('/integrations/delete_path', { companyId, path }),
+  restore: (companyId: string, path: string, id?: string) =>
+    api.post<ItemResponse>('/integrations/restore_deleted_document', { companyId, path, id }),
+  uploadLinks: (
+    companyId: string,
+    path: string,
+    files: { name: string; size: number; contentType: string }[],
+  ) => api.post<{ links: UploadLink[] }>('/integrations/upload_links', { companyId, path, files }),
+  process: (companyId: string, path: string, uploadIds: string[]) =>
+    api.post<ProcessResponse>('/integrations/process_document', { companyId, path, uploadIds }),
+});
+
+export type DocumentsApi = ReturnType<typeof documentsApi>;

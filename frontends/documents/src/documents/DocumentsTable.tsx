@@ -1,0 +1,373 @@
+import {
+  ActionIcon,
+  Badge,
+  Card,
+  Checkbox,
+  Group,
+  Menu,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@portico/kit';
+import {
+  createColumnHelper,
+  createSortedRowModel,
+  type Row,
+  type RowSelectionState,
+  rowSelectionFeature,
+  rowSortingFeature,
+  type SortingState,
+  tableFeatures,
+  useTable,
+} from '@tanstack/react-table';
+import { type ReactNode, useMemo, useState } from 'react';
+import type { DocItem } from '../api/documents-api.js';
+import { type Capabilities, type ItemActions, itemActions, type Verdict } from '../rules/capabilities.js';
+import { formatSize, isNew, isStaffOnly } from '../rules/names.js';
+import type { DocumentsView } from '../rules/view-preference.js';
+import { DotsIcon, FileIcon, FolderIcon, LockIcon } from './icons.js';
+
+export type ItemAction = Exclude<keyof ItemActions, never>;
+
+export interface TableProps {
+  items: DocItem[];
+  caps: Capabilities;
+  view: DocumentsView;
+  selection: RowSelectionState;
+  onSelectionChange: (next: RowSelectionState) => void;
+  onOpen: (item: DocItem) => void;
+  onAction: (action: ItemAction, item: DocItem) => void;
+  /** Search results show the folder of each item. */
+  showFolder?: boolean;
+}
+
+const features = tableFeatures({
+  rowSortingFeature,
+  rowSelectionFeature,
+  sortedRowModel: createSortedRowModel(),
+});
+const helper = createColumnHelper<typeof features, DocItem>();
+
+const folderFirst = (a: DocItem, b: DocItem) => (a.type === b.type ? 0 : a.type === 'folder' ? -1 : 1);
+
+const ACTION_LABELS: [ItemAction, string][] = [
+  ['open', 'Open'],
+  ['download', 'Download'],
+  ['rename', 'Rename'],
+  ['move', 'Move'],
+  ['copy', 'Copy'],
+  ['editDescription', 'Edit Description'],
+  ['editTags', 'Edit Tags'],
+  ['copyUrl', 'Copy folder URL'],
+  ['delete', 'Delete'],
+  ['restore', 'Restore'],
+];
+
+export function ItemMenu({
+  item,
+  caps,
+  onAction,
+}: {
+  item: DocItem;
+  caps: Capabilities;
+  onAction: TableProps['onAction'];
+}) {
+  const actions = itemActions(caps, item);
+  const shown = ACTION_LABELS.filter(([key]) => actions[key].visible);
+  if (!shown.length) return null;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          aria-label={`Actions for ${item.name}`}
+          onClick={(e) => e.stopPropagation()}
+        >
+          <DotsIcon />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown onClick={(e) => e.stopPropagation()}>
+        {shown.map(([key, label]) => (
+          <MenuEntry key={key} verdict={actions[key]} label={label} onClick={() => onAction(key, item)} />
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function MenuEntry({ verdict, label, onClick }: { verdict: Verdict; label: string; onClick: () => void }) {
+  const entry = (
+    <Menu.Item disabled={!verdict.enabled} onClick={onClick} color={label === 'Delete' ? 'red' : undefined}>
+      {label}
+    </Menu.Item>
+  );
+  return verdict.enabled || !verdict.reason ? (
+    entry
+  ) : (
+    <Tooltip label={verdict.reason} position="left" withArrow>
+      <div data-disabled-reason={verdict.reason}>{entry}</div>
+    </Tooltip>
+  );
+}
+
+export function ItemBadges({ item }: { item: DocItem }) {
+  return (
+    <>
+      {item.type === 'folder' && isStaffOnly(item) ? <LockIcon /> : null}
+      {item.deleted_at ? (
+        <Badge color="red" variant="light" size="sm">
+          Deleted
+        </Badge>
+      ) : null}
+      {isNew(item) ? (
+        <Badge color="green" variant="light" size="sm">
+          New
+        </Badge>
+      ) : null}
+    </>
+  );
+}
+
+function NameCell({
+  item,
+  onOpen,
+  showFolder,
+}: {
+  item: DocItem;
+  onOpen: (i: DocItem) => void;
+  showFolder?: boolean;
+}) {
+  return (
+    <Group gap={8} wrap="nowrap">
+      {item.type === 'folder' ? <FolderIcon /> : <FileIcon />}
+      <Stack gap={0}>
+        <Group gap={6} wrap="nowrap">
+          <UnstyledButton onClick={() => onOpen(item)} disabled={Boolean(item.deleted_at)}>
+            <Text size="sm" fw={500} td={item.deleted_at ? 'line-through' : undefined}>
+              {item.name}
+            </Text>
+          </UnstyledButton>
+          <ItemBadges item={item} />
+        </Group>
+        {showFolder ? (
+          <Text size="xs" c="dimmed">
+            {item.path || '/'}
+          </Text>
+        ) : null}
+      </Stack>
+    </Group>
+  );
+}
+
+function formatDate(value: string): string {
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? new Date(t).toLocaleDateString() : '';
+}
+
+/** The file list: a sortable table (TanStack Table) or a grid of cards, with row selection. */
+export function DocumentsTable(props: TableProps) {
+  const { caps, onOpen, onAction, showFolder } = props;
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
+  const columns = useMemo(
+    () =>
+      helper.columns([
+        helper.display({
+          id: 'select',
+          header: ({ table }) => (
+            <Checkbox
+              aria-label="Select all"
+              checked={table.getIsAllRowsSelected()}
+              indeterminate={table.getIsSomeRowsSelected()}
+              onChange={table.getToggleAllRowsSelectedHandler()}
+            />
+          ),
+          cell: ({ row }) => (
+            <Checkbox
+              aria-label={`Select ${row.original.name}`}
+              checked={row.getIsSelected()}
+              onChange={row.getToggleSelectedHandler()}
+              onClick={(e) => e.stopPropagation()}
+            />
+          ),
+        }),
+        helper.accessor('name', {
+          header: 'Name',
+          sortFn: (a: Row<typeof features, DocItem>, b: Row<typeof features, DocItem>) =>
+            folderFirst(a.original, b.original) ||
+            a.original.name.localeCompare(b.original.name, undefined, { numeric: true }),
+          cell: ({ row }) => <NameCell item={row.original} onOpen={onOpen} showFolder={showFolder} />,
+        }),
+        ...(caps.descriptionColumn
+          ? [
+              helper.accessor('description', {
+                header: 'Description',
+                enableSorting: false,
+                cell: ({ row }) =>
+                  row.original.type === 'folder' ? null : (
+                    <UnstyledButton
+                      onClick={() =>
+                        caps.editDescription.enabled && onAction('editDescription', row.original)
+                      }
+                    >
+                      <Text size="sm" c={row.original.description ? undefined : 'dimmed'}>
+                        {row.original.description || 'Add a description'}
+                      </Text>
+                    </UnstyledButton>
+                  ),
+              }),
+            ]
+          : []),
+        ...(caps.tagsColumn
+          ? [
+              helper.accessor('tags', {
+                header: 'Tags',
+                enableSorting: false,
+                cell: ({ row }) => (
+                  <Group gap={4}>
+                    {(row.original.tags ?? []).map((t) => (
+                      <Badge key={t} variant="outline" size="sm">
+                        {t}
+                      </Badge>
+                    ))}
+                  </Group>
+                ),
+              }),
+            ]
+          : []),
+        helper.accessor('updated_at', {
+          header: 'Modified',
+          sortFn: (a: Row<typeof features, DocItem>, b: Row<typeof features, DocItem>) =>
+            (Date.parse(a.original.updated_at) || 0) - (Date.parse(b.original.updated_at) || 0),
+          cell: ({ row }) => <Text size="sm">{formatDate(row.original.updated_at)}</Text>,
+        }),
+        helper.accessor('size', {
+          header: 'Size',
+          sortFn: (a: Row<typeof features, DocItem>, b: Row<typeof features, DocItem>) =>
+            Number(a.original.size || 0) - Number(b.original.size || 0),
+          cell: ({ row }) =>
+            row.original.type === 'folder' ? (
+              <Text size="sm" c="dimmed">
+                {row.original.items_count} {row.original.items_count === 1 ? 'item' : 'items'}
+              </Text>
+            ) : (
+              <Text size="sm">{formatSize(row.original.size)}</Text>
+            ),
+        }),
+        helper.display({
+          id: 'actions',
+          header: () => <VisuallyHiddenText>Actions</VisuallyHiddenText>,
+          cell: ({ row }) => <ItemMenu item={row.original} caps={caps} onAction={onAction} />,
+        }),
+      ]),
+    [caps, onOpen, onAction, showFolder],
+  );
+
+  const table = useTable({
+    features,
+    columns,
+    data: props.items,
+    getRowId: (item: DocItem) => item.id,
+    state: { sorting, rowSelection: props.selection },
+    onSortingChange: setSorting,
+    onRowSelectionChange: (updater) =>
+      props.onSelectionChange(typeof updater === 'function' ? updater(props.selection) : updater),
+    enableSortingRemoval: false,
+  });
+
+  const rows = table.getRowModel().rows;
+  if (props.view === 'grid') {
+    return (
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5 }} data-testid="documents-grid">
+        {rows.map((row) => (
+          <Card
+            key={row.id}
+            withBorder
+            padding="sm"
+            data-selected={row.getIsSelected() || undefined}
+            style={{ cursor: 'pointer' }}
+            onDoubleClick={() => !row.original.deleted_at && onOpen(row.original)}
+          >
+            <Group justify="space-between" wrap="nowrap">
+              <Checkbox
+                aria-label={`Select ${row.original.name}`}
+                checked={row.getIsSelected()}
+                onChange={row.getToggleSelectedHandler()}
+              />
+              <ItemMenu item={row.original} caps={caps} onAction={onAction} />
+            </Group>
+            <Stack align="center" gap={4} py="sm">
+              {row.original.type === 'folder' ? <FolderIcon size={40} /> : <FileIcon size={40} />}
+              <UnstyledButton
+                onClick={() => onOpen(row.original)}
+                disabled={Boolean(row.original.deleted_at)}
+              >
+                <Text size="sm" ta="center" lineClamp={2}>
+                  {row.original.name}
+                </Text>
+              </UnstyledButton>
+              <Group gap={4}>
+                <ItemBadges item={row.original} />
+              </Group>
+            </Stack>
+          </Card>
+        ))}
+      </SimpleGrid>
+    );
+  }
+  return (
+    <Table highlightOnHover data-testid="documents-table">
+      <Table.Thead>
+        {table.getHeaderGroups().map((group) => (
+          <Table.Tr key={group.id}>
+            {group.headers.map((header) => {
+              const sorted = header.column.getIsSorted();
+              const canSort =
+                header.column.getCanSort() && header.column.id !== 'select' && header.column.id !== 'actions';
+              return (
+                <Table.Th
+                  key={header.id}
+                  aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  {canSort ? (
+                    <UnstyledButton onClick={header.column.getToggleSortingHandler()} fw={600} fz="sm">
+                      <table.FlexRender header={header} />
+                      {sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : ''}
+                    </UnstyledButton>
+                  ) : (
+                    <table.FlexRender header={header} />
+                  )}
+                </Table.Th>
+              );
+            })}
+          </Table.Tr>
+        ))}
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr
+            key={row.id}
+            data-deleted={row.original.deleted_at ? true : undefined}
+            bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
+          >
+            {row.getAllCells().map((cell) => (
+              <Table.Td key={cell.id}>
+                <table.FlexRender cell={cell} />
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function VisuallyHiddenText({ children }: { children: ReactNode }) {
+  return (
+    <span style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+      {children}
+    </span>
+  );
+}

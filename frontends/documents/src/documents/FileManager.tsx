@@ -1,0 +1,687 @@
+import {
+  Anchor,
+  Box,
+  Button,
+  Center,
+  type Entity,
+  Group,
+  isApiError,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+  toast,
+  useDebouncedValue,
+} from '@portico/kit';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { useCallback, useMemo, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { useSearchParams } from 'react-router';
+import type { DocItem, DocumentsApi } from '../api/documents-api.js';
+import { PreviewDialog } from '../preview/PreviewDialog.js';
+import { type Capabilities, visibleItems } from '../rules/capabilities.js';
+import { crumbs, normalizePath, parentPath } from '../rules/names.js';
+import { bulkActions, FOLDERS_NOT_DOWNLOADABLE, MIXED_SELECTION } from '../rules/selection.js';
+import { type DocumentsView, readView, saveView } from '../rules/view-preference.js';
+import { UploadDialog } from '../upload/UploadDialog.js';
+import { UploadProgressList } from '../upload/UploadProgressList.js';
+import { entryOf } from '../upload/upload.js';
+import { useUploads } from '../upload/useUploads.js';
+import { DocumentsTable, type ItemAction } from './DocumentsTable.js';
+import {
+  ConvertDownloadDialog,
+  CreateFolderDialog,
+  DeleteDialog,
+  DescriptionDialog,
+  MoveCopyDialog,
+  RenameDialog,
+  RestoreDialog,
+  TagsDialog,
+} from './dialogs.js';
+import { FolderTree } from './FolderTree.js';
+import { Guarded } from './Guarded.js';
+
+/** Documents search waits for typing to pause (spec 1 s.9: a shared debounce). */
+export const SEARCH_DEBOUNCE_MS = 300;
+/** Spec 1 s.9: the temporary download link is removed after 500 ms. */
+const LINK_REMOVAL_MS = 500;
+
+export const MESSAGES = {
+  deleted: 'Deleted successfully',
+  deleteFailed: 'Deleted Failed',
+  updateFailed: 'Failed to update document or folder',
+  updated: 'Updated successfully',
+  restored: 'Undo was successful',
+  linkCopied: 'Link copied to clipboard',
+  documentDownloadFailed: 'There was a problem downloading the document.',
+  folderDownloadFailed: 'There was a problem downloading the folder. Please refresh and try again.',
+  noLink: 'No download link found in response',
+} as const;
+
+type DialogState =
+  | { kind: 'none' }
+  | { kind: 'createFolder' }
+  | { kind: 'upload' }
+  | { kind: 'rename'; item: DocItem }
+  | { kind: 'description'; item: DocItem }
+  | { kind: 'tags'; item: DocItem }
+  | { kind: 'delete'; items: DocItem[] }
+  | { kind: 'restore'; items: DocItem[] }
+  | { kind: 'move' | 'copy'; items: DocItem[] }
+  | { kind: 'download'; items: DocItem[] }
+  | { kind: 'downloadFolder'; item: DocItem | null }
+  | { kind: 'preview'; item: DocItem };
+
+/** A refused call's text: a permission answer ('Disabled by firm', read-only) wins over the listed text. */
+function failure(err: unknown, listed: string): string {
+  if (
+    isApiError(err) &&
+    (err.status === 403 || err.status === 409 || err.status === 429 || err.status === 503)
+  )
+    return err.message || listed;
+  return listed;
+}
+
+function clickLink(href: string, fileName?: string) {
+  const a = document.createElement('a');
+  a.href = href;
+  if (fileName) a.download = fileName;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => a.remove(), LINK_REMOVAL_MS);
+}
+
+export interface FileManagerProps {
+  api: DocumentsApi;
+  company: Entity;
+  caps: Capabilities;
+  firmTags?: string[];
+  makeXhr?: () => XMLHttpRequest;
+}
+
+/** The file manager of spec 1 s.2.7, for advisors and clients alike; what differs is in `caps`. */
+export function FileManager({ api, company, caps, firmTags = [], makeXhr }: FileManagerProps) {
+  const companyId = company.id;
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const path = normalizePath(params.get('path'));
+  const [showDeleted, setShowDeleted] = useState(false);
+  const [term, setTerm] = useState('');
+  const [debounced] = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
+  const [view, setView] = useState<DocumentsView>(readView);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const close = useCallback(() => setDialog({ kind: 'none' }), []);
+  const includeDeleted = caps.includeDeleted && showDeleted;
+
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: ['documents', companyId] }),
+    [queryClient, companyId],
+  );
+  const uploads = useUploads({ api, companyId, makeXhr, onDone: () => void refresh() });
+
+  const goTo = useCallback(
+    (next: string) => {
+      setSelection({});
+      setTerm('');
+      setParams(
+        (prev) => {
+          const p = new URLSearchParams(prev);
+          if (normalizePath(next) === '/') p.delete('path');
+          else p.set('path', normalizePath(next));
+          return p;
+        },
+        { replace: false },
+      );
+    },
+    [setParams],
+  );
+
+  const listing = useQuery({
+    queryKey: debounced
+      ? ['documents', companyId, 'search', debounced, includeDeleted]
+      : ['documents', companyId, 'list', path, includeDeleted],
+    queryFn: () =>
+      debounced
+        ? api.search(companyId, debounced, includeDeleted)
+        : api.list(companyId, path === '/' ? '' : path, includeDeleted),
+  });
+  const items = useMemo(() => visibleItems(caps, listing.data?.documents ?? []), [caps, listing.data]);
+  const selected = useMemo(() => items.filter((i) => selection[i.id]), [items, selection]);
+  const bulk = bulkActions(caps, selected);
+
+  const download = useCallback(
+    async (item: DocItem) => {
+      try {
+        const res = await api.downloadLink(companyId, item.link, true);
+        const link = res.document?.data?.link;
+        if (!link) return void toast.error(MESSAGES.noLink);
+        clickLink(link, res.document.data.file_name || item.name);
+      } catch (err) {
+        toast.error(failure(err, MESSAGES.documentDownloadFailed));
+      }
+    },
+    [api, companyId],
+  );
+
+  const zip = useCallback(
+    async (request: () => Promise<{ document: { data: { link: string; file_name: string } } }>) => {
+      try {
+        const res = await request();
+        const link = res.document?.data?.link;
+        if (!link) return void toast.error(MESSAGES.noLink);
+        clickLink(link, res.document.data.file_name);
+        close();
+      } catch (err) {
+        toast.error(failure(err, MESSAGES.folderDownloadFailed));
+      }
+    },
+    [close],
+  );
+
+  const open = useCallback(
+    (item: DocItem) => {
+      if (item.deleted_at) return;
+      if (item.type === 'folder') goTo(item.link);
+      else setDialog({ kind: 'preview', item });
+    },
+    [goTo],
+  );
+
+  const folderUrl = useCallback(
+    (p: string) => {
+      const url = new URL(`/admin/${company.hash_id}/documents`, window.location.origin);
+      if (normalizePath(p) !== '/') url.searchParams.set('path', normalizePath(p));
+      return url.toString();
+    },
+    [company.hash_id],
+  );
+  const copyUrl = useCallback(
+    async (p: string) => {
+      try {
+        await navigator.clipboard.writeText(folderUrl(p));
+        toast.success(MESSAGES.linkCopied);
+      } catch {
+        toast.error();
+      }
+    },
+    [folderUrl],
+  );
+
+  const onAction = useCallback(
+    (action: ItemAction, item: DocItem) => {
+      switch (action) {
+        case 'open':
+          return open(item);
+        case 'download':
+          return item.type === 'folder' ? setDialog({ kind: 'downloadFolder', item }) : void download(item);
+        case 'rename':
+          return setDialog({ kind: 'rename', item });
+        case 'move':
+        case 'copy':
+          return setDialog({ kind: action, items: [item] });
+        case 'delete':
+          return setDialog({ kind: 'delete', items: [item] });
+        case 'restore':
+          return setDialog({ kind: 'restore', items: [item] });
+        case 'editDescription':
+          return setDialog({ kind: 'description', item });
+        case 'editTags':
+          return setDialog({ kind: 'tags', item });
+        case 'copyUrl':
+          return void copyUrl(item.link);
+      }
+    },
+    [open, download, copyUrl],
+  );
+
+  const runAll = async (
+    work: (item: DocItem) => Promise<unknown>,
+    targets: DocItem[],
+    ok: string,
+    failed: string,
+  ) => {
+    const results = await Promise.allSettled(targets.map(work));
+    const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (errors.length < results.length) toast.success(ok);
+    if (errors.length) toast.error(failure(errors[0]?.reason, failed));
+    setSelection({});
+    close();
+    await refresh();
+  };
+
+  const drop = useDropzone({
+    noClick: true,
+    noKeyboard: true,
+    disabled: !caps.upload.enabled || uploads.busy || dialog.kind === 'upload',
+    onDrop: (files) => void uploads.start(path, files.map(entryOf)),
+  });
+
+  const itemCount = listing.data?.count ?? items.length;
+
+  return (
+    <Stack p="md" gap="md" data-testid="file-manager" data-role={caps.role}>
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={2}>
+          <Title order={2}>Documents</Title>
+          <Text size="sm" c="dimmed">
+            {company.name}
+          </Text>
+        </Stack>
+        <Group gap="xs">
+          <Guarded verdict={caps.createFolder}>
+            <Button
+              variant="default"
+              disabled={!caps.createFolder.enabled}
+              onClick={() => setDialog({ kind: 'createFolder' })}
+            >
+              Add Folder
+            </Button>
+          </Guarded>
+          <Guarded verdict={caps.upload}>
+            <Button disabled={!caps.upload.enabled} onClick={() => setDialog({ kind: 'upload' })}>
+              Add
+            </Button>
+          </Guarded>
+        </Group>
+      </Group>
+
+      <Group align="flex-start" wrap="nowrap" gap="lg">
+        <Paper withBorder p="sm" w={240} miw={200} style={{ flexShrink: 0 }}>
+          <FolderTree api={api} companyId={companyId} caps={caps} current={path} onSelect={goTo} />
+        </Paper>
+
+        <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} {...drop.getRootProps()}>
+          <input {...drop.getInputProps()} aria-label="Drop files to upload" />
+          <Group justify="space-between" gap="xs">
+            <Group gap={4} aria-label="Breadcrumbs">
+              {crumbs(path).map((c, i, all) => (
+                <Group key={c.path} gap={4}>
+                  {i === all.length - 1 ? (
+                    <Text fw={600}>{c.name}</Text>
+                  ) : (
+                    <Anchor component="button" type="button" onClick={() => goTo(c.path)}>
+                      {c.name}
+                    </Anchor>
+                  )}
+                  {i < all.length - 1 ? <Text c="dimmed">/</Text> : null}
+                </Group>
+              ))}
+            </Group>
+            <Group gap="xs">
+              {caps.copyFolderUrl ? (
+                <Button variant="subtle" size="xs" onClick={() => void copyUrl(path)}>
+                  Copy folder URL
+                </Button>
+              ) : null}
+              {caps.folderDownload ? (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  onClick={() => setDialog({ kind: 'downloadFolder', item: null })}
+                >
+                  Download folder
+                </Button>
+              ) : null}
+            </Group>
+          </Group>
+
+          <Group gap="sm" align="center">
+            <TextInput
+              placeholder="Search documents"
+              aria-label="Search documents"
+              value={term}
+              onChange={(e) => setTerm(e.currentTarget.value)}
+              style={{ flex: 1, minWidth: 200 }}
+            />
+            <Text size="sm" c="dimmed" data-testid="item-count">
+              {itemCount} {itemCount === 1 ? 'item' : 'items'}
+            </Text>
+            {caps.includeDeleted ? (
+              <Switch
+                label="Include deleted files"
+                checked={showDeleted}
+                onChange={(e) => {
+                  setShowDeleted(e.currentTarget.checked);
+                  setSelection({});
+                }}
+              />
+            ) : null}
+            <SegmentedControl
+              aria-label="View"
+              value={view}
+              onChange={(v) => {
+                const next = v === 'grid' ? 'grid' : 'list';
+                setView(next);
+                saveView(next);
+              }}
+              data={[
+                { label: 'List', value: 'list' },
+                { label: 'Grid', value: 'grid' },
+              ]}
+            />
+          </Group>
+
+          {selected.length ? (
+            <Paper withBorder p="xs" data-testid="bulk-bar">
+              <Group gap="xs">
+                <Text size="sm" fw={600}>
+                  {selected.length} selected
+                </Text>
+                {bulk.mixed ? (
+                  <Text size="sm" c="dimmed">
+                    {MIXED_SELECTION}
+                  </Text>
+                ) : (
+                  <>
+                    {selected.every((i) => !i.deleted_at) ? (
+                      <>
+                        <BulkButton
+                          label="Download"
+                          enabled={bulk.download}
+                          reason={bulk.reasons.download}
+                          onClick={() => setDialog({ kind: 'download', items: selected })}
+                        />
+                        <BulkButton
+                          label="Move"
+                          enabled={bulk.move}
+                          reason={bulk.reasons.move}
+                          onClick={() => setDialog({ kind: 'move', items: selected })}
+                        />
+                        <BulkButton
+                          label="Copy"
+                          enabled={bulk.copy}
+                          reason={bulk.reasons.copy}
+                          onClick={() => setDialog({ kind: 'copy', items: selected })}
+                        />
+                        <BulkButton
+                          label="Delete"
+                          enabled={bulk.delete}
+                          reason={bulk.reasons.delete}
+                          onClick={() => setDialog({ kind: 'delete', items: selected })}
+                        />
+                      </>
+                    ) : null}
+                    {bulk.restore ? (
+                      <BulkButton
+                        label="Restore"
+                        enabled
+                        onClick={() => setDialog({ kind: 'restore', items: selected })}
+                      />
+                    ) : null}
+                  </>
+                )}
+                <Button size="xs" variant="subtle" onClick={() => setSelection({})}>
+                  Clear
+                </Button>
+              </Group>
+            </Paper>
+          ) : null}
+
+          <Box
+            pos="relative"
+            style={{
+              outline: drop.isDragActive ? '2px dashed var(--mantine-primary-color-filled)' : undefined,
+              borderRadius: 8,
+              minHeight: 200,
+            }}
+          >
+            {listing.isPending ? (
+              <Center p="xl">
+                <Loader aria-label="Loading" />
+              </Center>
+            ) : listing.isError ? (
+              <Center p="xl">
+                <Text c="red">{failure(listing.error, 'Something went wrong')}</Text>
+              </Center>
+            ) : items.length === 0 ? (
+              <Center p="xl">
+                <Text c="dimmed">
+                  {debounced ? 'No documents match your search.' : 'This folder is empty.'}
+                </Text>
+              </Center>
+            ) : (
+              <DocumentsTable
+                items={items}
+                caps={caps}
+                view={view}
+                selection={selection}
+                onSelectionChange={setSelection}
+                onOpen={open}
+                onAction={onAction}
+                showFolder={Boolean(debounced)}
+              />
+            )}
+            {drop.isDragActive ? (
+              <Center pos="absolute" inset={0} style={{ background: 'rgba(255,255,255,.7)' }}>
+                <Text fw={600}>Drop files or folders to upload them here</Text>
+              </Center>
+            ) : null}
+          </Box>
+          {dialog.kind !== 'upload' ? <UploadProgressList files={uploads.files} /> : null}
+        </Stack>
+      </Group>
+
+      {dialog.kind === 'createFolder' ? (
+        <CreateFolderDialog
+          onClose={close}
+          onCreate={async (name) => {
+            try {
+              await api.createFolder(companyId, path === '/' ? '' : path, name);
+              toast.success(MESSAGES.updated);
+              close();
+              await refresh();
+            } catch (err) {
+              toast.error(
+                failure(err, isApiError(err) && err.status < 500 ? err.message : MESSAGES.updateFailed),
+              );
+            }
+          }}
+        />
+      ) : null}
+      {dialog.kind === 'upload' ? (
+        <UploadDialog
+          files={uploads.files}
+          busy={uploads.busy}
+          onClose={() => {
+            close();
+            uploads.clear();
+          }}
+          onFiles={(entries) => void uploads.start(path, entries)}
+        />
+      ) : null}
+      {dialog.kind === 'rename' ? (
+        <RenameDialog
+          item={dialog.item}
+          onClose={close}
+          onRename={async (newName) => {
+            try {
+              await api.rename(
+                companyId,
+                dialog.item.path || parentPath(dialog.item.link),
+                dialog.item.name,
+                newName,
+              );
+              toast.success(MESSAGES.updated);
+              close();
+              await refresh();
+            } catch (err) {
+              toast.error(failure(err, MESSAGES.updateFailed));
+            }
+          }}
+        />
+      ) : null}
+      {dialog.kind === 'description' ? (
+        <DescriptionDialog
+          item={dialog.item}
+          onClose={close}
+          onSave={async (description) => {
+            try {
+              await api.update(companyId, dialog.item.link, { description });
+              toast.success(MESSAGES.updated);
+              close();
+              await refresh();
+            } catch (err) {
+              toast.error(failure(err, MESSAGES.updateFailed));
+            }
+          }}
+        />
+      ) : null}
+      {dialog.kind === 'tags' ? (
+        <TagsDialog
+          item={dialog.item}
+          firmTags={firmTags}
+          onClose={close}
+          onSave={async (tags) => {
+            try {
+              await api.update(companyId, dialog.item.link, { tags });
+              toast.success(MESSAGES.updated);
+              close();
+              await refresh();
+            } catch (err) {
+              toast.error(failure(err, 'Issue saving selected tags, please try again later.'));
+            }
+          }}
+        />
+      ) : null}
+      {dialog.kind === 'delete' ? (
+        <DeleteDialog
+          items={dialog.items}
+          onClose={close}
+          onConfirm={() =>
+            runAll(
+              (i) => api.deletePath(companyId, i.link),
+              dialog.items,
+              MESSAGES.deleted,
+              MESSAGES.deleteFailed,
+            )
+          }
+        />
+      ) : null}
+      {dialog.kind === 'restore' ? (
+        <RestoreDialog
+          items={dialog.items}
+          onClose={close}
+          onConfirm={() =>
+            runAll(
+              (i) => api.restore(companyId, i.link, i.id),
+              dialog.items,
+              MESSAGES.restored,
+              MESSAGES.updateFailed,
+            )
+          }
+        />
+      ) : null}
+      {dialog.kind === 'move' || dialog.kind === 'copy' ? (
+        <MoveCopyDialog
+          mode={dialog.kind}
+          items={dialog.items}
+          api={api}
+          companyId={companyId}
+          caps={caps}
+          onClose={close}
+          onConfirm={(destination) =>
+            runAll(
+              (i) =>
+                api.move({
+                  companyId,
+                  oldPath: i.link,
+                  newPath: destination === '/' ? '' : destination,
+                  deleteOldPath: dialog.kind === 'move',
+                  isFolder: i.type === 'folder',
+                }),
+              dialog.items,
+              MESSAGES.updated,
+              MESSAGES.updateFailed,
+            )
+          }
+        />
+      ) : null}
+      {dialog.kind === 'download' ? (
+        dialog.items.length === 1 && dialog.items[0] ? (
+          <ConvertDownloadDialog
+            onClose={close}
+            onDownload={async (convert) => {
+              const only = dialog.items[0] as DocItem;
+              if (!convert) {
+                close();
+                return download(only);
+              }
+              return zip(() => api.downloadMultiple(companyId, [only.link], true));
+            }}
+          />
+        ) : (
+          <ConvertDownloadDialog
+            onClose={close}
+            onDownload={(convert) =>
+              dialog.items.some((i) => i.type === 'folder')
+                ? Promise.resolve(void toast.error(FOLDERS_NOT_DOWNLOADABLE))
+                : zip(() =>
+                    api.downloadMultiple(
+                      companyId,
+                      dialog.items.map((i) => i.link),
+                      convert,
+                    ),
+                  )
+            }
+          />
+        )
+      ) : null}
+      {dialog.kind === 'downloadFolder' ? (
+        <ConvertDownloadDialog
+          onClose={close}
+          onDownload={(convert) =>
+            zip(() =>
+              api.downloadFolder(
+                companyId,
+                dialog.item ? dialog.item.link : path === '/' ? '' : path,
+                convert,
+              ),
+            )
+          }
+        />
+      ) : null}
+      {dialog.kind === 'preview' ? (
+        <PreviewDialog
+          item={dialog.item}
+          api={api}
+          companyId={companyId}
+          onClose={close}
+          onDownload={download}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+function BulkButton({
+  label,
+  enabled,
+  reason,
+  onClick,
+}: {
+  label: string;
+  enabled: boolean;
+  reason?: string;
+  onClick: () => void;
+}) {
+  return (
+    <Guarded verdict={{ visible: true, enabled, reason }}>
+      <Button
+        size="xs"
+        variant="light"
+        disabled={!enabled}
+        onClick={onClick}
+        color={label === 'Delete' ? 'red' : undefined}
+      >
+        {label}
+      </Button>
+    </Guarded>
+  );
+}

@@ -1,0 +1,121 @@
+import { Box, Button, Group, Loader, Stack, Text, UnstyledButton } from '@portico/kit';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { DocumentsApi } from '../api/documents-api.js';
+import type { Capabilities } from '../rules/capabilities.js';
+import { visibleItems } from '../rules/capabilities.js';
+import { isStaffOnly, normalizePath } from '../rules/names.js';
+import { ChevronIcon, FolderIcon, LockIcon } from './icons.js';
+
+export interface TreeProps {
+  api: DocumentsApi;
+  companyId: string;
+  caps: Capabilities;
+  /** The highlighted folder. */
+  current: string;
+  onSelect: (path: string) => void;
+  /** Folders that cannot be chosen (a move's own folder and what is below it). */
+  disabled?: (path: string) => boolean;
+  label?: string;
+}
+
+export const folderKey = (companyId: string, path: string) =>
+  ['documents', companyId, 'folders', path] as const;
+
+/** The folder tree: the All Files header (the root), a Home button and lazily loaded sub-folders. */
+export function FolderTree(props: TreeProps) {
+  const { current, onSelect } = props;
+  return (
+    <Stack gap={4} aria-label={props.label ?? 'Folders'} role="tree">
+      <Group justify="space-between" wrap="nowrap">
+        <UnstyledButton
+          onClick={() => onSelect('/')}
+          fw={current === '/' ? 700 : 500}
+          role="treeitem"
+          aria-selected={current === '/'}
+        >
+          All Files
+        </UnstyledButton>
+        <Button size="compact-xs" variant="subtle" onClick={() => onSelect('/')}>
+          Home
+        </Button>
+      </Group>
+      <Children {...props} path="/" depth={0} />
+    </Stack>
+  );
+}
+
+function Children(props: TreeProps & { path: string; depth: number }) {
+  const { api, companyId, caps, path } = props;
+  const folders = useQuery({
+    queryKey: folderKey(companyId, path),
+    queryFn: async () => {
+      const list = await api.list(companyId, path === '/' ? '' : path, false);
+      return visibleItems(
+        caps,
+        list.documents.filter((d) => d.type === 'folder' && !d.deleted_at),
+      ).sort((a, b) => a.name.localeCompare(b.name));
+    },
+    staleTime: 30_000,
+  });
+  if (folders.isPending) return <Loader size="xs" ml={props.depth * 14 + 18} aria-label="Loading folders" />;
+  if (folders.isError) return null;
+  return (
+    <Stack gap={0} role="group">
+      {folders.data.map((f) => (
+        <Node
+          key={f.id}
+          {...props}
+          path={f.link}
+          name={f.name}
+          staffOnly={isStaffOnly(f)}
+          hasChildren={f.items_count > 0}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function Node(
+  props: TreeProps & { path: string; depth: number; name: string; staffOnly: boolean; hasChildren: boolean },
+) {
+  const { path, current, depth } = props;
+  const onPath = normalizePath(current) === path || normalizePath(current).startsWith(`${path}/`);
+  const [open, setOpen] = useState(onPath);
+  const disabled = props.disabled?.(path) ?? false;
+  const selected = normalizePath(current) === path;
+  return (
+    <Box>
+      <Group gap={4} wrap="nowrap" pl={depth * 14}>
+        <UnstyledButton
+          aria-label={open ? `Collapse ${props.name}` : `Expand ${props.name}`}
+          onClick={() => setOpen((o) => !o)}
+          style={{ visibility: props.hasChildren ? 'visible' : 'hidden' }}
+          w={16}
+        >
+          <ChevronIcon open={open} />
+        </UnstyledButton>
+        <UnstyledButton
+          role="treeitem"
+          aria-selected={selected}
+          aria-disabled={disabled || undefined}
+          disabled={disabled}
+          onClick={() => {
+            props.onSelect(path);
+            setOpen(true);
+          }}
+          style={{ opacity: disabled ? 0.5 : 1 }}
+        >
+          <Group gap={6} wrap="nowrap">
+            <FolderIcon size={16} />
+            <Text size="sm" fw={selected ? 700 : 400} truncate>
+              {props.name}
+            </Text>
+            {props.staffOnly ? <LockIcon /> : null}
+          </Group>
+        </UnstyledButton>
+      </Group>
+      {open && props.hasChildren ? <Children {...props} path={path} depth={depth + 1} /> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,371 @@
+import { Button, Checkbox, Dialog, Group, Stack, Text, Textarea, TextInput } from '@portico/kit';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import type { DocItem, DocumentsApi } from '../api/documents-api.js';
+import type { Capabilities } from '../rules/capabilities.js';
+import { normalizePath, parentPath, renamedName, splitExtension } from '../rules/names.js';
+import { FolderTree } from './FolderTree.js';
+
+interface Base {
+  onClose: () => void;
+}
+
+function Actions({
+  onClose,
+  submit,
+  busy,
+  danger,
+}: {
+  onClose: () => void;
+  submit: string;
+  busy?: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <Group justify="flex-end" mt="md">
+      <Button variant="default" onClick={onClose}>
+        Cancel
+      </Button>
+      <Button type="submit" loading={busy} color={danger ? 'red' : undefined}>
+        {submit}
+      </Button>
+    </Group>
+  );
+}
+
+function Form({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) {
+  return (
+    <form
+      noValidate
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+export const FOLDER_NAME_REQUIRED = 'Folder name is required';
+
+export function CreateFolderDialog({
+  onClose,
+  onCreate,
+}: Base & { onCreate: (name: string) => Promise<void> }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog opened onClose={onClose} title="Add Folder">
+      <Form
+        onSubmit={async () => {
+          if (!name.trim()) return setError(FOLDER_NAME_REQUIRED);
+          setBusy(true);
+          try {
+            await onCreate(name.trim());
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextInput
+          label="Folder name"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={error}
+          data-autofocus
+        />
+        <Actions onClose={onClose} submit="Create" busy={busy} />
+      </Form>
+    </Dialog>
+  );
+}
+
+/** Rename with the extension shown read-only: only the base name is edited (spec 1 s.5.5). */
+export function RenameDialog({
+  item,
+  onClose,
+  onRename,
+}: Base & { item: DocItem; onRename: (newName: string) => Promise<void> }) {
+  const folder = item.type === 'folder';
+  const { base, ext } = splitExtension(item.name, folder);
+  const [value, setValue] = useState(base);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog opened onClose={onClose} title={folder ? 'Rename folder' : 'Rename file'}>
+      <Form
+        onSubmit={async () => {
+          const result = renamedName(item.name, value, folder);
+          if (result.error !== undefined) return setError(result.error);
+          if (result.name === item.name) return onClose();
+          setBusy(true);
+          try {
+            await onRename(result.name);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Group align="flex-start" wrap="nowrap" gap="xs">
+          <TextInput
+            style={{ flex: 1 }}
+            label="Name"
+            value={value}
+            onChange={(e) => setValue(e.currentTarget.value)}
+            error={error}
+            data-autofocus
+          />
+          {ext ? <TextInput label="Extension" value={ext} readOnly w={90} aria-readonly /> : null}
+        </Group>
+        <Actions onClose={onClose} submit="Rename" busy={busy} />
+      </Form>
+    </Dialog>
+  );
+}
+
+export function DescriptionDialog({
+  item,
+  onClose,
+  onSave,
+}: Base & { item: DocItem; onSave: (d: string) => Promise<void> }) {
+  const [value, setValue] = useState(item.description ?? '');
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog opened onClose={onClose} title="Edit Description">
+      <Form
+        onSubmit={async () => {
+          setBusy(true);
+          try {
+            await onSave(value.trim());
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Textarea
+          label="Description"
+          placeholder="Add a description"
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={3}
+        />
+        <Actions onClose={onClose} submit="Save" busy={busy} />
+      </Form>
+    </Dialog>
+  );
+}
+
+export function TagsDialog({
+  item,
+  firmTags,
+  onClose,
+  onSave,
+}: Base & { item: DocItem; firmTags: string[]; onSave: (t: string[]) => Promise<void> }) {
+  const [tags, setTags] = useState<string[]>(item.tags ?? []);
+  const [extra, setExtra] = useState('');
+  const [busy, setBusy] = useState(false);
+  const all = [...new Set([...firmTags, ...tags])];
+  const toggle = (tag: string) =>
+    setTags((t) => (t.includes(tag) ? t.filter((x) => x !== tag) : [...t, tag]));
+  return (
+    <Dialog opened onClose={onClose} title="Edit Tags">
+      <Form
+        onSubmit={async () => {
+          setBusy(true);
+          try {
+            await onSave(tags);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Stack gap="xs">
+          {all.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No tags yet.
+            </Text>
+          ) : null}
+          {all.map((tag) => (
+            <Checkbox key={tag} label={tag} checked={tags.includes(tag)} onChange={() => toggle(tag)} />
+          ))}
+          <Group align="flex-end" gap="xs">
+            <TextInput
+              label="New tag"
+              value={extra}
+              onChange={(e) => setExtra(e.currentTarget.value)}
+              style={{ flex: 1 }}
+              maxLength={100}
+            />
+            <Button
+              variant="light"
+              onClick={() => {
+                const t = extra.trim();
+                if (t && !tags.includes(t)) setTags([...tags, t]);
+                setExtra('');
+              }}
+            >
+              Add tag
+            </Button>
+          </Group>
+        </Stack>
+        <Actions onClose={onClose} submit="Save" busy={busy} />
+      </Form>
+    </Dialog>
+  );
+}
+
+function Confirm({
+  title,
+  text,
+  submit,
+  danger,
+  onClose,
+  onConfirm,
+}: Base & {
+  title: string;
+  text: ReactNode;
+  submit: string;
+  danger?: boolean;
+  onConfirm: () => Promise<void>;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog opened onClose={onClose} title={title}>
+      <Form
+        onSubmit={async () => {
+          setBusy(true);
+          try {
+            await onConfirm();
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Text>{text}</Text>
+        <Actions onClose={onClose} submit={submit} busy={busy} danger={danger} />
+      </Form>
+    </Dialog>
+  );
+}
+
+const describe = (items: DocItem[]) => (items.length === 1 ? `"${items[0]?.name}"` : `${items.length} items`);
+
+export function DeleteDialog({
+  items,
+  onClose,
+  onConfirm,
+}: Base & { items: DocItem[]; onConfirm: () => Promise<void> }) {
+  return (
+    <Confirm
+      title="Delete"
+      text={`Are you sure you want to delete ${describe(items)}?`}
+      submit="Delete"
+      danger
+      onClose={onClose}
+      onConfirm={onConfirm}
+    />
+  );
+}
+
+export function RestoreDialog({
+  items,
+  onClose,
+  onConfirm,
+}: Base & { items: DocItem[]; onConfirm: () => Promise<void> }) {
+  return (
+    <Confirm
+      title="Restore"
+      text={`Restore ${describe(items)}?`}
+      submit="Restore"
+      onClose={onClose}
+      onConfirm={onConfirm}
+    />
+  );
+}
+
+export function ConvertDownloadDialog({
+  onClose,
+  onDownload,
+}: Base & { onDownload: (convert: boolean) => Promise<void> }) {
+  const [convert, setConvert] = useState(false);
+  return (
+    <Confirm
+      title="Download"
+      text={
+        <Checkbox
+          label="Convert images to PDF"
+          checked={convert}
+          onChange={(e) => setConvert(e.currentTarget.checked)}
+        />
+      }
+      submit="Download"
+      onClose={onClose}
+      onConfirm={() => onDownload(convert)}
+    />
+  );
+}
+
+/** Move or copy with a location picker (the folder tree); an item cannot go into itself. */
+export function MoveCopyDialog({
+  mode,
+  items,
+  api,
+  companyId,
+  caps,
+  onClose,
+  onConfirm,
+}: Base & {
+  mode: 'move' | 'copy';
+  items: DocItem[];
+  api: DocumentsApi;
+  companyId: string;
+  caps: Capabilities;
+  onConfirm: (destination: string) => Promise<void>;
+}) {
+  const from = normalizePath(items[0]?.path ?? parentPath(items[0]?.link ?? '/'));
+  const [target, setTarget] = useState(from);
+  const [busy, setBusy] = useState(false);
+  const folders = items.filter((i) => i.type === 'folder').map((i) => normalizePath(i.link));
+  const blocked = (p: string) => folders.some((f) => p === f || p.startsWith(`${f}/`));
+  const verb = mode === 'move' ? 'Move' : 'Copy';
+  return (
+    <Dialog opened onClose={onClose} title={`${verb} ${describe(items)}`} size="wide">
+      <Form
+        onSubmit={async () => {
+          setBusy(true);
+          try {
+            await onConfirm(target);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Text size="sm" mb="xs">
+          Choose a location: <b>{target === '/' ? 'All Files' : target}</b>
+        </Text>
+        <div style={{ maxHeight: 360, overflow: 'auto' }}>
+          <FolderTree
+            api={api}
+            companyId={companyId}
+            caps={caps}
+            current={target}
+            onSelect={(p) => !blocked(p) && setTarget(p)}
+            disabled={blocked}
+            label="Location"
+          />
+        </div>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy} disabled={mode === 'move' && target === from}>
+            {verb} here
+          </Button>
+        </Group>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,2 @@
+declare const process: { env: { NODE_ENV: 'development' | 'production' | 'test' } };
+declare module '*.css';

@@ -1,0 +1,94 @@
+import { Button, Center, Dialog, Group, Image, Loader, Stack, Text } from '@portico/kit';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import type { DocItem, DocumentsApi } from '../api/documents-api.js';
+import { previewKind } from '../rules/names.js';
+
+const PdfView = lazy(() => import('./PdfView.js').then((m) => ({ default: m.PdfView })));
+
+export const NOT_SUPPORTED = 'File type not supported yet';
+const HEIC_POLL_MS = 1500;
+
+/** Preview of pdf (pdf.js), images, HEIC through the server's converted copy; other types are not previewed. */
+export function PreviewDialog({
+  item,
+  api,
+  companyId,
+  onClose,
+  onDownload,
+}: {
+  item: DocItem;
+  api: DocumentsApi;
+  companyId: string;
+  onClose: () => void;
+  onDownload: (item: DocItem) => void;
+}) {
+  const kind = previewKind(item.name);
+  const supported = kind === 'pdf' || kind === 'image' || kind === 'heic';
+  const link = useQuery({
+    queryKey: ['documents', companyId, 'preview', item.link],
+    queryFn: () => api.downloadLink(companyId, item.link, false),
+    enabled: supported,
+    staleTime: 0,
+    gcTime: 0,
+    refetchInterval: (q) => (q.state.data?.document.data.preview_status === 'pending' ? HEIC_POLL_MS : false),
+  });
+  const data = link.data?.document.data;
+  const pending = kind === 'heic' && (!data || data.preview_status === 'pending');
+  let body: React.ReactNode;
+  if (!supported) {
+    body = (
+      <Center p="xl">
+        <Stack align="center">
+          <Text>{NOT_SUPPORTED}</Text>
+          <Button onClick={() => onDownload(item)}>Download</Button>
+        </Stack>
+      </Center>
+    );
+  } else if (link.isError) {
+    body = (
+      <Center p="xl">
+        <Text c="red">There was a problem downloading the document.</Text>
+      </Center>
+    );
+  } else if (pending || !data?.link) {
+    body = (
+      <Center p="xl">
+        <Stack align="center" gap="xs">
+          <Loader aria-label="Loading" />
+          <Text size="sm" c="dimmed">
+            Loading
+          </Text>
+        </Stack>
+      </Center>
+    );
+  } else if (kind === 'pdf') {
+    body = (
+      <Suspense
+        fallback={
+          <Center p="xl">
+            <Loader aria-label="Loading" />
+          </Center>
+        }
+      >
+        <PdfView url={data.link} />
+      </Suspense>
+    );
+  } else {
+    body = (
+      <Center>
+        <Image src={data.link} alt={item.name} fit="contain" mah="80vh" />
+      </Center>
+    );
+  }
+  return (
+    <Dialog opened onClose={onClose} title={item.name} size="full-screen">
+      <Group justify="flex-end" mb="sm">
+        <Button variant="light" onClick={() => onDownload(item)}>
+          Download
+        </Button>
+      </Group>
+      {body}
+    </Dialog>
+  );
+}

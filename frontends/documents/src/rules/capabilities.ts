@@ -1,0 +1,135 @@
+import type { DocItem } from '../api/documents-api.js';
+import { isStaffOnly } from './names.js';
+
+export const DISABLED_BY_FIRM = 'Disabled by firm';
+export const ACCOUNT_READ_ONLY = 'This account is read-only';
+export const ENTITY_READ_ONLY = 'This entity is read-only';
+
+export type Role = 'advisor' | 'client';
+
+/** What decides the file manager's capabilities: the role, the read-only flags, the firm preferences. */
+export interface CapabilityInput {
+  role: Role;
+  userReadOnly?: boolean;
+  entityReadOnly?: boolean;
+  entityInactive?: boolean;
+  /** Firm preferences: disable_folder_action, disable_file_edit_action, document_tags_enabled. */
+  preferences?: Record<string, unknown>;
+}
+
+/** An action is shown or not; a shown action may be disabled with a tooltip saying why. */
+export interface Verdict {
+  visible: boolean;
+  enabled: boolean;
+  reason?: string;
+}
+
+const hidden: Verdict = { visible: false, enabled: false };
+const allowed: Verdict = { visible: true, enabled: true };
+const blocked = (reason: string): Verdict => ({ visible: true, enabled: false, reason });
+
+export interface Capabilities {
+  role: Role;
+  isAdvisor: boolean;
+  /** Advisor only: the Include deleted files toggle and restore. */
+  includeDeleted: boolean;
+  copyFolderUrl: boolean;
+  folderDownload: boolean;
+  /** The description and tag columns (advisor only). */
+  descriptionColumn: boolean;
+  tagsColumn: boolean;
+  editDescription: Verdict;
+  editTags: Verdict;
+  upload: Verdict;
+  createFolder: Verdict;
+  /** Rename, move, copy and delete of folders. */
+  folderEdit: Verdict;
+  /** Rename, move, copy and delete of files. */
+  fileEdit: Verdict;
+  restore: Verdict;
+}
+
+/** The role-based capabilities of spec 1 s.2.7, s.4.3 and s.6; the service enforces the same rules. */
+export function capabilitiesFor(input: CapabilityInput): Capabilities {
+  const isAdvisor = input.role === 'advisor';
+  const prefs = input.preferences ?? {};
+  const readOnly = input.userReadOnly
+    ? ACCOUNT_READ_ONLY
+    : input.entityReadOnly || input.entityInactive
+      ? ENTITY_READ_ONLY
+      : undefined;
+  const change = (firmBlocks: boolean): Verdict =>
+    readOnly ? blocked(readOnly) : !isAdvisor && firmBlocks ? blocked(DISABLED_BY_FIRM) : allowed;
+  const advisorChange = (extra = true): Verdict =>
+    !isAdvisor || !extra ? hidden : readOnly ? blocked(readOnly) : allowed;
+  return {
+    role: input.role,
+    isAdvisor,
+    includeDeleted: isAdvisor,
+    copyFolderUrl: isAdvisor,
+    folderDownload: isAdvisor,
+    descriptionColumn: isAdvisor,
+    tagsColumn: isAdvisor,
+    editDescription: advisorChange(),
+    editTags: advisorChange(prefs.document_tags_enabled === true),
+    upload: change(false),
+    createFolder: change(prefs.disable_folder_action === true),
+    folderEdit: change(prefs.disable_folder_action === true),
+    fileEdit: change(prefs.disable_file_edit_action === true),
+    restore: advisorChange(),
+  };
+}
+
+export interface ItemActions {
+  open: Verdict;
+  download: Verdict;
+  rename: Verdict;
+  move: Verdict;
+  copy: Verdict;
+  delete: Verdict;
+  restore: Verdict;
+  editDescription: Verdict;
+  editTags: Verdict;
+  copyUrl: Verdict;
+}
+
+const SYSTEM_FOLDER = 'System folder';
+
+/** The actions of one row's menu. */
+export function itemActions(caps: Capabilities, item: DocItem): ItemActions {
+  const deleted = Boolean(item.deleted_at);
+  const folder = item.type === 'folder';
+  const edit = folder ? caps.folderEdit : caps.fileEdit;
+  const structural = item.is_system ? blocked(SYSTEM_FOLDER) : edit;
+  if (deleted) {
+    return {
+      open: hidden,
+      download: hidden,
+      rename: hidden,
+      move: hidden,
+      copy: hidden,
+      delete: hidden,
+      restore: caps.restore,
+      editDescription: hidden,
+      editTags: hidden,
+      copyUrl: hidden,
+    };
+  }
+  return {
+    open: allowed,
+    download: folder ? (caps.folderDownload ? allowed : hidden) : allowed,
+    rename: structural,
+    move: structural,
+    copy: item.is_system ? blocked(SYSTEM_FOLDER) : edit,
+    delete: structural,
+    restore: hidden,
+    editDescription: folder ? hidden : caps.editDescription,
+    editTags: folder ? hidden : caps.editTags,
+    copyUrl: folder && caps.copyFolderUrl ? allowed : hidden,
+  };
+}
+
+/** Clients never see STAFF ONLY folders (the service hides them as well). */
+export function visibleItems(caps: Capabilities, items: DocItem[]): DocItem[] {
+  return caps.isAdvisor ? items : items.filter((i) => !(i.type === 'folder' && isStaffOnly(i)));
+}

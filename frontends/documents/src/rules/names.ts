@@ -1,0 +1,88 @@
+import type { DocItem } from '../api/documents-api.js';
+
+/** Items created within this time show the New badge. */
+export const NEW_FOR_MS = 3 * 24 * 60 * 60 * 1000;
+
+export const isStaffOnly = (item: Pick<DocItem, 'name' | 'staff_only'>) =>
+  item.staff_only || /STAFF ONLY/i.test(item.name);
+
+export const isDeleted = (item: Pick<DocItem, 'deleted_at'>) => Boolean(item.deleted_at);
+
+export function isNew(item: Pick<DocItem, 'created_at' | 'deleted_at'>, now = Date.now()): boolean {
+  if (item.deleted_at || !item.created_at) return false;
+  const created = Date.parse(item.created_at);
+  return Number.isFinite(created) && now - created >= 0 && now - created < NEW_FOR_MS;
+}
+
+/** 'report.final.pdf' -> { base: 'report.final', ext: '.pdf' }; folders and dot files keep no extension. */
+export function splitExtension(name: string, isFolder = false): { base: string; ext: string } {
+  const dot = name.lastIndexOf('.');
+  if (isFolder || dot <= 0 || dot === name.length - 1) return { base: name, ext: '' };
+  return { base: name.slice(0, dot), ext: name.slice(dot) };
+}
+
+export const RENAME_MESSAGES = { required: 'Name is required' } as const;
+
+/**
+ * Rename keeps the extension (shown read-only): the new name is the edited base plus the old extension.
+ * Returns the error for an empty name.
+ */
+export function renamedName(
+  oldName: string,
+  newBase: string,
+  isFolder = false,
+): { name: string; error?: undefined } | { name?: undefined; error: string } {
+  const base = newBase.trim();
+  if (!base) return { error: RENAME_MESSAGES.required };
+  const { ext } = splitExtension(oldName, isFolder);
+  const withoutRepeat =
+    ext && base.toLowerCase().endsWith(ext.toLowerCase()) ? base.slice(0, -ext.length) : base;
+  if (!withoutRepeat.trim()) return { error: RENAME_MESSAGES.required };
+  return { name: `${withoutRepeat.trim()}${ext}` };
+}
+
+/** '/a/b' + 'c' -> '/a/b/c'; the root is '' or '/'. */
+export function joinPath(folder: string, name: string): string {
+  const base = normalizePath(folder);
+  return base === '/' ? `/${name}` : `${base}/${name}`;
+}
+
+export function normalizePath(path: string | null | undefined): string {
+  const trimmed = (path ?? '').trim().replace(/\/+$/, '');
+  if (!trimmed) return '/';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+export function parentPath(path: string): string {
+  const p = normalizePath(path);
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+}
+
+/** Breadcrumbs of a folder path: [{ name: 'All Files', path: '/' }, { name: '2024', path: '/2024' }, …]. */
+export function crumbs(path: string): { name: string; path: string }[] {
+  const parts = normalizePath(path).split('/').filter(Boolean);
+  return [
+    { name: 'All Files', path: '/' },
+    ...parts.map((name, i) => ({ name, path: `/${parts.slice(0, i + 1).join('/')}` })),
+  ];
+}
+
+export type PreviewKind = 'pdf' | 'image' | 'heic' | 'sheet' | 'none';
+
+export function previewKind(name: string): PreviewKind {
+  const ext = splitExtension(name).ext.toLowerCase().slice(1);
+  if (ext === 'pdf') return 'pdf';
+  if (['jpg', 'jpeg', 'png', 'gif', 'avif'].includes(ext)) return 'image';
+  if (ext === 'heic') return 'heic';
+  if (ext === 'xlsx' || ext === 'xls') return 'sheet';
+  return 'none';
+}
+
+export function formatSize(size: string | number): string {
+  const n = Number(size);
+  if (!Number.isFinite(n) || n <= 0) return '';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

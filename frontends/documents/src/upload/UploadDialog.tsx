@@ -1,0 +1,80 @@
+import { Button, Dialog, Group, Stack, Text } from '@portico/kit';
+import { useRef } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { UploadProgressList } from './UploadProgressList.js';
+import { entryOf, type FileProgress, MAX_FILES, type UploadEntry } from './upload.js';
+
+/** The upload dialog: a drop area for files and folders, file and folder pickers, progress per file. */
+export function UploadDialog({
+  onClose,
+  onFiles,
+  files,
+  busy,
+}: {
+  onClose: () => void;
+  onFiles: (entries: UploadEntry[]) => void;
+  files: FileProgress[];
+  busy: boolean;
+}) {
+  const folderInput = useRef<HTMLInputElement>(null);
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
+    noClick: true,
+    noKeyboard: true,
+    multiple: true,
+    maxFiles: MAX_FILES,
+    disabled: busy,
+    onDrop: (accepted) => onFiles(accepted.map(entryOf)),
+  });
+  return (
+    <Dialog opened onClose={onClose} title="Upload" size="wide" persistent={busy}>
+      <Stack>
+        <div
+          {...getRootProps()}
+          data-testid="upload-dropzone"
+          style={{
+            border: '2px dashed var(--mantine-color-gray-4)',
+            borderRadius: 8,
+            padding: 24,
+            textAlign: 'center',
+            background: isDragActive ? 'var(--mantine-primary-color-light)' : undefined,
+          }}
+        >
+          <input {...getInputProps()} aria-label="Choose files" />
+          <Text fw={500}>Drag files or folders here</Text>
+          <Text size="sm" c="dimmed">
+            Max size 150 MB
+          </Text>
+          <Group justify="center" mt="sm">
+            <Button variant="light" onClick={open} disabled={busy}>
+              Choose files
+            </Button>
+            <Button variant="light" onClick={() => folderInput.current?.click()} disabled={busy}>
+              Choose a folder
+            </Button>
+          </Group>
+          <input
+            ref={(el) => {
+              folderInput.current = el;
+              el?.setAttribute('webkitdirectory', '');
+            }}
+            type="file"
+            multiple
+            hidden
+            aria-label="Choose a folder"
+            onChange={(e) => {
+              const list = Array.from(e.currentTarget.files ?? []);
+              e.currentTarget.value = '';
+              onFiles(list.map(entryOf));
+            }}
+          />
+        </div>
+        <UploadProgressList files={files} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={busy}>
+            {files.length && !busy ? 'Done' : 'Close'}
+          </Button>
+        </Group>
+      </Stack>
+    </Dialog>
+  );
+}

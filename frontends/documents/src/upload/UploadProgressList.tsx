@@ -1,0 +1,60 @@
+import { Box, Group, Stack, Text } from '@portico/kit';
+import type { FileProgress } from './upload.js';
+
+const STATE_TEXT: Record<FileProgress['state'], string> = {
+  waiting: 'Waiting',
+  uploading: 'Uploading',
+  processing: 'Processing',
+  done: 'Uploaded',
+  failed: 'Failed',
+  invalid: 'Invalid',
+  duplicate: 'Already uploaded',
+};
+
+/** One progress bar per file (the kit has no progress component, so a plain one with its ARIA role). */
+export function UploadProgressList({ files }: { files: FileProgress[] }) {
+  if (!files.length) return null;
+  return (
+    <Stack gap={6} data-testid="upload-progress">
+      {files.map((f) => {
+        const pct = Math.round(f.progress * 100);
+        const bad = f.state === 'failed' || f.state === 'invalid';
+        return (
+          <Box key={f.key}>
+            <Group justify="space-between" wrap="nowrap">
+              <Text size="xs" truncate>
+                {f.name}
+              </Text>
+              <Text size="xs" c={bad ? 'red' : 'dimmed'}>
+                {STATE_TEXT[f.state]}
+                {f.state === 'uploading' ? ` ${pct}%` : ''}
+              </Text>
+            </Group>
+            <div
+              role="progressbar"
+              aria-label={`Upload of ${f.name}`}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={pct}
+              style={{
+                height: 6,
+                borderRadius: 3,
+                background: 'var(--mantine-color-gray-2)',
+                overflow: 'hidden',
+              }}
+            >
+              <div
+                style={{
+                  width: `${pct}%`,
+                  height: '100%',
+                  background: bad ? 'var(--mantine-color-red-6)' : 'var(--mantine-primary-color-filled)',
+                  transition: 'width 120ms linear',
+                }}
+              />
+            </div>
+          </Box>
+        );
+      })}
+    </Stack>
+  );
+}

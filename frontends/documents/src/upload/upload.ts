@@ -1,0 +1,227 @@
+import { isApiError } from '@portico/kit';
+import type { DocumentsApi, ProcessResponse, UploadLink } from '../api/documents-api.js';
+import { joinPath, normalizePath } from '../rules/names.js';
+
+/** Spec 1 s.9: 'Max size 150 MB' per file, up to 999 files in one upload. */
+export const MAX_FILE_BYTES = 150 * 1024 * 1024;
+export const MAX_FILES = 999;
+const PARALLEL_PUTS = 4;
+
+export const UPLOAD_MESSAGES = {
+  success: 'Document(s) uploaded successfully',
+  invalid:
+    'We were unable to process some of uploaded files as they appear to be INVALID. Kindly check those files and try uploading them again.',
+  duplicate: (file: string) => `${file} was already uploaded`,
+  nothing: 'Could not upload those files. Try uploading them one at a time.',
+  failed: 'File upload failed, please try again.',
+  tooLarge: (file: string) => `${file} is larger than the maximum size of 150 MB`,
+  tooMany: `You can upload up to ${MAX_FILES} files at a time`,
+} as const;
+
+/** A file to upload with the folder it goes to, relative to the current folder ('' = here). */
+export interface UploadEntry {
+  file: File;
+  /** Sub-folder of a dropped folder, e.g. 'Receipts/2024'; '' for a plain file. */
+  dir: string;
+}
+
+export type FileState = 'waiting' | 'uploading' | 'processing' | 'done' | 'failed' | 'invalid' | 'duplicate';
+
+export interface FileProgress {
+  key: string;
+  name: string;
+  /** 0 to 1 of the bytes sent to storage. */
+  progress: number;
+  state: FileState;
+}
+
+export interface UploadOutcome {
+  uploaded: string[];
+  duplicates: string[];
+  invalid: string[];
+  failed: string[];
+  /** Server messages of refused calls (e.g. 'Disabled by firm'). */
+  errors: string[];
+}
+
+export type Toast = { kind: 'success' | 'error' | 'info'; message: string };
+
+/**
+ * The relative folder of a dropped file: react-dropzone and the file input give './Folder/sub/a.pdf',
+ * '/Folder/sub/a.pdf' or webkitRelativePath 'Folder/sub/a.pdf'.
+ */
+export function entryOf(file: File & { path?: string; relativePath?: string }): UploadEntry {
+  const rel = file.relativePath || file.webkitRelativePath || file.path || '';
+  const parts = rel
+    .replace(/^\.?\//, '')
+    .split('/')
+    .filter(Boolean);
+  parts.pop();
+  return { file, dir: parts.join('/') };
+}
+
+/** Checks before any call: size and count. Returns the error message or undefined. */
+export function checkUpload(entries: UploadEntry[]): string | undefined {
+  if (entries.length > MAX_FILES) return UPLOAD_MESSAGES.tooMany;
+  const big = entries.find((e) => e.file.size > MAX_FILE_BYTES);
+  return big ? UPLOAD_MESSAGES.tooLarge(big.file.name) : undefined;
+}
+
+function errorMessage(err: unknown, fallback: string): string {
+  return isApiError(err) && err.status < 500 && err.message ? err.message : fallback;
+}
+
+/** The toasts of spec 1 s.5.5 and s.8 for an upload's outcome. */
+export function uploadToasts(outcome: UploadOutcome): Toast[] {
+  const toasts: Toast[] = [];
+  const anything =
+    outcome.uploaded.length + outcome.duplicates.length + outcome.invalid.length + outcome.failed.length;
+  if (anything === 0) return [{ kind: 'error', message: UPLOAD_MESSAGES.nothing }];
+  if (outcome.uploaded.length) toasts.push({ kind: 'success', message: UPLOAD_MESSAGES.success });
+  for (const name of outcome.duplicates)
+    toasts.push({ kind: 'info', message: UPLOAD_MESSAGES.duplicate(name) });
+  if (outcome.invalid.length) toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.invalid });
+  const errors = [...new Set(outcome.errors)];
+  for (const message of errors) toasts.push({ kind: 'error', message });
+  if (outcome.failed.length && !errors.length)
+    toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.failed });
+  return toasts;
+}
+
+/** PUT of one file to its presigned link, reporting upload progress (XMLHttpRequest, not fetch). */
+export function putFile(
+  link: Pick<UploadLink, 'url' | 'method' | 'headers'>,
+  file: Blob,
+  onProgress: (fraction: number) => void,
+  makeXhr: () => XMLHttpRequest = () => new XMLHttpRequest(),
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = makeXhr();
+    xhr.open(link.method || 'PUT', link.url);
+    for (const [k, v] of Object.entries(link.headers ?? {})) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e: ProgressEvent) => {
+      if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve();
+      } else reject(new Error(`upload failed: ${xhr.status}`));
+    };
+    xhr.onerror = () => reject(new Error('upload failed'));
+    xhr.onabort = () => reject(new Error('upload aborted'));
+    xhr.send(file);
+  });
+}
+
+async function inParallel<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export interface UploadOptions {
+  api: DocumentsApi;
+  companyId: string;
+  /** The folder the upload goes to. */
+  path: string;
+  entries: UploadEntry[];
+  /** Called with every change of a file's progress or state; keys are the entries' indexes. */
+  onChange?: (index: number, change: Partial<FileProgress>) => void;
+  makeXhr?: () => XMLHttpRequest;
+}
+
+/**
+ * Presigned upload (spec 1 s.7.6): upload links per folder, a direct PUT of every file with its
+ * progress, then process_document, which validates and files them.
+ */
+export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome> {
+  const { api, companyId, entries, onChange = () => {} } = options;
+  const outcome: UploadOutcome = { uploaded: [], duplicates: [], invalid: [], failed: [], errors: [] };
+  const groups = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    const list = groups.get(e.dir) ?? [];
+    list.push(i);
+    groups.set(e.dir, list);
+  });
+  for (const [dir, indexes] of groups) {
+    const folder = dir
+      ? dir.split('/').reduce(joinPath, normalizePath(options.path))
+      : normalizePath(options.path);
+    const files = indexes.map((i) => entries[i]?.file as File);
+    let links: UploadLink[];
+    try {
+      ({ links } = await api.uploadLinks(
+        companyId,
+        folder,
+        files.map((f) => ({ name: f.name, size: f.size, contentType: f.type || 'application/octet-stream' })),
+      ));
+    } catch (err) {
+      for (const i of indexes) onChange(i, { state: 'failed' });
+      outcome.failed.push(...files.map((f) => f.name));
+      outcome.errors.push(errorMessage(err, UPLOAD_MESSAGES.failed));
+      continue;
+    }
+    const sent: { index: number; uploadId: string }[] = [];
+    await inParallel(indexes, PARALLEL_PUTS, async (index, k) => {
+      const link = links[k];
+      const file = files[k] as File;
+      if (!link) {
+        onChange(index, { state: 'failed' });
+        outcome.failed.push(file.name);
+        return;
+      }
+      onChange(index, { state: 'uploading', progress: 0 });
+      try {
+        await putFile(link, file, (progress) => onChange(index, { progress }), options.makeXhr);
+        onChange(index, { state: 'processing', progress: 1 });
+        sent.push({ index, uploadId: link.upload_id });
+      } catch {
+        onChange(index, { state: 'failed' });
+        outcome.failed.push(file.name);
+      }
+    });
+    if (!sent.length) continue;
+    let processed: ProcessResponse;
+    try {
+      processed = await api.process(
+        companyId,
+        folder,
+        sent.map((s) => s.uploadId),
+      );
+    } catch (err) {
+      // Every file invalid answers 400 with the INVALID message.
+      const message = errorMessage(err, UPLOAD_MESSAGES.failed);
+      const state: FileState = /INVALID/.test(message) ? 'invalid' : 'failed';
+      if (state === 'failed') outcome.errors.push(message);
+      for (const s of sent) onChange(s.index, { state });
+      const names = sent.map((s) => entries[s.index]?.file.name ?? '');
+      if (state === 'invalid') outcome.invalid.push(...names);
+      else outcome.failed.push(...names);
+      continue;
+    }
+    for (const s of sent) {
+      const name = entries[s.index]?.file.name ?? '';
+      const result = processed.files?.find((f) => f.upload_id === s.uploadId);
+      if (!result) {
+        onChange(s.index, { state: 'failed' });
+        outcome.failed.push(name);
+      } else if (result.invalid) {
+        onChange(s.index, { state: 'invalid' });
+        outcome.invalid.push(name);
+      } else if (result.is_duplicate) {
+        onChange(s.index, { state: 'duplicate' });
+        outcome.duplicates.push(result.document_name || name);
+      } else {
+        onChange(s.index, { state: 'done' });
+        outcome.uploaded.push(result.document_name || name);
+      }
+    }
+  }
+  return outcome;
+}
