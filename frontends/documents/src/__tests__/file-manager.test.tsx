@@ -1,0 +1,131 @@
+import { describe, expect, it } from '@jest/globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { documentsApi } from '../api/documents-api.js';
+import { FileManager } from '../documents/FileManager.js';
+import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
+import { MIXED_SELECTION } from '../rules/selection.js';
+import { VIEW_COOKIE } from '../rules/view-preference.js';
+import { aCompany, anItem, type Call, fakeApi, renderWith } from './render.js';
+
+const live = anItem({ name: 'W-2 2024.pdf' });
+const gone = anItem({ name: 'old.pdf', deleted_at: '2024-01-02T00:00:00Z' });
+const staff = anItem({ type: 'folder', name: 'Tax Returns (STAFF ONLY)', items_count: 0 });
+const fresh = anItem({ name: 'fresh.pdf', created_at: new Date().toISOString() });
+
+function listing(extra: (call: Call) => { body: unknown } | undefined = () => undefined) {
+  return fakeApi((call) => {
+    if (call.path === '/integrations/get_documents') {
+      const docs = [staff, live, fresh, ...(call.body.showWithDeleted ? [gone] : [])];
+      return { body: { documents: docs, path: '/', count: docs.length } };
+    }
+    if (call.path === '/integrations/search_documents')
+      return { body: { documents: [live], path: '/', count: 1 } };
+    return extra(call);
+  });
+}
+
+function show(role: 'advisor' | 'client', prefs: Record<string, unknown> = {}) {
+  const gw = listing((call) =>
+    call.path === '/integrations/rename_item' ? { body: { document: live, message: '' } } : undefined,
+  );
+  renderWith(
+    <FileManager
+      api={documentsApi(gw.client)}
+      company={aCompany()}
+      caps={capabilitiesFor({ role, preferences: prefs })}
+    />,
+    gw.client,
+  );
+  return gw;
+}
+
+const table = () => screen.findByTestId('documents-table');
+
+describe('file manager', () => {
+  it('gives advisors Include deleted files, copy URL and the description and tag columns', async () => {
+    show('advisor');
+    const t = await table();
+    expect(within(t).getByText('Description')).toBeTruthy();
+    expect(within(t).getByText('Tags')).toBeTruthy();
+    expect(within(t).getAllByText('Add a description').length).toBeGreaterThan(0);
+    expect(within(t).getByTestId('staff-only-lock')).toBeTruthy();
+    expect(within(t).getByText('New')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy folder URL' })).toBeTruthy();
+    expect(screen.getByTestId('item-count').textContent).toBe('3 items');
+    fireEvent.click(screen.getByRole('switch', { name: 'Include deleted files' }));
+    expect(await within(await table()).findByText('Deleted')).toBeTruthy();
+    expect(screen.getByTestId('item-count').textContent).toBe('4 items');
+  });
+
+  it('shows clients no advisor pieces and no STAFF ONLY folder', async () => {
+    show('client');
+    const t = await table();
+    expect(within(t).getByText('W-2 2024.pdf')).toBeTruthy();
+    expect(within(t).queryByText('Tax Returns (STAFF ONLY)')).toBeNull();
+    expect(within(t).queryByText('Description')).toBeNull();
+    expect(within(t).queryByText('Add a description')).toBeNull();
+    expect(screen.queryByRole('switch', { name: 'Include deleted files' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Copy folder URL' })).toBeNull();
+  });
+
+  it("disables clients' folder actions with the 'Disabled by firm' reason", async () => {
+    show('client', { disable_folder_action: true });
+    await table();
+    const add = screen.getByRole('button', { name: 'Add Folder' }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    expect(add.closest('[data-disabled-reason]')?.getAttribute('data-disabled-reason')).toBe(
+      DISABLED_BY_FIRM,
+    );
+    expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('offers no bulk action on a mix of deleted and live items', async () => {
+    show('advisor');
+    await table();
+    fireEvent.click(screen.getByRole('switch', { name: 'Include deleted files' }));
+    await within(await table()).findByText('Deleted');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select W-2 2024.pdf' }));
+    const bar = await screen.findByTestId('bulk-bar');
+    expect(within(bar).getByRole('button', { name: 'Delete' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select old.pdf' }));
+    await waitFor(() => expect(within(bar).getByText(MIXED_SELECTION)).toBeTruthy());
+    expect(within(bar).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(within(bar).queryByRole('button', { name: 'Restore' })).toBeNull();
+  });
+
+  it('remembers the grid view in a cookie', async () => {
+    show('client');
+    await table();
+    fireEvent.click(screen.getByText('Grid'));
+    expect(await screen.findByTestId('documents-grid')).toBeTruthy();
+    expect(document.cookie).toContain(`${VIEW_COOKIE}=grid`);
+    fireEvent.click(screen.getByText('List'));
+    expect(await table()).toBeTruthy();
+  });
+
+  it('renames with the extension kept and read-only', async () => {
+    const gw = show('advisor');
+    await table();
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for W-2 2024.pdf' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+    const dialog = await screen.findByRole('dialog');
+    const ext = within(dialog).getByLabelText('Extension') as HTMLInputElement;
+    expect(ext.value).toBe('.pdf');
+    expect(ext.readOnly).toBe(true);
+    const name = within(dialog).getByLabelText('Name') as HTMLInputElement;
+    expect(name.value).toBe('W-2 2024');
+    fireEvent.change(name, { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    expect(await within(dialog).findByText('Name is required')).toBeTruthy();
+    fireEvent.change(name, { target: { value: 'W-2 final' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    await waitFor(() => expect(gw.calls.some((c) => c.path === '/integrations/rename_item')).toBe(true));
+    expect(gw.calls.find((c) => c.path === '/integrations/rename_item')?.body).toEqual({
+      companyId: 'c-1',
+      path: '/',
+      itemName: 'W-2 2024.pdf',
+      newName: 'W-2 final.pdf',
+    });
+    expect(await screen.findByText('Updated successfully')).toBeTruthy();
+  });
+});

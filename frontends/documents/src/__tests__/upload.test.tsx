@@ -1,0 +1,220 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { documentsApi } from '../api/documents-api.js';
+import { FileManager } from '../documents/FileManager.js';
+import { capabilitiesFor } from '../rules/capabilities.js';
+import { UPLOAD_MESSAGES, uploadFiles, uploadToasts } from '../upload/upload.js';
+import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr, renderWith } from './render.js';
+
+const file = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'application/pdf' });
+
+function gateway(process: (call: Call) => unknown) {
+  return fakeApi((call) => {
+    if (call.path === '/integrations/upload_links') {
+      const files = call.body.files as { name: string }[];
+      return {
+        body: {
+          links: files.map((f, i) => ({
+            upload_id: `up-${f.name}`,
+            file_name: f.name,
+            url: `http://s3.test/bucket/${i}`,
+            method: 'PUT',
+            headers: { 'content-type': 'application/pdf' },
+            expires_at: '',
+          })),
+        },
+      };
+    }
+    if (call.path === '/integrations/process_document') return { body: process(call) };
+    if (call.path === '/integrations/get_documents') return { body: { documents: [], path: '/', count: 0 } };
+    return undefined;
+  });
+}
+
+const processed = (ids: string[], over: (id: string) => Record<string, unknown> = () => ({})) => ({
+  files: ids.map((id) => ({
+    upload_id: id,
+    document_name: id.replace('up-', ''),
+    document_location: `/${id.replace('up-', '')}`,
+    is_duplicate: false,
+    invalid: false,
+    is_protected: false,
+    message: '',
+    ...over(id),
+  })),
+  message: '',
+  invalid_files: [],
+  document_location: '',
+  is_duplicate: false,
+});
+
+beforeEach(() => {
+  FakeXhr.all = [];
+});
+
+async function settlePuts(status = 200) {
+  await waitFor(() => expect(FakeXhr.all.length).toBeGreaterThan(0));
+  act(() => {
+    for (const x of FakeXhr.all) {
+      x.progress(5, 10);
+      x.respond(status);
+    }
+  });
+}
+
+describe('presigned upload', () => {
+  it('PUTs each file to its link with the headers, reports progress, then processes what was sent', async () => {
+    const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
+    const changes: { index: number; progress?: number; state?: string }[] = [];
+    const run = uploadFiles({
+      api: documentsApi(client),
+      companyId: 'c-1',
+      path: '/2024',
+      entries: [{ file: file('a.pdf'), dir: '' }],
+      onChange: (index, change) => changes.push({ index, ...change }),
+      makeXhr: makeFakeXhr,
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    const xhr = FakeXhr.all[0] as FakeXhr;
+    expect(xhr.method).toBe('PUT');
+    expect(xhr.url).toBe('http://s3.test/bucket/0');
+    expect(xhr.headers['content-type']).toBe('application/pdf');
+    xhr.progress(25, 100);
+    xhr.progress(100, 100);
+    xhr.respond(200);
+    const outcome = await run;
+    expect(changes.filter((c) => c.progress !== undefined).map((c) => c.progress)).toEqual([
+      0, 0.25, 1, 1, 1,
+    ]);
+    expect(changes.at(-1)).toEqual({ index: 0, state: 'done' });
+    expect(outcome.uploaded).toEqual(['a.pdf']);
+    const proc = calls.find((c) => c.path === '/integrations/process_document');
+    expect(proc?.body).toMatchObject({ companyId: 'c-1', path: '/2024', uploadIds: ['up-a.pdf'] });
+  });
+
+  it('files a dropped folder into its sub-folders', async () => {
+    const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
+    const run = uploadFiles({
+      api: documentsApi(client),
+      companyId: 'c-1',
+      path: '/',
+      entries: [
+        { file: file('a.pdf'), dir: 'Receipts' },
+        { file: file('b.pdf'), dir: 'Receipts/May' },
+      ],
+      makeXhr: makeFakeXhr,
+    });
+    await settlePuts();
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    await settlePuts();
+    await run;
+    expect(calls.filter((c) => c.path === '/integrations/process_document').map((c) => c.body.path)).toEqual([
+      '/Receipts',
+      '/Receipts/May',
+    ]);
+  });
+
+  it('reports duplicates, invalid files and failed PUTs', async () => {
+    const { client } = gateway((c) =>
+      processed(c.body.uploadIds as string[], (id) =>
+        id === 'up-dup.pdf' ? { is_duplicate: true } : id === 'up-bad.pdf' ? { invalid: true } : {},
+      ),
+    );
+    const run = uploadFiles({
+      api: documentsApi(client),
+      companyId: 'c-1',
+      path: '/',
+      entries: ['ok.pdf', 'dup.pdf', 'bad.pdf', 'lost.pdf'].map((n) => ({ file: file(n), dir: '' })),
+      makeXhr: makeFakeXhr,
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(4));
+    FakeXhr.all.forEach((x, i) => {
+      x.respond(i === 3 ? 0 : 200);
+    });
+    const outcome = await run;
+    expect(outcome).toMatchObject({
+      uploaded: ['ok.pdf'],
+      duplicates: ['dup.pdf'],
+      invalid: ['bad.pdf'],
+      failed: ['lost.pdf'],
+    });
+    expect(uploadToasts(outcome)).toEqual([
+      { kind: 'success', message: 'Document(s) uploaded successfully' },
+      { kind: 'info', message: 'dup.pdf was already uploaded' },
+      { kind: 'error', message: UPLOAD_MESSAGES.invalid },
+      { kind: 'error', message: 'File upload failed, please try again.' },
+    ]);
+  });
+
+  it('says so when nothing came back', () => {
+    expect(uploadToasts({ uploaded: [], duplicates: [], invalid: [], failed: [], errors: [] })).toEqual([
+      { kind: 'error', message: 'Could not upload those files. Try uploading them one at a time.' },
+    ]);
+  });
+});
+
+describe('file manager upload', () => {
+  it('shows a progress bar per file and the success toast', async () => {
+    const { client } = gateway((c) => processed(c.body.uploadIds as string[]));
+    renderWith(
+      <FileManager
+        api={documentsApi(client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'client' })}
+        makeXhr={makeFakeXhr}
+      />,
+      client,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Max size 150 MB')).toBeTruthy();
+    const input = within(dialog).getByLabelText('Choose files');
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [file('w2.pdf'), file('1099.pdf')] } });
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    act(() => (FakeXhr.all[0] as FakeXhr).progress(40, 100));
+    const bars = within(dialog).getAllByRole('progressbar');
+    expect(bars).toHaveLength(2);
+    expect(bars[0]?.getAttribute('aria-valuenow')).toBe('40');
+    expect(bars[0]?.getAttribute('aria-label')).toBe('Upload of w2.pdf');
+    act(() => {
+      for (const x of FakeXhr.all) {
+        x.progress(100, 100);
+        x.respond(200);
+      }
+    });
+    expect(await screen.findByText('Document(s) uploaded successfully')).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        within(dialog)
+          .getAllByRole('progressbar')
+          .map((b) => b.getAttribute('aria-valuenow')),
+      ).toEqual(['100', '100']),
+    );
+  });
+
+  it("shows the server's duplicate message as a toast", async () => {
+    const { client } = gateway((c) =>
+      processed(c.body.uploadIds as string[], () => ({ is_duplicate: true })),
+    );
+    renderWith(
+      <FileManager
+        api={documentsApi(client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'advisor' })}
+        makeXhr={makeFakeXhr}
+      />,
+      client,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    await act(async () => {
+      fireEvent.change(within(dialog).getByLabelText('Choose files'), {
+        target: { files: [file('w2.pdf')] },
+      });
+    });
+    await settlePuts();
+    expect(await screen.findByText('w2.pdf was already uploaded')).toBeTruthy();
+  });
+});
