@@ -2,11 +2,11 @@ import { ApiClient, SessionStore } from '@portico/kit/signin';
 import { createRoot } from 'react-dom/client';
 import { ShellRoot } from './app/ShellRoot.js';
 import type { ShellRuntime } from './app/services.js';
-import { loadRuntimeConfig } from './config/runtime-config.js';
+import { pendingRuntimeConfig } from './config/pending.js';
 import type { AreaStatus } from './remotes/registry.js';
 
 async function start() {
-  const config = await loadRuntimeConfig();
+  const config = await pendingRuntimeConfig;
   const session = new SessionStore();
   const client = new ApiClient({ baseUrl: config.apiUrl || window.location.origin, session });
   // Remotes register from the runtime configuration and their descriptors load in the background, on

@@ -37,12 +37,21 @@ export function SignInFirst({ runtime, primary, setPrimary, onLeave }: SignInFir
     [onLeave],
   );
   useEffect(() => {
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(() => prefetchSignedIn(runtime), { timeout: 2000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const timer = setTimeout(() => prefetchSignedIn(runtime), 500);
-    return () => clearTimeout(timer);
+    // After the form is painted, when the page is idle.
+    let idle: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        if (typeof window.requestIdleCallback === 'function')
+          idle = window.requestIdleCallback(() => prefetchSignedIn(runtime), { timeout: 3000 });
+        else prefetchSignedIn(runtime);
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
   }, [runtime]);
 
   return (
