@@ -1,12 +1,5 @@
 import { afterEach, jest } from '@jest/globals';
-import {
-  ApiClient,
-  ApiProvider,
-  type CurrentUser,
-  KitProvider,
-  SessionStore,
-  toast,
-} from '@portico/kit';
+import { ApiClient, ApiProvider, type CurrentUser, KitProvider, SessionStore, toast } from '@portico/kit';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';

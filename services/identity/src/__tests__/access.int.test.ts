@@ -62,16 +62,19 @@ describe('company access and firm contacts for other services', () => {
   });
 
   it("404s another client's company, an inactive one for its client, and another firm's", async () => {
+    // One at a time: a rejection nobody awaits yet would surface as an unhandled error.
     const attempts = [
-      h.bus.request(Identity.companyAccess, { companyId: company('otto') }, { actor: actor('client') }),
-      h.bus.request(Identity.companyAccess, { companyId: company('inactive') }, { actor: actor('client') }),
-      h.bus.request(
-        Identity.companyAccess,
-        { companyId: h.other.companies.otto?.id as string },
-        { actor: actor('partner') },
-      ),
+      () => h.bus.request(Identity.companyAccess, { companyId: company('otto') }, { actor: actor('client') }),
+      () =>
+        h.bus.request(Identity.companyAccess, { companyId: company('inactive') }, { actor: actor('client') }),
+      () =>
+        h.bus.request(
+          Identity.companyAccess,
+          { companyId: h.other.companies.otto?.id as string },
+          { actor: actor('partner') },
+        ),
     ];
-    for (const attempt of attempts) await expect(attempt).rejects.toMatchObject({ status: 404 });
+    for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ status: 404 });
   });
 
   it('lists the chosen advisors of a firm by id or by slug, and 404s an unknown firm', async () => {
