@@ -204,6 +204,11 @@ async function main() {
   log('Seeding demo documents (once)…');
   await runOnce('seed-documents', ['services/documents/dist/seed/seed-main.js'], common);
 
+  // Operator scripts (npm run maintenance) find the running stack here.
+  writeFileSync(
+    join(dataDir, 'stack.json'),
+    JSON.stringify({ natsUrl, gatewayUrl: `http://localhost:${ports.gateway}` }),
+  );
   const frontends = await startFrontends();
   printWelcome(frontends);
 }
