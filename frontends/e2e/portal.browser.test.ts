@@ -83,6 +83,17 @@ describe('sign-in and navigation', () => {
     await keepScreenshot(page, 'client-signed-in');
   });
 
+  it("sends an advisor home when the sign-in redirect is a client's page", async () => {
+    const page = await freshPage();
+    await page.goto(`${stack.shellUrl}/signin?redirect=${encodeURIComponent('/profile')}`);
+    await page.getByLabel('Email', { exact: true }).fill('partner@demo-cpa.test');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.waitForURL(`${stack.shellUrl}/admin-profile`);
+    await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
+  });
+
   it("shows 'Invalid password' for a wrong password", async () => {
     const page = await freshPage();
     await page.goto(`${stack.shellUrl}/signin`);

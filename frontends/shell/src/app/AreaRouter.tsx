@@ -13,7 +13,7 @@ import {
   useCurrentUser,
 } from '@portico/kit';
 import { type ReactNode, use, useEffect } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router';
 import { AdvisorLayout } from '../layouts/AdvisorLayout.js';
 import { CenteredLayout } from '../layouts/CenteredLayout.js';
 import { ClientLayout } from '../layouts/ClientLayout.js';
@@ -162,7 +162,16 @@ function SignedIn({
             )
           }
         />
-        <Route path="*" element={failed.length ? <ErrorFallback /> : <NotFound />} />
+        <Route
+          path="*"
+          element={
+            <Unmatched
+              otherRoles={routes.filter((r) => !allowed.includes(r))}
+              home={home && home !== '/' ? home : '/'}
+              areaDown={failed.length > 0}
+            />
+          }
+        />
       </Route>
     </Routes>
   );
@@ -174,6 +183,25 @@ function Welcome({ name }: { name: string }) {
       <Title order={2}>Welcome{name ? `, ${name}` : ''}</Title>
     </Stack>
   );
+}
+
+/**
+ * A path nobody has is 'Page not found'; a path of another role's area (a redirect left by someone
+ * else's session in this browser) sends this user to their own home instead.
+ */
+function Unmatched({
+  otherRoles,
+  home,
+  areaDown,
+}: {
+  otherRoles: MountedRoute[];
+  home: string;
+  areaDown: boolean;
+}) {
+  const { pathname } = useLocation();
+  if (otherRoles.some((r) => r.path !== '/' && matchPath(pattern(r.path), pathname)))
+    return <Navigate to={home} replace />;
+  return areaDown ? <ErrorFallback /> : <NotFound />;
 }
 
 function NotFound(): ReactNode {
