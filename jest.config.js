@@ -74,6 +74,7 @@ export default {
       moduleNameMapper: {
         '\\.css$': '<rootDir>/frontends/kit/jest/style-stub.cjs',
         '^@portico/kit$': '<rootDir>/frontends/kit/src/index.ts',
+        '^@portico/kit/testing$': '<rootDir>/frontends/kit/testing/render-area.tsx',
         '^(\\.{1,2}/.*)\\.js$': '$1',
       },
       setupFilesAfterEnv: ['<rootDir>/frontends/kit/jest/setup.ts'],
