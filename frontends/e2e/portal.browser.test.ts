@@ -54,8 +54,9 @@ const field = (page: Page, label: string) =>
 describe('sign-in and navigation', () => {
   it('signs the partner in; the navigation shows exactly what the role and the built areas allow', async () => {
     const page = await signedIn('partner@demo-cpa.test');
-    // Only the client and admin areas are built: of the advisor items, Profile Settings is all there is
-    // (Firm Settings and the rest appear when their areas exist).
+    // Only the client, admin and documents areas are built: of the advisor's top-level items, Profile
+    // Settings is all there is (an entity's Documents is under the entity; Firm Settings and the rest
+    // appear when their areas exist).
     expect(await navigationIds(page, 'Main navigation')).toEqual(['profile-settings']);
     await expect(page.getByRole('navigation', { name: 'Main navigation' }).textContent()).resolves.toBe(
       'Profile Settings',
@@ -76,7 +77,7 @@ describe('sign-in and navigation', () => {
 
   it('signs a client in with the client navigation and the entity selector', async () => {
     const page = await signedIn('alice@client.test');
-    expect(await navigationIds(page, 'Client navigation')).toEqual(['client-profile']);
+    expect(await navigationIds(page, 'Client navigation')).toEqual(['client-documents', 'client-profile']);
     await page.waitForURL(`${stack.shellUrl}/profile`);
     await page.getByTestId('entity-selector').waitFor();
     expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
@@ -232,7 +233,10 @@ describe('remotes', () => {
       const area = client.getByTestId('error-fallback');
       await area.getByText(FALLBACK).waitFor();
       // Navigation, the entity selector and the firm's banner of the shell are still there.
-      expect(await navigationIds(client, 'Client navigation')).toEqual(['client-profile']);
+      expect(await navigationIds(client, 'Client navigation')).toEqual([
+        'client-documents',
+        'client-profile',
+      ]);
       expect(await client.getByTestId('entity-selector').isVisible()).toBe(true);
       expect(await client.getByTestId('in-app-banner').isVisible()).toBe(true);
       expect(await area.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);

@@ -1,17 +1,20 @@
-// The local stack for the browser journeys: PostgreSQL and NATS, the real identity, notifications and
-// gateway in this process with the demo firm, and the production builds of the shell and the remotes
-// served by frontends/serve-static.mjs as child processes, each on a free loopback port.
+// The local stack for the browser journeys: PostgreSQL and NATS, the real identity, notifications,
+// documents (on an s3rver) and gateway in this process with the demo firm, and the production builds of
+// the shell and the remotes served by frontends/serve-static.mjs as child processes, each on a free
+// loopback port.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startDocuments } from '@portico/documents/testing';
 import { startGateway } from '@portico/gateway/testing';
 import { type BuiltFirm, startIdentity } from '@portico/identity/testing';
 import { startNotifications } from '@portico/notifications/testing';
 import {
   createServiceDatabase,
   freePort,
+  startS3Server,
   startTestInfrastructure,
   uniqueDatabaseName,
   waitFor,
@@ -73,7 +76,7 @@ export function assertBuilt(names: string[]) {
 }
 
 export async function startPortalStack() {
-  assertBuilt(['shell', 'client', 'admin']);
+  assertBuilt(['shell', 'client', 'admin', 'documents']);
   const infra = await startTestInfrastructure();
   const shellPort = await freePort();
   const shellUrl = `http://127.0.0.1:${shellPort}`;
@@ -85,6 +88,12 @@ export async function startPortalStack() {
     natsUrl: infra.natsUrl,
     pgAdminUrl: infra.postgresAdminUrl,
     env: { PUBLIC_URL: shellUrl },
+  });
+  const s3 = await startS3Server();
+  const documents = await startDocuments({
+    natsUrl: infra.natsUrl,
+    pgAdminUrl: infra.postgresAdminUrl,
+    s3Env: s3.env,
   });
   const gateway = await startGateway({
     natsUrl: infra.natsUrl,
@@ -99,6 +108,7 @@ export async function startPortalStack() {
 
   const client = await serveStatic(dist('client'));
   const admin = await serveStatic(dist('admin'));
+  const documentsRemote = await serveStatic(dist('documents'));
   const temp = await mkdtemp(join(tmpdir(), 'portico-browser-'));
   const configFile = join(temp, 'runtime-config.json');
   const standard: RuntimeConfig = {
@@ -107,6 +117,7 @@ export async function startPortalStack() {
     remotes: {
       client: `${client.url}/mf-manifest.json`,
       admin: `${admin.url}/mf-manifest.json`,
+      documents: `${documentsRemote.url}/mf-manifest.json`,
     },
   };
   /** The shell reads this file on every request for /runtime-config.json: a redeploy is a rewrite. */
@@ -118,6 +129,7 @@ export async function startPortalStack() {
   return {
     firm,
     identity,
+    documents,
     gateway,
     shellUrl,
     temp,
@@ -135,8 +147,10 @@ export async function startPortalStack() {
       return id;
     },
     stop: async () => {
-      await Promise.all([shell, client, admin, ...extra].map((s) => s.stop()));
+      await Promise.all([shell, client, admin, documentsRemote, ...extra].map((s) => s.stop()));
       await gateway.stop();
+      await documents.stop();
+      await s3.stop();
       await identity.stop().catch(() => undefined);
       await notifications.stop();
       await infra.stop();

@@ -1,0 +1,217 @@
+// Browser journeys of the documents remote (issue 5): an advisor manages an entity's files, a client
+// uploads into their Documents and never sees a STAFF ONLY folder.
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { keepScreenshot, launchChromium, signIn } from './browser.js';
+import { DEMO_PASSWORD, type PortalStack, startPortalStack } from './stack.js';
+
+jest.setTimeout(120_000);
+
+let stack: PortalStack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  stack = await startPortalStack();
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+}, 60_000);
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+async function signedIn(email: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await signIn(page, stack.shellUrl, email, DEMO_PASSWORD);
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  return page;
+}
+
+const hashOf = (key: string) => {
+  const hash = stack.firm.companies[key]?.hashId;
+  if (!hash) throw new Error(`no demo company ${key}`);
+  return hash;
+};
+
+async function samplePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([612, 792]).drawText('Engagement letter', { x: 72, y: 700, size: 20, font });
+  return Buffer.from(await doc.save());
+}
+
+const samplePng = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+
+/** The table row of an item, by its exact name. */
+const row = (page: Page, name: string) =>
+  page
+    .getByTestId('documents-table')
+    .locator('tbody tr')
+    .filter({ has: page.getByText(name, { exact: true }) });
+
+/** Opens an item's action menu and picks an action. */
+async function act(page: Page, name: string, action: string) {
+  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+const dialog = (page: Page, title: string) => page.getByRole('dialog', { name: title, exact: true });
+
+/** Drops files on a drop zone the way a browser does: dragenter, dragover and drop with a DataTransfer. */
+async function dropFiles(page: Page, target: Locator, files: { name: string; type: string; body: Buffer }[]) {
+  const dataTransfer = await page.evaluateHandle(
+    (list) => {
+      // The page's DataTransfer (the project's types have no DOM library).
+      const PageDataTransfer = (
+        globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): unknown } } }
+      ).DataTransfer;
+      const dt = new PageDataTransfer();
+      for (const f of list) {
+        const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+        dt.items.add(new File([bytes], f.name, { type: f.type }));
+      }
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, type: f.type, base64: f.body.toString('base64') })),
+  );
+  for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
+}
+
+/** A partner's session through the gateway, for arranging a company's files before a journey. */
+async function partnerToken(): Promise<string> {
+  const post = async (path: string, body: unknown, token?: string) => {
+    const res = await fetch(`${stack.gateway.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, string>;
+  };
+  const step = await post('/sessions/verify_password', {
+    email: 'partner@demo-cpa.test',
+    password: DEMO_PASSWORD,
+  });
+  return (await post('/sessions/exchange_token', { auth_token: step.auth_token })).access_token as string;
+}
+
+describe('documents', () => {
+  it('lets an advisor create a folder, drop two files, rename, move, delete, restore and preview', async () => {
+    const page = await signedIn('partner@demo-cpa.test');
+    await page.goto(`${stack.shellUrl}/admin/${hashOf('fisher_scorp')}/documents`);
+    const manager = page.getByTestId('file-manager');
+    await manager.getByText('Fisher Boats S Corp').waitFor();
+    expect(await manager.getAttribute('data-role')).toBe('advisor');
+
+    // Add Folder
+    await page.getByRole('button', { name: 'Add Folder', exact: true }).click();
+    await dialog(page, 'Add Folder').getByLabel('Folder name').fill('Engagement');
+    await dialog(page, 'Add Folder').getByRole('button', { name: 'Create', exact: true }).click();
+    await row(page, 'Engagement').waitFor();
+
+    // Two files dropped on the listing.
+    const dropZone = page.getByLabel('Drop files to upload').locator('..');
+    await dropFiles(page, dropZone, [
+      { name: 'Engagement letter.pdf', type: 'application/pdf', body: await samplePdf() },
+      { name: 'Boat photo.png', type: 'image/png', body: await samplePng() },
+    ]);
+    await page.getByText('Document(s) uploaded successfully').first().waitFor();
+    await row(page, 'Engagement letter.pdf').waitFor();
+    await row(page, 'Boat photo.png').waitFor();
+
+    // Rename: only the base name is edited, the extension is kept.
+    await act(page, 'Boat photo.png', 'Rename');
+    const rename = dialog(page, 'Rename file');
+    expect(await rename.getByLabel('Extension').inputValue()).toBe('.png');
+    await rename.getByLabel('Name', { exact: true }).fill('Hull inspection');
+    await rename.getByRole('button', { name: 'Rename', exact: true }).click();
+    await row(page, 'Hull inspection.png').waitFor();
+    expect(await row(page, 'Boat photo.png').count()).toBe(0);
+
+    // Move into the new folder.
+    await act(page, 'Hull inspection.png', 'Move');
+    const move = dialog(page, 'Move "Hull inspection.png"');
+    await move.getByRole('treeitem', { name: 'Engagement' }).click();
+    await move.getByRole('button', { name: 'Move here', exact: true }).click();
+    await row(page, 'Hull inspection.png').waitFor({ state: 'detached' });
+    await row(page, 'Engagement').getByRole('button', { name: 'Engagement', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('path') === '/Engagement');
+    await row(page, 'Hull inspection.png').waitFor();
+
+    // Delete, then find it again with Include deleted files and restore it.
+    await act(page, 'Hull inspection.png', 'Delete');
+    await dialog(page, 'Delete').getByRole('button', { name: 'Delete', exact: true }).click();
+    await row(page, 'Hull inspection.png').waitFor({ state: 'detached' });
+    await page.getByLabel('Include deleted files').check();
+    const deleted = row(page, 'Hull inspection.png');
+    await deleted.getByText('Deleted', { exact: true }).waitFor();
+    await act(page, 'Hull inspection.png', 'Restore');
+    await dialog(page, 'Restore').getByRole('button', { name: 'Restore', exact: true }).click();
+    await deleted.getByText('Deleted', { exact: true }).waitFor({ state: 'detached' });
+    await page.getByLabel('Include deleted files').uncheck();
+    await row(page, 'Hull inspection.png').waitFor();
+    await keepScreenshot(page, 'documents-advisor-restored');
+
+    // Preview the PDF from the top of the tree.
+    await page.goto(`${stack.shellUrl}/admin/${hashOf('fisher_scorp')}/documents`);
+    await row(page, 'Engagement letter.pdf')
+      .getByRole('button', { name: 'Engagement letter.pdf', exact: true })
+      .click();
+    const preview = dialog(page, 'Engagement letter.pdf');
+    await preview.getByTestId('pdf-pages').locator('canvas[aria-label="Page 1"]').waitFor();
+    await keepScreenshot(page, 'documents-advisor-pdf-preview');
+
+    const stored = await stack.documents.query<{ folder: string; name: string; deleted_at: Date | null }>(
+      'select folder, name, deleted_at from items where company_id = $1 and type = $2 order by name',
+      [stack.firm.companies.fisher_scorp?.id, 'file'],
+    );
+    expect(stored.map((r) => [r.folder, r.name, r.deleted_at])).toEqual([
+      ['', 'Engagement letter.pdf', null],
+      ['/Engagement', 'Hull inspection.png', null],
+    ]);
+  });
+
+  it('lets a client upload into their Documents without seeing a STAFF ONLY folder', async () => {
+    const companyId = stack.firm.companies.bob_individual?.id;
+    const token = await partnerToken();
+    for (const name of ['Workpapers (STAFF ONLY)', 'Shared']) {
+      const res = await fetch(`${stack.gateway.url}/integrations/create_folder`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ companyId, path: '', name }),
+      });
+      expect(res.status).toBe(200);
+    }
+
+    const page = await signedIn('bob@client.test');
+    await page.goto(`${stack.shellUrl}/documents/${hashOf('bob_individual')}`);
+    const manager = page.getByTestId('file-manager');
+    await manager.getByText('Bob Brown').first().waitFor();
+    expect(await manager.getAttribute('data-role')).toBe('client');
+    await row(page, 'Shared').waitFor();
+    expect(await page.getByText('Workpapers (STAFF ONLY)').count()).toBe(0);
+    expect(await page.getByLabel('Include deleted files').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog(page, 'Upload')
+      .getByLabel('Choose files')
+      .setInputFiles({ name: 'Bank statement.pdf', mimeType: 'application/pdf', buffer: await samplePdf() });
+    await page.getByText('Document(s) uploaded successfully').first().waitFor();
+    await dialog(page, 'Upload').getByRole('button', { name: 'Done', exact: true }).click();
+    await row(page, 'Bank statement.pdf').waitFor();
+    expect(await page.getByText('Workpapers (STAFF ONLY)').count()).toBe(0);
+    await keepScreenshot(page, 'documents-client-uploaded');
+  });
+});
