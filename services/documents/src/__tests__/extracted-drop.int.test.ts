@@ -225,6 +225,7 @@ describe('extracted documents and the firm drop link', () => {
         { actor: actor('admin') },
       );
       expect(saved.notifyUserIds).toEqual([h.firm.users.full?.id]);
+      expect(saved.firmUsers.map((u) => u.id)).toContain(h.firm.users.full?.id);
       expect(saved.id).toMatch(/^[A-Za-z0-9_-]+$/);
     });
 

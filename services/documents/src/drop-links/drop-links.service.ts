@@ -44,6 +44,7 @@ export class DropLinksService {
       firmName: firm.name,
       notifyUserIds: await this.repo.notifyUserIds(firmScope(actor.firm_id)),
       enabled: !!firm.preferences?.dropLinkEnabled,
+      firmUsers: firm.users.map((u) => ({ id: u.id, fullName: u.fullName, email: u.email })),
     };
   }
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/documents/v1/drop_links.proto.
  */
 export const file_portico_documents_v1_drop_links: GenFile = /*@__PURE__*/
-  fileDesc("CiVwb3J0aWNvL2RvY3VtZW50cy92MS9kcm9wX2xpbmtzLnByb3RvEhRwb3J0aWNvLmRvY3VtZW50cy52MSJTCghEcm9wTGluaxIKCgJpZBgBIAEoCRIRCglmaXJtX25hbWUYAiABKAkSFwoPbm90aWZ5X3VzZXJfaWRzGAMgAygJEg8KB2VuYWJsZWQYBCABKAgiFAoSR2V0RHJvcExpbmtSZXF1ZXN0Ii4KE1NhdmVEcm9wTGlua1JlcXVlc3QSFwoPbm90aWZ5X3VzZXJfaWRzGAEgAygJIisKE0Ryb3BMaW5rSW5mb1JlcXVlc3QSFAoMZHJvcF9saW5rX2lkGAEgASgJIiEKDERyb3BMaW5rSW5mbxIRCglmaXJtX25hbWUYASABKAkiXAoTRHJvcE9mZkxpbmtzUmVxdWVzdBIUCgxkcm9wX2xpbmtfaWQYASABKAkSLwoFZmlsZXMYAiADKAsyIC5wb3J0aWNvLmRvY3VtZW50cy52MS5VcGxvYWRGaWxlIn4KFURyb3BPZmZQcm9jZXNzUmVxdWVzdBIUCgxkcm9wX2xpbmtfaWQYASABKAkSEgoKdXBsb2FkX2lkcxgCIAMoCRIVCg11cGxvYWRlcl9uYW1lGAMgASgJEhYKDnVwbG9hZGVyX2VtYWlsGAQgASgJEgwKBG5vdGUYBSABKAkidAoWRHJvcE9mZlByb2Nlc3NSZXNwb25zZRIyCgVmaWxlcxgBIAMoCzIjLnBvcnRpY28uZG9jdW1lbnRzLnYxLlByb2Nlc3NlZEZpbGUSDwoHbWVzc2FnZRgCIAEoCRIVCg1pbnZhbGlkX2ZpbGVzGAMgAygJIoIBCgdEcm9wT2ZmEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEc2l6ZRgDIAEoAxIVCg11cGxvYWRlcl9uYW1lGAQgASgJEhYKDnVwbG9hZGVyX2VtYWlsGAUgASgJEgwKBG5vdGUYBiABKAkSEgoKY3JlYXRlZF9hdBgHIAEoCSIVChNMaXN0RHJvcE9mZnNSZXF1ZXN0Ij8KC0Ryb3BPZmZMaXN0EjAKCWRyb3Bfb2ZmcxgBIAMoCzIdLnBvcnRpY28uZG9jdW1lbnRzLnYxLkRyb3BPZmYiJAoWRG93bmxvYWREcm9wT2ZmUmVxdWVzdBIKCgJpZBgBIAEoCWIGcHJvdG8z", [file_portico_documents_v1_uploads]);
+  fileDesc("CiVwb3J0aWNvL2RvY3VtZW50cy92MS9kcm9wX2xpbmtzLnByb3RvEhRwb3J0aWNvLmRvY3VtZW50cy52MSKLAQoIRHJvcExpbmsSCgoCaWQYASABKAkSEQoJZmlybV9uYW1lGAIgASgJEhcKD25vdGlmeV91c2VyX2lkcxgDIAMoCRIPCgdlbmFibGVkGAQgASgIEjYKCmZpcm1fdXNlcnMYBSADKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wTGlua1VzZXIiPAoMRHJvcExpbmtVc2VyEgoKAmlkGAEgASgJEhEKCWZ1bGxfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCSIUChJHZXREcm9wTGlua1JlcXVlc3QiLgoTU2F2ZURyb3BMaW5rUmVxdWVzdBIXCg9ub3RpZnlfdXNlcl9pZHMYASADKAkiKwoTRHJvcExpbmtJbmZvUmVxdWVzdBIUCgxkcm9wX2xpbmtfaWQYASABKAkiIQoMRHJvcExpbmtJbmZvEhEKCWZpcm1fbmFtZRgBIAEoCSJcChNEcm9wT2ZmTGlua3NSZXF1ZXN0EhQKDGRyb3BfbGlua19pZBgBIAEoCRIvCgVmaWxlcxgCIAMoCzIgLnBvcnRpY28uZG9jdW1lbnRzLnYxLlVwbG9hZEZpbGUifgoVRHJvcE9mZlByb2Nlc3NSZXF1ZXN0EhQKDGRyb3BfbGlua19pZBgBIAEoCRISCgp1cGxvYWRfaWRzGAIgAygJEhUKDXVwbG9hZGVyX25hbWUYAyABKAkSFgoOdXBsb2FkZXJfZW1haWwYBCABKAkSDAoEbm90ZRgFIAEoCSJ0ChZEcm9wT2ZmUHJvY2Vzc1Jlc3BvbnNlEjIKBWZpbGVzGAEgAygLMiMucG9ydGljby5kb2N1bWVudHMudjEuUHJvY2Vzc2VkRmlsZRIPCgdtZXNzYWdlGAIgASgJEhUKDWludmFsaWRfZmlsZXMYAyADKAkiggEKB0Ryb3BPZmYSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhUKDXVwbG9hZGVyX25hbWUYBCABKAkSFgoOdXBsb2FkZXJfZW1haWwYBSABKAkSDAoEbm90ZRgGIAEoCRISCgpjcmVhdGVkX2F0GAcgASgJIhUKE0xpc3REcm9wT2Zmc1JlcXVlc3QiPwoLRHJvcE9mZkxpc3QSMAoJZHJvcF9vZmZzGAEgAygLMh0ucG9ydGljby5kb2N1bWVudHMudjEuRHJvcE9mZiIkChZEb3dubG9hZERyb3BPZmZSZXF1ZXN0EgoKAmlkGAEgASgJYgZwcm90bzM", [file_portico_documents_v1_uploads]);
 
 /**
  * The firm drop link: its id is the firm id and name, obfuscated reversibly and URL-safe.
@@ -39,6 +39,13 @@ export type DropLink = Message<"portico.documents.v1.DropLink"> & {
    * @generated from field: bool enabled = 4;
    */
   enabled: boolean;
+
+  /**
+   * The firm users who can be chosen to receive drop-off notifications.
+   *
+   * @generated from field: repeated portico.documents.v1.DropLinkUser firm_users = 5;
+   */
+  firmUsers: DropLinkUser[];
 };
 
 /**
@@ -47,6 +54,33 @@ export type DropLink = Message<"portico.documents.v1.DropLink"> & {
  */
 export const DropLinkSchema: GenMessage<DropLink> = /*@__PURE__*/
   messageDesc(file_portico_documents_v1_drop_links, 0);
+
+/**
+ * @generated from message portico.documents.v1.DropLinkUser
+ */
+export type DropLinkUser = Message<"portico.documents.v1.DropLinkUser"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string full_name = 2;
+   */
+  fullName: string;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message portico.documents.v1.DropLinkUser.
+ * Use `create(DropLinkUserSchema)` to create a new message.
+ */
+export const DropLinkUserSchema: GenMessage<DropLinkUser> = /*@__PURE__*/
+  messageDesc(file_portico_documents_v1_drop_links, 1);
 
 /**
  * @generated from message portico.documents.v1.GetDropLinkRequest
@@ -59,7 +93,7 @@ export type GetDropLinkRequest = Message<"portico.documents.v1.GetDropLinkReques
  * Use `create(GetDropLinkRequestSchema)` to create a new message.
  */
 export const GetDropLinkRequestSchema: GenMessage<GetDropLinkRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 1);
+  messageDesc(file_portico_documents_v1_drop_links, 2);
 
 /**
  * @generated from message portico.documents.v1.SaveDropLinkRequest
@@ -76,7 +110,7 @@ export type SaveDropLinkRequest = Message<"portico.documents.v1.SaveDropLinkRequ
  * Use `create(SaveDropLinkRequestSchema)` to create a new message.
  */
 export const SaveDropLinkRequestSchema: GenMessage<SaveDropLinkRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 2);
+  messageDesc(file_portico_documents_v1_drop_links, 3);
 
 /**
  * @generated from message portico.documents.v1.DropLinkInfoRequest
@@ -93,7 +127,7 @@ export type DropLinkInfoRequest = Message<"portico.documents.v1.DropLinkInfoRequ
  * Use `create(DropLinkInfoRequestSchema)` to create a new message.
  */
 export const DropLinkInfoRequestSchema: GenMessage<DropLinkInfoRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 3);
+  messageDesc(file_portico_documents_v1_drop_links, 4);
 
 /**
  * @generated from message portico.documents.v1.DropLinkInfo
@@ -110,7 +144,7 @@ export type DropLinkInfo = Message<"portico.documents.v1.DropLinkInfo"> & {
  * Use `create(DropLinkInfoSchema)` to create a new message.
  */
 export const DropLinkInfoSchema: GenMessage<DropLinkInfo> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 4);
+  messageDesc(file_portico_documents_v1_drop_links, 5);
 
 /**
  * @generated from message portico.documents.v1.DropOffLinksRequest
@@ -132,7 +166,7 @@ export type DropOffLinksRequest = Message<"portico.documents.v1.DropOffLinksRequ
  * Use `create(DropOffLinksRequestSchema)` to create a new message.
  */
 export const DropOffLinksRequestSchema: GenMessage<DropOffLinksRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 5);
+  messageDesc(file_portico_documents_v1_drop_links, 6);
 
 /**
  * @generated from message portico.documents.v1.DropOffProcessRequest
@@ -169,7 +203,7 @@ export type DropOffProcessRequest = Message<"portico.documents.v1.DropOffProcess
  * Use `create(DropOffProcessRequestSchema)` to create a new message.
  */
 export const DropOffProcessRequestSchema: GenMessage<DropOffProcessRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 6);
+  messageDesc(file_portico_documents_v1_drop_links, 7);
 
 /**
  * @generated from message portico.documents.v1.DropOffProcessResponse
@@ -196,7 +230,7 @@ export type DropOffProcessResponse = Message<"portico.documents.v1.DropOffProces
  * Use `create(DropOffProcessResponseSchema)` to create a new message.
  */
 export const DropOffProcessResponseSchema: GenMessage<DropOffProcessResponse> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 7);
+  messageDesc(file_portico_documents_v1_drop_links, 8);
 
 /**
  * @generated from message portico.documents.v1.DropOff
@@ -243,7 +277,7 @@ export type DropOff = Message<"portico.documents.v1.DropOff"> & {
  * Use `create(DropOffSchema)` to create a new message.
  */
 export const DropOffSchema: GenMessage<DropOff> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 8);
+  messageDesc(file_portico_documents_v1_drop_links, 9);
 
 /**
  * @generated from message portico.documents.v1.ListDropOffsRequest
@@ -256,7 +290,7 @@ export type ListDropOffsRequest = Message<"portico.documents.v1.ListDropOffsRequ
  * Use `create(ListDropOffsRequestSchema)` to create a new message.
  */
 export const ListDropOffsRequestSchema: GenMessage<ListDropOffsRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 9);
+  messageDesc(file_portico_documents_v1_drop_links, 10);
 
 /**
  * @generated from message portico.documents.v1.DropOffList
@@ -273,7 +307,7 @@ export type DropOffList = Message<"portico.documents.v1.DropOffList"> & {
  * Use `create(DropOffListSchema)` to create a new message.
  */
 export const DropOffListSchema: GenMessage<DropOffList> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 10);
+  messageDesc(file_portico_documents_v1_drop_links, 11);
 
 /**
  * @generated from message portico.documents.v1.DownloadDropOffRequest
@@ -290,5 +324,5 @@ export type DownloadDropOffRequest = Message<"portico.documents.v1.DownloadDropO
  * Use `create(DownloadDropOffRequestSchema)` to create a new message.
  */
 export const DownloadDropOffRequestSchema: GenMessage<DownloadDropOffRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 11);
+  messageDesc(file_portico_documents_v1_drop_links, 12);
 
