@@ -2,9 +2,20 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
 import { testFirmSpec } from '@portico/identity/testing';
 import { Documents, DocumentsEvents } from '@portico/proto';
+import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
-import { encryptedPdf, heicHeader, jpeg, pdf, png } from './samples.js';
+import {
+  encryptedPdf,
+  heicHeader,
+  jpeg,
+  pdf,
+  png,
+  quadrantColours,
+  REAL_HEIC,
+  REAL_HEIC_QUADRANTS,
+  realHeic,
+} from './samples.js';
 
 const INVALID =
   'We were unable to process some of uploaded files as they appear to be INVALID. Kindly check those files and try uploading them again.';
@@ -124,6 +135,37 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
         { actor: actor('partner') },
       );
       expect(preview.document?.data?.previewStatus).toBe('failed');
+    });
+
+    it('files a real HEIC photo by its first bytes and serves a JPEG preview of it once converted', async () => {
+      const res = await h.upload(actor('partner'), company('llc'), [
+        { name: 'IMG_0042.HEIC', body: realHeic() },
+      ]);
+      expect(res.files[0]).toMatchObject({ invalid: false, documentLocation: '/IMG_0042.HEIC' });
+      const filed = (await h.list(actor('partner'), company('llc'))).documents.find(
+        (d) => d.name === 'IMG_0042.HEIC',
+      );
+      expect(filed).toMatchObject({ contentType: 'image/heic', size: BigInt(realHeic().length) });
+      await h.documents.previewsIdle();
+      const preview = await h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/IMG_0042.HEIC', isDownload: false },
+        { actor: actor('client') },
+      );
+      expect(preview.document?.data?.previewStatus).toBe('ready');
+      const got = await fetch(preview.document?.data?.link as string);
+      expect(got.status).toBe(200);
+      const jpegBytes = Buffer.from(await got.arrayBuffer());
+      expect(await sharp(jpegBytes).metadata()).toMatchObject({ format: 'jpeg', ...REAL_HEIC });
+      expect(await quadrantColours(jpegBytes)).toEqual(REAL_HEIC_QUADRANTS);
+      // The download itself is still the original HEIC.
+      const original = await h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/IMG_0042.HEIC', isDownload: true },
+        { actor: actor('partner') },
+      );
+      const raw = Buffer.from(await (await fetch(original.document?.data?.link as string)).arrayBuffer());
+      expect(raw.equals(realHeic())).toBe(true);
     });
 
     it("answers '{file} was already uploaded' with is_duplicate for a name already in the folder", async () => {

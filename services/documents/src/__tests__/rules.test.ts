@@ -11,7 +11,7 @@ import {
   sanitiseName,
 } from '../items/paths.rules.js';
 import { isValidUpload, sniffType } from '../uploads/file-type.rules.js';
-import { encryptedPdf, heicHeader, jpeg, pdf, png } from './samples.js';
+import { encryptedPdf, heicHeader, jpeg, pdf, png, realHeic } from './samples.js';
 
 describe('name sanitising (spec 1 s.5.5)', () => {
   it.each([
@@ -72,6 +72,9 @@ describe('upload type check by first bytes', () => {
     expect(isValidUpload('a.JPG', await jpeg())).toBe(true);
     expect(isValidUpload('a.gif', Buffer.from('GIF89a\x01\x00', 'latin1'))).toBe(true);
     expect(isValidUpload('a.heic', heicHeader())).toBe(true);
+    expect(sniffType(realHeic().subarray(0, 1024))).toBe('heic');
+    expect(isValidUpload('IMG_0001.HEIC', realHeic())).toBe(true);
+    expect(isValidUpload('IMG_0001.heif', realHeic())).toBe(true);
     expect(sniffType(encryptedPdf())).toBe('pdf');
   });
 
@@ -79,6 +82,7 @@ describe('upload type check by first bytes', () => {
     expect(isValidUpload('a.pdf', await png())).toBe(false);
     expect(isValidUpload('a.jpg', await pdf())).toBe(false);
     expect(isValidUpload('a.heic', await png())).toBe(false);
+    expect(isValidUpload('a.jpg', realHeic())).toBe(false);
     expect(isValidUpload('a.png', Buffer.alloc(0))).toBe(false);
     expect(isValidUpload('a.xlsx', Buffer.from('PK\x03\x04'))).toBe(true);
   });

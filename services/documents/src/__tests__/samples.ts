@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 
@@ -54,3 +56,28 @@ export const heicHeader = () =>
     Buffer.from('mif1heic', 'latin1'),
     Buffer.alloc(64),
   ]);
+
+/** A real HEIC photo, 64 x 48 in four coloured quadrants (fixtures/README.md says how it was made). */
+export const realHeic = () => readFileSync(join(import.meta.dirname, 'fixtures', 'quadrants.heic'));
+export const REAL_HEIC = { width: 64, height: 48 } as const;
+
+/**
+ * The red and green of each quadrant's centre in a decoded image, rounded to tens (lossy coding moves
+ * them a little): top left, top right, bottom left, bottom right.
+ */
+export async function quadrantColours(image: Buffer): Promise<[number, number][]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (x: number, y: number): [number, number] => {
+    const i = (y * info.width + x) * info.channels;
+    return [Math.round((data[i] as number) / 10) * 10, Math.round((data[i + 1] as number) / 10) * 10];
+  };
+  const [w, h] = [info.width, info.height];
+  return [at(w / 4, h / 4), at((3 * w) / 4, h / 4), at(w / 4, (3 * h) / 4), at((3 * w) / 4, (3 * h) / 4)];
+}
+/** What quadrantColours answers for the fixture. */
+export const REAL_HEIC_QUADRANTS: [number, number][] = [
+  [220, 200],
+  [30, 200],
+  [220, 40],
+  [30, 40],
+];
