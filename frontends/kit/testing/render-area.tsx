@@ -1,19 +1,20 @@
 // The render harness the remotes' component tests share: the kit's providers, a router, and an API
 // answered by a handler that also records every call.
 import { afterEach, jest } from '@jest/globals';
-import { ApiClient, ApiProvider, type CurrentUser, KitProvider, SessionStore, toast } from '@portico/kit';
+import { ApiClient, ApiProvider, KitProvider, SessionStore, toast } from '@portico/kit';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 
-export interface Call {
+/** One request the fake gateway received; `Body` narrows the JSON body for tests that read it. */
+export interface Call<Body = unknown> {
   method: string;
   path: string;
-  body: unknown;
+  body: Body;
 }
 
-type Handler = (call: Call) => { status?: number; body: unknown } | undefined;
+export type Handler<Body = unknown> = (call: Call<Body>) => { status?: number; body: unknown } | undefined;
 
 const sessions: SessionStore[] = [];
 afterEach(() => {
@@ -21,15 +22,18 @@ afterEach(() => {
   toast.clean();
 });
 
-/** Renders inside the kit's providers and a router, with the API answered by `handler`; records calls. */
-export function renderArea(ui: ReactNode, handler: Handler = () => undefined, path = '/') {
-  const calls: Call[] = [];
+/**
+ * An API client on a fake gateway answered by `handler` (404 when it returns nothing), recording the
+ * calls. For components that take the client (or an API built on it) as a prop.
+ */
+export function fakeGateway<Body = unknown>(handler: Handler<Body> = () => undefined) {
+  const calls: Call<Body>[] = [];
   const fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input));
     const call = {
       method: init?.method ?? 'GET',
       path: url.pathname + url.search,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      body: (init?.body ? JSON.parse(String(init.body)) : undefined) as Body,
     };
     calls.push(call);
     const reply = handler(call) ?? { status: 404, body: { error: 'not_found', message: 'Not found' } };
@@ -37,7 +41,11 @@ export function renderArea(ui: ReactNode, handler: Handler = () => undefined, pa
   }) as unknown as typeof globalThis.fetch;
   const session = new SessionStore(window.localStorage);
   sessions.push(session);
-  const client = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+  return { client: new ApiClient({ baseUrl: 'http://api.test', session, fetch }), calls };
+}
+
+/** Renders inside the kit's providers and a router, with `client` as the API. */
+export function renderWithClient(ui: ReactNode, client: ApiClient, path = '/') {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const result = render(
     <MemoryRouter initialEntries={[path]}>
@@ -48,5 +56,11 @@ export function renderArea(ui: ReactNode, handler: Handler = () => undefined, pa
       </QueryClientProvider>
     </MemoryRouter>,
   );
-  return { ...result, calls, queryClient };
+  return { ...result, queryClient };
+}
+
+/** Renders inside the kit's providers and a router, with the API answered by `handler`; records calls. */
+export function renderArea(ui: ReactNode, handler: Handler = () => undefined, path = '/') {
+  const { client, calls } = fakeGateway(handler);
+  return { ...renderWithClient(ui, client, path), calls };
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { renderWithClient } from '@portico/kit/testing';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import { MIXED_SELECTION } from '../rules/selection.js';
 import { VIEW_COOKIE } from '../rules/view-preference.js';
-import { aCompany, anItem, type Call, fakeApi, renderWith } from './render.js';
+import { aCompany, anItem, type Call, fakeApi } from './fixtures.js';
 
 const live = anItem({ name: 'W-2 2024.pdf' });
 const gone = anItem({ name: 'old.pdf', deleted_at: '2024-01-02T00:00:00Z' });
@@ -28,7 +29,7 @@ function show(role: 'advisor' | 'client', prefs: Record<string, unknown> = {}) {
   const gw = listing((call) =>
     call.path === '/integrations/rename_item' ? { body: { document: live, message: '' } } : undefined,
   );
-  renderWith(
+  renderWithClient(
     <FileManager
       api={documentsApi(gw.client)}
       company={aCompany()}

@@ -1,56 +1,16 @@
-import { afterEach, jest } from '@jest/globals';
-import { ApiClient, ApiProvider, type Entity, KitProvider, SessionStore, toast } from '@portico/kit';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+// Fixtures of the documents tests: items, a company, a stand-in XMLHttpRequest. The render harness and
+// the fake gateway are the kit's (`@portico/kit/testing`).
+import type { Entity } from '@portico/kit';
+import type { Handler, Call as KitCall } from '@portico/kit/testing';
+import { fakeGateway } from '@portico/kit/testing';
 import type { DocItem } from '../api/documents-api.js';
 
-export interface Call {
-  method: string;
-  path: string;
-  body: Record<string, unknown>;
-}
+/** The documents calls are JSON objects. */
+export type Body = Record<string, unknown>;
+export type Call = KitCall<Body>;
 
-type Handler = (call: Call) => { status?: number; body: unknown } | undefined;
-
-const sessions: SessionStore[] = [];
-afterEach(() => {
-  for (const s of sessions.splice(0)) s.close();
-  toast.clean();
-});
-
-/** A client on a fake gateway answered by `handler`, recording the calls. */
-export function fakeApi(handler: Handler = () => undefined) {
-  const calls: Call[] = [];
-  const fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input));
-    const call = {
-      method: init?.method ?? 'GET',
-      path: url.pathname + url.search,
-      body: init?.body ? JSON.parse(String(init.body)) : {},
-    };
-    calls.push(call);
-    const reply = handler(call) ?? { status: 404, body: { error: 'not_found', message: 'Not found' } };
-    return new Response(JSON.stringify(reply.body), { status: reply.status ?? 200 });
-  }) as unknown as typeof globalThis.fetch;
-  const session = new SessionStore(window.localStorage);
-  sessions.push(session);
-  return { client: new ApiClient({ baseUrl: 'http://api.test', session, fetch }), calls };
-}
-
-export function renderWith(ui: ReactNode, client: ApiClient, path = '/') {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <QueryClientProvider client={queryClient}>
-        <ApiProvider client={client}>
-          <KitProvider env="test">{ui}</KitProvider>
-        </ApiProvider>
-      </QueryClientProvider>
-    </MemoryRouter>,
-  );
-}
+/** The kit's fake gateway with the documents calls' bodies typed as JSON objects. */
+export const fakeApi = (handler: Handler<Body> = () => undefined) => fakeGateway<Body>(handler);
 
 let n = 0;
 export function anItem(overrides: Partial<DocItem> = {}): DocItem {

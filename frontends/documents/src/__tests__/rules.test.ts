@@ -19,7 +19,7 @@ import {
 } from '../rules/names.js';
 import { bulkActions, FOLDERS_NOT_DOWNLOADABLE } from '../rules/selection.js';
 import { readView, saveView, VIEW_COOKIE } from '../rules/view-preference.js';
-import { anItem } from './render.js';
+import { anItem } from './fixtures.js';
 
 const advisor = capabilitiesFor({ role: 'advisor', preferences: { document_tags_enabled: true } });
 const client = capabilitiesFor({ role: 'client' });

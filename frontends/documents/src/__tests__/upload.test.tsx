@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor } from '../rules/capabilities.js';
 import { UPLOAD_MESSAGES, uploadFiles, uploadToasts } from '../upload/upload.js';
-import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr, renderWith } from './render.js';
+import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
 
 const file = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'application/pdf' });
 
@@ -156,7 +157,7 @@ describe('presigned upload', () => {
 describe('file manager upload', () => {
   it('shows a progress bar per file and the success toast', async () => {
     const { client } = gateway((c) => processed(c.body.uploadIds as string[]));
-    renderWith(
+    renderWithClient(
       <FileManager
         api={documentsApi(client)}
         company={aCompany()}
@@ -198,7 +199,7 @@ describe('file manager upload', () => {
     const { client } = gateway((c) =>
       processed(c.body.uploadIds as string[], () => ({ is_duplicate: true })),
     );
-    renderWith(
+    renderWithClient(
       <FileManager
         api={documentsApi(client)}
         company={aCompany()}
