@@ -3,13 +3,18 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { previewKind } from '../rules/names.js';
+import { MAX_SHEET_BYTES, SHEET_TOO_LARGE } from './sheet-limits.js';
 
 const PdfView = lazy(() => import('./PdfView.js').then((m) => ({ default: m.PdfView })));
+const SheetView = lazy(() => import('./SheetView.js').then((m) => ({ default: m.SheetView })));
 
 export const NOT_SUPPORTED = 'File type not supported yet';
 const HEIC_POLL_MS = 1500;
 
-/** Preview of pdf (pdf.js), images, HEIC through the server's converted copy; other types are not previewed. */
+/**
+ * Preview of pdf (pdf.js), xlsx and xls (a read-only table), images, and HEIC through the server's
+ * converted copy; other types are not previewed. The viewers of pdf and spreadsheets load on demand.
+ */
 export function PreviewDialog({
   item,
   api,
@@ -24,7 +29,8 @@ export function PreviewDialog({
   onDownload: (item: DocItem) => void;
 }) {
   const kind = previewKind(item.name);
-  const supported = kind === 'pdf' || kind === 'image' || kind === 'heic';
+  const tooLarge = kind === 'sheet' && Number(item.size) > MAX_SHEET_BYTES;
+  const supported = kind !== 'none' && !tooLarge;
   const link = useQuery({
     queryKey: ['documents', companyId, 'preview', item.link],
     queryFn: () => api.downloadLink(companyId, item.link, false),
@@ -40,7 +46,7 @@ export function PreviewDialog({
     body = (
       <Center p="xl">
         <Stack align="center">
-          <Text>{NOT_SUPPORTED}</Text>
+          <Text>{tooLarge ? SHEET_TOO_LARGE : NOT_SUPPORTED}</Text>
           <Button onClick={() => onDownload(item)}>Download</Button>
         </Stack>
       </Center>
@@ -62,7 +68,7 @@ export function PreviewDialog({
         </Stack>
       </Center>
     );
-  } else if (kind === 'pdf') {
+  } else if (kind === 'pdf' || kind === 'sheet') {
     body = (
       <Suspense
         fallback={
@@ -71,7 +77,7 @@ export function PreviewDialog({
           </Center>
         }
       >
-        <PdfView url={data.link} />
+        {kind === 'pdf' ? <PdfView url={data.link} /> : <SheetView url={data.link} />}
       </Suspense>
     );
   } else {
