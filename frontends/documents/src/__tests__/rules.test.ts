@@ -43,6 +43,17 @@ describe('capabilities per role', () => {
     expect(client.upload.enabled && client.createFolder.enabled && client.fileEdit.enabled).toBe(true);
   });
 
+  it('gives the drop link to partners, admins and full users when the firm has it on, and other companies to advisors', () => {
+    const on = { drop_link_enabled: true };
+    for (const firmAccess of ['partner', 'admin', 'full'])
+      expect(capabilitiesFor({ role: 'advisor', firmAccess, preferences: on }).dropLink).toBe(true);
+    expect(capabilitiesFor({ role: 'advisor', firmAccess: 'group', preferences: on }).dropLink).toBe(false);
+    expect(capabilitiesFor({ role: 'advisor', firmAccess: 'partner' }).dropLink).toBe(false);
+    expect(capabilitiesFor({ role: 'client', firmAccess: 'partner', preferences: on }).dropLink).toBe(false);
+    expect(advisor.otherCompanies).toBe(true);
+    expect(client.otherCompanies).toBe(false);
+  });
+
   it("blocks clients' folder and file actions by firm preference with 'Disabled by firm', never staff", () => {
     const prefs = { disable_folder_action: true, disable_file_edit_action: true };
     const c = capabilitiesFor({ role: 'client', preferences: prefs });

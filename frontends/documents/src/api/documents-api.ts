@@ -78,6 +78,22 @@ export interface ProcessResponse {
   is_duplicate: boolean;
 }
 
+/** A firm user who can be chosen to receive drop-off notifications. */
+export interface DropLinkUser {
+  id: string;
+  full_name: string;
+  email: string;
+}
+
+/** The firm drop link (GET and POST /integrations/drop_link). */
+export interface DropLink {
+  id: string;
+  firm_name: string;
+  notify_user_ids: string[];
+  enabled: boolean;
+  firm_users: DropLinkUser[];
+}
+
 /** The documents calls of spec 1 s.7.6 through the gateway. */
 export const documentsApi = (api: ApiClient) => ({
   list: (companyId: string, path: string, showWithDeleted = false) =>
@@ -126,6 +142,8 @@ export const documentsApi = (api: ApiClient) => ({
   ) => api.post<{ links: UploadLink[] }>('/integrations/upload_links', { companyId, path, files }),
   process: (companyId: string, path: string, uploadIds: string[]) =>
     api.post<ProcessResponse>('/integrations/process_document', { companyId, path, uploadIds }),
+  dropLink: () => api.get<DropLink>('/integrations/drop_link'),
+  saveDropLink: (notifyUserIds: string[]) => api.post<DropLink>('/integrations/drop_link', { notifyUserIds }),
 });
 
 export type DocumentsApi = ReturnType<typeof documentsApi>;

@@ -72,6 +72,7 @@ export function CompanyDocuments({ companyHash }: { companyHash: string }) {
       me && entity
         ? capabilitiesFor({
             role: me.is_advisor ? 'advisor' : 'client',
+            firmAccess: me.firm_access,
             userReadOnly: me.readonly_access,
             entityReadOnly: entity.readonly_access,
             entityInactive: entity.inactive,

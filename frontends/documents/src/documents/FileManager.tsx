@@ -33,11 +33,13 @@ import { UploadProgressList } from '../upload/UploadProgressList.js';
 import { entryOf } from '../upload/upload.js';
 import { useUploads } from '../upload/useUploads.js';
 import { DocumentsTable, type ItemAction } from './DocumentsTable.js';
+import { DropLinkDialog } from './DropLinkDialog.js';
 import {
   ConvertDownloadDialog,
   CreateFolderDialog,
   DeleteDialog,
   DescriptionDialog,
+  type Destination,
   MoveCopyDialog,
   RenameDialog,
   RestoreDialog,
@@ -61,6 +63,7 @@ export const MESSAGES = {
   documentDownloadFailed: 'There was a problem downloading the document.',
   folderDownloadFailed: 'There was a problem downloading the folder. Please refresh and try again.',
   noLink: 'No download link found in response',
+  tagsFailed: 'Issue saving selected tags, please try again later.',
 } as const;
 
 type DialogState =
@@ -73,9 +76,14 @@ type DialogState =
   | { kind: 'delete'; items: DocItem[] }
   | { kind: 'restore'; items: DocItem[] }
   | { kind: 'move' | 'copy'; items: DocItem[] }
+  | DownloadChoice
+  | { kind: 'preview'; item: DocItem }
+  | { kind: 'dropLink' };
+
+/** What the convert-and-download dialog downloads: chosen items, or a folder (null: the current one). */
+type DownloadChoice =
   | { kind: 'download'; items: DocItem[] }
-  | { kind: 'downloadFolder'; item: DocItem | null }
-  | { kind: 'preview'; item: DocItem };
+  | { kind: 'downloadFolder'; item: DocItem | null };
 
 /** A refused call's text: a permission answer ('Disabled by firm', read-only) wins over the listed text. */
 function failure(err: unknown, listed: string): string {
@@ -185,6 +193,62 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     [close],
   );
 
+  /** The convert-and-download dialog's answer: one file as it is, or a zip (folders only as a whole folder). */
+  const downloadChoice = (choice: DownloadChoice, convert: boolean): Promise<void> => {
+    if (choice.kind === 'downloadFolder') {
+      const folder = choice.item ? choice.item.link : path === '/' ? '' : path;
+      return zip(() => api.downloadFolder(companyId, folder, convert));
+    }
+    const [only, ...others] = choice.items;
+    if (only && !others.length && !convert) {
+      close();
+      return download(only);
+    }
+    if (choice.items.some((i) => i.type === 'folder')) {
+      toast.error(FOLDERS_NOT_DOWNLOADABLE);
+      return Promise.resolve();
+    }
+    return zip(() =>
+      api.downloadMultiple(
+        companyId,
+        choice.items.map((i) => i.link),
+        convert,
+      ),
+    );
+  };
+
+  /** Saves a file's description or tags. */
+  const saveItem = async (
+    item: DocItem,
+    changes: { description?: string; tags?: string[] },
+    failed: string,
+  ) => {
+    try {
+      await api.update(companyId, item.link, changes);
+      toast.success(MESSAGES.updated);
+      close();
+      await refresh();
+    } catch (err) {
+      toast.error(failure(err, failed));
+    }
+  };
+
+  const moveOrCopy = (items: DocItem[], move: boolean, to: Destination) =>
+    runAll(
+      (i) =>
+        api.move({
+          companyId,
+          oldPath: i.link,
+          newPath: to.path === '/' ? '' : to.path,
+          deleteOldPath: move,
+          isFolder: i.type === 'folder',
+          ...(to.company.id !== companyId ? { newCompanyId: to.company.id } : {}),
+        }),
+      items,
+      MESSAGES.updated,
+      MESSAGES.updateFailed,
+    );
+
   const open = useCallback(
     (item: DocItem) => {
       if (item.deleted_at) return;
@@ -275,6 +339,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           </Text>
         </Stack>
         <Group gap="xs">
+          {caps.dropLink ? (
+            <Button variant="subtle" onClick={() => setDialog({ kind: 'dropLink' })}>
+              Drop Link
+            </Button>
+          ) : null}
           <Guarded verdict={caps.createFolder}>
             <Button
               variant="default"
@@ -521,16 +590,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
         <DescriptionDialog
           item={dialog.item}
           onClose={close}
-          onSave={async (description) => {
-            try {
-              await api.update(companyId, dialog.item.link, { description });
-              toast.success(MESSAGES.updated);
-              close();
-              await refresh();
-            } catch (err) {
-              toast.error(failure(err, MESSAGES.updateFailed));
-            }
-          }}
+          onSave={(description) => saveItem(dialog.item, { description }, MESSAGES.updateFailed)}
         />
       ) : null}
       {dialog.kind === 'tags' ? (
@@ -538,16 +598,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           item={dialog.item}
           firmTags={firmTags}
           onClose={close}
-          onSave={async (tags) => {
-            try {
-              await api.update(companyId, dialog.item.link, { tags });
-              toast.success(MESSAGES.updated);
-              close();
-              await refresh();
-            } catch (err) {
-              toast.error(failure(err, 'Issue saving selected tags, please try again later.'));
-            }
-          }}
+          onSave={(tags) => saveItem(dialog.item, { tags }, MESSAGES.tagsFailed)}
         />
       ) : null}
       {dialog.kind === 'delete' ? (
@@ -583,70 +634,16 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           mode={dialog.kind}
           items={dialog.items}
           api={api}
-          companyId={companyId}
+          company={company}
           caps={caps}
           onClose={close}
-          onConfirm={(destination) =>
-            runAll(
-              (i) =>
-                api.move({
-                  companyId,
-                  oldPath: i.link,
-                  newPath: destination === '/' ? '' : destination,
-                  deleteOldPath: dialog.kind === 'move',
-                  isFolder: i.type === 'folder',
-                }),
-              dialog.items,
-              MESSAGES.updated,
-              MESSAGES.updateFailed,
-            )
-          }
+          onConfirm={(to) => moveOrCopy(dialog.items, dialog.kind === 'move', to)}
         />
       ) : null}
-      {dialog.kind === 'download' ? (
-        dialog.items.length === 1 && dialog.items[0] ? (
-          <ConvertDownloadDialog
-            onClose={close}
-            onDownload={async (convert) => {
-              const only = dialog.items[0] as DocItem;
-              if (!convert) {
-                close();
-                return download(only);
-              }
-              return zip(() => api.downloadMultiple(companyId, [only.link], true));
-            }}
-          />
-        ) : (
-          <ConvertDownloadDialog
-            onClose={close}
-            onDownload={(convert) =>
-              dialog.items.some((i) => i.type === 'folder')
-                ? Promise.resolve(void toast.error(FOLDERS_NOT_DOWNLOADABLE))
-                : zip(() =>
-                    api.downloadMultiple(
-                      companyId,
-                      dialog.items.map((i) => i.link),
-                      convert,
-                    ),
-                  )
-            }
-          />
-        )
+      {dialog.kind === 'download' || dialog.kind === 'downloadFolder' ? (
+        <ConvertDownloadDialog onClose={close} onDownload={(convert) => downloadChoice(dialog, convert)} />
       ) : null}
-      {dialog.kind === 'downloadFolder' ? (
-        <ConvertDownloadDialog
-          onClose={close}
-          onDownload={(convert) =>
-            zip(() =>
-              api.downloadFolder(
-                companyId,
-                dialog.item ? dialog.item.link : path === '/' ? '' : path,
-                convert,
-              ),
-            )
-          }
-        />
-      ) : null}
+      {dialog.kind === 'dropLink' ? <DropLinkDialog api={api} onClose={close} /> : null}
       {dialog.kind === 'preview' ? (
         <PreviewDialog
           item={dialog.item}

@@ -1,4 +1,15 @@
-import { Button, Checkbox, Dialog, Group, Stack, Text, Textarea, TextInput } from '@portico/kit';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  type Entity,
+  EntityCombobox,
+  Group,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@portico/kit';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import type { Capabilities } from '../rules/capabilities.js';
@@ -308,12 +319,21 @@ export function ConvertDownloadDialog({
   );
 }
 
-/** Move or copy with a location picker (the folder tree); an item cannot go into itself. */
+/** Where a move or copy goes: a folder of this company or, for advisors, of another company of the firm. */
+export interface Destination {
+  path: string;
+  company: Entity;
+}
+
+/**
+ * Move or copy with a location picker: for advisors a company selector (the firm's companies), then the
+ * folder tree of the chosen company. An item cannot go into itself.
+ */
 export function MoveCopyDialog({
   mode,
   items,
   api,
-  companyId,
+  company,
   caps,
   onClose,
   onConfirm,
@@ -321,15 +341,17 @@ export function MoveCopyDialog({
   mode: 'move' | 'copy';
   items: DocItem[];
   api: DocumentsApi;
-  companyId: string;
+  company: Entity;
   caps: Capabilities;
-  onConfirm: (destination: string) => Promise<void>;
+  onConfirm: (destination: Destination) => Promise<void>;
 }) {
   const from = normalizePath(items[0]?.path ?? parentPath(items[0]?.link ?? '/'));
   const [target, setTarget] = useState(from);
+  const [targetCompany, setTargetCompany] = useState<Entity>(company);
   const [busy, setBusy] = useState(false);
+  const sameCompany = targetCompany.id === company.id;
   const folders = items.filter((i) => i.type === 'folder').map((i) => normalizePath(i.link));
-  const blocked = (p: string) => folders.some((f) => p === f || p.startsWith(`${f}/`));
+  const blocked = (p: string) => sameCompany && folders.some((f) => p === f || p.startsWith(`${f}/`));
   const verb = mode === 'move' ? 'Move' : 'Copy';
   return (
     <Dialog opened onClose={onClose} title={`${verb} ${describe(items)}`} size="wide">
@@ -337,19 +359,36 @@ export function MoveCopyDialog({
         onSubmit={async () => {
           setBusy(true);
           try {
-            await onConfirm(target);
+            await onConfirm({ path: target, company: targetCompany });
           } finally {
             setBusy(false);
           }
         }}
       >
+        {caps.otherCompanies ? (
+          <Stack gap={4} mb="sm" data-testid="company-selector">
+            <EntityCombobox
+              label="Company"
+              placeholder="Search companies"
+              value={targetCompany}
+              onChange={(next) => {
+                setTargetCompany(next);
+                setTarget(next.id === company.id ? from : '/');
+              }}
+            />
+            <Text size="xs" c="dimmed">
+              {sameCompany ? 'This company' : 'Another company of the firm'}: {targetCompany.name}
+            </Text>
+          </Stack>
+        ) : null}
         <Text size="sm" mb="xs">
           Choose a location: <b>{target === '/' ? 'All Files' : target}</b>
         </Text>
         <div style={{ maxHeight: 360, overflow: 'auto' }}>
           <FolderTree
+            key={targetCompany.id}
             api={api}
-            companyId={companyId}
+            companyId={targetCompany.id}
             caps={caps}
             current={target}
             onSelect={(p) => !blocked(p) && setTarget(p)}
@@ -361,7 +400,7 @@ export function MoveCopyDialog({
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={busy} disabled={mode === 'move' && target === from}>
+          <Button type="submit" loading={busy} disabled={mode === 'move' && sameCompany && target === from}>
             {verb} here
           </Button>
         </Group>

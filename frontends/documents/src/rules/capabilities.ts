@@ -10,10 +10,12 @@ export type Role = 'advisor' | 'client';
 /** What decides the file manager's capabilities: the role, the read-only flags, the firm preferences. */
 export interface CapabilityInput {
   role: Role;
+  /** The advisor's firm access: partner, admin, full or group. */
+  firmAccess?: string;
   userReadOnly?: boolean;
   entityReadOnly?: boolean;
   entityInactive?: boolean;
-  /** Firm preferences: disable_folder_action, disable_file_edit_action, document_tags_enabled. */
+  /** Firm preferences: disable_folder_action, disable_file_edit_action, document_tags_enabled, drop_link_enabled. */
   preferences?: Record<string, unknown>;
 }
 
@@ -47,7 +49,14 @@ export interface Capabilities {
   /** Rename, move, copy and delete of files. */
   fileEdit: Verdict;
   restore: Verdict;
+  /** Moving or copying to another company of the firm (advisor only). */
+  otherCompanies: boolean;
+  /** The drop-link dialog: partners, admins and full users, when the firm has the drop link on. */
+  dropLink: boolean;
 }
+
+/** Drop Link is for partners, admins and full users (spec 1 s.2.2, s.6). */
+export const DROP_LINK_ACCESS = ['partner', 'admin', 'full'];
 
 /** The role-based capabilities of spec 1 s.2.7, s.4.3 and s.6; the service enforces the same rules. */
 export function capabilitiesFor(input: CapabilityInput): Capabilities {
@@ -77,6 +86,9 @@ export function capabilitiesFor(input: CapabilityInput): Capabilities {
     folderEdit: change(prefs.disable_folder_action === true),
     fileEdit: change(prefs.disable_file_edit_action === true),
     restore: advisorChange(),
+    otherCompanies: isAdvisor,
+    dropLink:
+      isAdvisor && DROP_LINK_ACCESS.includes(input.firmAccess ?? '') && prefs.drop_link_enabled === true,
   };
 }
 

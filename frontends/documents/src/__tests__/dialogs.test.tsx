@@ -1,0 +1,207 @@
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { renderWithClient } from '@portico/kit/testing';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { type DropLink, documentsApi } from '../api/documents-api.js';
+import { DropLinkDialog } from '../documents/DropLinkDialog.js';
+import { FileManager } from '../documents/FileManager.js';
+import { capabilitiesFor, type Role } from '../rules/capabilities.js';
+import { DROP_LINK_MESSAGES } from '../rules/drop-link.js';
+import { aCompany, anItem, type Call, fakeApi } from './fixtures.js';
+
+const w2 = anItem({ name: 'W-2 2024.pdf' });
+const receipts = anItem({ type: 'folder', name: 'Receipts', company_id: 'c-2', items_count: 0 });
+const anders = aCompany();
+const baker = aCompany({ id: 'c-2', hash_id: 'h2', name: 'Baker Family Trust', entity_type: 'Trust' });
+
+const link = (over: Partial<DropLink> = {}): DropLink => ({
+  id: 'RGVtbyBDUEE_x',
+  firm_name: 'Demo CPA',
+  notify_user_ids: ['u-paula'],
+  enabled: true,
+  firm_users: [
+    { id: 'u-paula', full_name: 'Paula Partner', email: 'partner@demo-cpa.test' },
+    { id: 'u-fiona', full_name: 'Fiona Full', email: 'full@demo-cpa.test' },
+  ],
+  ...over,
+});
+
+/** The fake gateway of these tests: two companies of the firm, each with its own folder listing. */
+function gateway(extra: (call: Call) => { status?: number; body: unknown } | undefined = () => undefined) {
+  return fakeApi((call) => {
+    if (call.path === '/integrations/get_documents') {
+      const docs = call.body.companyId === 'c-2' ? [receipts] : [w2];
+      return { body: { documents: docs, path: '/', count: docs.length } };
+    }
+    if (call.path.startsWith('/v2/entities'))
+      return {
+        body: { companies: [anders, baker], count: 2, current_page: 1, total_pages: 1, rows_per_page: 10 },
+      };
+    if (call.path === '/integrations/move_item') return { body: { document: w2 } };
+    if (call.path === '/integrations/drop_link' && call.method === 'GET') return { body: link() };
+    return extra(call);
+  });
+}
+
+function manager(role: Role, firmAccess?: string, preferences: Record<string, unknown> = {}) {
+  const gw = gateway();
+  renderWithClient(
+    <FileManager
+      api={documentsApi(gw.client)}
+      company={anders}
+      caps={capabilitiesFor({ role, firmAccess, preferences })}
+    />,
+    gw.client,
+  );
+  return gw;
+}
+
+async function openAction(name: string, action: string) {
+  await screen.findByTestId('documents-table');
+  fireEvent.click(screen.getByRole('button', { name: `Actions for ${name}` }));
+  fireEvent.click(await screen.findByRole('menuitem', { name: action }));
+  return screen.findByRole('dialog');
+}
+
+describe('advisor-only pieces', () => {
+  it('never shows a client the advisor-only actions, the drop link or the company selector', async () => {
+    manager('client', 'partner', { drop_link_enabled: true, document_tags_enabled: true });
+    await screen.findByTestId('documents-table');
+    expect(screen.queryByRole('button', { name: 'Drop Link' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for W-2 2024.pdf' }));
+    await screen.findByRole('menuitem', { name: 'Rename' });
+    for (const advisorOnly of ['Edit Description', 'Edit Tags', 'Copy folder URL', 'Restore'])
+      expect(screen.queryByRole('menuitem', { name: advisorOnly })).toBeNull();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByRole('tree', { name: 'Location' });
+    expect(within(dialog).queryByTestId('company-selector')).toBeNull();
+    expect(within(dialog).queryByRole('textbox', { name: 'Company' })).toBeNull();
+  });
+
+  it('shows an advisor those actions and the company selector', async () => {
+    manager('advisor', 'partner', { document_tags_enabled: true });
+    await screen.findByTestId('documents-table');
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for W-2 2024.pdf' }));
+    expect(await screen.findByRole('menuitem', { name: 'Edit Description' })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: 'Edit Tags' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
+    expect(within(await screen.findByRole('dialog')).getByTestId('company-selector')).toBeTruthy();
+  });
+
+  it('gives the Drop Link button to a partner when the firm has it on, not to a group user', async () => {
+    manager('advisor', 'group', { drop_link_enabled: true });
+    await screen.findByTestId('documents-table');
+    expect(screen.queryByRole('button', { name: 'Drop Link' })).toBeNull();
+  });
+});
+
+describe('move or copy to another company', () => {
+  it('lets an advisor choose another company of the firm, then a folder of its tree', async () => {
+    const gw = manager('advisor', 'partner');
+    const dialog = await openAction('W-2 2024.pdf', 'Move');
+    const company = within(dialog).getByRole('textbox', { name: 'Company' });
+    expect(company.getAttribute('placeholder')).toBe('Anders Design LLC');
+    expect((within(dialog).getByRole('button', { name: 'Move here' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+
+    fireEvent.focus(company);
+    fireEvent.click(await within(dialog).findByRole('option', { name: 'Baker Family Trust' }));
+    const tree = within(dialog).getByRole('tree', { name: 'Location' });
+    fireEvent.click(await within(tree).findByRole('treeitem', { name: /Receipts/ }));
+    expect(gw.calls.some((c) => c.path === '/integrations/get_documents' && c.body.companyId === 'c-2')).toBe(
+      true,
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Move here' }));
+    await waitFor(() => expect(gw.calls.some((c) => c.path === '/integrations/move_item')).toBe(true));
+    expect(gw.calls.find((c) => c.path === '/integrations/move_item')?.body).toEqual({
+      companyId: 'c-1',
+      oldPath: '/W-2 2024.pdf',
+      newPath: '/Receipts',
+      deleteOldPath: true,
+      isFolder: false,
+      newCompanyId: 'c-2',
+    });
+    expect(await screen.findByText('Updated successfully')).toBeTruthy();
+  });
+
+  it('sends no newCompanyId for a copy within the same company', async () => {
+    const gw = manager('advisor', 'full');
+    const dialog = await openAction('W-2 2024.pdf', 'Copy');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Copy here' }));
+    await waitFor(() => expect(gw.calls.some((c) => c.path === '/integrations/move_item')).toBe(true));
+    const body = gw.calls.find((c) => c.path === '/integrations/move_item')?.body;
+    expect(body).toMatchObject({ companyId: 'c-1', newPath: '', deleteOldPath: false });
+    expect(body).not.toHaveProperty('newCompanyId');
+  });
+});
+
+describe('drop link', () => {
+  const writeText = jest.fn(async (_text: string) => {});
+  beforeEach(() => {
+    writeText.mockClear();
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  });
+
+  function dialog(save: (call: Call) => { status?: number; body: unknown }) {
+    const gw = gateway((call) =>
+      call.path === '/integrations/drop_link' && call.method === 'POST' ? save(call) : undefined,
+    );
+    renderWithClient(<DropLinkDialog api={documentsApi(gw.client)} onClose={() => {}} />, gw.client);
+    return gw;
+  }
+
+  it('shows the firm link to copy and the chosen firm users', async () => {
+    dialog(() => ({ body: link() }));
+    const url = (await screen.findByTestId('drop-link-url')) as HTMLInputElement;
+    expect(url.value).toBe('http://localhost/drop-link?id=RGVtbyBDUEE_x');
+    expect(url.readOnly).toBe(true);
+    expect((screen.getByRole('checkbox', { name: /Paula Partner/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: /Fiona Full/ }) as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    await waitFor(() =>
+      expect(writeText).toHaveBeenCalledWith('http://localhost/drop-link?id=RGVtbyBDUEE_x'),
+    );
+    expect(await screen.findByText(DROP_LINK_MESSAGES.copied)).toBeTruthy();
+  });
+
+  it('disables Save with a warning when no user is chosen, and Copy until changes are saved', async () => {
+    const gw = dialog((call) => ({
+      body: link({ notify_user_ids: call.body.notifyUserIds as string[] }),
+    }));
+    const save = () => screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    const copy = () => screen.getByRole('button', { name: 'Copy' }) as HTMLButtonElement;
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Paula Partner/ }));
+    expect(screen.getByRole('alert').textContent).toBe(DROP_LINK_MESSAGES.selectUser);
+    expect(save().disabled).toBe(true);
+    expect(copy().disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('checkbox', { name: /Fiona Full/ }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(save().disabled).toBe(false);
+    fireEvent.click(save());
+    expect(await screen.findByText(DROP_LINK_MESSAGES.saved)).toBeTruthy();
+    expect(gw.calls.find((c) => c.method === 'POST')?.body).toEqual({ notifyUserIds: ['u-fiona'] });
+    await waitFor(() => expect(copy().disabled).toBe(false));
+    expect(save().disabled).toBe(true);
+  });
+
+  it("shows the service's refusal", async () => {
+    dialog(() => ({
+      status: 400,
+      body: { error: 'invalid_input', message: 'Please select at least one user to receive notifications' },
+    }));
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Fiona Full/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(DROP_LINK_MESSAGES.selectUser)).toBeTruthy();
+  });
+
+  it('opens from the file manager for a partner when the firm has the drop link on', async () => {
+    manager('advisor', 'partner', { drop_link_enabled: true });
+    fireEvent.click(await screen.findByRole('button', { name: 'Drop Link' }));
+    const d = await screen.findByRole('dialog', { name: 'Drop Link' });
+    expect(((await within(d).findByTestId('drop-link-url')) as HTMLInputElement).value).toContain(
+      '/drop-link?id=',
+    );
+  });
+});

@@ -1,0 +1,138 @@
+import {
+  Alert,
+  Button,
+  Center,
+  Checkbox,
+  Dialog,
+  Group,
+  isApiError,
+  Loader,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+  toast,
+} from '@portico/kit';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { DocumentsApi } from '../api/documents-api.js';
+import { choiceChanged, DROP_LINK_MESSAGES, dropLinkUrl } from '../rules/drop-link.js';
+
+export const dropLinkKey = ['documents', 'drop-link'] as const;
+
+/**
+ * The firm drop link (partners, admins and full users, when the firm has it on): the link to copy, and
+ * the firm users who receive drop-off notifications, at least one (the service refuses none as well).
+ */
+export function DropLinkDialog({ api, onClose }: { api: DocumentsApi; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const link = useQuery({ queryKey: dropLinkKey, queryFn: () => api.dropLink(), staleTime: 0 });
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const saved = link.data?.notify_user_ids ?? [];
+  useEffect(() => {
+    if (link.data) setChosen((c) => c ?? link.data.notify_user_ids);
+  }, [link.data]);
+
+  const selected = chosen ?? saved;
+  const dirty = choiceChanged(saved, selected);
+  const none = selected.length === 0;
+  const url = link.data ? dropLinkUrl(window.location.origin, link.data.id) : '';
+
+  const toggle = (id: string) =>
+    setChosen(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id]);
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const next = await api.saveDropLink(selected);
+      queryClient.setQueryData(dropLinkKey, next);
+      setChosen(next.notify_user_ids);
+      toast.success(DROP_LINK_MESSAGES.saved);
+    } catch (err) {
+      toast.error(isApiError(err) && err.status < 500 ? err.message : DROP_LINK_MESSAGES.saveFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success(DROP_LINK_MESSAGES.copied);
+    } catch {
+      toast.error();
+    }
+  };
+
+  let body: React.ReactNode;
+  if (link.isPending) {
+    body = (
+      <Center p="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  } else if (link.isError) {
+    body = (
+      <Text c="red">
+        {isApiError(link.error) && link.error.status < 500 ? link.error.message : 'Something went wrong'}
+      </Text>
+    );
+  } else if (!link.data.enabled) {
+    body = <Text>{DROP_LINK_MESSAGES.off}</Text>;
+  } else {
+    body = (
+      <Stack gap="md">
+        <Text size="sm">
+          Anyone with this link can drop files off for {link.data.firm_name}, without signing in.
+        </Text>
+        <Group align="flex-end" gap="xs" wrap="nowrap">
+          <TextInput label="Drop link" value={url} readOnly style={{ flex: 1 }} data-testid="drop-link-url" />
+          <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!dirty}>
+            <span>
+              <Button variant="light" disabled={dirty} onClick={() => void copy()}>
+                Copy
+              </Button>
+            </span>
+          </Tooltip>
+        </Group>
+        <Stack gap={6} role="group" aria-label="Notify these firm users">
+          <Text size="sm" fw={600}>
+            Notify these firm users of drop-offs
+          </Text>
+          {link.data.firm_users.map((u) => (
+            <Checkbox
+              key={u.id}
+              label={u.full_name || u.email}
+              description={u.full_name ? u.email : undefined}
+              checked={selected.includes(u.id)}
+              onChange={() => toggle(u.id)}
+            />
+          ))}
+        </Stack>
+        {none ? (
+          <Alert color="yellow" variant="light" role="alert">
+            {DROP_LINK_MESSAGES.selectUser}
+          </Alert>
+        ) : null}
+      </Stack>
+    );
+  }
+
+  return (
+    <Dialog opened onClose={onClose} title="Drop Link" size="wide">
+      {body}
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onClose}>
+          Close
+        </Button>
+        {link.data?.enabled ? (
+          <Button onClick={() => void save()} loading={busy} disabled={none || !dirty}>
+            Save
+          </Button>
+        ) : null}
+      </Group>
+    </Dialog>
+  );
+}
