@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { acrossFirms, type FirmScope, inFirm } from '@portico/platform';
+import { acrossFirms, type FirmScope, inFirm, readInFirm, scopedReader } from '@portico/platform';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { companies, companyOwners, type UserRow, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
@@ -8,7 +8,22 @@ export type UserChanges = Partial<Omit<typeof users.$inferInsert, 'id' | 'firmId
 
 @Injectable()
 export class UsersRepository {
-  constructor(@Inject(DB) private readonly db: IdentityDb) {}
+  // Every signed-in request reads its user: prepared once per connection, sent with its scope.
+  private readonly liveById;
+
+  constructor(@Inject(DB) private readonly db: IdentityDb) {
+    this.liveById = scopedReader(db)
+      .select()
+      .from(users)
+      .where(
+        and(
+          eq(users.firmId, sql.placeholder('firmId')),
+          eq(users.id, sql.placeholder('id')),
+          isNull(users.deletedAt),
+        ),
+      )
+      .prepare('users_live_by_id');
+  }
 
   // Sign-in starts from an email or a uid, before any firm is known: these two look across firms.
   async findLiveByEmail(email: string): Promise<UserRow | undefined> {
@@ -48,12 +63,7 @@ export class UsersRepository {
   }
 
   async get(scope: FirmScope, id: string): Promise<UserRow | undefined> {
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx
-        .select()
-        .from(users)
-        .where(and(eq(users.firmId, scope.firmId), eq(users.id, id), isNull(users.deletedAt))),
-    );
+    const rows = await readInFirm(this.db, scope, () => this.liveById.execute({ firmId: scope.firmId, id }));
     return rows[0];
   }
 
