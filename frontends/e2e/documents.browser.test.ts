@@ -1,5 +1,7 @@
-// Browser journeys of the documents remote (issue 5): an advisor manages an entity's files, a client
-// uploads into their Documents and never sees a STAFF ONLY folder.
+// Browser journeys of the documents remote (issue 5): an advisor manages an entity's files, previews a
+// spreadsheet, moves a file to another company and finds the drop link; a client uploads into their
+// Documents and never sees a STAFF ONLY folder.
+import { utils, write } from '@e965/xlsx';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -54,6 +56,21 @@ const samplePng = () =>
     .png()
     .toBuffer();
 
+/** A two-sheet workbook, as Excel saves it. */
+function sampleXlsx(): Buffer {
+  const book = utils.book_new();
+  utils.book_append_sheet(
+    book,
+    utils.aoa_to_sheet([
+      ['Client', 'Amount'],
+      ['Anders Design LLC', 1250.5],
+    ]),
+    'Income',
+  );
+  utils.book_append_sheet(book, utils.aoa_to_sheet([['Filed on time']]), 'Notes');
+  return Buffer.from(write(book, { bookType: 'xlsx', type: 'buffer' }) as Uint8Array);
+}
+
 /** The table row of an item, by its exact name. */
 const row = (page: Page, name: string) =>
   page
@@ -105,6 +122,34 @@ async function partnerToken(): Promise<string> {
     password: DEMO_PASSWORD,
   });
   return (await post('/sessions/exchange_token', { auth_token: step.auth_token })).access_token as string;
+}
+
+/** Files a company's root through the gateway as the partner: upload links, PUT to storage, process. */
+async function uploadAsPartner(companyId: string, files: { name: string; type: string; body: Buffer }[]) {
+  const token = await partnerToken();
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${stack.gateway.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const { links } = (await call('/integrations/upload_links', {
+    companyId,
+    path: '',
+    files: files.map((f) => ({ name: f.name, size: f.body.length, contentType: f.type })),
+  })) as { links: { upload_id: string; url: string; method: string; headers: Record<string, string> }[] };
+  for (const [i, link] of links.entries()) {
+    const put = await fetch(link.url, { method: link.method, headers: link.headers, body: files[i]?.body });
+    if (!put.ok) throw new Error(`PUT ${link.url}: ${put.status}`);
+  }
+  await call('/integrations/process_document', {
+    companyId,
+    path: '',
+    uploadIds: links.map((l) => l.upload_id),
+  });
 }
 
 describe('documents', () => {
@@ -181,6 +226,62 @@ describe('documents', () => {
       ['', 'Engagement letter.pdf', null],
       ['/Engagement', 'Hull inspection.png', null],
     ]);
+  });
+
+  it('lets an advisor preview a spreadsheet, move a file to another company and copy the drop link', async () => {
+    const from = stack.firm.companies.anders_llc?.id as string;
+    const to = stack.firm.companies.anders_trust?.id as string;
+    await uploadAsPartner(from, [
+      {
+        name: 'Income 2024.xlsx',
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        body: sampleXlsx(),
+      },
+      { name: 'Lease agreement.pdf', type: 'application/pdf', body: await samplePdf() },
+    ]);
+
+    const page = await signedIn('partner@demo-cpa.test');
+    await page.goto(`${stack.shellUrl}/admin/${hashOf('anders_llc')}/documents`);
+    await page.getByTestId('file-manager').getByText('Anders Design LLC').first().waitFor();
+
+    // The spreadsheet opens as a read-only table, one tab per sheet.
+    await row(page, 'Income 2024.xlsx')
+      .getByRole('button', { name: 'Income 2024.xlsx', exact: true })
+      .click();
+    const preview = dialog(page, 'Income 2024.xlsx');
+    const income = preview.getByRole('table', { name: 'Sheet Income' });
+    await income.getByText('1250.5', { exact: true }).waitFor();
+    expect(await income.getByText('Anders Design LLC', { exact: true }).count()).toBe(1);
+    await keepScreenshot(page, 'documents-advisor-xlsx-preview');
+    await preview.getByRole('tab', { name: 'Notes', exact: true }).click();
+    await preview.getByRole('table', { name: 'Sheet Notes' }).getByText('Filed on time').waitFor();
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+
+    // Move to another company of the firm: the company first, then a folder of its tree.
+    await act(page, 'Lease agreement.pdf', 'Move');
+    const move = dialog(page, 'Move "Lease agreement.pdf"');
+    await move.getByRole('textbox', { name: 'Company' }).fill('Anders Family');
+    await move.getByRole('option', { name: 'Anders Family Trust' }).click();
+    await move.getByText('Another company of the firm: Anders Family Trust').waitFor();
+    await move.getByRole('button', { name: 'Move here', exact: true }).click();
+    await row(page, 'Lease agreement.pdf').waitFor({ state: 'detached' });
+    const moved = await stack.documents.query<{ company_id: string; folder: string }>(
+      'select company_id, folder from items where name = $1 and deleted_at is null',
+      ['Lease agreement.pdf'],
+    );
+    expect(moved).toEqual([{ company_id: to, folder: '' }]);
+    await page.goto(`${stack.shellUrl}/admin/${hashOf('anders_trust')}/documents`);
+    await row(page, 'Lease agreement.pdf').waitFor();
+
+    // The firm drop link, with the users it notifies.
+    await page.getByRole('button', { name: 'Drop Link', exact: true }).click();
+    const drop = dialog(page, 'Drop Link');
+    await drop.getByRole('checkbox', { name: /Paula Partner/ }).waitFor();
+    const url = await drop.getByTestId('drop-link-url').inputValue();
+    expect(url.startsWith(`${stack.shellUrl}/drop-link?id=`)).toBe(true);
+    expect(new URL(url).searchParams.get('id')).toMatch(/^[A-Za-z0-9_-]+$/);
+    await keepScreenshot(page, 'documents-advisor-drop-link');
   });
 
   it('lets a client upload into their Documents without seeing a STAFF ONLY folder', async () => {
