@@ -384,7 +384,8 @@ export function MoveCopyDialog({
         <Text size="sm" mb="xs">
           Choose a location: <b>{target === '/' ? 'All Files' : target}</b>
         </Text>
-        <div style={{ maxHeight: 360, overflow: 'auto' }}>
+        {/* Tall enough from the start for the company list to open over it. */}
+        <div style={{ maxHeight: 360, minHeight: caps.otherCompanies ? 240 : undefined, overflow: 'auto' }}>
           <FolderTree
             key={targetCompany.id}
             api={api}

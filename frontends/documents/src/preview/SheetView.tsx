@@ -110,13 +110,13 @@ function SheetGrid({ sheet }: { sheet: SheetTable }) {
           stickyHeader
           fz="xs"
           aria-label={`Sheet ${sheet.name}`}
-          style={{ whiteSpace: 'nowrap' }}
+          style={{ whiteSpace: 'nowrap', width: 'max-content', minWidth: '40%' }}
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th aria-label="Row" />
+              <Table.Th aria-label="Row" w={48} />
               {sheet.columns.map((c) => (
-                <Table.Th key={c} ta="center">
+                <Table.Th key={c} ta="center" miw={72}>
                   {c}
                 </Table.Th>
               ))}
