@@ -1,5 +1,6 @@
 // Shared pieces of the benchmarks: child processes, readiness, an autocannon run and its summary.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export function spawnNode(name, args, env) {
@@ -7,6 +8,7 @@ export function spawnNode(name, args, env) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  child.label = name;
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
@@ -36,10 +38,13 @@ export async function waitUntilOk(url, timeoutMs = 30_000, headers = {}) {
 }
 
 /** One load run: `connections` concurrent clients for `seconds`, after a short warm-up. */
-export async function load(url, { connections = 50, seconds = 15, headers = {} } = {}) {
+export async function load(url, { connections = 50, seconds = 15, headers = {}, cpuLabels } = {}) {
   await autocannon({ url, connections, duration: 2, headers });
+  const cpuBefore = cpuLabels && descendantCpu(cpuLabels);
   const result = await autocannon({ url, connections, duration: seconds, headers });
+  const cpu = cpuLabels && cpuPerRequest(cpuBefore, descendantCpu(cpuLabels), result.requests.total);
   return {
+    cpu,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -62,4 +67,66 @@ export function table(rows) {
   ];
   const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   return lines.map((l) => l.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n');
+}
+
+/**
+ * CPU seconds used so far by every process started under this one (servers, their workers and
+ * database backends), by label: `labels` maps a pid to a name, other processes go by their command.
+ * Linux only (reads /proc). Less sensitive than req/s to whatever else the machine is doing.
+ */
+export function descendantCpu(labels = new Map()) {
+  const ticksPerSecond = 100;
+  const procs = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      procs.push({
+        pid: Number(entry),
+        ppid: Number(fields[1]),
+        comm,
+        // Its own time and that of its ended children (a database backend that closed, say).
+        cpu:
+          (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) /
+          ticksPerSecond,
+      });
+    } catch {}
+  }
+  const children = new Map();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const byLabel = new Map();
+  const visit = (pid, inherited) => {
+    for (const child of children.get(pid) ?? []) {
+      const label = labels.get(child.pid) ?? inherited ?? child.comm;
+      byLabel.set(label, (byLabel.get(label) ?? 0) + child.cpu);
+      visit(child.pid, label);
+    }
+  };
+  visit(process.pid);
+  return byLabel;
+}
+
+/** CPU milliseconds per request by label between two `descendantCpu` readings. */
+export function cpuPerRequest(before, after, requests) {
+  const rows = [];
+  for (const [label, seconds] of after) {
+    const used = seconds - (before.get(label) ?? 0);
+    if (used > 0.005) rows.push([label, (used * 1000) / requests]);
+  }
+  return rows.sort((a, b) => b[1] - a[1]);
+}
+
+/** `cpuPerRequest` rows of several runs as one table, with each run's total. */
+export function cpuTable(runs) {
+  const lines = [];
+  for (const [name, rows] of runs) {
+    const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
+    lines.push(
+      `${name}: ${total.toFixed(3)} ms  (${rows.map(([label, ms]) => `${label} ${ms.toFixed(3)}`).join(', ')})`,
+    );
+  }
+  return lines.join('\n');
 }

@@ -8,7 +8,7 @@ import {
   startEmbeddedPostgres,
   startNatsServer,
 } from '@portico/platform/testing';
-import { load, spawnNode, stopChild, table, waitUntilOk } from '../lib.mjs';
+import { cpuTable, load, spawnNode, stopChild, table, waitUntilOk } from '../lib.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -99,7 +99,9 @@ try {
       `current_user answered ${probe.status}: ${await probe.text()} (sign-in: ${JSON.stringify(step)})`,
     );
 
+  const cpuLabels = new Map(children.map((child) => [child.pid, child.label]));
   const baseline = await load(`http://127.0.0.1:${baselinePort}/current_user`, {
+    cpuLabels,
     connections,
     seconds,
     headers: {
@@ -107,13 +109,21 @@ try {
       'x-firm-id': JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url')).firm_id,
     },
   });
-  const portico = await load(`${gateway}/current_user`, { connections, seconds, headers: auth });
+  const portico = await load(`${gateway}/current_user`, { cpuLabels, connections, seconds, headers: auth });
 
   console.log(`GET /current_user, ${connections} connections, ${seconds} s each\n`);
   console.log(
     table([
       ['baseline (Fastify + pg)', baseline],
       ['gateway -> NATS -> identity -> pg', portico],
+    ]),
+  );
+  // CPU per request of every server process: steadier than req/s when the machine is not quiet.
+  console.log(`\nCPU ms per request (servers, not the load generator)\n`);
+  console.log(
+    cpuTable([
+      ['baseline', baseline.cpu],
+      ['portico', portico.cpu],
     ]),
   );
   const ratio = portico.requestsPerSecond / baseline.requestsPerSecond;

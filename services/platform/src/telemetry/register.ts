@@ -1,18 +1,27 @@
 // Loaded with `node --import @portico/platform/telemetry` so instrumentation patches pg and http
-// before they are imported. The exporter comes from OTEL_* variables; without one, spans are still
-// recorded (trace ids reach logs and NATS headers) but exported nowhere.
+// before they are imported. Exporters come from OTEL_* variables. Without a trace exporter, spans are
+// not recorded, but every span still gets its ids: trace ids reach logs, error bodies and NATS headers.
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { NoopSpanProcessor } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler } from '@opentelemetry/sdk-trace';
 
-const exporterConfigured =
-  (process.env.OTEL_TRACES_EXPORTER ?? 'none') !== 'none' || !!process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+const env = process.env;
+const otlpEndpoint = !!env.OTEL_EXPORTER_OTLP_ENDPOINT;
+const tracesExported = (env.OTEL_TRACES_EXPORTER ?? 'none') !== 'none' || otlpEndpoint;
+
+// The SDK defaults metrics and logs to OTLP on localhost: with no collector named, that is a meter
+// recorded on every request and an export failing every minute. Off unless asked for.
+if (!otlpEndpoint) {
+  env.OTEL_METRICS_EXPORTER ??= 'none';
+  env.OTEL_LOGS_EXPORTER ??= 'none';
+}
 
 const sdk = new NodeSDK({
-  serviceName: process.env.OTEL_SERVICE_NAME ?? 'portico',
+  serviceName: env.OTEL_SERVICE_NAME ?? 'portico',
   instrumentations: [new HttpInstrumentation(), new PgInstrumentation()],
-  ...(exporterConfigured ? {} : { spanProcessors: [new NoopSpanProcessor()] }),
+  // An explicit OTEL_TRACES_SAMPLER (say parentbased_traceidratio in production) is the SDK's to apply.
+  ...(tracesExported || env.OTEL_TRACES_SAMPLER ? {} : { sampler: new AlwaysOffSampler() }),
 });
 sdk.start();
 
