@@ -1,10 +1,11 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Logger } from 'pino';
 import { BusClient } from '../bus/bus-client.js';
 import { ensureEventStream, OutboxRelay } from '../bus/events.js';
+import { SubjectNatsServer } from '../bus/nats-server.js';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import { startHealthServer } from '../health/health-server.js';
 import { JsonNestLogger } from '../logging/logger.js';
@@ -61,8 +62,7 @@ export async function runService<S extends Record<string, unknown>>(
     log,
   };
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module(resources), {
-    transport: Transport.NATS,
-    options: {
+    strategy: new SubjectNatsServer({
       servers: options.natsUrl,
       queue: name,
       name: `${name}-server`,
@@ -70,7 +70,7 @@ export async function runService<S extends Record<string, unknown>>(
       gracePeriod: options.drainMs ?? 2_000,
       maxReconnectAttempts: -1,
       noAsyncTraces: true,
-    },
+    }),
     logger: new JsonNestLogger(log),
     bufferLogs: false,
   });

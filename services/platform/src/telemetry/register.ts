@@ -1,6 +1,7 @@
 // Loaded with `node --import @portico/platform/telemetry` so instrumentation patches pg and http
 // before they are imported. Exporters come from OTEL_* variables. Without a trace exporter, spans are
-// not recorded, but every span still gets its ids: trace ids reach logs, error bodies and NATS headers.
+// not recorded and pg and http are not patched, but every span still gets its ids: trace ids reach
+// logs, error bodies and NATS headers.
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -19,7 +20,9 @@ if (!otlpEndpoint) {
 
 const sdk = new NodeSDK({
   serviceName: env.OTEL_SERVICE_NAME ?? 'portico',
-  instrumentations: [new HttpInstrumentation(), new PgInstrumentation()],
+  // HTTP and PostgreSQL spans only matter where spans go somewhere; the gateway's request hook and the
+  // RPC handlers open the spans that carry trace ids either way.
+  instrumentations: tracesExported ? [new HttpInstrumentation(), new PgInstrumentation()] : [],
   // An explicit OTEL_TRACES_SAMPLER (say parentbased_traceidratio in production) is the SDK's to apply.
   ...(tracesExported || env.OTEL_TRACES_SAMPLER ? {} : { sampler: new AlwaysOffSampler() }),
 });
