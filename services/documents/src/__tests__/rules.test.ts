@@ -4,6 +4,7 @@ import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.r
 import { formatPageRanges, normaliseAnnotation, parsePageRanges } from '../extracted/extracted.rules.js';
 import {
   clientActionsDisabledIn,
+  isInSystemFolder,
   isStaffOnly,
   normalisePath,
   numberedName,
@@ -35,6 +36,13 @@ describe('name sanitising (spec 1 s.5.5)', () => {
   it('numbers copies before the extension', () => {
     expect(numberedName('a.pdf', 2)).toBe('a (2).pdf');
     expect(numberedName('Folder', 1)).toBe('Folder (1)');
+  });
+
+  it('knows the system folder and everything below it, whatever the case', () => {
+    for (const path of ['/_portico', '/_PORTICO/Signature Requests', '/_portico/Tax Return Delivery/2024'])
+      expect(isInSystemFolder(path)).toBe(true);
+    for (const path of ['', '/_portico2', '/Receipts/_portico', '/_porticos/Signature Requests'])
+      expect(isInSystemFolder(path)).toBe(false);
   });
 
   it('normalises paths and refuses dot segments', () => {

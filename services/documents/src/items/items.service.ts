@@ -29,6 +29,7 @@ import { recordItemEvent } from './item.events.js';
 import { toDocumentItem } from './item.mapper.js';
 import { type DocTx, ItemsRepository } from './items.repository.js';
 import {
+  isInSystemFolder,
   isStaffOnly,
   isSystemPath,
   isWithin,
@@ -169,7 +170,8 @@ export class ItemsService {
     try {
       const row = await this.repo.transaction(scope, async (tx) => {
         const item = await this.liveOrThrow(tx, actor, source.companyId, oldPath);
-        if (moving && (item.isSystem || isSystemPath(oldPath))) throw systemFolder();
+        // The system folders stay where they are, and nothing goes into them by hand (spec 3 s.9).
+        if (item.isSystem || isSystemPath(oldPath) || isInSystemFolder(destination)) throw systemFolder();
         if (moving) assertCanChange(actor, source, kindOf(item), oldPath);
         assertCanChange(actor, target, kindOf(item), joinPath(destination, item.name));
         if (destination) await this.folderOrThrow(tx, actor, target.companyId, destination);

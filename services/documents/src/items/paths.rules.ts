@@ -61,6 +61,12 @@ export const isWithin = (path: string, prefix: string) =>
   path.toLowerCase() === prefix.toLowerCase() || path.toLowerCase().startsWith(`${prefix.toLowerCase()}/`);
 
 /**
+ * The system folder or anything below it. The product files signature requests and delivered returns
+ * there; nothing is moved or copied into it by hand.
+ */
+export const isInSystemFolder = (path: string) => isWithin(path, `/${SYSTEM_FOLDER}`);
+
+/**
  * The company setting folders_where_client_actions_disabled (spec 1 s.4.3): each entry is a path
  * prefix, or a pattern whose {year} stands for any year from 2000 to 2034.
  */
