@@ -136,6 +136,38 @@ describe('move or copy to another company', () => {
   });
 });
 
+describe('the system folder', () => {
+  it('is in the folder tree but never offered as a move or copy target', async () => {
+    const portico = anItem({ type: 'folder', name: '_portico', is_system: true, items_count: 2 });
+    const archive = anItem({ type: 'folder', name: 'Archive', items_count: 0 });
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/get_documents') {
+        const docs = call.body.path === '/_portico' ? [] : [portico, archive, w2];
+        return { body: { documents: docs, path: '/', count: docs.length } };
+      }
+      return undefined;
+    });
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={anders}
+        caps={capabilitiesFor({ role: 'client' })}
+      />,
+      gw.client,
+    );
+    const folders = await screen.findByRole('tree', { name: 'Folders' });
+    expect(await within(folders).findByRole('treeitem', { name: /_portico/ })).toBeTruthy();
+    for (const action of ['Move', 'Copy']) {
+      const dialog = await openAction('W-2 2024.pdf', action);
+      const tree = within(dialog).getByRole('tree', { name: 'Location' });
+      expect(await within(tree).findByRole('treeitem', { name: /Archive/ })).toBeTruthy();
+      expect(within(tree).queryByRole('treeitem', { name: /_portico/ })).toBeNull();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    }
+  });
+});
+
 describe('drop link', () => {
   const writeText = jest.fn(async (_text: string) => {});
   beforeEach(() => {

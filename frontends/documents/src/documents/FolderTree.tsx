@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { DocumentsApi } from '../api/documents-api.js';
 import type { Capabilities } from '../rules/capabilities.js';
 import { visibleItems } from '../rules/capabilities.js';
-import { isStaffOnly, normalizePath } from '../rules/names.js';
+import { isInSystemFolder, isStaffOnly, normalizePath } from '../rules/names.js';
 import { ChevronIcon, FolderIcon, LockIcon } from './icons.js';
 
 export interface TreeProps {
@@ -16,6 +16,8 @@ export interface TreeProps {
   onSelect: (path: string) => void;
   /** Folders that cannot be chosen (a move's own folder and what is below it). */
   disabled?: (path: string) => boolean;
+  /** Leave out the system folder: a move or copy never goes there. */
+  hideSystem?: boolean;
   label?: string;
 }
 
@@ -46,14 +48,16 @@ export function FolderTree(props: TreeProps) {
 }
 
 function Children(props: TreeProps & { path: string; depth: number }) {
-  const { api, companyId, caps, path } = props;
+  const { api, companyId, caps, path, hideSystem } = props;
   const folders = useQuery({
-    queryKey: folderKey(companyId, path),
+    queryKey: [...folderKey(companyId, path), hideSystem ? 'targets' : 'all'],
     queryFn: async () => {
       const list = await api.list(companyId, path === '/' ? '' : path, false);
       return visibleItems(
         caps,
-        list.documents.filter((d) => d.type === 'folder' && !d.deleted_at),
+        list.documents.filter(
+          (d) => d.type === 'folder' && !d.deleted_at && !(hideSystem && isInSystemFolder(d)),
+        ),
       ).sort((a, b) => a.name.localeCompare(b.name));
     },
     staleTime: 30_000,

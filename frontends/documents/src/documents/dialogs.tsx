@@ -394,6 +394,7 @@ export function MoveCopyDialog({
             current={target}
             onSelect={(p) => !blocked(p) && setTarget(p)}
             disabled={blocked}
+            hideSystem
             label="Location"
           />
         </div>

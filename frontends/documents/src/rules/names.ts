@@ -6,6 +6,18 @@ export const NEW_FOR_MS = 3 * 24 * 60 * 60 * 1000;
 export const isStaffOnly = (item: Pick<DocItem, 'name' | 'staff_only'>) =>
   item.staff_only || /STAFF ONLY/i.test(item.name);
 
+/** The firm's reserved system folder at the root (spec 3 s.9) with 'Signature Requests' and 'Tax Return Delivery'. */
+export const SYSTEM_FOLDER = '/_portico';
+
+/**
+ * The system folder or anything below it: the product files signature requests and delivered returns
+ * there, so it is never a move or copy target (the service refuses it too).
+ */
+export function isInSystemFolder(item: Pick<DocItem, 'is_system' | 'link'>): boolean {
+  const path = normalizePath(item.link).toLowerCase();
+  return item.is_system || path === SYSTEM_FOLDER || path.startsWith(`${SYSTEM_FOLDER}/`);
+}
+
 export const isDeleted = (item: Pick<DocItem, 'deleted_at'>) => Boolean(item.deleted_at);
 
 export function isNew(item: Pick<DocItem, 'created_at' | 'deleted_at'>, now = Date.now()): boolean {
