@@ -64,6 +64,18 @@ describe('API: access rules through the gateway', () => {
       expect(res.body.companies.every((c) => c.firm_id === s.firm.firmId)).toBe(true);
     });
 
+    it('GET /v2/entities sorts newest first, oldest first with descending=false', async () => {
+      const ids = async (query: string) =>
+        (
+          await s.call<{ companies: { id: string }[] }>('GET', `/v2/entities?rows_per_page=100${query}`, {
+            token: as('partner'),
+          })
+        ).body.companies.map((c) => c.id);
+      const newest = await ids('');
+      expect(await ids('&descending=true')).toEqual(newest);
+      expect(await ids('&descending=false')).toEqual([...newest].reverse());
+    });
+
     it("the current firm is always the caller's own", async () => {
       const res = await s.call<{ id: string }>('GET', '/current_user_firm', { token: as('partner') });
       expect(res.body.id).toBe(s.firm.firmId);

@@ -388,6 +388,21 @@ describe('identity users, entities and firm settings over NATS', () => {
       expect(mine.companies.every((c) => !c.inactive)).toBe(true);
       expect(mine.totalCount).toBe(2);
     });
+
+    it('lists entities newest first unless descending is false', async () => {
+      const list = (descending?: boolean) =>
+        h.bus.request(
+          Identity.listCompanies,
+          { rowsPerPage: 100, includeInactive: true, ...(descending === undefined ? {} : { descending }) },
+          { actor: actor('partner') },
+        );
+      const byDefault = (await list()).companies.map((c) => c.id);
+      const newestFirst = (await list(true)).companies.map((c) => c.id);
+      const oldestFirst = (await list(false)).companies.map((c) => c.id);
+      expect(byDefault).toEqual(newestFirst);
+      expect(oldestFirst).toEqual([...newestFirst].reverse());
+      expect(new Set(oldestFirst).size).toBeGreaterThan(2);
+    });
   });
 
   describe('firm preferences', () => {

@@ -130,7 +130,12 @@ export class CompaniesRepository {
           .select()
           .from(companies)
           .where(where)
-          .orderBy(options.descending ? desc(companies.createdAt) : companies.createdAt, companies.id)
+          // The id breaks ties (entities created together) the same way in both directions.
+          .orderBy(
+            ...(options.descending
+              ? [desc(companies.createdAt), desc(companies.id)]
+              : [companies.createdAt, companies.id]),
+          )
           .limit(options.perPage)
           .offset((options.page - 1) * options.perPage),
         tx.select({ n: count() }).from(companies).where(where),

@@ -103,7 +103,7 @@ export class CompaniesService {
       ownerId: isClient ? actor.user_id : undefined,
       // Clients see only active entities; advisors see all (spec 1 s.4.2).
       includeInactive: !isClient && request.includeInactive,
-      descending: true,
+      descending: request.descending ?? true,
     });
     return {
       companies: rows.map((c) => toCompanyMessage(c)),
