@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type FirmScope, inFirm, type Tx } from '@portico/platform';
+import { type FirmScope, inFirm, readInFirm, type Tx } from '@portico/platform';
 import { and, count, desc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { type CompanyRow, companies, companyOwners, type IdentitySchema, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
@@ -11,8 +11,8 @@ export class CompaniesRepository {
   constructor(@Inject(DB) private readonly db: IdentityDb) {}
 
   async get(scope: FirmScope, id: string): Promise<CompanyRow | undefined> {
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx
+    const rows = await readInFirm(this.db, scope, (read) =>
+      read
         .select()
         .from(companies)
         .where(and(eq(companies.firmId, scope.firmId), eq(companies.id, id), isNull(companies.deletedAt))),
@@ -21,8 +21,8 @@ export class CompaniesRepository {
   }
 
   async owners(scope: FirmScope, companyId: string) {
-    return inFirm(this.db, scope, (tx) =>
-      tx
+    return readInFirm(this.db, scope, (read) =>
+      read
         .select({
           id: users.id,
           uid: users.uid,
@@ -37,8 +37,8 @@ export class CompaniesRepository {
   }
 
   async isOwner(scope: FirmScope, companyId: string, userId: string): Promise<boolean> {
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx
+    const rows = await readInFirm(this.db, scope, (read) =>
+      read
         .select({ userId: companyOwners.userId })
         .from(companyOwners)
         .where(
@@ -54,8 +54,8 @@ export class CompaniesRepository {
 
   /** Another live entity of the same owners with this name (case-insensitive): 'Entity Name already exists.' */
   async relatedNameTaken(scope: FirmScope, company: CompanyRow, name: string): Promise<boolean> {
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx
+    const rows = await readInFirm(this.db, scope, (read) =>
+      read
         .select({ id: companies.id })
         .from(companies)
         .innerJoin(companyOwners, eq(companyOwners.companyId, companies.id))
@@ -67,7 +67,7 @@ export class CompaniesRepository {
             sql`lower(${companies.name}) = ${name.trim().toLowerCase()}`,
             inArray(
               companyOwners.userId,
-              tx
+              read
                 .select({ userId: companyOwners.userId })
                 .from(companyOwners)
                 .where(eq(companyOwners.companyId, company.id)),

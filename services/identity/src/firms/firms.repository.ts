@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { acrossFirms, type FirmScope, inFirm, type Tx } from '@portico/platform';
+import { type FirmScope, inFirm, readAcrossFirms, readInFirm, type Tx } from '@portico/platform';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type FirmRow, firmGroups, firms, type IdentitySchema, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
@@ -9,16 +9,16 @@ export class FirmsRepository {
   constructor(@Inject(DB) private readonly db: IdentityDb) {}
 
   async get(scope: FirmScope): Promise<FirmRow | undefined> {
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx.select().from(firms).where(eq(firms.id, scope.firmId)),
+    const rows = await readInFirm(this.db, scope, (read) =>
+      read.select().from(firms).where(eq(firms.id, scope.firmId)),
     );
     return rows[0];
   }
 
   /** Live advisors of the firm, all or only the given ids. */
   async advisors(scope: FirmScope, ids: string[]) {
-    return inFirm(this.db, scope, (tx) =>
-      tx
+    return readInFirm(this.db, scope, (read) =>
+      read
         .select({ id: users.id, email: users.email, fname: users.fname, lname: users.lname })
         .from(users)
         .where(
@@ -34,8 +34,8 @@ export class FirmsRepository {
   }
 
   async groups(scope: FirmScope) {
-    return inFirm(this.db, scope, (tx) =>
-      tx
+    return readInFirm(this.db, scope, (read) =>
+      read
         .select({ id: firmGroups.id, name: firmGroups.name })
         .from(firmGroups)
         .where(eq(firmGroups.firmId, scope.firmId))
@@ -45,7 +45,9 @@ export class FirmsRepository {
 
   // The sign-in screen brands itself before anyone is signed in: the slug is public.
   async findBySlug(slug: string): Promise<FirmRow | undefined> {
-    const rows = await acrossFirms(this.db, (tx) => tx.select().from(firms).where(eq(firms.slug, slug)));
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read.select().from(firms).where(eq(firms.slug, slug)),
+    );
     return rows[0];
   }
 

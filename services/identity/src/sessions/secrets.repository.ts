@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { acrossFirms } from '@portico/platform';
+import { acrossFirms, readAcrossFirms } from '@portico/platform';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { hashSecret, randomCode, randomToken } from '../crypto/secrets.js';
 import { oneTimeSecrets } from '../schema.js';
@@ -84,8 +84,8 @@ export class SecretsRepository {
 
   /** Finds a live token secret; `expired` tells an expired or used link from an unknown one. */
   async findToken(token: string, purposes: SecretPurpose[]): Promise<{ row?: SecretRow; expired: boolean }> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
         .select()
         .from(oneTimeSecrets)
         .where(eq(oneTimeSecrets.secretHash, hashSecret(token))),
@@ -98,8 +98,8 @@ export class SecretsRepository {
 
   /** The user's current code for a purpose, if one is live. */
   async latestCode(userId: string, purpose: SecretPurpose): Promise<SecretRow | undefined> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
         .select()
         .from(oneTimeSecrets)
         .where(

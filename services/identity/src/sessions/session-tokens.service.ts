@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, acrossFirms, type FirmAccess, recordEvent } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  acrossFirms,
+  type FirmAccess,
+  readAcrossFirms,
+  recordEvent,
+} from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { IdentityConfig } from '../config.js';
@@ -62,8 +69,8 @@ export class SessionTokensService {
 
   async refresh(refreshToken: string): Promise<SessionTokens> {
     // A refresh token names its own user and firm; it is looked up across firms by its hash.
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
         .select()
         .from(refreshTokens)
         .where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
@@ -98,8 +105,8 @@ export class SessionTokensService {
   }
 
   async signOut(refreshToken: string): Promise<number> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
         .select()
         .from(refreshTokens)
         .where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),

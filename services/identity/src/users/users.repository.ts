@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { acrossFirms, type FirmScope, inFirm, readInFirm, scopedReader } from '@portico/platform';
+import {
+  acrossFirms,
+  type FirmScope,
+  inFirm,
+  readAcrossFirms,
+  readInFirm,
+  scopedReader,
+} from '@portico/platform';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { companies, companyOwners, type UserRow, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
@@ -27,8 +34,8 @@ export class UsersRepository {
 
   // Sign-in starts from an email or a uid, before any firm is known: these two look across firms.
   async findLiveByEmail(email: string): Promise<UserRow | undefined> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
         .select()
         .from(users)
         .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt))),
@@ -37,8 +44,8 @@ export class UsersRepository {
   }
 
   async findLiveByUid(uid: string): Promise<UserRow | undefined> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
         .select()
         .from(users)
         .where(and(eq(users.uid, uid), isNull(users.deletedAt))),
@@ -48,8 +55,8 @@ export class UsersRepository {
 
   /** By id, for a grant or refresh token that already names the user. */
   async findLiveById(id: string): Promise<UserRow | undefined> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
         .select()
         .from(users)
         .where(and(eq(users.id, id), isNull(users.deletedAt))),
@@ -88,8 +95,8 @@ export class UsersRepository {
 
   /** The active companies a client owns, for the profile and the entity selector. */
   async companyIdsOf(scope: FirmScope, userId: string, includeInactive = false): Promise<string[]> {
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx
+    const rows = await readInFirm(this.db, scope, (read) =>
+      read
         .select({ id: companies.id })
         .from(companyOwners)
         .innerJoin(companies, eq(companies.id, companyOwners.companyId))
