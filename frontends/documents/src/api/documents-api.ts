@@ -94,6 +94,32 @@ export interface DropLink {
   firm_users: DropLinkUser[];
 }
 
+/** The public drop-off page's header: which firm a drop link drops to. */
+export interface DropLinkInfo {
+  firm_name: string;
+}
+
+/** A file left through the firm drop link. */
+export interface DropOff {
+  id: string;
+  name: string;
+  /** Bytes, as a string (int64). */
+  size: string;
+  uploader_name: string;
+  uploader_email: string;
+  note: string;
+  created_at: string;
+}
+
+/** Who drops the files off, as the public page asks (the service requires the email). */
+export interface Uploader {
+  uploaderName: string;
+  uploaderEmail: string;
+  note: string;
+}
+
+export type DropOffProcessResponse = Pick<ProcessResponse, 'files' | 'message' | 'invalid_files'>;
+
 /** The documents calls of spec 1 s.7.6 through the gateway. */
 export const documentsApi = (api: ApiClient) => ({
   list: (companyId: string, path: string, showWithDeleted = false) =>
@@ -144,6 +170,24 @@ export const documentsApi = (api: ApiClient) => ({
     api.post<ProcessResponse>('/integrations/process_document', { companyId, path, uploadIds }),
   dropLink: () => api.get<DropLink>('/integrations/drop_link'),
   saveDropLink: (notifyUserIds: string[]) => api.post<DropLink>('/integrations/drop_link', { notifyUserIds }),
+  dropOffs: () => api.get<{ drop_offs: DropOff[] }>('/integrations/drop_offs'),
+  dropOffDownload: (id: string) =>
+    api.get<LinkResponse>(`/integrations/drop_offs/${encodeURIComponent(id)}/download`),
+  // The public drop-off page: no session, the drop link id is the only key.
+  dropLinkInfo: (dropLinkId: string) =>
+    api.get<DropLinkInfo>(`/integrations/drop_link/${encodeURIComponent(dropLinkId)}`, { auth: false }),
+  dropOffLinks: (dropLinkId: string, files: { name: string; size: number; contentType: string }[]) =>
+    api.post<{ links: UploadLink[] }>(
+      `/integrations/drop_link/${encodeURIComponent(dropLinkId)}/upload_links`,
+      { files },
+      { auth: false },
+    ),
+  processDropOff: (dropLinkId: string, uploadIds: string[], uploader: Uploader) =>
+    api.post<DropOffProcessResponse>(
+      `/integrations/drop_link/${encodeURIComponent(dropLinkId)}/process`,
+      { uploadIds, ...uploader },
+      { auth: false },
+    ),
 });
 
 export type DocumentsApi = ReturnType<typeof documentsApi>;

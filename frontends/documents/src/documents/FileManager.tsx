@@ -45,13 +45,12 @@ import {
   RestoreDialog,
   TagsDialog,
 } from './dialogs.js';
+import { clickLink, DOWNLOAD_MESSAGES } from './download-link.js';
 import { FolderTree } from './FolderTree.js';
 import { Guarded } from './Guarded.js';
 
 /** Documents search waits for typing to pause (spec 1 s.9: a shared debounce). */
 export const SEARCH_DEBOUNCE_MS = 300;
-/** Spec 1 s.9: the temporary download link is removed after 500 ms. */
-const LINK_REMOVAL_MS = 500;
 
 export const MESSAGES = {
   deleted: 'Deleted successfully',
@@ -60,9 +59,9 @@ export const MESSAGES = {
   updated: 'Updated successfully',
   restored: 'Undo was successful',
   linkCopied: 'Link copied to clipboard',
-  documentDownloadFailed: 'There was a problem downloading the document.',
+  documentDownloadFailed: DOWNLOAD_MESSAGES.documentDownloadFailed,
   folderDownloadFailed: 'There was a problem downloading the folder. Please refresh and try again.',
-  noLink: 'No download link found in response',
+  noLink: DOWNLOAD_MESSAGES.noLink,
   tagsFailed: 'Issue saving selected tags, please try again later.',
 } as const;
 
@@ -93,16 +92,6 @@ function failure(err: unknown, listed: string): string {
   )
     return err.message || listed;
   return listed;
-}
-
-function clickLink(href: string, fileName?: string) {
-  const a = document.createElement('a');
-  a.href = href;
-  if (fileName) a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  setTimeout(() => a.remove(), LINK_REMOVAL_MS);
 }
 
 export interface FileManagerProps {

@@ -8,11 +8,49 @@ export const DROP_LINK_MESSAGES = {
   off: 'The drop link is turned off for this firm.',
 } as const;
 
-/** The public drop-off page of a firm (spec 1 s.2.1: /drop-link with the query id). */
-export function dropLinkUrl(origin: string, id: string): string {
-  const url = new URL('/drop-link', origin);
+/** The public drop-off page's own texts; the upload outcomes use the upload messages of spec 1 s.8. */
+export const DROP_OFF_MESSAGES = {
+  nameRequired: 'Please enter your name',
+  emailInvalid: 'Please enter a valid email',
+  filesRequired: 'Please choose at least one file',
+  missingLink: 'This drop link is incomplete. Please ask the firm for the full link.',
+  fileDone: 'Upload successful',
+  fileFailed: 'Upload failed',
+} as const;
+
+/** Spec 1 s.5.5: an address with a top-level domain of at least 2 letters. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+
+/** The public page of the firm drop link (spec 1 s.2.1). */
+export const DROP_LINK_PATH = '/drop-link';
+
+export interface DropLinkUrlOptions {
+  /** The firm's slug: the page shows the firm's logo and colour, as /signin does with ?firm=. */
+  firmSlug?: string;
+  /** False when the firm has hide_sign_in_button_on_drop_link: the link says signin=false. */
+  signIn?: boolean;
+}
+
+/**
+ * The firm's public drop-off page: /drop-link with the query id (spec 1 s.2.1), the firm slug for its
+ * branding, and signin=false when the firm hides the Sign in button there.
+ */
+export function dropLinkUrl(origin: string, id: string, options: DropLinkUrlOptions = {}): string {
+  const url = new URL(DROP_LINK_PATH, origin);
   url.searchParams.set('id', id);
+  if (options.firmSlug) url.searchParams.set('firm', options.firmSlug);
+  if (options.signIn === false) url.searchParams.set('signin', 'false');
   return url.toString();
+}
+
+/** What the public page reads from its query: the drop link id, the firm slug, the Sign in button. */
+export function dropOffParams(search: URLSearchParams): { id: string; firmSlug: string; signIn: boolean } {
+  const signin = (search.get('signin') ?? '').trim().toLowerCase();
+  return {
+    id: (search.get('id') ?? '').trim(),
+    firmSlug: (search.get('firm') ?? '').trim(),
+    signIn: !['false', '0', 'no'].includes(signin),
+  };
 }
 
 /** Whether two choices of users differ, whatever their order. */

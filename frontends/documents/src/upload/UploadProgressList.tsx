@@ -11,8 +11,17 @@ const STATE_TEXT: Record<FileProgress['state'], string> = {
   duplicate: 'Already uploaded',
 };
 
-/** One progress bar per file (the kit has no progress component, so a plain one with its ARIA role). */
-export function UploadProgressList({ files }: { files: FileProgress[] }) {
+/**
+ * One progress bar per file (the kit has no progress component, so a plain one with its ARIA role).
+ * `stateText` replaces some of the state labels (the drop-off page's 'Upload successful').
+ */
+export function UploadProgressList({
+  files,
+  stateText = {},
+}: {
+  files: FileProgress[];
+  stateText?: Partial<Record<FileProgress['state'], string>>;
+}) {
   if (!files.length) return null;
   return (
     <Stack gap={6} data-testid="upload-progress">
@@ -26,7 +35,7 @@ export function UploadProgressList({ files }: { files: FileProgress[] }) {
                 {f.name}
               </Text>
               <Text size="xs" c={bad ? 'red' : 'dimmed'}>
-                {STATE_TEXT[f.state]}
+                {stateText[f.state] ?? STATE_TEXT[f.state]}
                 {f.state === 'uploading' ? ` ${pct}%` : ''}
               </Text>
             </Group>

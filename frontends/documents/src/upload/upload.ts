@@ -5,7 +5,7 @@ import { joinPath, normalizePath } from '../rules/names.js';
 /** Spec 1 s.9: 'Max size 150 MB' per file, up to 999 files in one upload. */
 export const MAX_FILE_BYTES = 150 * 1024 * 1024;
 export const MAX_FILES = 999;
-const PARALLEL_PUTS = 4;
+export const PARALLEL_PUTS = 4;
 
 export const UPLOAD_MESSAGES = {
   success: 'Document(s) uploaded successfully',
@@ -114,7 +114,11 @@ export function putFile(
   });
 }
 
-async function inParallel<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>) {
+export async function inParallel<T>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<void>,
+) {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

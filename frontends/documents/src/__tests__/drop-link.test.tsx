@@ -1,0 +1,362 @@
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { renderWithClient } from '@portico/kit/testing';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { DropLink, DropOff } from '../api/documents-api.js';
+import descriptor from '../descriptor.js';
+import DropLinkSettingsRoute from '../drop-link/DropLinkSettingsRoute.js';
+import DropOffRoute from '../drop-link/DropOffRoute.js';
+import { DROP_LINK_MESSAGES, DROP_OFF_MESSAGES, dropLinkUrl, dropOffParams } from '../rules/drop-link.js';
+import { UPLOAD_MESSAGES } from '../upload/upload.js';
+import { type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
+
+const ID = 'RGVtbyBDUEE_x';
+const file = (name: string, bytes = 10) => new File(['x'.repeat(bytes)], name, { type: 'application/pdf' });
+
+const link = (over: Partial<DropLink> = {}): DropLink => ({
+  id: ID,
+  firm_name: 'Demo CPA',
+  notify_user_ids: ['u-paula'],
+  enabled: true,
+  firm_users: [{ id: 'u-paula', full_name: 'Paula Partner', email: 'partner@demo-cpa.test' }],
+  ...over,
+});
+
+const received: DropOff = {
+  id: '6f1c2a8e-2a55-4c8e-9b0e-1a2b3c4d5e6f',
+  name: 'passport.pdf',
+  size: '2048',
+  uploader_name: 'Vera Visitor',
+  uploader_email: 'vera@example.test',
+  note: 'For the 2024 return',
+  created_at: '2026-03-02T10:00:00Z',
+};
+
+describe('routes and links', () => {
+  it('serves /drop-link publicly and /drop-link-settings to partners, admins and full users with the drop link on', () => {
+    const dropOff = descriptor.routes.find((r) => r.path === '/drop-link');
+    expect(dropOff).toMatchObject({ module: './DropOff', layout: 'public', audience: 'public' });
+    const settings = descriptor.routes.find((r) => r.path === '/drop-link-settings');
+    expect(settings).toMatchObject({
+      module: './DropLinkSettings',
+      layout: 'advisor',
+      audience: 'advisor',
+      firmAccess: ['partner', 'admin', 'full'],
+      requires: ['drop_link_enabled'],
+    });
+    expect(descriptor.nav?.find((n) => n.id === 'drop-link')?.path).toBe('/drop-link-settings');
+  });
+
+  it('builds the link with the firm slug, and signin=false when the firm hides the Sign in button', () => {
+    expect(dropLinkUrl('https://portal.test', ID)).toBe(`https://portal.test/drop-link?id=${ID}`);
+    expect(dropLinkUrl('https://portal.test', ID, { firmSlug: 'demo-cpa', signIn: false })).toBe(
+      `https://portal.test/drop-link?id=${ID}&firm=demo-cpa&signin=false`,
+    );
+    expect(dropOffParams(new URLSearchParams(`id=${ID}&firm=demo-cpa&signin=false`))).toEqual({
+      id: ID,
+      firmSlug: 'demo-cpa',
+      signIn: false,
+    });
+    expect(dropOffParams(new URLSearchParams(`id=${ID}`)).signIn).toBe(true);
+  });
+});
+
+/** The public page on a fake gateway: the drop link's firm, its theme, and the drop-off calls. */
+function visit(
+  query: string,
+  handler: (call: Call) => { status?: number; body: unknown } | undefined = () => undefined,
+) {
+  const gw = fakeApi((call) => {
+    if (call.path === `/integrations/drop_link/${ID}`) return { body: { firm_name: 'Demo CPA' } };
+    if (call.path.startsWith('/firms/get_firm_theme_by_slug?slug=demo-cpa'))
+      return {
+        body: {
+          name: 'Demo CPA',
+          slug: 'demo-cpa',
+          logo_url: 'https://cdn.test/logo.png',
+          primary: '#0b7285',
+        },
+      };
+    if (call.path.startsWith('/firms/get_firm_theme_by_slug?slug=other'))
+      return {
+        body: {
+          name: 'Other Firm',
+          slug: 'other',
+          logo_url: 'https://cdn.test/other.png',
+          primary: '#c92a2a',
+        },
+      };
+    if (call.path === `/integrations/drop_link/${ID}/upload_links`) {
+      const files = call.body.files as { name: string }[];
+      return {
+        body: {
+          links: files.map((f, i) => ({
+            upload_id: `up-${i}`,
+            file_name: f.name,
+            url: `http://s3.test/bucket/up-${i}`,
+            method: 'PUT',
+            headers: { 'content-type': 'application/octet-stream' },
+            expires_at: '',
+          })),
+        },
+      };
+    }
+    return handler(call);
+  });
+  renderWithClient(
+    <DropOffRoute basePath="/drop-link" makeXhr={makeFakeXhr} />,
+    gw.client,
+    `/drop-link?${query}`,
+  );
+  return gw;
+}
+
+const processed = (ids: string[], invalid: string[] = []) => ({
+  body: {
+    files: ids.map((id) => ({
+      upload_id: id,
+      document_name: id,
+      document_location: '',
+      is_duplicate: false,
+      invalid: invalid.includes(id),
+      is_protected: false,
+      message: '',
+    })),
+    message: invalid.length ? UPLOAD_MESSAGES.invalid : 'Document(s) uploaded successfully',
+    invalid_files: invalid,
+  },
+});
+
+async function fill(files: File[], who = { name: 'Vera Visitor', email: 'vera@example.test' }) {
+  fireEvent.change(await screen.findByRole('textbox', { name: /Your name/ }), {
+    target: { value: who.name },
+  });
+  fireEvent.change(screen.getByRole('textbox', { name: /Your email/ }), { target: { value: who.email } });
+  fireEvent.change(screen.getByRole('textbox', { name: /Message/ }), {
+    target: { value: 'For the 2024 return' },
+  });
+  await act(async () => {
+    fireEvent.change(screen.getByLabelText('Choose files'), { target: { files } });
+  });
+}
+
+describe('the public drop-off page', () => {
+  beforeEach(() => {
+    FakeXhr.all = [];
+  });
+
+  it("shows the firm's name, logo and a Sign in button to its sign-in page", async () => {
+    visit(`id=${ID}&firm=demo-cpa`);
+    await waitFor(() => expect(screen.getByTestId('drop-off-firm').textContent).toBe('Demo CPA'));
+    expect(((await screen.findByRole('img', { name: 'Demo CPA' })) as HTMLImageElement).src).toBe(
+      'https://cdn.test/logo.png',
+    );
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/signin?firm=demo-cpa');
+    expect(screen.getByText(/Send files securely to Demo CPA/)).toBeTruthy();
+  });
+
+  it('hides the Sign in button with signin=false, and never shows another firm’s logo', async () => {
+    const gw = visit(`id=${ID}&firm=other&signin=false`);
+    await waitFor(() => expect(screen.getByTestId('drop-off-firm').textContent).toBe('Demo CPA'));
+    await waitFor(() => expect(gw.calls.some((c) => c.path.includes('slug=other'))).toBe(true));
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Sign in' })).toBeNull();
+  });
+
+  it("shows the service's refusal of a link that is wrong or turned off, and says when the id is missing", async () => {
+    visit('id=nope', (call) =>
+      call.path === '/integrations/drop_link/nope'
+        ? { status: 404, body: { error: 'not_found', message: 'This drop link is not valid' } }
+        : undefined,
+    );
+    expect((await screen.findByTestId('drop-link-refused')).textContent).toBe('This drop link is not valid');
+    expect(screen.queryByRole('button', { name: 'Upload' })).toBeNull();
+  });
+
+  it('says when the id is missing', async () => {
+    visit('');
+    expect(await screen.findByText(DROP_OFF_MESSAGES.missingLink)).toBeTruthy();
+  });
+
+  it('asks for a name, a valid email and at least one file before any call', async () => {
+    const gw = visit(`id=${ID}`);
+    fireEvent.change(await screen.findByRole('textbox', { name: /Your email/ }), {
+      target: { value: 'vera@example' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText(DROP_OFF_MESSAGES.nameRequired)).toBeTruthy();
+    expect(screen.getByText(DROP_OFF_MESSAGES.emailInvalid)).toBeTruthy();
+    expect(screen.getByText(DROP_OFF_MESSAGES.filesRequired)).toBeTruthy();
+    expect(gw.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('lets a visitor remove a chosen file, and refuses a file over 150 MB', async () => {
+    visit(`id=${ID}`);
+    const big = file('huge.pdf');
+    Object.defineProperty(big, 'size', { value: 151 * 1024 * 1024 });
+    await fill([file('keep.pdf'), big]);
+    const chosen = screen.getByRole('list', { name: 'Chosen files' });
+    expect(within(chosen).getAllByRole('listitem')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText(UPLOAD_MESSAGES.tooLarge('huge.pdf'))).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove huge.pdf' }));
+    expect(within(chosen).getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('uploads each file with its own progress, then sends who and the message, and says it worked', async () => {
+    const gw = visit(`id=${ID}`, (call) =>
+      call.path === `/integrations/drop_link/${ID}/process`
+        ? processed(call.body.uploadIds as string[])
+        : undefined,
+    );
+    await fill([file('w2.pdf'), file('1099.pdf')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    expect(gw.calls.find((c) => c.path.endsWith('/upload_links'))?.body).toEqual({
+      files: [
+        { name: 'w2.pdf', size: 10, contentType: 'application/pdf' },
+        { name: '1099.pdf', size: 10, contentType: 'application/pdf' },
+      ],
+    });
+    act(() => (FakeXhr.all[0] as FakeXhr).progress(40, 100));
+    const bars = screen.getAllByRole('progressbar');
+    expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual(['Upload of w2.pdf', 'Upload of 1099.pdf']);
+    expect(bars[0]?.getAttribute('aria-valuenow')).toBe('40');
+    act(() => {
+      for (const x of FakeXhr.all) {
+        x.progress(100, 100);
+        x.respond(200);
+      }
+    });
+    expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
+    expect(screen.getAllByText(DROP_OFF_MESSAGES.fileDone)).toHaveLength(2);
+    expect(FakeXhr.all.map((x) => [x.method, x.url])).toEqual([
+      ['PUT', 'http://s3.test/bucket/up-0'],
+      ['PUT', 'http://s3.test/bucket/up-1'],
+    ]);
+    expect(gw.calls.find((c) => c.path.endsWith('/process'))?.body).toEqual({
+      uploadIds: ['up-0', 'up-1'],
+      uploaderName: 'Vera Visitor',
+      uploaderEmail: 'vera@example.test',
+      note: 'For the 2024 return',
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Drop off more files' }));
+    expect(screen.queryAllByRole('progressbar')).toHaveLength(0);
+    expect((screen.getByRole('textbox', { name: /Your email/ }) as HTMLInputElement).value).toBe(
+      'vera@example.test',
+    );
+  });
+
+  it('marks invalid files with the INVALID message and a failed transfer with the failure message', async () => {
+    visit(`id=${ID}`, (call) =>
+      call.path === `/integrations/drop_link/${ID}/process`
+        ? processed(call.body.uploadIds as string[], ['up-0'])
+        : undefined,
+    );
+    await fill([file('fake.pdf'), file('lost.pdf'), file('ok.pdf')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(3));
+    act(() => {
+      (FakeXhr.all[0] as FakeXhr).respond(200);
+      (FakeXhr.all[1] as FakeXhr).respond(500);
+      (FakeXhr.all[2] as FakeXhr).respond(200);
+    });
+    expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
+    expect(screen.getByText(UPLOAD_MESSAGES.invalid)).toBeTruthy();
+    expect(screen.getByText(UPLOAD_MESSAGES.failed)).toBeTruthy();
+    expect(screen.getByText(DROP_OFF_MESSAGES.fileFailed)).toBeTruthy();
+    expect(screen.getByText('Invalid')).toBeTruthy();
+  });
+
+  it("shows the service's refusal, and the INVALID message when every file was invalid", async () => {
+    let answer: { status: number; body: { error: string; message: string } } = {
+      status: 400,
+      body: { error: 'invalid_input', message: UPLOAD_MESSAGES.invalid },
+    };
+    visit(`id=${ID}`, (call) => (call.path.endsWith('/process') ? answer : undefined));
+    await fill([file('fake.pdf')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
+    expect(await screen.findByText(UPLOAD_MESSAGES.invalid)).toBeTruthy();
+    expect(screen.queryByTestId('drop-off-success')).toBeNull();
+
+    answer = { status: 404, body: { error: 'not_found', message: 'The drop link is turned off' } };
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    act(() => (FakeXhr.all[1] as FakeXhr).respond(200));
+    expect(await screen.findByText('The drop link is turned off')).toBeTruthy();
+  });
+});
+
+describe('the drop link settings page', () => {
+  const writeText = jest.fn(async (_text: string) => {});
+  beforeEach(() => {
+    writeText.mockClear();
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  });
+
+  function settings(over: Partial<DropLink> = {}, preferences: Record<string, unknown> = {}) {
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/drop_link') return { body: link(over) };
+      if (call.path === '/integrations/drop_offs') return { body: { drop_offs: [received] } };
+      if (call.path === `/integrations/drop_offs/${received.id}/download`)
+        return {
+          body: { document: { data: { link: 'http://s3.test/passport', file_name: 'passport.pdf' } } },
+        };
+      if (call.path === '/current_user_firm')
+        return { body: { id: 'f-1', name: 'Demo CPA', slug: 'demo-cpa', preferences } };
+      return undefined;
+    });
+    renderWithClient(
+      <DropLinkSettingsRoute basePath="/drop-link-settings" />,
+      gw.client,
+      '/drop-link-settings',
+    );
+    return gw;
+  }
+
+  it('shows the link to copy with the firm slug and signin=false, the users to notify, and the received files', async () => {
+    const gw = settings({}, { drop_link_enabled: true, hide_sign_in_button_on_drop_link: true });
+    expect(screen.getByRole('heading', { name: 'Drop Link' })).toBeTruthy();
+    const url = (await screen.findByTestId('drop-link-url')) as HTMLInputElement;
+    expect(url.value).toBe(`http://localhost/drop-link?id=${ID}&firm=demo-cpa&signin=false`);
+    expect((screen.getByRole('checkbox', { name: /Paula Partner/ }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(url.value));
+    expect(await screen.findByText(DROP_LINK_MESSAGES.copied)).toBeTruthy();
+
+    const table = await screen.findByRole('table', { name: 'Received files' });
+    expect(within(table).getByText('passport.pdf')).toBeTruthy();
+    expect(within(table).getByText('Vera Visitor')).toBeTruthy();
+    expect(within(table).getByText('vera@example.test')).toBeTruthy();
+    expect(within(table).getByText('For the 2024 return')).toBeTruthy();
+    const followed: string[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      followed.push(`${this.href} ${this.download}`);
+    });
+    try {
+      fireEvent.click(within(table).getByRole('button', { name: 'Download passport.pdf' }));
+      await waitFor(() => expect(followed).toEqual(['http://s3.test/passport passport.pdf']));
+    } finally {
+      click.mockRestore();
+    }
+    expect(gw.calls.some((c) => c.path === `/integrations/drop_offs/${received.id}/download`)).toBe(true);
+  });
+
+  it('keeps the at-least-one-user rule of the dialog', async () => {
+    settings();
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Paula Partner/ }));
+    expect(screen.getByRole('alert').textContent).toBe(DROP_LINK_MESSAGES.selectUser);
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Copy' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('says the drop link is off, with no received files, when the firm turned it off', async () => {
+    const gw = settings({ enabled: false });
+    expect(await screen.findByText(DROP_LINK_MESSAGES.off)).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Received files' })).toBeNull();
+    expect(gw.calls.some((c) => c.path === '/integrations/drop_offs')).toBe(false);
+  });
+});

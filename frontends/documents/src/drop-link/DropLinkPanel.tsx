@@ -1,0 +1,160 @@
+import {
+  Alert,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  isApiError,
+  Loader,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+  toast,
+  useCurrentFirm,
+} from '@portico/kit';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import type { DocumentsApi } from '../api/documents-api.js';
+import { choiceChanged, DROP_LINK_MESSAGES, dropLinkUrl } from '../rules/drop-link.js';
+
+export const dropLinkKey = ['documents', 'drop-link'] as const;
+
+export interface DropLinkPanelProps {
+  api: DocumentsApi;
+  /** In the dialog: a Close button beside Save. */
+  onClose?: () => void;
+  /** Shown below the settings when the firm has the drop link on (the settings page's received files). */
+  children?: ReactNode;
+}
+
+/**
+ * The firm drop link's settings (partners, admins and full users, when the firm has it on): the link to
+ * copy, and the firm users who receive drop-off notifications, at least one (the service refuses none as
+ * well). The body of the Drop Link dialog and of the /drop-link-settings page.
+ */
+export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
+  const queryClient = useQueryClient();
+  const link = useQuery({ queryKey: dropLinkKey, queryFn: () => api.dropLink(), staleTime: 0 });
+  // The firm's slug and hide_sign_in_button_on_drop_link go into the link; the shell has it cached.
+  const firm = useCurrentFirm();
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const saved = link.data?.notify_user_ids ?? [];
+  useEffect(() => {
+    if (link.data) setChosen((c) => c ?? link.data.notify_user_ids);
+  }, [link.data]);
+
+  const selected = chosen ?? saved;
+  const dirty = choiceChanged(saved, selected);
+  const none = selected.length === 0;
+  const url = link.data
+    ? dropLinkUrl(window.location.origin, link.data.id, {
+        firmSlug: firm.data?.slug,
+        signIn: firm.data?.preferences?.hide_sign_in_button_on_drop_link !== true,
+      })
+    : '';
+
+  const toggle = (id: string) =>
+    setChosen(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id]);
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const next = await api.saveDropLink(selected);
+      queryClient.setQueryData(dropLinkKey, next);
+      setChosen(next.notify_user_ids);
+      toast.success(DROP_LINK_MESSAGES.saved);
+    } catch (err) {
+      toast.error(isApiError(err) && err.status < 500 ? err.message : DROP_LINK_MESSAGES.saveFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success(DROP_LINK_MESSAGES.copied);
+    } catch {
+      toast.error();
+    }
+  };
+
+  let body: ReactNode;
+  if (link.isPending || firm.isPending) {
+    body = (
+      <Center p="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  } else if (link.isError) {
+    body = (
+      <Text c="red">
+        {isApiError(link.error) && link.error.status < 500 ? link.error.message : 'Something went wrong'}
+      </Text>
+    );
+  } else if (!link.data.enabled) {
+    body = <Text>{DROP_LINK_MESSAGES.off}</Text>;
+  } else {
+    body = (
+      <Stack gap="md">
+        <Text size="sm">
+          Anyone with this link can drop files off for {link.data.firm_name}, without signing in.
+        </Text>
+        <Group align="flex-end" gap="xs" wrap="nowrap">
+          <TextInput label="Drop link" value={url} readOnly style={{ flex: 1 }} data-testid="drop-link-url" />
+          <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!dirty}>
+            <span>
+              <Button variant="light" disabled={dirty} onClick={() => void copy()}>
+                Copy
+              </Button>
+            </span>
+          </Tooltip>
+        </Group>
+        <Stack gap={6} role="group" aria-label="Notify these firm users">
+          <Text size="sm" fw={600}>
+            Notify these firm users of drop-offs
+          </Text>
+          {link.data.firm_users.map((u) => (
+            <Checkbox
+              key={u.id}
+              label={u.full_name || u.email}
+              description={u.full_name ? u.email : undefined}
+              checked={selected.includes(u.id)}
+              onChange={() => toggle(u.id)}
+            />
+          ))}
+        </Stack>
+        {none ? (
+          <Alert color="yellow" variant="light" role="alert">
+            {DROP_LINK_MESSAGES.selectUser}
+          </Alert>
+        ) : null}
+      </Stack>
+    );
+  }
+
+  const enabled = link.data?.enabled === true;
+  return (
+    <>
+      {body}
+      {onClose || enabled ? (
+        <Group justify="flex-end" mt="md">
+          {onClose ? (
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+          ) : null}
+          {enabled ? (
+            <Button onClick={() => void save()} loading={busy} disabled={none || !dirty}>
+              Save
+            </Button>
+          ) : null}
+        </Group>
+      ) : null}
+      {enabled ? children : null}
+    </>
+  );
+}

@@ -1,0 +1,354 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Center,
+  CloseButton,
+  Container,
+  Group,
+  Image,
+  isApiError,
+  Loader,
+  Paper,
+  type RemoteRouteProps,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+  useApi,
+} from '@portico/kit';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useMemo, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { Link, useSearchParams } from 'react-router';
+import { type DocumentsApi, documentsApi } from '../api/documents-api.js';
+import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN } from '../rules/drop-link.js';
+import { formatSize } from '../rules/names.js';
+import { UploadProgressList } from '../upload/UploadProgressList.js';
+import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
+import { dropOffFiles } from './drop-off-upload.js';
+
+/** The firm's logo and colour, only when they are the drop link's firm's. */
+interface Branding {
+  firmName: string;
+  logoUrl?: string;
+  primary?: string;
+}
+
+/**
+ * /drop-link?id=… (spec 1 s.2.1, public): a visitor leaves files for a firm without signing in. The id
+ * is the firm's drop link; `firm` (the firm's slug) brings its logo and colour, and `signin=false`
+ * hides the Sign in button when the firm has hide_sign_in_button_on_drop_link.
+ */
+export default function DropOffRoute({ makeXhr }: RemoteRouteProps & { makeXhr?: () => XMLHttpRequest }) {
+  const [search] = useSearchParams();
+  const { id, firmSlug, signIn } = dropOffParams(search);
+  const kit = useApi();
+  const api = useMemo(() => documentsApi(kit.client), [kit.client]);
+  const info = useQuery({
+    queryKey: ['documents', 'drop-off', id],
+    queryFn: () => api.dropLinkInfo(id),
+    enabled: Boolean(id),
+    retry: false,
+    staleTime: 5 * 60_000,
+  });
+  const theme = useQuery({
+    queryKey: ['documents', 'drop-off', 'theme', firmSlug],
+    queryFn: () => kit.users.firmThemeBySlug(firmSlug),
+    enabled: Boolean(firmSlug),
+    retry: false,
+    staleTime: 5 * 60_000,
+  });
+  const firmName = info.data?.firm_name ?? '';
+  // A slug of another firm never lends this page its logo: the name must be the drop link's firm's.
+  const own = theme.data && firmName && theme.data.name === firmName ? theme.data : undefined;
+  const branding: Branding = {
+    firmName,
+    logoUrl: own?.logo_url || undefined,
+    primary: own?.primary || undefined,
+  };
+  const signInHref = firmSlug ? `/signin?firm=${encodeURIComponent(firmSlug)}` : '/signin';
+
+  let body: ReactNode;
+  if (!id) {
+    body = <Alert color="red">{DROP_OFF_MESSAGES.missingLink}</Alert>;
+  } else if (info.isPending) {
+    body = (
+      <Center p="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  } else if (info.isError) {
+    body = (
+      <Alert color="red" data-testid="drop-link-refused">
+        {isApiError(info.error) && info.error.status < 500 ? info.error.message : 'Something went wrong'}
+      </Alert>
+    );
+  } else {
+    body = (
+      <DropOffForm
+        api={api}
+        dropLinkId={id}
+        firmName={firmName}
+        primary={branding.primary}
+        makeXhr={makeXhr}
+      />
+    );
+  }
+
+  return (
+    <Box mih="100vh" bg="var(--mantine-color-gray-0)" data-testid="drop-off-page">
+      <Box
+        component="header"
+        bg="white"
+        px="md"
+        py="sm"
+        style={{
+          borderTop: `4px solid ${branding.primary ?? 'var(--mantine-primary-color-filled)'}`,
+          borderBottom: '1px solid var(--mantine-color-gray-3)',
+        }}
+      >
+        <Container size="sm" px={0}>
+          <Group justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              {branding.logoUrl ? (
+                <Image src={branding.logoUrl} alt={branding.firmName} h={36} w="auto" fit="contain" />
+              ) : null}
+              <Text fw={700} size="lg" data-testid="drop-off-firm">
+                {branding.firmName}
+              </Text>
+            </Group>
+            {signIn ? (
+              <Button component={Link} to={signInHref} variant="outline" color={branding.primary}>
+                Sign in
+              </Button>
+            ) : null}
+          </Group>
+        </Container>
+      </Box>
+      <Container size="sm" py="xl">
+        {body}
+      </Container>
+    </Box>
+  );
+}
+
+/** A chosen file with a key of its own (the same name may be chosen twice). */
+interface Picked {
+  key: string;
+  file: File;
+}
+let picks = 0;
+
+interface Errors {
+  name?: string;
+  email?: string;
+  files?: string;
+}
+
+/** Who drops the files off, a message, the files (dropped or chosen), then one progress bar per file. */
+export function DropOffForm({
+  api,
+  dropLinkId,
+  firmName,
+  primary,
+  makeXhr,
+}: {
+  api: Pick<DocumentsApi, 'dropOffLinks' | 'processDropOff'>;
+  dropLinkId: string;
+  firmName: string;
+  primary?: string;
+  makeXhr?: () => XMLHttpRequest;
+}) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [note, setNote] = useState('');
+  const [files, setFiles] = useState<Picked[]>([]);
+  const [progress, setProgress] = useState<FileProgress[]>([]);
+  const [errors, setErrors] = useState<Errors>({});
+  const [outcome, setOutcome] = useState<Toast[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(false);
+
+  const addFiles = (more: File[]) => {
+    if (!more.length) return;
+    setFiles((current) => [...current, ...more.map((file) => ({ key: `f${++picks}`, file }))]);
+    setErrors((e) => ({ ...e, files: undefined }));
+  };
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
+    noClick: true,
+    noKeyboard: true,
+    multiple: true,
+    disabled: busy || sent,
+    onDrop: addFiles,
+  });
+
+  const validate = (): Errors => {
+    const found: Errors = {};
+    if (!name.trim()) found.name = DROP_OFF_MESSAGES.nameRequired;
+    if (!EMAIL_PATTERN.test(email.trim())) found.email = DROP_OFF_MESSAGES.emailInvalid;
+    if (!files.length) found.files = DROP_OFF_MESSAGES.filesRequired;
+    else found.files = checkUpload(files.map(({ file }) => ({ file, dir: '' })));
+    return found;
+  };
+
+  const submit = async () => {
+    const found = validate();
+    setErrors(found);
+    if (found.name || found.email || found.files) return;
+    setBusy(true);
+    setOutcome([]);
+    setProgress(files.map(({ key, file }) => ({ key, name: file.name, progress: 0, state: 'waiting' })));
+    try {
+      const result = await dropOffFiles({
+        api,
+        dropLinkId,
+        files: files.map((f) => f.file),
+        uploader: { uploaderName: name.trim(), uploaderEmail: email.trim(), note: note.trim() },
+        makeXhr,
+        onChange: (index, change) =>
+          setProgress((list) => list.map((p, i) => (i === index ? { ...p, ...change } : p))),
+      });
+      setOutcome(uploadToasts(result));
+      if (result.uploaded.length) setSent(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const again = () => {
+    setFiles([]);
+    setProgress([]);
+    setOutcome([]);
+    setNote('');
+    setSent(false);
+  };
+
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <Stack gap={4}>
+            <Title order={2}>Drop off documents</Title>
+            <Text c="dimmed" size="sm">
+              Send files securely to {firmName}. No account or sign-in needed.
+            </Text>
+          </Stack>
+          <Group grow align="flex-start">
+            <TextInput
+              label="Your name"
+              required
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name}
+              disabled={busy || sent}
+              maxLength={200}
+              autoComplete="name"
+            />
+            <TextInput
+              label="Your email"
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={errors.email}
+              disabled={busy || sent}
+              maxLength={254}
+              autoComplete="email"
+            />
+          </Group>
+          <Textarea
+            label="Message"
+            description="Optional: tell the firm what these files are."
+            value={note}
+            onChange={(e) => setNote(e.currentTarget.value)}
+            disabled={busy || sent}
+            maxLength={2_000}
+            rows={3}
+          />
+          <div
+            {...getRootProps()}
+            data-testid="drop-off-dropzone"
+            style={{
+              border: `2px dashed ${errors.files ? 'var(--mantine-color-red-6)' : 'var(--mantine-color-gray-4)'}`,
+              borderRadius: 8,
+              padding: 24,
+              textAlign: 'center',
+              background: isDragActive ? 'var(--mantine-primary-color-light)' : undefined,
+            }}
+          >
+            <input {...getInputProps()} aria-label="Choose files" />
+            <Text fw={500}>Drag files here</Text>
+            <Text size="sm" c="dimmed">
+              Max size 150 MB, up to {MAX_FILES} files
+            </Text>
+            <Button variant="light" mt="sm" onClick={open} disabled={busy || sent} color={primary}>
+              Choose files
+            </Button>
+          </div>
+          {errors.files ? (
+            <Text c="red" size="sm" role="alert">
+              {errors.files}
+            </Text>
+          ) : null}
+          {progress.length ? (
+            <UploadProgressList
+              files={progress}
+              stateText={{ done: DROP_OFF_MESSAGES.fileDone, failed: DROP_OFF_MESSAGES.fileFailed }}
+            />
+          ) : (
+            <FileList files={files} onRemove={(key) => setFiles((f) => f.filter((p) => p.key !== key))} />
+          )}
+          {outcome.map((o) => (
+            <Alert
+              key={o.message}
+              color={o.kind === 'success' ? 'green' : o.kind === 'info' ? 'blue' : 'red'}
+              data-testid={`drop-off-${o.kind}`}
+            >
+              {o.message}
+            </Alert>
+          ))}
+          <Group justify="flex-end">
+            {sent ? (
+              <Button variant="default" onClick={again}>
+                Drop off more files
+              </Button>
+            ) : (
+              <Button type="submit" loading={busy} color={primary}>
+                Upload
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function FileList({ files, onRemove }: { files: Picked[]; onRemove: (key: string) => void }) {
+  if (!files.length) return null;
+  return (
+    <Stack gap={4} aria-label="Chosen files" role="list">
+      {files.map(({ key, file }) => (
+        <Group key={key} justify="space-between" wrap="nowrap" role="listitem">
+          <Text size="sm" truncate>
+            {file.name}
+          </Text>
+          <Group gap="xs" wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              {formatSize(file.size)}
+            </Text>
+            <CloseButton size="sm" aria-label={`Remove ${file.name}`} onClick={() => onRemove(key)} />
+          </Group>
+        </Group>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,98 @@
+import { isApiError } from '@portico/kit';
+import type { DocumentsApi, DropOffProcessResponse, Uploader, UploadLink } from '../api/documents-api.js';
+import {
+  type FileProgress,
+  type FileState,
+  inParallel,
+  PARALLEL_PUTS,
+  putFile,
+  UPLOAD_MESSAGES,
+  type UploadOutcome,
+} from '../upload/upload.js';
+
+export interface DropOffOptions {
+  api: Pick<DocumentsApi, 'dropOffLinks' | 'processDropOff'>;
+  dropLinkId: string;
+  files: File[];
+  uploader: Uploader;
+  /** Called with every change of a file's progress or state; keys are the files' indexes. */
+  onChange?: (index: number, change: Partial<FileProgress>) => void;
+  makeXhr?: () => XMLHttpRequest;
+}
+
+const refusal = (err: unknown) =>
+  isApiError(err) && err.status < 500 && err.message ? err.message : UPLOAD_MESSAGES.failed;
+
+/**
+ * A drop-off through the firm drop link, the same three steps as an upload: temporary upload links,
+ * a direct PUT of every file with its progress, then process, which validates the files, keeps them
+ * for the firm and notifies the chosen firm users. Nobody is signed in.
+ */
+export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutcome> {
+  const { api, dropLinkId, files, uploader, onChange = () => {} } = options;
+  const outcome: UploadOutcome = { uploaded: [], duplicates: [], invalid: [], failed: [], errors: [] };
+  const fail = (indexes: number[], state: FileState = 'failed') => {
+    for (const i of indexes) onChange(i, { state });
+    const names = indexes.map((i) => files[i]?.name ?? '');
+    if (state === 'invalid') outcome.invalid.push(...names);
+    else outcome.failed.push(...names);
+  };
+  const all = files.map((_, i) => i);
+
+  let links: UploadLink[];
+  try {
+    ({ links } = await api.dropOffLinks(
+      dropLinkId,
+      files.map((f) => ({ name: f.name, size: f.size, contentType: f.type || 'application/octet-stream' })),
+    ));
+  } catch (err) {
+    fail(all);
+    outcome.errors.push(refusal(err));
+    return outcome;
+  }
+
+  const sent: { index: number; uploadId: string }[] = [];
+  await inParallel(all, PARALLEL_PUTS, async (index) => {
+    const link = links[index];
+    const file = files[index] as File;
+    if (!link) return fail([index]);
+    onChange(index, { state: 'uploading', progress: 0 });
+    try {
+      await putFile(link, file, (progress) => onChange(index, { progress }), options.makeXhr);
+      onChange(index, { state: 'processing', progress: 1 });
+      sent.push({ index, uploadId: link.upload_id });
+    } catch {
+      fail([index]);
+    }
+  });
+  if (!sent.length) return outcome;
+
+  let processed: DropOffProcessResponse;
+  try {
+    processed = await api.processDropOff(
+      dropLinkId,
+      sent.map((s) => s.uploadId),
+      uploader,
+    );
+  } catch (err) {
+    // Every file invalid answers 400 with the INVALID message.
+    const message = refusal(err);
+    const invalid = message === UPLOAD_MESSAGES.invalid;
+    if (!invalid) outcome.errors.push(message);
+    fail(
+      sent.map((s) => s.index),
+      invalid ? 'invalid' : 'failed',
+    );
+    return outcome;
+  }
+  for (const s of sent) {
+    const result = processed.files?.find((f) => f.upload_id === s.uploadId);
+    if (!result) fail([s.index]);
+    else if (result.invalid) fail([s.index], 'invalid');
+    else {
+      onChange(s.index, { state: 'done' });
+      outcome.uploaded.push(result.document_name || (files[s.index]?.name ?? ''));
+    }
+  }
+  return outcome;
+}
