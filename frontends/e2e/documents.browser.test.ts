@@ -1,6 +1,9 @@
 // Browser journeys of the documents remote (issue 5): an advisor manages an entity's files, previews a
 // spreadsheet, moves a file to another company and finds the drop link; a client uploads into their
-// Documents and never sees a STAFF ONLY folder.
+// Documents and never sees a STAFF ONLY folder; a visitor drops a file off through the firm drop link
+// and the advisor finds it on the Drop Link page.
+
+import { readFileSync } from 'node:fs';
 import { utils, write } from '@e965/xlsx';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -264,6 +267,10 @@ describe('documents', () => {
     await move.getByRole('textbox', { name: 'Company' }).fill('Anders Family');
     await move.getByRole('option', { name: 'Anders Family Trust' }).click();
     await move.getByText('Another company of the firm: Anders Family Trust').waitFor();
+    // The system folder is in every tree but never a place to move or copy to.
+    const location = move.getByRole('tree', { name: 'Location' });
+    await location.getByLabel('Loading folders').waitFor({ state: 'detached' });
+    expect(await location.getByRole('treeitem', { name: '_portico' }).count()).toBe(0);
     await move.getByRole('button', { name: 'Move here', exact: true }).click();
     await row(page, 'Lease agreement.pdf').waitFor({ state: 'detached' });
     const moved = await stack.documents.query<{ company_id: string; folder: string }>(
@@ -314,5 +321,80 @@ describe('documents', () => {
     await row(page, 'Bank statement.pdf').waitFor();
     expect(await page.getByText('Workpapers (STAFF ONLY)').count()).toBe(0);
     await keepScreenshot(page, 'documents-client-uploaded');
+  });
+
+  it('lets a visitor drop a file off through the firm drop link, signed out, and the advisor find it', async () => {
+    // The partner opens the Drop Link item of the navigation and chooses who is told of drop-offs.
+    const advisor = await signedIn('partner@demo-cpa.test');
+    await advisor
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Drop Link', exact: true })
+      .click();
+    await advisor.waitForURL((url) => url.pathname === '/drop-link-settings');
+    const settings = advisor.getByTestId('drop-link-settings');
+    const paula = settings.getByRole('checkbox', { name: /Paula Partner/ });
+    if (!(await paula.isChecked())) {
+      await paula.check();
+      await settings.getByRole('button', { name: 'Save', exact: true }).click();
+      await advisor.getByText('Saved!').first().waitFor();
+    }
+    const url = await settings.getByTestId('drop-link-url').inputValue();
+    expect(new URL(url).pathname).toBe('/drop-link');
+    expect(new URL(url).searchParams.get('firm')).toBe('demo-cpa');
+    await settings.getByText('No files have been dropped off yet.').waitFor();
+
+    // A visitor with no session opens the link: the firm's page, no navigation, a Sign in button.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const visitor = await context.newPage();
+    await visitor.goto(url);
+    await visitor.getByTestId('drop-off-page').waitFor();
+    expect(new URL(visitor.url()).pathname).toBe('/drop-link');
+    expect(await visitor.getByTestId('drop-off-firm').textContent()).toBe('Demo CPA');
+    expect(await visitor.getByRole('navigation').count()).toBe(0);
+    expect(await visitor.getByRole('link', { name: 'Sign in', exact: true }).getAttribute('href')).toBe(
+      '/signin?firm=demo-cpa',
+    );
+    await visitor.getByRole('textbox', { name: 'Your name' }).fill('Vera Visitor');
+    await visitor.getByRole('textbox', { name: 'Your email' }).fill('vera@example.test');
+    await visitor.getByRole('textbox', { name: 'Message' }).fill('My passport for the 2024 return');
+    const passport = await samplePdf();
+    await dropFiles(visitor, visitor.getByTestId('drop-off-dropzone'), [
+      { name: 'Passport scan.pdf', type: 'application/pdf', body: passport },
+    ]);
+    await visitor.getByRole('listitem').filter({ hasText: 'Passport scan.pdf' }).waitFor();
+    await visitor.getByRole('button', { name: 'Upload', exact: true }).click();
+    await visitor.getByTestId('drop-off-success').waitFor();
+    expect(await visitor.getByTestId('drop-off-success').textContent()).toBe(
+      'Document(s) uploaded successfully',
+    );
+    expect(
+      await visitor
+        .getByRole('progressbar', { name: 'Upload of Passport scan.pdf' })
+        .getAttribute('aria-valuenow'),
+    ).toBe('100');
+    await visitor.getByText('Upload successful', { exact: true }).waitFor();
+    await keepScreenshot(visitor, 'documents-visitor-drop-off');
+
+    // The advisor finds it among the received files, from the visitor, and downloads it.
+    await advisor.reload();
+    const received = advisor.getByRole('table', { name: 'Received files' });
+    const line = received.locator('tbody tr').filter({ hasText: 'Passport scan.pdf' });
+    await line.waitFor();
+    expect(await line.textContent()).toContain('Vera Visitor');
+    expect(await line.textContent()).toContain('vera@example.test');
+    expect(await line.textContent()).toContain('My passport for the 2024 return');
+    const [download] = await Promise.all([
+      advisor.waitForEvent('download'),
+      line.getByRole('button', { name: 'Download Passport scan.pdf' }).click(),
+    ]);
+    const saved = await download.path();
+    expect(saved && readFileSync(saved).equals(passport)).toBe(true);
+    await keepScreenshot(advisor, 'documents-advisor-received-drop-off');
+
+    // Signed in, the same link still shows the public page, without the advisor layout.
+    await advisor.goto(url);
+    await advisor.getByTestId('drop-off-page').waitFor();
+    expect(await advisor.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
   });
 });
