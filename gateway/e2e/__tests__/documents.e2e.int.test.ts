@@ -20,6 +20,7 @@ interface UploadLink {
 // The documents routes through the gateway, with uploads PUT straight to the S3 server as a browser does.
 describe('API: documents through the gateway', () => {
   let s: Stack;
+  let seedItems: (sql: string, params: unknown[]) => Promise<unknown[]>;
   const tokens: Record<string, string> = {};
   const as = (key: string) => tokens[key] as string;
   const company = (key: string) => s.firm.companies[key]?.id as string;
@@ -63,6 +64,7 @@ describe('API: documents through the gateway', () => {
         services: async (natsUrl, pgAdminUrl) => {
           const s3 = await startS3Server();
           const documents = await startDocuments({ natsUrl, pgAdminUrl, s3Env: s3.env });
+          seedItems = (sql, params) => documents.query(sql, params);
           return {
             stop: async () => {
               await documents.stop();
@@ -209,5 +211,52 @@ describe('API: documents through the gateway', () => {
     expect(
       (await s.call('GET', '/integrations/drop_link/not-a-real-link-not-a-real-link-not-a-real-link')).status,
     ).toBe(404);
+  });
+  it('get_documents answers a folder of 6,000 items whole, in order, though the service pages it', async () => {
+    await s.call('POST', '/integrations/create_folder', {
+      token: as('partner'),
+      body: { companyId: company('individual'), path: '', name: 'Archive' },
+    });
+    await seedItems(
+      `insert into items (firm_id, company_id, folder, name, type, size, tags)
+       select $1, $2, '/Archive', 'scan ' || lpad(g::text, 5, '0') || '.pdf', 'file', g,
+              case when g = 4321 then array['kept'] else '{}'::text[] end
+       from generate_series(1, 6000) g`,
+      [s.firm.firmId, company('individual')],
+    );
+    const list = await s.call<{ documents: Record<string, unknown>[]; count: number; path: string }>(
+      'POST',
+      '/integrations/get_documents',
+      { token: as('partner'), body: { companyId: company('individual'), path: '/Archive' } },
+    );
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ count: 6000, path: '/Archive' });
+    const names = list.body.documents.map((d) => d.name);
+    expect(new Set(names).size).toBe(6000);
+    expect(names).toEqual([...names].sort((a, b) => String(a).localeCompare(String(b))));
+    expect(list.body.documents[4320]).toEqual({
+      id: expect.any(String),
+      name: 'scan 04321.pdf',
+      type: 'file',
+      link: '/Archive/scan 04321.pdf',
+      description: '',
+      tags: ['kept'],
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: expect.stringMatching(/Z$/),
+      deleted_at: '',
+      questionnaire_id: '',
+      extracted_document_id: '',
+      parent_document_id: '',
+      items_count: 0,
+      company_id: company('individual'),
+      size: '4321',
+      content_type: '',
+      is_protected: false,
+      staff_only: false,
+      is_system: false,
+      path: '/Archive',
+      preview_status: 'none',
+      upload_type: '',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { type DescMessage, fromJson, type JsonValue, toJson } from '@bufbuild/protobuf';
+import { type DescMessage, fromJson, type JsonValue, type MessageShape, toJson } from '@bufbuild/protobuf';
 import { type BusClient, WIRE_JSON } from '@portico/platform';
 import type { RpcContract } from '@portico/proto';
 import type { Caller } from '../http/caller.js';
@@ -36,13 +36,21 @@ export class RpcForwarder {
     input: object,
     caller?: Caller,
   ): Promise<JsonValue> {
+    return toJson(contract.response, await this.message(contract, input, caller), WIRE_JSON);
+  }
+
+  /** The same call answering the decoded reply, for routes that shape their own response. */
+  message<Req extends DescMessage, Res extends DescMessage>(
+    contract: RpcContract<Req, Res>,
+    input: object,
+    caller?: Caller,
+  ): Promise<MessageShape<Res>> {
     const request = fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
-    const reply = await this.bus.request(contract, request, {
+    return this.bus.request(contract, request, {
       actor: caller?.actor,
       // Slow subjects (zips, upload validation) declare a longer timeout than the gateway's default.
       timeoutMs: Math.max(this.timeoutMs, contract.timeoutMs ?? 0),
       headers: caller ? callerHeaders(caller) : undefined,
     });
-    return toJson(contract.response, reply, WIRE_JSON);
   }
 }

@@ -42,7 +42,7 @@ export class DocumentsController {
     @ValidBody(s.getDocumentsBody) body: Body<typeof s.getDocumentsBody>,
     @CurrentCaller() c: Caller,
   ) {
-    return this.documents.call(Documents.getDocuments, body, c);
+    return this.documents.listFolder(body, c);
   }
 
   @PostAction('search_documents')

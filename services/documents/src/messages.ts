@@ -23,6 +23,7 @@ export const Messages = {
   nameTaken: 'An item with that name already exists here',
   notFound: 'Document not found',
   folderNotFound: 'Folder not found',
+  badPageToken: 'This list has changed; please reload it',
   systemFolder: 'This folder is reserved and cannot be changed',
   fileTooLarge: 'Max size 150 MB',
   tooManyFiles: 'You can upload up to 999 files at once',

@@ -55,6 +55,15 @@ export const items = pgTable(
       .on(t.companyId, t.folder, sql`lower(${t.name})`)
       .where(sql`${t.deletedAt} is null`),
     index('items_company_folder_idx').on(t.firmId, t.companyId, t.folder),
+    // The listing order (folders first, then by name), so a page of a large folder is an index range.
+    index('items_listing_idx').on(
+      t.companyId,
+      t.folder,
+      t.type.desc().nullsFirst(),
+      sql`lower(${t.name})`,
+      t.createdAt.desc().nullsFirst(),
+      t.id,
+    ),
   ],
 );
 

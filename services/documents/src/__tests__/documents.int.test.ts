@@ -252,6 +252,91 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
     });
   });
 
+  describe('listing large folders a page at a time', () => {
+    /** Fills /Big with `n` files and a STAFF ONLY folder straight in the table, as an old archive would be. */
+    async function seedBig(n: number) {
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('individual'), path: '', name: 'Big' },
+        { actor: actor('partner') },
+      );
+      await h.documents.query(
+        `insert into items (firm_id, company_id, folder, name, type, size, tags, created_at)
+         select $1::uuid, $2::uuid, '/Big', 'file ' || lpad(g::text, 4, '0') || '.pdf', 'file', g,
+                case when g % 5 = 0 then array['t' || g] else '{}'::text[] end, now() - g * interval '1 second'
+         from generate_series(1, $3::int) g
+         union all select $1::uuid, $2::uuid, '/Big', 'Notes (STAFF ONLY)', 'folder', 0, '{}', now()`,
+        [h.firm.firmId, company('individual'), n],
+      );
+    }
+    const all = async (key: string, pageSize: number, columnar: boolean) => {
+      const pages = [];
+      let pageToken = '';
+      do {
+        const page = await h.bus.request(
+          Documents.getDocuments,
+          { companyId: company('individual'), path: '/Big', pageSize, pageToken, columnar },
+          { actor: actor(key) },
+        );
+        pages.push(page);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      return pages;
+    };
+
+    it('follows next_page_token through every item once, in order, as documents or as columns', async () => {
+      await seedBig(45);
+      const expected = [
+        'Notes (STAFF ONLY)',
+        ...Array.from({ length: 45 }, (_, i) => `file ${String(i + 1).padStart(4, '0')}.pdf`),
+      ];
+      const pages = await all('partner', 10, false);
+      expect(pages.map((p) => p.count)).toEqual([10, 10, 10, 10, 6]);
+      const documents = pages.flatMap((p) => p.documents);
+      expect(documents.map((d) => d.name)).toEqual(expected);
+      expect(documents[5]).toMatchObject({
+        link: '/Big/file 0005.pdf',
+        path: '/Big',
+        size: 5n,
+        tags: ['t5'],
+      });
+
+      const columns = (await all('partner', 10, true)).map((p) => p.columns);
+      expect(columns.flatMap((c) => c?.name)).toEqual(expected);
+      const last = columns[4];
+      expect(last?.companyId).toBe(company('individual'));
+      expect(last?.taggedIndex).toEqual([0, 5]);
+      expect(last?.tagged.map((t) => t.tags)).toEqual([['t40'], ['t45']]);
+      expect(columns[0]?.staffOnly[0]).toBe(true);
+      expect(columns[0]?.createdAt[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    });
+
+    it('checks access on every page, keeps STAFF ONLY from clients and refuses a forged token', async () => {
+      const clientNames = (await all('client', 20, true)).flatMap((p) => p.columns?.name ?? []);
+      expect(clientNames).toHaveLength(45);
+      expect(clientNames).not.toContain('Notes (STAFF ONLY)');
+      const first = await h.bus.request(
+        Documents.getDocuments,
+        { companyId: company('individual'), path: '/Big', pageSize: 10 },
+        { actor: actor('partner') },
+      );
+      await expect(
+        h.bus.request(
+          Documents.getDocuments,
+          { companyId: company('individual'), path: '/Big', pageToken: first.nextPageToken },
+          { actor: h.actorOf(h.other, 'partner') },
+        ),
+      ).rejects.toMatchObject({ status: 404 });
+      await expect(
+        h.bus.request(
+          Documents.getDocuments,
+          { companyId: company('individual'), path: '/Big', pageToken: 'bm90IGEgdG9rZW4' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400, message: 'This list has changed; please reload it' });
+    });
+  });
+
   describe('folders, rename, move and copy, delete and restore', () => {
     it('creates folders with sanitised names and refuses empty names and duplicates', async () => {
       const res = await h.bus.request(

@@ -2,6 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import { assertNotMixed, assertZipSize } from '../downloads/downloads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.rules.js';
 import { formatPageRanges, normaliseAnnotation, parsePageRanges } from '../extracted/extracted.rules.js';
+import type { ListedRow } from '../items/items.repository.js';
+import {
+  decodePageToken,
+  encodePageToken,
+  fitToBudget,
+  PAGE_BYTE_BUDGET,
+  pageSizeOf,
+  rowsToRead,
+} from '../items/listing.rules.js';
 import {
   clientActionsDisabledIn,
   isInSystemFolder,
@@ -160,5 +169,48 @@ describe('download limits', () => {
     expect(() => assertNotMixed([live, gone])).toThrow(expect.objectContaining({ status: 400 }));
     expect(() => assertNotMixed([gone, gone])).not.toThrow();
     expect(() => assertNotMixed([live])).not.toThrow();
+  });
+});
+
+describe('listing pages', () => {
+  const row = (description = '', tags: string[] = []) =>
+    ({ name: 'a'.repeat(255), folder: '/Archive', description, tags }) as unknown as ListedRow;
+
+  it('sizes pages: 1000 by default, at most 5000, and no more rows read than small items could fill', () => {
+    expect(pageSizeOf(0)).toBe(1000);
+    expect(pageSizeOf(50_000)).toBe(5000);
+    expect(rowsToRead(5000, true)).toBeLessThan(5000);
+    expect(rowsToRead(10, false)).toBe(10);
+  });
+
+  it('cuts a page of long names, descriptions and tags well under the 1 MB bus limit, never to nothing', () => {
+    const big = Array.from({ length: 5000 }, () => row('x'.repeat(1000), Array(50).fill('t'.repeat(100))));
+    const n = fitToBudget(big, false);
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(100);
+    // What those items really take as JSON stays under the budget.
+    expect(JSON.stringify(big.slice(0, n)).length).toBeLessThan(PAGE_BYTE_BUDGET);
+    expect(fitToBudget([row('x'.repeat(1000))], false, 10)).toBe(1);
+    expect(
+      fitToBudget(
+        Array.from({ length: 100 }, () => row()),
+        true,
+      ),
+    ).toBe(100);
+  });
+
+  it('round-trips the page token and refuses anything else', () => {
+    const cursor = {
+      type: 'file' as const,
+      name: 'w-2 (final).pdf',
+      createdAt: '2026-01-31 09:15:02.123456+00',
+      id: '3b241101-e2bb-4255-8caf-4136c566a962',
+    };
+    expect(decodePageToken(encodePageToken(cursor))).toEqual(cursor);
+    expect(decodePageToken('not a token')).toBeUndefined();
+    expect(
+      decodePageToken(encodePageToken({ ...cursor, createdAt: "now()'; drop table items" })),
+    ).toBeUndefined();
+    expect(decodePageToken(encodePageToken({ ...cursor, type: 'x' as 'file' }))).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, type Tx } from '@portico/platform';
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DocumentsSchema, type ItemRow, items } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 import { ancestors, splitPath } from './paths.rules.js';
@@ -10,6 +11,65 @@ export type NewItem = typeof items.$inferInsert;
 export type ItemChanges = Partial<Omit<NewItem, 'id' | 'firmId'>>;
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Where a listing page ended: the sort key of its last item (created_at as PostgreSQL's text, to the microsecond). */
+export interface ListCursor {
+  type: 'file' | 'folder';
+  name: string;
+  createdAt: string;
+  id: string;
+}
+
+/** A timestamp as JavaScript's toISOString writes it, computed by PostgreSQL. */
+const isoText = (column: AnyPgColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** An item as a listing reads it: timestamps as ISO text ('' when not deleted). */
+export type ListedRow = Pick<
+  ItemRow,
+  | 'id'
+  | 'folder'
+  | 'name'
+  | 'type'
+  | 'size'
+  | 'contentType'
+  | 'description'
+  | 'tags'
+  | 'isProtected'
+  | 'isSystem'
+  | 'uploadType'
+  | 'questionnaireId'
+  | 'extractedDocumentId'
+  | 'parentDocumentId'
+  | 'previewStatus'
+> & {
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string;
+  cursorCreatedAt: string;
+};
+
+/** Rows after the cursor in the listing order: type desc, lower(name), created_at desc, id. */
+function afterCursor(c: ListCursor) {
+  const name = sql`lower(${items.name})`;
+  const created = sql`${c.createdAt}::timestamptz`;
+  return or(
+    lt(items.type, c.type),
+    and(
+      eq(items.type, c.type),
+      or(
+        sql`${name} > ${c.name}`,
+        and(
+          sql`${name} = ${c.name}`,
+          or(
+            sql`${items.createdAt} < ${created}`,
+            and(sql`${items.createdAt} = ${created}`, gt(items.id, c.id)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
 
 /** All SQL of the file tree. Every query names the firm; row-level security is the second lock. */
 @Injectable()
@@ -24,38 +84,66 @@ export class ItemsRepository {
     return and(eq(items.firmId, scope.firmId), eq(items.companyId, companyId));
   }
 
-  /** The items directly in `folder`, folders first, with each folder's count of live children. */
-  async list(tx: DocTx, scope: FirmScope, companyId: string, folder: string, withDeleted: boolean) {
-    const rows = await tx
-      .select()
+  /**
+   * Up to `limit` items directly in `folder` after `after`, folders first, then by name (keyset: the
+   * listing index serves it without sorting the folder). Only the columns a listing shows, with the
+   * timestamps already as ISO text, and created_at to the microsecond for the next cursor.
+   */
+  async listPage(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    folder: string,
+    withDeleted: boolean,
+    limit: number,
+    after?: ListCursor,
+  ): Promise<ListedRow[]> {
+    // Plain SQL read by pg directly: for thousands of rows, mapping each through the query builder
+    // costs more than the query.
+    const result = await tx.execute<ListedRow>(sql`
+      select id, folder, name, type, size::float8 as "size", content_type as "contentType", description, tags,
+             is_protected as "isProtected", is_system as "isSystem", upload_type as "uploadType",
+             questionnaire_id as "questionnaireId", extracted_document_id as "extractedDocumentId",
+             parent_document_id as "parentDocumentId", preview_status as "previewStatus",
+             ${isoText(items.createdAt)} as "createdAt", ${isoText(items.updatedAt)} as "updatedAt",
+             coalesce(${isoText(items.deletedAt)}, '') as "deletedAt", created_at::text as "cursorCreatedAt"
+      from items
+      where ${and(
+        this.inCompany(scope, companyId),
+        eq(items.folder, folder),
+        eq(items.hidden, false),
+        withDeleted ? undefined : isNull(items.deletedAt),
+        after ? afterCursor(after) : undefined,
+      )}
+      order by type desc, lower(name), created_at desc, id
+      limit ${limit}`);
+    return result.rows;
+  }
+
+  /** Each listed folder's count of live, shown children, keyed by the folder's full path. */
+  async liveCounts(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    rows: readonly Pick<ItemRow, 'type' | 'folder' | 'name'>[],
+  ) {
+    const folders = rows.filter((r) => r.type === 'folder').map((r) => `${r.folder}/${r.name}`);
+    const counts = new Map<string, number>();
+    if (!folders.length) return counts;
+    const grouped = await tx
+      .select({ folder: items.folder, n: count() })
       .from(items)
       .where(
         and(
           this.inCompany(scope, companyId),
-          eq(items.folder, folder),
+          inArray(items.folder, folders),
+          isNull(items.deletedAt),
           eq(items.hidden, false),
-          withDeleted ? undefined : isNull(items.deletedAt),
         ),
       )
-      .orderBy(desc(items.type), asc(sql`lower(${items.name})`), desc(items.createdAt));
-    const folders = rows.filter((r) => r.type === 'folder').map((r) => `${r.folder}/${r.name}`);
-    const counts = new Map<string, number>();
-    if (folders.length) {
-      const grouped = await tx
-        .select({ folder: items.folder, n: count() })
-        .from(items)
-        .where(
-          and(
-            this.inCompany(scope, companyId),
-            inArray(items.folder, folders),
-            isNull(items.deletedAt),
-            eq(items.hidden, false),
-          ),
-        )
-        .groupBy(items.folder);
-      for (const g of grouped) counts.set(g.folder, g.n);
-    }
-    return rows.map((row) => ({ row, itemsCount: counts.get(`${row.folder}/${row.name}`) ?? 0 }));
+      .groupBy(items.folder);
+    for (const g of grouped) counts.set(g.folder, g.n);
+    return counts;
   }
 
   search(tx: DocTx, scope: FirmScope, companyId: string, term: string, withDeleted: boolean) {

@@ -26,8 +26,17 @@ import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { LOG, OBJECT_STORE } from '../tokens.js';
 import { recordItemEvent } from './item.events.js';
-import { toDocumentItem } from './item.mapper.js';
-import { type DocTx, ItemsRepository } from './items.repository.js';
+import { listedToDocumentItem, toDocumentItem } from './item.mapper.js';
+import { type DocTx, ItemsRepository, type ListedRow } from './items.repository.js';
+import {
+  cursorAfter,
+  decodePageToken,
+  encodePageToken,
+  fitToBudget,
+  pageSizeOf,
+  rowsToRead,
+  toColumns,
+} from './listing.rules.js';
 import {
   isInSystemFolder,
   isStaffOnly,
@@ -74,22 +83,48 @@ export class ItemsService {
     ]).then(() => undefined);
   }
 
+  /**
+   * A folder's items, a page at a time (keyset on the listing order); in columns when asked. Every
+   * page checks access and the folder again: a token only says where to continue.
+   */
   async list(actor: Actor, req: GetDocumentsRequest) {
     const access = await this.access.company(actor, req.companyId);
     if (req.showWithDeleted) assertAdvisor(actor);
     const folder = requestPath(req.path);
     assertVisiblePath(actor, folder);
+    const after = req.pageToken ? decodePageToken(req.pageToken) : undefined;
+    if (req.pageToken && !after)
+      throw badRequest(Messages.badPageToken, { pageToken: Messages.badPageToken });
+    const limit = rowsToRead(pageSizeOf(req.pageSize), req.columnar);
     const scope = firmScope(actor.firm_id);
-    const rows = await this.repo.transaction(scope, async (tx) => {
-      if (!folder) await this.ensureSystemFolders(tx, actor.firm_id, access.companyId);
-      else await this.folderOrThrow(tx, actor, access.companyId, folder);
-      return this.repo.list(tx, scope, access.companyId, folder, req.showWithDeleted);
+    const { rows, counts, more } = await this.repo.transaction(scope, async (tx) => {
+      if (!folder) {
+        if (!after) await this.ensureSystemFolders(tx, actor.firm_id, access.companyId);
+      } else await this.folderOrThrow(tx, actor, access.companyId, folder);
+      const fetched = await this.repo.listPage(
+        tx,
+        scope,
+        access.companyId,
+        folder,
+        req.showWithDeleted,
+        limit + 1,
+        after,
+      );
+      const page = fetched.slice(0, fitToBudget(fetched.slice(0, limit), req.columnar));
+      const counts = await this.repo.liveCounts(tx, scope, access.companyId, page);
+      return { rows: page, counts, more: fetched.length > page.length };
     });
-    const visible = rows.filter(({ row }) => !isClient(actor) || !isStaffOnly(fullPathOf(row)));
+    const last = rows[rows.length - 1];
+    const nextPageToken = more && last ? encodePageToken(cursorAfter(last)) : '';
+    const visible = rows.filter((row) => !isClient(actor) || !isStaffOnly(joinPath(row.folder, row.name)));
+    const itemsCount = (row: ListedRow) => counts.get(joinPath(row.folder, row.name)) ?? 0;
     return {
-      documents: visible.map(({ row, itemsCount }) => toDocumentItem(row, itemsCount)),
+      ...(req.columnar
+        ? { columns: toColumns(access.companyId, visible, itemsCount) }
+        : { documents: visible.map((row) => listedToDocumentItem(access.companyId, row, itemsCount(row))) }),
       path: folder || '/',
       count: visible.length,
+      nextPageToken,
     };
   }
 

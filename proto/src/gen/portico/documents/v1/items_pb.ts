@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/documents/v1/items.proto.
  */
 export const file_portico_documents_v1_items: GenFile = /*@__PURE__*/
-  fileDesc("CiBwb3J0aWNvL2RvY3VtZW50cy92MS9pdGVtcy5wcm90bxIUcG9ydGljby5kb2N1bWVudHMudjEivQMKDERvY3VtZW50SXRlbRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHR5cGUYAyABKAkSDAoEbGluaxgEIAEoCRITCgtkZXNjcmlwdGlvbhgFIAEoCRIMCgR0YWdzGAYgAygJEhIKCmNyZWF0ZWRfYXQYByABKAkSEgoKdXBkYXRlZF9hdBgIIAEoCRISCgpkZWxldGVkX2F0GAkgASgJEhgKEHF1ZXN0aW9ubmFpcmVfaWQYCiABKAkSHQoVZXh0cmFjdGVkX2RvY3VtZW50X2lkGAsgASgJEhoKEnBhcmVudF9kb2N1bWVudF9pZBgMIAEoCRITCgtpdGVtc19jb3VudBgNIAEoBRISCgpjb21wYW55X2lkGA4gASgJEgwKBHNpemUYDyABKAMSFAoMY29udGVudF90eXBlGBAgASgJEhQKDGlzX3Byb3RlY3RlZBgRIAEoCBISCgpzdGFmZl9vbmx5GBIgASgIEhEKCWlzX3N5c3RlbRgTIAEoCBIMCgRwYXRoGBQgASgJEhYKDnByZXZpZXdfc3RhdHVzGBUgASgJEhMKC3VwbG9hZF90eXBlGBYgASgJIlIKE0dldERvY3VtZW50c1JlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEhkKEXNob3dfd2l0aF9kZWxldGVkGAMgASgIImIKDERvY3VtZW50TGlzdBI1Cglkb2N1bWVudHMYASADKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Eb2N1bWVudEl0ZW0SDAoEcGF0aBgCIAEoCRINCgVjb3VudBgDIAEoBSJcChZTZWFyY2hEb2N1bWVudHNSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSEwoLc2VhcmNoX3Rlcm0YAiABKAkSGQoRc2hvd193aXRoX2RlbGV0ZWQYAyABKAgiRQoTQ3JlYXRlRm9sZGVyUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgJEgwKBHBhdGgYAiABKAkSDAoEbmFtZRgDIAEoCSJaChFSZW5hbWVJdGVtUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEQoJaXRlbV9uYW1lGAMgASgJEhAKCG5ld19uYW1lGAQgASgJIo0BCg9Nb3ZlSXRlbVJlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRIQCghvbGRfcGF0aBgCIAEoCRIQCghuZXdfcGF0aBgDIAEoCRIXCg9kZWxldGVfb2xkX3BhdGgYBCABKAgSEQoJaXNfZm9sZGVyGAUgASgIEhYKDm5ld19jb21wYW55X2lkGAYgASgJIoIBChFVcGRhdGVJdGVtUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgJEgwKBGxpbmsYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIMCgR0YWdzGAQgAygJEhMKC3VwZGF0ZV90YWdzGAUgASgIQg4KDF9kZXNjcmlwdGlvbiJVCgxJdGVtUmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Eb2N1bWVudEl0ZW0SDwoHbWVzc2FnZRgCIAEoCSJjChVEZWxldGVEb2N1bWVudFJlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEhUKDWRvY3VtZW50X25hbWUYAyABKAkSEQoJaXNfZm9sZGVyGAQgASgIIjUKEURlbGV0ZVBhdGhSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEcGF0aBgCIAEoCSJGChZSZXN0b3JlRG9jdW1lbnRSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIKCgJpZBgDIAEoCSJQChdEb3dubG9hZERvY3VtZW50UmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgJEgwKBGxpbmsYAiABKAkSEwoLaXNfZG93bmxvYWQYAyABKAgiXwoQRG93bmxvYWRMaW5rRGF0YRIMCgRsaW5rGAEgASgJEhEKCWZpbGVfbmFtZRgCIAEoCRISCgpleHBpcmVzX2F0GAMgASgJEhYKDnByZXZpZXdfc3RhdHVzGAQgASgJIkwKFERvd25sb2FkTGlua0RvY3VtZW50EjQKBGRhdGEYASABKAsyJi5wb3J0aWNvLmRvY3VtZW50cy52MS5Eb3dubG9hZExpbmtEYXRhIlQKFERvd25sb2FkTGlua1Jlc3BvbnNlEjwKCGRvY3VtZW50GAEgASgLMioucG9ydGljby5kb2N1bWVudHMudjEuRG93bmxvYWRMaW5rRG9jdW1lbnQiWAoVRG93bmxvYWRGb2xkZXJSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIdChVjb252ZXJ0X2ltYWdlc190b19wZGYYAyABKAgiWwoXRG93bmxvYWRNdWx0aXBsZVJlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRINCgVsaW5rcxgCIAMoCRIdChVjb252ZXJ0X2ltYWdlc190b19wZGYYAyABKAgibQoLWmlwUmVzcG9uc2USPAoIZG9jdW1lbnQYASABKAsyKi5wb3J0aWNvLmRvY3VtZW50cy52MS5Eb3dubG9hZExpbmtEb2N1bWVudBIMCgRzaXplGAIgASgDEhIKCmZpbGVfY291bnQYAyABKAUiIgoPTWVzc2FnZVJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAliBnByb3RvMw");
+  fileDesc("CiBwb3J0aWNvL2RvY3VtZW50cy92MS9pdGVtcy5wcm90bxIUcG9ydGljby5kb2N1bWVudHMudjEivQMKDERvY3VtZW50SXRlbRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHR5cGUYAyABKAkSDAoEbGluaxgEIAEoCRITCgtkZXNjcmlwdGlvbhgFIAEoCRIMCgR0YWdzGAYgAygJEhIKCmNyZWF0ZWRfYXQYByABKAkSEgoKdXBkYXRlZF9hdBgIIAEoCRISCgpkZWxldGVkX2F0GAkgASgJEhgKEHF1ZXN0aW9ubmFpcmVfaWQYCiABKAkSHQoVZXh0cmFjdGVkX2RvY3VtZW50X2lkGAsgASgJEhoKEnBhcmVudF9kb2N1bWVudF9pZBgMIAEoCRITCgtpdGVtc19jb3VudBgNIAEoBRISCgpjb21wYW55X2lkGA4gASgJEgwKBHNpemUYDyABKAMSFAoMY29udGVudF90eXBlGBAgASgJEhQKDGlzX3Byb3RlY3RlZBgRIAEoCBISCgpzdGFmZl9vbmx5GBIgASgIEhEKCWlzX3N5c3RlbRgTIAEoCBIMCgRwYXRoGBQgASgJEhYKDnByZXZpZXdfc3RhdHVzGBUgASgJEhMKC3VwbG9hZF90eXBlGBYgASgJIosBChNHZXREb2N1bWVudHNSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIZChFzaG93X3dpdGhfZGVsZXRlZBgDIAEoCBIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCRIQCghjb2x1bW5hchgGIAEoCCKzAQoMRG9jdW1lbnRMaXN0EjUKCWRvY3VtZW50cxgBIAMoCzIiLnBvcnRpY28uZG9jdW1lbnRzLnYxLkRvY3VtZW50SXRlbRIMCgRwYXRoGAIgASgJEg0KBWNvdW50GAMgASgFEhcKD25leHRfcGFnZV90b2tlbhgEIAEoCRI2Cgdjb2x1bW5zGAUgASgLMiUucG9ydGljby5kb2N1bWVudHMudjEuRG9jdW1lbnRDb2x1bW5zIuADCg9Eb2N1bWVudENvbHVtbnMSCgoCaWQYASADKAkSDAoEbmFtZRgCIAMoCRIMCgR0eXBlGAMgAygJEgwKBHNpemUYBCADKAMSFAoMY29udGVudF90eXBlGAUgAygJEhMKC2Rlc2NyaXB0aW9uGAYgAygJEhIKCmNyZWF0ZWRfYXQYByADKAkSEgoKdXBkYXRlZF9hdBgIIAMoCRISCgpkZWxldGVkX2F0GAkgAygJEhMKC2l0ZW1zX2NvdW50GAogAygFEhQKDGlzX3Byb3RlY3RlZBgLIAMoCBIRCglpc19zeXN0ZW0YDCADKAgSFgoOcHJldmlld19zdGF0dXMYDSADKAkSEwoLdXBsb2FkX3R5cGUYDiADKAkSGAoQcXVlc3Rpb25uYWlyZV9pZBgPIAMoCRIdChVleHRyYWN0ZWRfZG9jdW1lbnRfaWQYECADKAkSGgoScGFyZW50X2RvY3VtZW50X2lkGBEgAygJEhQKDHRhZ2dlZF9pbmRleBgSIAMoBRIyCgZ0YWdnZWQYEyADKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Eb2N1bWVudFRhZ3MSEgoKc3RhZmZfb25seRgUIAMoCBISCgpjb21wYW55X2lkGBUgASgJIhwKDERvY3VtZW50VGFncxIMCgR0YWdzGAEgAygJIlwKFlNlYXJjaERvY3VtZW50c1JlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRITCgtzZWFyY2hfdGVybRgCIAEoCRIZChFzaG93X3dpdGhfZGVsZXRlZBgDIAEoCCJFChNDcmVhdGVGb2xkZXJSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIMCgRuYW1lGAMgASgJIloKEVJlbmFtZUl0ZW1SZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIRCglpdGVtX25hbWUYAyABKAkSEAoIbmV3X25hbWUYBCABKAkijQEKD01vdmVJdGVtUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgJEhAKCG9sZF9wYXRoGAIgASgJEhAKCG5ld19wYXRoGAMgASgJEhcKD2RlbGV0ZV9vbGRfcGF0aBgEIAEoCBIRCglpc19mb2xkZXIYBSABKAgSFgoObmV3X2NvbXBhbnlfaWQYBiABKAkiggEKEVVwZGF0ZUl0ZW1SZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEbGluaxgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEgwKBHRhZ3MYBCADKAkSEwoLdXBkYXRlX3RhZ3MYBSABKAhCDgoMX2Rlc2NyaXB0aW9uIlUKDEl0ZW1SZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLnBvcnRpY28uZG9jdW1lbnRzLnYxLkRvY3VtZW50SXRlbRIPCgdtZXNzYWdlGAIgASgJImMKFURlbGV0ZURvY3VtZW50UmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgJEgwKBHBhdGgYAiABKAkSFQoNZG9jdW1lbnRfbmFtZRgDIAEoCRIRCglpc19mb2xkZXIYBCABKAgiNQoRRGVsZXRlUGF0aFJlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRIMCgRwYXRoGAIgASgJIkYKFlJlc3RvcmVEb2N1bWVudFJlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEgoKAmlkGAMgASgJIlAKF0Rvd25sb2FkRG9jdW1lbnRSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkSDAoEbGluaxgCIAEoCRITCgtpc19kb3dubG9hZBgDIAEoCCJfChBEb3dubG9hZExpbmtEYXRhEgwKBGxpbmsYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEhIKCmV4cGlyZXNfYXQYAyABKAkSFgoOcHJldmlld19zdGF0dXMYBCABKAkiTAoURG93bmxvYWRMaW5rRG9jdW1lbnQSNAoEZGF0YRgBIAEoCzImLnBvcnRpY28uZG9jdW1lbnRzLnYxLkRvd25sb2FkTGlua0RhdGEiVAoURG93bmxvYWRMaW5rUmVzcG9uc2USPAoIZG9jdW1lbnQYASABKAsyKi5wb3J0aWNvLmRvY3VtZW50cy52MS5Eb3dubG9hZExpbmtEb2N1bWVudCJYChVEb3dubG9hZEZvbGRlclJlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEh0KFWNvbnZlcnRfaW1hZ2VzX3RvX3BkZhgDIAEoCCJbChdEb3dubG9hZE11bHRpcGxlUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgJEg0KBWxpbmtzGAIgAygJEh0KFWNvbnZlcnRfaW1hZ2VzX3RvX3BkZhgDIAEoCCJtCgtaaXBSZXNwb25zZRI8Cghkb2N1bWVudBgBIAEoCzIqLnBvcnRpY28uZG9jdW1lbnRzLnYxLkRvd25sb2FkTGlua0RvY3VtZW50EgwKBHNpemUYAiABKAMSEgoKZmlsZV9jb3VudBgDIAEoBSIiCg9NZXNzYWdlUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCWIGcHJvdG8z");
 
 /**
  * A file or folder of a company's tree (spec 1 s.3, Document item).
@@ -166,6 +166,29 @@ export type GetDocumentsRequest = Message<"portico.documents.v1.GetDocumentsRequ
    * @generated from field: bool show_with_deleted = 3;
    */
   showWithDeleted: boolean;
+
+  /**
+   * Items per reply, at most 5000; 0 means 1000. A reply also stops early to stay well under the
+   * bus's message size, so callers follow next_page_token until it is empty.
+   *
+   * @generated from field: int32 page_size = 4;
+   */
+  pageSize: number;
+
+  /**
+   * The next_page_token of the previous reply; empty for the first page.
+   *
+   * @generated from field: string page_token = 5;
+   */
+  pageToken: string;
+
+  /**
+   * Answer the page in `columns` instead of `documents`: the same fields, a fraction of the cost to
+   * encode and decode for large folders.
+   *
+   * @generated from field: bool columnar = 6;
+   */
+  columnar: boolean;
 };
 
 /**
@@ -180,6 +203,8 @@ export const GetDocumentsRequestSchema: GenMessage<GetDocumentsRequest> = /*@__P
  */
 export type DocumentList = Message<"portico.documents.v1.DocumentList"> & {
   /**
+   * The items of this page, folders first, then by name.
+   *
    * @generated from field: repeated portico.documents.v1.DocumentItem documents = 1;
    */
   documents: DocumentItem[];
@@ -190,9 +215,25 @@ export type DocumentList = Message<"portico.documents.v1.DocumentList"> & {
   path: string;
 
   /**
+   * Items in this page.
+   *
    * @generated from field: int32 count = 3;
    */
   count: number;
+
+  /**
+   * Set when more items follow: pass it back as page_token.
+   *
+   * @generated from field: string next_page_token = 4;
+   */
+  nextPageToken: string;
+
+  /**
+   * This page's items in columns (with columnar): entry i of every list is item i.
+   *
+   * @generated from field: portico.documents.v1.DocumentColumns columns = 5;
+   */
+  columns?: DocumentColumns | undefined;
 };
 
 /**
@@ -201,6 +242,147 @@ export type DocumentList = Message<"portico.documents.v1.DocumentList"> & {
  */
 export const DocumentListSchema: GenMessage<DocumentList> = /*@__PURE__*/
   messageDesc(file_portico_documents_v1_items, 2);
+
+/**
+ * The items of a listing in columns: the fields of DocumentItem, entry i of every list for item i.
+ * The listing's path and company are given once; an item's link is the path joined with its name.
+ *
+ * @generated from message portico.documents.v1.DocumentColumns
+ */
+export type DocumentColumns = Message<"portico.documents.v1.DocumentColumns"> & {
+  /**
+   * @generated from field: repeated string id = 1;
+   */
+  id: string[];
+
+  /**
+   * @generated from field: repeated string name = 2;
+   */
+  name: string[];
+
+  /**
+   * file or folder
+   *
+   * @generated from field: repeated string type = 3;
+   */
+  type: string[];
+
+  /**
+   * @generated from field: repeated int64 size = 4;
+   */
+  size: bigint[];
+
+  /**
+   * @generated from field: repeated string content_type = 5;
+   */
+  contentType: string[];
+
+  /**
+   * @generated from field: repeated string description = 6;
+   */
+  description: string[];
+
+  /**
+   * @generated from field: repeated string created_at = 7;
+   */
+  createdAt: string[];
+
+  /**
+   * @generated from field: repeated string updated_at = 8;
+   */
+  updatedAt: string[];
+
+  /**
+   * @generated from field: repeated string deleted_at = 9;
+   */
+  deletedAt: string[];
+
+  /**
+   * @generated from field: repeated int32 items_count = 10;
+   */
+  itemsCount: number[];
+
+  /**
+   * @generated from field: repeated bool is_protected = 11;
+   */
+  isProtected: boolean[];
+
+  /**
+   * @generated from field: repeated bool is_system = 12;
+   */
+  isSystem: boolean[];
+
+  /**
+   * @generated from field: repeated string preview_status = 13;
+   */
+  previewStatus: string[];
+
+  /**
+   * @generated from field: repeated string upload_type = 14;
+   */
+  uploadType: string[];
+
+  /**
+   * @generated from field: repeated string questionnaire_id = 15;
+   */
+  questionnaireId: string[];
+
+  /**
+   * @generated from field: repeated string extracted_document_id = 16;
+   */
+  extractedDocumentId: string[];
+
+  /**
+   * @generated from field: repeated string parent_document_id = 17;
+   */
+  parentDocumentId: string[];
+
+  /**
+   * Tags are sparse: tagged[k] holds the tags of item tagged_index[k]; other items have none.
+   *
+   * @generated from field: repeated int32 tagged_index = 18;
+   */
+  taggedIndex: number[];
+
+  /**
+   * @generated from field: repeated portico.documents.v1.DocumentTags tagged = 19;
+   */
+  tagged: DocumentTags[];
+
+  /**
+   * @generated from field: repeated bool staff_only = 20;
+   */
+  staffOnly: boolean[];
+
+  /**
+   * @generated from field: string company_id = 21;
+   */
+  companyId: string;
+};
+
+/**
+ * Describes the message portico.documents.v1.DocumentColumns.
+ * Use `create(DocumentColumnsSchema)` to create a new message.
+ */
+export const DocumentColumnsSchema: GenMessage<DocumentColumns> = /*@__PURE__*/
+  messageDesc(file_portico_documents_v1_items, 3);
+
+/**
+ * @generated from message portico.documents.v1.DocumentTags
+ */
+export type DocumentTags = Message<"portico.documents.v1.DocumentTags"> & {
+  /**
+   * @generated from field: repeated string tags = 1;
+   */
+  tags: string[];
+};
+
+/**
+ * Describes the message portico.documents.v1.DocumentTags.
+ * Use `create(DocumentTagsSchema)` to create a new message.
+ */
+export const DocumentTagsSchema: GenMessage<DocumentTags> = /*@__PURE__*/
+  messageDesc(file_portico_documents_v1_items, 4);
 
 /**
  * @generated from message portico.documents.v1.SearchDocumentsRequest
@@ -227,7 +409,7 @@ export type SearchDocumentsRequest = Message<"portico.documents.v1.SearchDocumen
  * Use `create(SearchDocumentsRequestSchema)` to create a new message.
  */
 export const SearchDocumentsRequestSchema: GenMessage<SearchDocumentsRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 3);
+  messageDesc(file_portico_documents_v1_items, 5);
 
 /**
  * @generated from message portico.documents.v1.CreateFolderRequest
@@ -256,7 +438,7 @@ export type CreateFolderRequest = Message<"portico.documents.v1.CreateFolderRequ
  * Use `create(CreateFolderRequestSchema)` to create a new message.
  */
 export const CreateFolderRequestSchema: GenMessage<CreateFolderRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 4);
+  messageDesc(file_portico_documents_v1_items, 6);
 
 /**
  * @generated from message portico.documents.v1.RenameItemRequest
@@ -290,7 +472,7 @@ export type RenameItemRequest = Message<"portico.documents.v1.RenameItemRequest"
  * Use `create(RenameItemRequestSchema)` to create a new message.
  */
 export const RenameItemRequestSchema: GenMessage<RenameItemRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 5);
+  messageDesc(file_portico_documents_v1_items, 7);
 
 /**
  * @generated from message portico.documents.v1.MoveItemRequest
@@ -340,7 +522,7 @@ export type MoveItemRequest = Message<"portico.documents.v1.MoveItemRequest"> & 
  * Use `create(MoveItemRequestSchema)` to create a new message.
  */
 export const MoveItemRequestSchema: GenMessage<MoveItemRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 6);
+  messageDesc(file_portico_documents_v1_items, 8);
 
 /**
  * @generated from message portico.documents.v1.UpdateItemRequest
@@ -377,7 +559,7 @@ export type UpdateItemRequest = Message<"portico.documents.v1.UpdateItemRequest"
  * Use `create(UpdateItemRequestSchema)` to create a new message.
  */
 export const UpdateItemRequestSchema: GenMessage<UpdateItemRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 7);
+  messageDesc(file_portico_documents_v1_items, 9);
 
 /**
  * @generated from message portico.documents.v1.ItemResponse
@@ -399,7 +581,7 @@ export type ItemResponse = Message<"portico.documents.v1.ItemResponse"> & {
  * Use `create(ItemResponseSchema)` to create a new message.
  */
 export const ItemResponseSchema: GenMessage<ItemResponse> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 8);
+  messageDesc(file_portico_documents_v1_items, 10);
 
 /**
  * @generated from message portico.documents.v1.DeleteDocumentRequest
@@ -433,7 +615,7 @@ export type DeleteDocumentRequest = Message<"portico.documents.v1.DeleteDocument
  * Use `create(DeleteDocumentRequestSchema)` to create a new message.
  */
 export const DeleteDocumentRequestSchema: GenMessage<DeleteDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 9);
+  messageDesc(file_portico_documents_v1_items, 11);
 
 /**
  * @generated from message portico.documents.v1.DeletePathRequest
@@ -457,7 +639,7 @@ export type DeletePathRequest = Message<"portico.documents.v1.DeletePathRequest"
  * Use `create(DeletePathRequestSchema)` to create a new message.
  */
 export const DeletePathRequestSchema: GenMessage<DeletePathRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 10);
+  messageDesc(file_portico_documents_v1_items, 12);
 
 /**
  * @generated from message portico.documents.v1.RestoreDocumentRequest
@@ -486,7 +668,7 @@ export type RestoreDocumentRequest = Message<"portico.documents.v1.RestoreDocume
  * Use `create(RestoreDocumentRequestSchema)` to create a new message.
  */
 export const RestoreDocumentRequestSchema: GenMessage<RestoreDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 11);
+  messageDesc(file_portico_documents_v1_items, 13);
 
 /**
  * @generated from message portico.documents.v1.DownloadDocumentRequest
@@ -515,7 +697,7 @@ export type DownloadDocumentRequest = Message<"portico.documents.v1.DownloadDocu
  * Use `create(DownloadDocumentRequestSchema)` to create a new message.
  */
 export const DownloadDocumentRequestSchema: GenMessage<DownloadDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 12);
+  messageDesc(file_portico_documents_v1_items, 14);
 
 /**
  * @generated from message portico.documents.v1.DownloadLinkData
@@ -549,7 +731,7 @@ export type DownloadLinkData = Message<"portico.documents.v1.DownloadLinkData"> 
  * Use `create(DownloadLinkDataSchema)` to create a new message.
  */
 export const DownloadLinkDataSchema: GenMessage<DownloadLinkData> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 13);
+  messageDesc(file_portico_documents_v1_items, 15);
 
 /**
  * @generated from message portico.documents.v1.DownloadLinkDocument
@@ -566,7 +748,7 @@ export type DownloadLinkDocument = Message<"portico.documents.v1.DownloadLinkDoc
  * Use `create(DownloadLinkDocumentSchema)` to create a new message.
  */
 export const DownloadLinkDocumentSchema: GenMessage<DownloadLinkDocument> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 14);
+  messageDesc(file_portico_documents_v1_items, 16);
 
 /**
  * @generated from message portico.documents.v1.DownloadLinkResponse
@@ -583,7 +765,7 @@ export type DownloadLinkResponse = Message<"portico.documents.v1.DownloadLinkRes
  * Use `create(DownloadLinkResponseSchema)` to create a new message.
  */
 export const DownloadLinkResponseSchema: GenMessage<DownloadLinkResponse> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 15);
+  messageDesc(file_portico_documents_v1_items, 17);
 
 /**
  * @generated from message portico.documents.v1.DownloadFolderRequest
@@ -610,7 +792,7 @@ export type DownloadFolderRequest = Message<"portico.documents.v1.DownloadFolder
  * Use `create(DownloadFolderRequestSchema)` to create a new message.
  */
 export const DownloadFolderRequestSchema: GenMessage<DownloadFolderRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 16);
+  messageDesc(file_portico_documents_v1_items, 18);
 
 /**
  * @generated from message portico.documents.v1.DownloadMultipleRequest
@@ -637,7 +819,7 @@ export type DownloadMultipleRequest = Message<"portico.documents.v1.DownloadMult
  * Use `create(DownloadMultipleRequestSchema)` to create a new message.
  */
 export const DownloadMultipleRequestSchema: GenMessage<DownloadMultipleRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 17);
+  messageDesc(file_portico_documents_v1_items, 19);
 
 /**
  * @generated from message portico.documents.v1.ZipResponse
@@ -664,7 +846,7 @@ export type ZipResponse = Message<"portico.documents.v1.ZipResponse"> & {
  * Use `create(ZipResponseSchema)` to create a new message.
  */
 export const ZipResponseSchema: GenMessage<ZipResponse> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 18);
+  messageDesc(file_portico_documents_v1_items, 20);
 
 /**
  * @generated from message portico.documents.v1.MessageResponse
@@ -681,5 +863,5 @@ export type MessageResponse = Message<"portico.documents.v1.MessageResponse"> & 
  * Use `create(MessageResponseSchema)` to create a new message.
  */
 export const MessageResponseSchema: GenMessage<MessageResponse> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_items, 19);
+  messageDesc(file_portico_documents_v1_items, 21);
 

@@ -1,0 +1,1 @@
+CREATE INDEX "items_listing_idx" ON "items" USING btree ("company_id","folder","type" DESC NULLS FIRST,lower("name"),"created_at" DESC NULLS FIRST,"id");
