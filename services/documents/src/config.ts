@@ -14,6 +14,13 @@ export const documentsEnv = {
   UPLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
   /** Lifetime of download links: short, the browser follows them at once. */
   DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** How long zip exports are kept: a bucket lifecycle rule in whole days, or the service's own sweep. */
+  EXPORT_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
   /** HEIC conversions at once per process (about 270 MB each for 12 MP). */
   HEIC_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   /** Key of the reversible drop-link id obfuscation; changing it changes every firm's link. */

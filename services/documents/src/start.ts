@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, openDatabase, runMigrations, runService } from '@portico/platform';
 import { type DocumentsConfig, loadDocumentsConfig } from './config.js';
 import { DocumentsModule } from './documents.module.js';
+import { startExportsExpiry } from './exports/exports-expiry.js';
 import { schema } from './schema.js';
 import { S3ObjectStore } from './storage/s3.object-store.js';
 
@@ -25,6 +26,7 @@ export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env
   const database = openDatabase(config.DATABASE_URL, schema);
   await runMigrations(database, MIGRATIONS_FOLDER);
   const store = objectStoreOf(config);
+  const exportsExpiry = await startExportsExpiry(store, log, { ttlHours: config.EXPORT_TTL_HOURS });
   const service = await runService({
     name: 'documents',
     natsUrl: config.NATS_URL,
@@ -37,7 +39,9 @@ export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env
     ...service,
     store,
     config,
+    exportsExpiry,
     stop: async () => {
+      await exportsExpiry.stop();
       await service.stop();
       store.destroy();
     },

@@ -12,7 +12,14 @@ export interface ObjectStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   copy(from: string, to: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Asks the store to expire objects under `prefix` after `days` (a bucket lifecycle rule). */
+  expireAfter(prefix: string, days: number): Promise<{ applied: boolean; reason?: string }>;
+  /** Deletes the objects under `prefix` last written before `cutoff`; answers how many. */
+  deleteOlderThan(prefix: string, cutoff: Date): Promise<number>;
 }
+
+/** Zips for download live under one top-level prefix, so one lifecycle rule can expire them. */
+export const EXPORTS_PREFIX = 'exports/';
 
 /** Keys per firm and company, so a firm's objects can be listed, exported or purged together. */
 export const StorageKeys = {
@@ -23,6 +30,6 @@ export const StorageKeys = {
   preview: (firmId: string, companyId: string, itemId: string) =>
     `firms/${firmId}/companies/${companyId}/previews/${itemId}.jpg`,
   zip: (firmId: string, companyId: string, id: string) =>
-    `firms/${firmId}/companies/${companyId}/exports/${id}.zip`,
+    `${EXPORTS_PREFIX}firms/${firmId}/companies/${companyId}/${id}.zip`,
   dropOff: (firmId: string, uploadId: string) => `firms/${firmId}/drop-offs/${uploadId}`,
 };

@@ -1,9 +1,14 @@
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetBucketLifecycleConfigurationCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  type LifecycleRule,
+  ListObjectsV2Command,
   NotFound,
+  PutBucketLifecycleConfigurationCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -108,6 +113,60 @@ export class S3ObjectStore implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** Adds or updates our rule, keeping any other rules the bucket has. */
+  async expireAfter(prefix: string, days: number) {
+    const id = `portico-expire-${prefix.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}`;
+    try {
+      let rules: LifecycleRule[] = [];
+      try {
+        const current = await this.client.send(
+          new GetBucketLifecycleConfigurationCommand({ Bucket: this.bucket }),
+        );
+        rules = current.Rules ?? [];
+      } catch (err) {
+        if ((err as { name?: string }).name !== 'NoSuchLifecycleConfiguration') throw err;
+      }
+      const ours: LifecycleRule = {
+        ID: id,
+        Status: 'Enabled',
+        Filter: { Prefix: prefix },
+        Expiration: { Days: days },
+      };
+      await this.client.send(
+        new PutBucketLifecycleConfigurationCommand({
+          Bucket: this.bucket,
+          LifecycleConfiguration: { Rules: [...rules.filter((r) => r.ID !== id), ours] },
+        }),
+      );
+      return { applied: true };
+    } catch (err) {
+      const e = err as { name?: string; message?: string };
+      return { applied: false, reason: `${e.name ?? 'Error'}: ${e.message ?? ''}`.trim() };
+    }
+  }
+
+  async deleteOlderThan(prefix: string, cutoff: Date): Promise<number> {
+    let deleted = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      const old = (page.Contents ?? []).filter((o) => o.Key && o.LastModified && o.LastModified < cutoff);
+      if (old.length) {
+        await this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: old.map((o) => ({ Key: o.Key as string })), Quiet: true },
+          }),
+        );
+        deleted += old.length;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return deleted;
   }
 
   destroy(): void {
