@@ -1,5 +1,10 @@
 // Build helpers shared by the shell and every remote: one rspack configuration, one federation setup.
 //   host:   frontendConfig({ dir, name: 'shell', kind: 'host', port: 8080 })
+// A remote is built with ModuleFederationPlugin (its container, manifest and shared singletons). The host
+// is built without it: its first screen (the sign-in page) does not pay for the federation runtime. The
+// host creates the federation instance with the runtime API when it first needs a remote, and provides
+// its own React, router, data-fetching client and kit as the shared singletons (see the shell's
+// src/remotes/federation.ts); `__PORTICO_SHARED_VERSIONS__` gives it the versions of this file.
 //   remote: frontendConfig({ dir, name: 'client', kind: 'remote', port: 8081,
 //                            exposes: { './descriptor': './src/descriptor.ts', './App': './src/App.tsx' } })
 import { readFileSync } from 'node:fs';
@@ -37,6 +42,25 @@ export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
   checkPackage(dir);
   return (_env, argv) => {
     const production = argv.mode === 'production';
+    const federation =
+      kind === 'host'
+        ? new rspack.DefinePlugin({ __PORTICO_SHARED_VERSIONS__: JSON.stringify(SHARED_VERSIONS) })
+        : new ModuleFederationPlugin({
+            name,
+            filename: 'remoteEntry.js',
+            exposes,
+            remotes: {},
+            shared: sharedSingletons(),
+            runtimePlugins: [runtimePlugin],
+            // 'loaded-first': a remote takes the singletons the host has already loaded. The default
+            // ('version-first') loads every remote entry to collect shared versions, so one remote that
+            // is down would break every area and the shell with it.
+            shareStrategy: 'loaded-first',
+            manifest: true,
+            dts: false,
+            // Browser-only builds: the runtime drops its Node.js loading paths (about 2 KB gzip).
+            experiments: { optimization: { target: 'web' } },
+          });
     return {
       context: dir,
       mode: production ? 'production' : 'development',
@@ -84,22 +108,7 @@ export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
         new rspack.DefinePlugin({
           'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
         }),
-        new ModuleFederationPlugin({
-          name,
-          filename: 'remoteEntry.js',
-          exposes,
-          remotes: {},
-          shared: sharedSingletons(),
-          runtimePlugins: [runtimePlugin],
-          // 'loaded-first': a remote's entry loads when its area is used. The default ('version-first')
-          // loads every remote entry to collect shared versions, so one remote that is down would break
-          // every area and the shell with it.
-          shareStrategy: 'loaded-first',
-          manifest: true,
-          dts: false,
-          // Browser-only builds: the runtime drops its Node.js loading paths (about 2 KB gzip).
-          experiments: { optimization: { target: 'web' } },
-        }),
+        federation,
       ],
       optimization: { minimize: production },
       performance: { hints: false },

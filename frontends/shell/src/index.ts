@@ -1,5 +1,5 @@
-// The runtime configuration is requested at once; the async boundary lets module federation agree on
-// the shared singletons before any of them runs.
+// The runtime configuration is requested first, then the page starts. The shell is an ordinary bundle
+// (no federation runtime to agree on shared modules first): React, the sign-in page and its part of the
+// kit are in the entry; the signed-in shell, the areas and the federation runtime load on demand.
 import './config/pending.js';
-
-import('./bootstrap.js');
+import './bootstrap.js';

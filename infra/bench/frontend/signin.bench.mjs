@@ -5,10 +5,13 @@
 //   - time to interactive: from navigation start until the email input is in the page, visible and
 //     enabled, and painted.
 // Usage: npm run bench -- frontend   (after building the kit, the shell and the remotes).
-// BENCH_RUNS (default 9) measured runs after one warm-up; the median is reported. BENCH_CPU=4 slows the
-// CPU down fourfold (Chrome DevTools throttling). The remotes are served when built and configured as
-// in the local stack; the gateway is a stub answering only GET /firms/get_firm_theme_by_slug.
+// BENCH_RUNS (default 9) measured runs of each page after one warm-up round, the two pages in turns; the
+// median is reported. BENCH_CPU=4 slows the CPU down fourfold (Chrome DevTools throttling). The remotes
+// are served when built and configured as in the local stack; the gateway is a stub answering only
+// GET /firms/get_firm_theme_by_slug.
 // BENCH_SHELL_DIST=<dir> measures another build of the shell (e.g. of an earlier commit).
+// BENCH_TIMELINE=1 prints, for the last run of each page, what happened until it was interactive: each
+// request (start and end), and the main thread's script, style and layout time (CDP Performance).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -22,6 +25,7 @@ const root = resolve(import.meta.dirname, '../../..');
 const frontends = join(root, 'frontends');
 const runs = Number(process.env.BENCH_RUNS ?? 9);
 const cpuSlowdown = Number(process.env.BENCH_CPU ?? 1);
+const timeline = process.env.BENCH_TIMELINE === '1';
 const KB = 1024;
 const GOAL_KB = 150;
 const GOAL_RATIO = 1.5;
@@ -179,21 +183,38 @@ async function measure(url) {
   try {
     await context.addInitScript(READY_PROBE);
     const page = context.pages()[0] ?? (await context.newPage());
-    if (cpuSlowdown > 1) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
-    }
+    const cdp = await context.newCDPSession(page);
+    if (cpuSlowdown > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+    if (timeline) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__benchReady, null, { timeout: 30_000, polling: 50 });
-    const { ready, scripts } = await page.evaluate(() => ({
-      ready: window.__benchReady,
-      scripts: performance
-        .getEntriesByType('resource')
-        .filter((e) => /\.m?js$/.test(new URL(e.name).pathname) && e.responseEnd <= window.__benchReady)
-        .map((e) => e.name),
-    }));
+    const { ready, scripts, requests } = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const entries = [nav, ...performance.getEntriesByType('resource')];
+      return {
+        ready: window.__benchReady,
+        scripts: entries
+          .filter((e) => /\.m?js$/.test(new URL(e.name).pathname) && e.responseEnd <= window.__benchReady)
+          .map((e) => e.name),
+        requests: entries
+          .filter((e) => e.startTime <= window.__benchReady)
+          .map((e) => ({ name: e.name, start: e.startTime, end: e.responseEnd })),
+      };
+    });
     const files = await Promise.all(scripts.map(async (name) => ({ name, gzip: await gzipSize(name) })));
-    return { ms: ready, bytes: files.reduce((sum, f) => sum + f.gzip, 0), files };
+    const result = { ms: ready, bytes: files.reduce((sum, f) => sum + f.gzip, 0), files };
+    if (timeline) {
+      // Read after the ready mark, so they cover a little more than the measured span.
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const seconds = Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+      result.timeline = {
+        requests,
+        main: ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'].map(
+          (name) => `${name.replace('Duration', '')} ${Math.round((seconds[name] ?? 0) * 1000)} ms`,
+        ),
+      };
+    }
+    return result;
   } finally {
     await context.close();
     rmSync(userDataDir, { recursive: true, force: true });
@@ -260,8 +281,12 @@ try {
     shell: `http://127.0.0.1:${shellPort}/signin`,
   };
   const results = { baseline: [], shell: [] };
+  // One run of each page per round, in turns (baseline first in even rounds, shell first in odd ones), so a
+  // change in the machine's load falls on both alike.
   for (let i = 0; i <= runs; i++) {
-    for (const [name, url] of Object.entries(targets)) {
+    const round = Object.entries(targets);
+    if (i % 2) round.reverse();
+    for (const [name, url] of round) {
       const result = await measure(url);
       if (i > 0) results[name].push(result); // the first round warms up the servers and the disk cache
     }
@@ -306,6 +331,21 @@ try {
     console.log(
       `  ${(file.gzip / KB).toFixed(1).padStart(6)}  ${where}${path.pathname}  ${await describe(file.name)}`,
     );
+  }
+
+  if (timeline) {
+    for (const [name, list] of Object.entries(results)) {
+      const last = list.at(-1);
+      console.log(
+        `\n${name}, last run: interactive at ${last.ms.toFixed(0)} ms; main thread: ${last.timeline.main.join(', ')}`,
+      );
+      for (const r of last.timeline.requests) {
+        const path = new URL(r.name);
+        console.log(
+          `  ${r.start.toFixed(0).padStart(5)}-${r.end.toFixed(0).padEnd(5)} ${path.port}${path.pathname}`,
+        );
+      }
+    }
   }
 
   const { shell, baseline } = summary;

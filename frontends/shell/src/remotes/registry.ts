@@ -1,5 +1,5 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RemoteDescriptor, RemoteRouteModule } from '@portico/kit';
+import { federation } from './federation.js';
 
 export interface AreaStatus {
   name: string;
@@ -31,7 +31,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  * error and left out; the others load.
  */
 export async function loadAreas(remotes: Record<string, string>): Promise<AreaStatus[]> {
-  registerRemotes(
+  const mf = federation();
+  mf.registerRemotes(
     Object.entries(remotes).map(([name, entry]) => ({ name, entry })),
     { force: true },
   );
@@ -39,7 +40,7 @@ export async function loadAreas(remotes: Record<string, string>): Promise<AreaSt
     Object.keys(remotes).map(async (name): Promise<AreaStatus> => {
       try {
         const mod = await withTimeout(
-          loadRemote<{ default: RemoteDescriptor }>(`${name}/descriptor`),
+          mf.loadRemote<{ default: RemoteDescriptor }>(`${name}/descriptor`),
           DESCRIPTOR_TIMEOUT_MS,
           `${name}/descriptor`,
         );
@@ -56,7 +57,7 @@ export async function loadAreas(remotes: Record<string, string>): Promise<AreaSt
 
 /** Loads one route module of a remote ('./App' -> 'client/App'). */
 export async function loadRouteModule(remote: string, module = './App'): Promise<RemoteRouteModule> {
-  const mod = await loadRemote<RemoteRouteModule>(`${remote}/${module.replace(/^\.\//, '')}`);
+  const mod = await federation().loadRemote<RemoteRouteModule>(`${remote}/${module.replace(/^\.\//, '')}`);
   if (!mod?.default) throw new Error(`${remote}/${module} has no default export`);
   return mod;
 }
