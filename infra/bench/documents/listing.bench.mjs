@@ -1,0 +1,107 @@
+// Listing a folder of 10,000 items through the gateway's get_documents (the file manager's call):
+// p50/p95 and payload size over sequential requests, as one browser tab makes them. The baseline is the
+// same rows read straight from PostgreSQL and serialised to JSON in this process, in the same run.
+// Usage: npm run bench -- documents  (after npm run build). BENCH_LIST_ITEMS, BENCH_LIST_RUNS,
+// BENCH_PROFILE=<dir> (CPU profiles of documents, identity and the gateway).
+import pg from 'pg';
+import { percentile, startDocumentsStack } from './stack.mjs';
+
+const total = Number(process.env.BENCH_LIST_ITEMS ?? 10_000);
+const runs = Number(process.env.BENCH_LIST_RUNS ?? 40);
+const profile = process.env.BENCH_PROFILE
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+  : [];
+const FOLDER = 'Archive';
+
+const stack = await startDocumentsStack({ profile });
+const db = new pg.Client({ connectionString: stack.documentsAdminUrl });
+await db.connect();
+try {
+  // The folder through the API, its content straight into the table: 1 in 100 a subfolder holding three
+  // files (so the per-folder counts are computed too), the rest files of mixed types and sizes.
+  await stack.call('/integrations/create_folder', { companyId: stack.companyId, path: '', name: FOLDER });
+  const seeded = await db.query(
+    `with n as (select g, g % 100 = 0 as is_folder from generate_series(1, $3::int) g)
+     insert into items (firm_id, company_id, folder, name, type, storage_key, size, content_type,
+                        description, tags, upload_type, created_by, created_at, updated_at)
+     select $1::uuid, $2::uuid, '/${FOLDER}',
+            case when is_folder then 'Client folder ' || lpad(g::text, 5, '0')
+                 else (array['W-2','1099-INT','Receipt','Invoice','Bank statement'])[1 + g % 5] || ' '
+                      || lpad(g::text, 5, '0') || (array['.pdf','.jpg','.png','.xlsx'])[1 + g % 4] end,
+            case when is_folder then 'folder' else 'file' end,
+            case when is_folder then null else 'firms/' || $1::text || '/companies/' || $2::text || '/files/' || gen_random_uuid() end,
+            case when is_folder then 0 else 20000 + (g * 7919) % 3000000 end,
+            case when is_folder then '' else (array['application/pdf','image/jpeg','image/png',
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'])[1 + g % 4] end,
+            case when g % 7 = 0 then 'Scanned by the client' else '' end,
+            case when g % 11 = 0 then array['2024','tax'] else '{}'::text[] end,
+            '', null, now() - g * interval '1 minute', now() - g * interval '1 minute'
+     from n`,
+    [stack.firmId, stack.companyId, total],
+  );
+  await db.query(
+    `insert into items (firm_id, company_id, folder, name, type, storage_key, size, content_type)
+     select firm_id, company_id, folder || '/' || name, 'inside ' || k || '.pdf', 'file', 'x', 1000, 'application/pdf'
+     from items, generate_series(1, 3) k
+     where company_id = $1 and folder = '/${FOLDER}' and type = 'folder'`,
+    [stack.companyId],
+  );
+  await db.query('analyze items');
+
+  const list = () =>
+    stack.call('/integrations/get_documents', { companyId: stack.companyId, path: `/${FOLDER}` });
+  let first;
+  try {
+    first = await list();
+  } catch (err) {
+    console.log(`get_documents of ${seeded.rowCount} items fails: ${err.message}`);
+    throw err;
+  }
+  if (first.body.documents.length !== total)
+    throw new Error(`listed ${first.body.documents.length} of ${total} items`);
+
+  const baselineQuery = async () => {
+    const { rows } = await db.query(
+      `select * from items where firm_id = $1 and company_id = $2 and folder = $3 and not hidden and deleted_at is null
+       order by type desc, lower(name), created_at desc`,
+      [stack.firmId, stack.companyId, `/${FOLDER}`],
+    );
+    return Buffer.byteLength(JSON.stringify(rows));
+  };
+  const measure = async (work) => {
+    for (let i = 0; i < 5; i++) await work();
+    const durations = [];
+    let bytes = 0;
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      bytes = await work();
+      durations.push(performance.now() - started);
+    }
+    return { durations, bytes };
+  };
+  const baseline = await measure(baselineQuery);
+  const portico = await measure(async () => (await list()).bytes);
+
+  const row = (name, r) => [
+    name,
+    percentile(r.durations, 50).toFixed(1),
+    percentile(r.durations, 95).toFixed(1),
+    `${(r.bytes / 1024 / 1024).toFixed(2)} MB`,
+  ];
+  const lines = [
+    ['', 'p50 ms', 'p95 ms', 'payload'],
+    row('baseline (pg query + JSON.stringify)', baseline),
+    row('portico (gateway get_documents)', portico),
+  ];
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  console.log(`listing a folder of ${total} items, ${runs} sequential requests after 5 warm-up\n`);
+  console.log(lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n'));
+  const p95 = percentile(portico.durations, 95);
+  console.log(
+    `\np95 ratio (portico / baseline): ${(p95 / percentile(baseline.durations, 95)).toFixed(2)}` +
+      `   p95 through the gateway: ${p95.toFixed(1)} ms   goal < 150 ms`,
+  );
+} finally {
+  await db.end();
+  await stack.stop();
+}
