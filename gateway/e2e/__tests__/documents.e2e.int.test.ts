@@ -191,7 +191,12 @@ describe('API: documents through the gateway', () => {
     expect(saved.status).toBe(200);
     const id = saved.body.id;
     const info = await s.call<{ firm_name: string }>('GET', `/integrations/drop_link/${id}`);
-    expect(info.body.firm_name).toMatch(/^Firm e2e-docs/);
+    expect(info.body).toMatchObject({
+      firm_name: expect.stringMatching(/^Firm e2e-docs/),
+      firm_slug: expect.stringMatching(/^firm-/),
+      primary: expect.stringMatching(/^#[0-9a-f]{6}$/i),
+      hide_sign_in_button: false,
+    });
     const body = await pdf();
     const links = await s.call<{ links: UploadLink[] }>(
       'POST',

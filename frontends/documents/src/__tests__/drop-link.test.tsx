@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { DropLink, DropOff } from '../api/documents-api.js';
 import descriptor from '../descriptor.js';
 import DropLinkSettingsRoute from '../drop-link/DropLinkSettingsRoute.js';
@@ -46,45 +46,30 @@ describe('routes and links', () => {
     expect(descriptor.nav?.find((n) => n.id === 'drop-link')?.path).toBe('/drop-link-settings');
   });
 
-  it('builds the link with the firm slug, and signin=false when the firm hides the Sign in button', () => {
+  it('builds the link from the id alone, and reads id and signin from the query', () => {
     expect(dropLinkUrl('https://portal.test', ID)).toBe(`https://portal.test/drop-link?id=${ID}`);
-    expect(dropLinkUrl('https://portal.test', ID, { firmSlug: 'demo-cpa', signIn: false })).toBe(
-      `https://portal.test/drop-link?id=${ID}&firm=demo-cpa&signin=false`,
-    );
-    expect(dropOffParams(new URLSearchParams(`id=${ID}&firm=demo-cpa&signin=false`))).toEqual({
-      id: ID,
-      firmSlug: 'demo-cpa',
-      signIn: false,
-    });
+    expect(dropOffParams(new URLSearchParams(`id=${ID}&signin=false`))).toEqual({ id: ID, signIn: false });
     expect(dropOffParams(new URLSearchParams(`id=${ID}`)).signIn).toBe(true);
   });
 });
 
-/** The public page on a fake gateway: the drop link's firm, its theme, and the drop-off calls. */
+/** The drop link's answer: the firm's name, public branding and Sign in setting. */
+const dropLinkInfo = (hideSignIn = false) => ({
+  firm_name: 'Demo CPA',
+  firm_slug: 'demo-cpa',
+  logo_url: 'https://cdn.test/logo.png',
+  primary: '#0b7285',
+  hide_sign_in_button: hideSignIn,
+});
+
+/** The public page on a fake gateway: the drop link's firm and the drop-off calls. */
 function visit(
   query: string,
   handler: (call: Call) => { status?: number; body: unknown } | undefined = () => undefined,
+  info = dropLinkInfo(),
 ) {
   const gw = fakeApi((call) => {
-    if (call.path === `/integrations/drop_link/${ID}`) return { body: { firm_name: 'Demo CPA' } };
-    if (call.path.startsWith('/firms/get_firm_theme_by_slug?slug=demo-cpa'))
-      return {
-        body: {
-          name: 'Demo CPA',
-          slug: 'demo-cpa',
-          logo_url: 'https://cdn.test/logo.png',
-          primary: '#0b7285',
-        },
-      };
-    if (call.path.startsWith('/firms/get_firm_theme_by_slug?slug=other'))
-      return {
-        body: {
-          name: 'Other Firm',
-          slug: 'other',
-          logo_url: 'https://cdn.test/other.png',
-          primary: '#c92a2a',
-        },
-      };
+    if (call.path === `/integrations/drop_link/${ID}`) return { body: info };
     if (call.path === `/integrations/drop_link/${ID}/upload_links`) {
       const files = call.body.files as { name: string }[];
       return {
@@ -145,7 +130,7 @@ describe('the public drop-off page', () => {
   });
 
   it("shows the firm's name, logo and a Sign in button to its sign-in page", async () => {
-    visit(`id=${ID}&firm=demo-cpa`);
+    visit(`id=${ID}`);
     await waitFor(() => expect(screen.getByTestId('drop-off-firm').textContent).toBe('Demo CPA'));
     expect(((await screen.findByRole('img', { name: 'Demo CPA' })) as HTMLImageElement).src).toBe(
       'https://cdn.test/logo.png',
@@ -154,11 +139,14 @@ describe('the public drop-off page', () => {
     expect(screen.getByText(/Send files securely to Demo CPA/)).toBeTruthy();
   });
 
-  it('hides the Sign in button with signin=false, and never shows another firm’s logo', async () => {
-    const gw = visit(`id=${ID}&firm=other&signin=false`);
+  it('hides the Sign in button when the firm hides it, and with signin=false', async () => {
+    const hidden = visit(`id=${ID}`, undefined, dropLinkInfo(true));
     await waitFor(() => expect(screen.getByTestId('drop-off-firm').textContent).toBe('Demo CPA'));
-    await waitFor(() => expect(gw.calls.some((c) => c.path.includes('slug=other'))).toBe(true));
-    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Sign in' })).toBeNull();
+    expect(hidden.calls.every((c) => !c.path.includes('get_firm_theme_by_slug'))).toBe(true);
+    cleanup();
+    visit(`id=${ID}&signin=false`);
+    await waitFor(() => expect(screen.getByTestId('drop-off-firm').textContent).toBe('Demo CPA'));
     expect(screen.queryByRole('link', { name: 'Sign in' })).toBeNull();
   });
 
@@ -315,11 +303,11 @@ describe('the drop link settings page', () => {
     return gw;
   }
 
-  it('shows the link to copy with the firm slug and signin=false, the users to notify, and the received files', async () => {
+  it('shows the link to copy, the users to notify, and the received files', async () => {
     const gw = settings({}, { drop_link_enabled: true, hide_sign_in_button_on_drop_link: true });
     expect(screen.getByRole('heading', { name: 'Drop Link' })).toBeTruthy();
     const url = (await screen.findByTestId('drop-link-url')) as HTMLInputElement;
-    expect(url.value).toBe(`http://localhost/drop-link?id=${ID}&firm=demo-cpa&signin=false`);
+    expect(url.value).toBe(`http://localhost/drop-link?id=${ID}`);
     expect((screen.getByRole('checkbox', { name: /Paula Partner/ }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(url.value));

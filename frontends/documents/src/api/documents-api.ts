@@ -95,8 +95,13 @@ export interface DropLink {
 }
 
 /** The public drop-off page's header: which firm a drop link drops to. */
+/** The public drop-off page's firm: its name, public branding, and whether it shows Sign in. */
 export interface DropLinkInfo {
   firm_name: string;
+  firm_slug: string;
+  logo_url: string;
+  primary: string;
+  hide_sign_in_button: boolean;
 }
 
 /** A file left through the firm drop link. */

@@ -11,7 +11,6 @@ import {
   TextInput,
   Tooltip,
   toast,
-  useCurrentFirm,
 } from '@portico/kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -36,8 +35,6 @@ export interface DropLinkPanelProps {
 export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
   const queryClient = useQueryClient();
   const link = useQuery({ queryKey: dropLinkKey, queryFn: () => api.dropLink(), staleTime: 0 });
-  // The firm's slug and hide_sign_in_button_on_drop_link go into the link; the shell has it cached.
-  const firm = useCurrentFirm();
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -49,12 +46,7 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
   const selected = chosen ?? saved;
   const dirty = choiceChanged(saved, selected);
   const none = selected.length === 0;
-  const url = link.data
-    ? dropLinkUrl(window.location.origin, link.data.id, {
-        firmSlug: firm.data?.slug,
-        signIn: firm.data?.preferences?.hide_sign_in_button_on_drop_link !== true,
-      })
-    : '';
+  const url = link.data ? dropLinkUrl(window.location.origin, link.data.id) : '';
 
   const toggle = (id: string) =>
     setChosen(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id]);
@@ -83,7 +75,7 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
   };
 
   let body: ReactNode;
-  if (link.isPending || firm.isPending) {
+  if (link.isPending) {
     body = (
       <Center p="xl">
         <Loader aria-label="Loading" />

@@ -29,21 +29,14 @@ import { UploadProgressList } from '../upload/UploadProgressList.js';
 import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
 import { dropOffFiles } from './drop-off-upload.js';
 
-/** The firm's logo and colour, only when they are the drop link's firm's. */
-interface Branding {
-  firmName: string;
-  logoUrl?: string;
-  primary?: string;
-}
-
 /**
- * /drop-link?id=… (spec 1 s.2.1, public): a visitor leaves files for a firm without signing in. The id
- * is the firm's drop link; `firm` (the firm's slug) brings its logo and colour, and `signin=false`
- * hides the Sign in button when the firm has hide_sign_in_button_on_drop_link.
+ * /drop-link?id=… (spec 1 s.2.1, public): a visitor leaves files for a firm without signing in. The
+ * drop link's answer brings the firm's name, logo and colour, and hides the Sign in button when the
+ * firm has hide_sign_in_button_on_drop_link; `signin=false` in the query hides it as well.
  */
 export default function DropOffRoute({ makeXhr }: RemoteRouteProps & { makeXhr?: () => XMLHttpRequest }) {
   const [search] = useSearchParams();
-  const { id, firmSlug, signIn } = dropOffParams(search);
+  const { id, signIn: signInAsked } = dropOffParams(search);
   const kit = useApi();
   const api = useMemo(() => documentsApi(kit.client), [kit.client]);
   const info = useQuery({
@@ -53,21 +46,14 @@ export default function DropOffRoute({ makeXhr }: RemoteRouteProps & { makeXhr?:
     retry: false,
     staleTime: 5 * 60_000,
   });
-  const theme = useQuery({
-    queryKey: ['documents', 'drop-off', 'theme', firmSlug],
-    queryFn: () => kit.users.firmThemeBySlug(firmSlug),
-    enabled: Boolean(firmSlug),
-    retry: false,
-    staleTime: 5 * 60_000,
-  });
   const firmName = info.data?.firm_name ?? '';
-  // A slug of another firm never lends this page its logo: the name must be the drop link's firm's.
-  const own = theme.data && firmName && theme.data.name === firmName ? theme.data : undefined;
-  const branding: Branding = {
+  const branding = {
     firmName,
-    logoUrl: own?.logo_url || undefined,
-    primary: own?.primary || undefined,
+    logoUrl: info.data?.logo_url || undefined,
+    primary: info.data?.primary || undefined,
   };
+  const firmSlug = info.data?.firm_slug ?? '';
+  const signIn = signInAsked && info.data?.hide_sign_in_button !== true;
   const signInHref = firmSlug ? `/signin?firm=${encodeURIComponent(firmSlug)}` : '/signin';
 
   let body: ReactNode;

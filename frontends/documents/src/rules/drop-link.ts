@@ -24,31 +24,21 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
 /** The public page of the firm drop link (spec 1 s.2.1). */
 export const DROP_LINK_PATH = '/drop-link';
 
-export interface DropLinkUrlOptions {
-  /** The firm's slug: the page shows the firm's logo and colour, as /signin does with ?firm=. */
-  firmSlug?: string;
-  /** False when the firm has hide_sign_in_button_on_drop_link: the link says signin=false. */
-  signIn?: boolean;
-}
-
 /**
- * The firm's public drop-off page: /drop-link with the query id (spec 1 s.2.1), the firm slug for its
- * branding, and signin=false when the firm hides the Sign in button there.
+ * The firm's public drop-off page: /drop-link with the query id (spec 1 s.2.1). The page asks the drop
+ * link for the firm's branding and Sign in setting, so a link copied once stays right when they change.
  */
-export function dropLinkUrl(origin: string, id: string, options: DropLinkUrlOptions = {}): string {
+export function dropLinkUrl(origin: string, id: string): string {
   const url = new URL(DROP_LINK_PATH, origin);
   url.searchParams.set('id', id);
-  if (options.firmSlug) url.searchParams.set('firm', options.firmSlug);
-  if (options.signIn === false) url.searchParams.set('signin', 'false');
   return url.toString();
 }
 
-/** What the public page reads from its query: the drop link id, the firm slug, the Sign in button. */
-export function dropOffParams(search: URLSearchParams): { id: string; firmSlug: string; signIn: boolean } {
+/** What the public page reads from its query: the drop link id, and signin=false to hide Sign in. */
+export function dropOffParams(search: URLSearchParams): { id: string; signIn: boolean } {
   const signin = (search.get('signin') ?? '').trim().toLowerCase();
   return {
     id: (search.get('id') ?? '').trim(),
-    firmSlug: (search.get('firm') ?? '').trim(),
     signIn: !['false', '0', 'no'].includes(signin),
   };
 }

@@ -233,6 +233,16 @@ describe('extracted documents and the firm drop link', () => {
       const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
       const info = await h.bus.request(Documents.dropLinkInfo, { dropLinkId: id });
       expect(info.firmName).toMatch(/^Firm extracted-/);
+      // The public page's branding and Sign in button come with the link, not from the URL.
+      expect(info).toMatchObject({ firmSlug: expect.stringMatching(/^firm-/), hideSignInButton: false });
+      expect(info.primary).toMatch(/^#[0-9a-f]{6}$/i);
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { hide_sign_in_button_on_drop_link: true } },
+        { actor: actor('partner') },
+      );
+      const hidden = await h.bus.request(Documents.dropLinkInfo, { dropLinkId: id });
+      expect(hidden.hideSignInButton).toBe(true);
       const files = [
         { name: 'receipt.pdf', body: await pdf() },
         { name: 'fake.pdf', body: await png() },

@@ -64,7 +64,13 @@ export class DropLinksService {
   /** The public page's header: which firm this link drops to. */
   async info(dropLinkId: string) {
     const firm = await this.firmOf(dropLinkId);
-    return { firmName: firm.name };
+    return {
+      firmName: firm.name,
+      firmSlug: firm.theme?.slug ?? '',
+      logoUrl: firm.theme?.logoUrl ?? '',
+      primary: firm.theme?.primary ?? '',
+      hideSignInButton: firm.preferences?.hideSignInButtonOnDropLink ?? false,
+    };
   }
 
   async createLinks(req: DropOffLinksRequest) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, AppError, firmScope } from '@portico/platform';
 import { CompaniesRepository } from '../companies/companies.repository.js';
 import { CompaniesService } from '../companies/companies.service.js';
+import { firmTheme } from '../firms/firm-theme.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import type { FirmPreferences } from '../firms/preferences.js';
@@ -17,6 +18,7 @@ const documentPreferences = (prefs: FirmPreferences) => ({
   annotationEnabled: prefs.annotation_enabled,
   dropLinkEnabled: prefs.drop_link_enabled,
   hideDocumentsViewFromClients: prefs.hide_documents_view_from_clients,
+  hideSignInButtonOnDropLink: prefs.hide_sign_in_button_on_drop_link,
 });
 
 /**
@@ -71,6 +73,7 @@ export class AccessService {
     const ids = request.userIds.filter(isUuid);
     const advisors =
       request.userIds.length && !ids.length ? [] : await this.firms.advisors(firmScope(firm.id), ids);
+    const prefs = await this.preferences.get(firm.id);
     return {
       firmId: firm.id,
       name: firm.name,
@@ -80,7 +83,8 @@ export class AccessService {
         fullName: `${a.fname} ${a.lname}`.trim(),
         isAdvisor: true,
       })),
-      preferences: documentPreferences(await this.preferences.get(firm.id)),
+      preferences: documentPreferences(prefs),
+      theme: firmTheme(firm, prefs),
     };
   }
 }

@@ -4,6 +4,7 @@ import { IdentityEvents } from '@portico/proto';
 import { entityTypeOptions } from '../companies/company.rules.js';
 import { Messages } from '../messages.js';
 import type { FirmRow } from '../schema.js';
+import { firmTheme } from './firm-theme.js';
 import { FirmsRepository } from './firms.repository.js';
 import { PreferencesCache } from './preferences.cache.js';
 import {
@@ -31,13 +32,7 @@ export class FirmsService {
   async themeBySlug(slug: string) {
     const firm = slug ? await this.firms.findBySlug(slug.trim().toLowerCase()) : undefined;
     if (!firm) throw new AppError('not_found', 'firm_not_found', Messages.firmNotFound);
-    const prefs = mergePreferences(firm.preferences);
-    return {
-      name: firm.name,
-      slug: firm.slug,
-      logoUrl: firm.logoUrl,
-      primary: prefs.theme.primary ?? FIRM_PREFERENCE_DEFAULTS.theme.primary,
-    };
+    return firmTheme(firm, mergePreferences(firm.preferences));
   }
 
   /** Saves the whole merged preferences object (spec 1 s.7.5); partners only. */

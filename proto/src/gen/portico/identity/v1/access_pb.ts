@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { FirmTheme } from "./firm_pb.js";
+import { file_portico_identity_v1_firm } from "./firm_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file portico/identity/v1/access.proto.
  */
 export const file_portico_identity_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("CiBwb3J0aWNvL2lkZW50aXR5L3YxL2FjY2Vzcy5wcm90bxITcG9ydGljby5pZGVudGl0eS52MSL1AQoTRG9jdW1lbnRQcmVmZXJlbmNlcxIdChVkaXNhYmxlX2ZvbGRlcl9hY3Rpb24YASABKAgSIAoYZGlzYWJsZV9maWxlX2VkaXRfYWN0aW9uGAIgASgIEh0KFWRvY3VtZW50X3RhZ3NfZW5hYmxlZBgDIAEoCBIdChVidWxrX3VwbG9hZF9wcm9jZXNzb3IYBCABKAgSGgoSYW5ub3RhdGlvbl9lbmFibGVkGAUgASgIEhkKEWRyb3BfbGlua19lbmFibGVkGAYgASgIEigKIGhpZGVfZG9jdW1lbnRzX3ZpZXdfZnJvbV9jbGllbnRzGAcgASgIIioKFENvbXBhbnlBY2Nlc3NSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkilwIKDUNvbXBhbnlBY2Nlc3MSEgoKY29tcGFueV9pZBgBIAEoCRIPCgdmaXJtX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDwoHaGFzaF9pZBgEIAEoCRIQCghpbmFjdGl2ZRgFIAEoCBIXCg9yZWFkb25seV9hY2Nlc3MYBiABKAgSEQoJb3duZXJfaWRzGAcgAygJEi0KJWZvbGRlcnNfd2hlcmVfY2xpZW50X2FjdGlvbnNfZGlzYWJsZWQYCCADKAkSFgoOYWN0b3JfcmVhZG9ubHkYCSABKAgSPQoLcHJlZmVyZW5jZXMYCiABKAsyKC5wb3J0aWNvLmlkZW50aXR5LnYxLkRvY3VtZW50UHJlZmVyZW5jZXMiRgoTRmlybUNvbnRhY3RzUmVxdWVzdBIPCgdmaXJtX2lkGAEgASgJEgwKBHNsdWcYAiABKAkSEAoIdXNlcl9pZHMYAyADKAkiTwoLRmlybUNvbnRhY3QSCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSEQoJZnVsbF9uYW1lGAMgASgJEhIKCmlzX2Fkdmlzb3IYBCABKAginQEKDEZpcm1Db250YWN0cxIPCgdmaXJtX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSLwoFdXNlcnMYAyADKAsyIC5wb3J0aWNvLmlkZW50aXR5LnYxLkZpcm1Db250YWN0Ej0KC3ByZWZlcmVuY2VzGAQgASgLMigucG9ydGljby5pZGVudGl0eS52MS5Eb2N1bWVudFByZWZlcmVuY2VzYgZwcm90bzM");
+  fileDesc("CiBwb3J0aWNvL2lkZW50aXR5L3YxL2FjY2Vzcy5wcm90bxITcG9ydGljby5pZGVudGl0eS52MSKfAgoTRG9jdW1lbnRQcmVmZXJlbmNlcxIdChVkaXNhYmxlX2ZvbGRlcl9hY3Rpb24YASABKAgSIAoYZGlzYWJsZV9maWxlX2VkaXRfYWN0aW9uGAIgASgIEh0KFWRvY3VtZW50X3RhZ3NfZW5hYmxlZBgDIAEoCBIdChVidWxrX3VwbG9hZF9wcm9jZXNzb3IYBCABKAgSGgoSYW5ub3RhdGlvbl9lbmFibGVkGAUgASgIEhkKEWRyb3BfbGlua19lbmFibGVkGAYgASgIEigKIGhpZGVfZG9jdW1lbnRzX3ZpZXdfZnJvbV9jbGllbnRzGAcgASgIEigKIGhpZGVfc2lnbl9pbl9idXR0b25fb25fZHJvcF9saW5rGAggASgIIioKFENvbXBhbnlBY2Nlc3NSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkilwIKDUNvbXBhbnlBY2Nlc3MSEgoKY29tcGFueV9pZBgBIAEoCRIPCgdmaXJtX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDwoHaGFzaF9pZBgEIAEoCRIQCghpbmFjdGl2ZRgFIAEoCBIXCg9yZWFkb25seV9hY2Nlc3MYBiABKAgSEQoJb3duZXJfaWRzGAcgAygJEi0KJWZvbGRlcnNfd2hlcmVfY2xpZW50X2FjdGlvbnNfZGlzYWJsZWQYCCADKAkSFgoOYWN0b3JfcmVhZG9ubHkYCSABKAgSPQoLcHJlZmVyZW5jZXMYCiABKAsyKC5wb3J0aWNvLmlkZW50aXR5LnYxLkRvY3VtZW50UHJlZmVyZW5jZXMiRgoTRmlybUNvbnRhY3RzUmVxdWVzdBIPCgdmaXJtX2lkGAEgASgJEgwKBHNsdWcYAiABKAkSEAoIdXNlcl9pZHMYAyADKAkiTwoLRmlybUNvbnRhY3QSCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSEQoJZnVsbF9uYW1lGAMgASgJEhIKCmlzX2Fkdmlzb3IYBCABKAgizAEKDEZpcm1Db250YWN0cxIPCgdmaXJtX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSLwoFdXNlcnMYAyADKAsyIC5wb3J0aWNvLmlkZW50aXR5LnYxLkZpcm1Db250YWN0Ej0KC3ByZWZlcmVuY2VzGAQgASgLMigucG9ydGljby5pZGVudGl0eS52MS5Eb2N1bWVudFByZWZlcmVuY2VzEi0KBXRoZW1lGAUgASgLMh4ucG9ydGljby5pZGVudGl0eS52MS5GaXJtVGhlbWViBnByb3RvMw", [file_portico_identity_v1_firm]);
 
 /**
  * The firm preferences other services enforce on documents (spec 1 s.3, s.4.3).
@@ -52,6 +54,11 @@ export type DocumentPreferences = Message<"portico.identity.v1.DocumentPreferenc
    * @generated from field: bool hide_documents_view_from_clients = 7;
    */
   hideDocumentsViewFromClients: boolean;
+
+  /**
+   * @generated from field: bool hide_sign_in_button_on_drop_link = 8;
+   */
+  hideSignInButtonOnDropLink: boolean;
 };
 
 /**
@@ -232,6 +239,13 @@ export type FirmContacts = Message<"portico.identity.v1.FirmContacts"> & {
    * @generated from field: portico.identity.v1.DocumentPreferences preferences = 4;
    */
   preferences?: DocumentPreferences | undefined;
+
+  /**
+   * The firm's public branding (as on its sign-in page), for its public drop-off page.
+   *
+   * @generated from field: portico.identity.v1.FirmTheme theme = 5;
+   */
+  theme?: FirmTheme | undefined;
 };
 
 /**
