@@ -109,6 +109,21 @@ export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
           'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
         }),
         federation,
+        // The host's entry chunk is the sign-in page and everything it runs at once (React, the kit's
+        // sign-in part): this magic comment (V8 explicit compile hints) has Chromium compile all of it
+        // while it streams in, on a background thread, instead of function by function on the main
+        // thread as the page first runs. Added after minification and before the source map is made.
+        ...(kind === 'host' && production
+          ? [
+              new rspack.BannerPlugin({
+                banner: '//# allFunctionsCalledOnLoad',
+                raw: true,
+                entryOnly: true,
+                include: /^js\/main\./,
+                stage: rspack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1,
+              }),
+            ]
+          : []),
       ],
       optimization: { minimize: production },
       performance: { hints: false },

@@ -20,7 +20,7 @@ import {
   useApi,
   type VerifiedLink,
 } from '@portico/kit/signin';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, startTransition, useEffect, useRef, useState } from 'react';
 import { useShellRuntime } from '../app/services.js';
 import { useThemePrimary } from '../app/theme-context.js';
 import { CODE_LENGTH, MESSAGES } from './messages.js';
@@ -78,7 +78,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
 
   const branding = useFirmBranding(users, slug);
   useEffect(() => {
-    if (branding?.primary) setPrimary(branding.primary);
+    // A transition, as the branding itself (see useFirmBranding): the whole page re-renders in the theme.
+    const primary = branding?.primary;
+    if (primary) startTransition(() => setPrimary(primary));
   }, [branding, setPrimary]);
 
   const go = (next: SignInState, patch: Partial<Flow> = {}) => {

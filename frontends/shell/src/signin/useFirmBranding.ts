@@ -1,10 +1,14 @@
 import type { FirmBranding, UsersApi } from '@portico/kit/signin';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 // One request per firm and page load; a failed one is tried again on the next mount.
 const cache = new Map<string, Promise<FirmBranding | null>>();
 
-/** The firm's logo, name and colour for the sign-in page (GET /firms/get_firm_theme_by_slug). */
+/**
+ * The firm's logo, name and colour for the sign-in page (GET /firms/get_firm_theme_by_slug). The answer
+ * is rendered as a transition: it often arrives before the form's first frame, and re-rendering the page
+ * with the firm's theme must not hold that frame back.
+ */
 export function useFirmBranding(users: UsersApi, slug: string): FirmBranding | null {
   const [branding, setBranding] = useState<FirmBranding | null>(null);
   useEffect(() => {
@@ -22,7 +26,7 @@ export function useFirmBranding(users: UsersApi, slug: string): FirmBranding | n
     }
     let live = true;
     void request.then((found) => {
-      if (live) setBranding(found);
+      if (live) startTransition(() => setBranding(found));
     });
     return () => {
       live = false;
