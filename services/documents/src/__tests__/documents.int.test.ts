@@ -104,6 +104,57 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       expect(Number(count?.n)).toBe(0);
     });
 
+    it('files a batch in one call: order kept, duplicates in the call and in the folder, one event per file', async () => {
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), path: '', name: 'Batch' },
+        { actor: actor('partner') },
+      );
+      await h.upload(actor('partner'), company('llc'), [{ name: 'taken.pdf', body: await pdf() }], {
+        path: '/Batch',
+      });
+      const before = await h.documents.query<{ n: string }>(
+        `select count(*) as n from outbox_events where subject = 'events.documents.item.uploaded.v1'`,
+      );
+      const batch = [
+        ...(await Promise.all(
+          Array.from({ length: 12 }, async (_, i) => ({ name: `b${i}.pdf`, body: await pdf() })),
+        )),
+        { name: 'TAKEN.pdf', body: await pdf() },
+        { name: 'twice.png', body: await png() },
+        { name: 'Twice.png', body: await png() },
+        { name: 'bad.jpg', body: await png() },
+      ];
+      const res = await h.upload(actor('partner'), company('llc'), batch, { path: '/Batch' });
+      expect(res.files.map((f) => f.documentName)).toEqual(batch.map((f) => f.name));
+      expect(res.files.filter((f) => f.isDuplicate).map((f) => f.message)).toEqual([
+        'TAKEN.pdf was already uploaded',
+        'Twice.png was already uploaded',
+      ]);
+      expect(res.invalidFiles).toEqual(['bad.jpg']);
+      const listed = names((await h.list(actor('partner'), company('llc'), '/Batch')).documents);
+      expect(listed.sort()).toEqual(
+        ['taken.pdf', 'twice.png', ...Array.from({ length: 12 }, (_, i) => `b${i}.pdf`)].sort(),
+      );
+      const after = await h.documents.query<{ n: string }>(
+        `select count(*) as n from outbox_events where subject = 'events.documents.item.uploaded.v1'`,
+      );
+      expect(Number(after[0]?.n) - Number(before[0]?.n)).toBe(13);
+      const consumed = await h.documents.query<{ n: string }>(
+        `select count(*) as n from uploads where consumed_at is null and id = any($1::uuid[])`,
+        [res.files.map((f) => f.uploadId)],
+      );
+      expect(Number(consumed[0]?.n)).toBe(0);
+      // Processing the same ids again finds nothing pending.
+      await expect(
+        h.bus.request(
+          Documents.processDocument,
+          { companyId: company('llc'), path: '/Batch', uploadIds: [res.files[0]?.uploadId as string] },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 404 });
+    });
+
     it('answers 400 with the INVALID message when every file is invalid', async () => {
       await expect(
         h.upload(actor('partner'), company('llc'), [{ name: 'x.gif', body: await png() }]),

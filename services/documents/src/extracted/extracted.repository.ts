@@ -16,6 +16,11 @@ export class ExtractedRepository {
     return rows[0] as ExtractedRow;
   }
 
+  /** Several at once, one statement. */
+  async insertMany(tx: DocTx, values: (typeof extractedDocuments.$inferInsert)[]): Promise<void> {
+    if (values.length) await tx.insert(extractedDocuments).values(values);
+  }
+
   async get(tx: DocTx, scope: FirmScope, companyId: string, id: string): Promise<ExtractedRow | undefined> {
     const rows = await tx
       .select()

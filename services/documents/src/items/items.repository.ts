@@ -8,6 +8,17 @@ import { ancestors, splitPath } from './paths.rules.js';
 
 export type DocTx = Tx<DocumentsSchema>;
 export type NewItem = typeof items.$inferInsert;
+/** A file of a batch filed by `insertFiles`: what differs between the files of one upload. */
+export interface NewFile {
+  id: string;
+  name: string;
+  storageKey: string;
+  size: number;
+  contentType: string;
+  isProtected: boolean;
+  extractedDocumentId: string | null;
+  previewStatus: string;
+}
 export type ItemChanges = Partial<Omit<NewItem, 'id' | 'firmId'>>;
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -241,30 +252,72 @@ export class ItemsRepository {
     return rows[0] as ItemRow;
   }
 
-  /** Creates every missing folder down to `folder` (the root needs none). */
+  /** Creates every missing folder down to `folder` (or to each of several), in one statement. */
   async ensureFolders(
     tx: DocTx,
     scope: FirmScope,
     companyId: string,
-    folder: string,
+    folder: string | readonly string[],
     createdBy: string | null,
     isSystem = false,
   ): Promise<void> {
-    for (const path of ancestors(folder)) {
-      const [parent, name] = splitPath(path) as [string, string];
-      await tx
-        .insert(items)
-        .values({
-          firmId: scope.firmId,
-          companyId,
-          folder: parent,
-          name,
-          type: 'folder',
-          createdBy,
-          isSystem,
-        })
-        .onConflictDoNothing();
-    }
+    const paths = [...new Set((typeof folder === 'string' ? [folder] : folder).flatMap(ancestors))];
+    if (!paths.length) return;
+    await tx
+      .insert(items)
+      .values(
+        paths.map((path) => {
+          const [parent, name] = splitPath(path) as [string, string];
+          return {
+            firmId: scope.firmId,
+            companyId,
+            folder: parent,
+            name,
+            type: 'folder' as const,
+            createdBy,
+            isSystem,
+          };
+        }),
+      )
+      .onConflictDoNothing();
+  }
+
+  /**
+   * Files many uploaded objects into one folder in one statement (one array per column), skipping any
+   * whose name is already taken there by a live item: answers the ids actually filed.
+   */
+  async insertFiles(
+    tx: DocTx,
+    scope: FirmScope,
+    shared: {
+      companyId: string;
+      folder: string;
+      description: string;
+      tags: string[];
+      uploadType: string;
+      questionnaireId: string;
+      createdBy: string;
+    },
+    files: readonly NewFile[],
+  ): Promise<Set<string>> {
+    if (!files.length) return new Set();
+    const column = <T>(pick: (f: NewFile) => T) => sql.param(files.map(pick));
+    const result = await tx.execute<{ id: string }>(sql`
+      insert into items (id, firm_id, company_id, folder, name, type, storage_key, size, content_type,
+                         description, tags, is_protected, upload_type, questionnaire_id,
+                         extracted_document_id, created_by, preview_status)
+      select f.id, ${scope.firmId}::uuid, ${shared.companyId}::uuid, ${shared.folder}, f.name, 'file', f.key,
+             f.size, f.content_type, ${shared.description}, ${sql.param(shared.tags)}::text[], f.is_protected,
+             ${shared.uploadType}, ${shared.questionnaireId}, f.extracted_id, ${shared.createdBy}::uuid,
+             f.preview_status
+      from unnest(${column((f) => f.id)}::uuid[], ${column((f) => f.name)}::text[],
+                  ${column((f) => f.storageKey)}::text[], ${column((f) => f.size)}::bigint[],
+                  ${column((f) => f.contentType)}::text[], ${column((f) => f.isProtected)}::boolean[],
+                  ${column((f) => f.extractedDocumentId)}::uuid[], ${column((f) => f.previewStatus)}::text[])
+           as f(id, name, key, size, content_type, is_protected, extracted_id, preview_status)
+      on conflict do nothing
+      returning id`);
+    return new Set(result.rows.map((r) => r.id));
   }
 
   async update(tx: DocTx, scope: FirmScope, id: string, changes: ItemChanges): Promise<ItemRow> {

@@ -8,6 +8,9 @@ import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 
+/** What a conversion needs of an item. */
+export type HeicItem = Pick<ItemRow, 'id' | 'firmId' | 'companyId' | 'storageKey'>;
+
 /** Decodes HEIC (libheif in WebAssembly, works offline) and encodes a JPEG with sharp. */
 export async function heicToJpeg(heic: Buffer): Promise<Buffer> {
   const image = await decodeHeic({ buffer: heic });
@@ -49,7 +52,7 @@ export class HeicConverter implements OnModuleDestroy {
   }
 
   /** Queues a conversion unless one for the item is already queued. */
-  schedule(item: ItemRow): void {
+  schedule(item: HeicItem): void {
     if (!item.storageKey || this.running.has(item.id)) return;
     const job = this.slots
       .run(() => this.convert(item))
@@ -67,7 +70,7 @@ export class HeicConverter implements OnModuleDestroy {
     await this.idle();
   }
 
-  private async convert(item: ItemRow): Promise<void> {
+  private async convert(item: HeicItem): Promise<void> {
     const scope = firmScope(item.firmId);
     const previewKey = StorageKeys.preview(item.firmId, item.companyId, item.id);
     try {

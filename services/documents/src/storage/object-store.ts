@@ -9,6 +9,15 @@ export interface ObjectStore {
   /** The first `length` bytes (fewer when the object is shorter). */
   readStart(key: string, length: number): Promise<Uint8Array>;
   read(key: string): Promise<Buffer>;
+  /**
+   * One request for an upload's checks: the object's size and its bytes, all of them when `whole` and
+   * the size is at most `maxBytes`, otherwise only the first `firstBytes` (none when over `maxBytes`).
+   * Undefined when the object does not exist.
+   */
+  inspect(
+    key: string,
+    options: { firstBytes: number; whole: boolean; maxBytes: number },
+  ): Promise<{ size: number; bytes: Buffer } | undefined>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   copy(from: string, to: string): Promise<void>;
   delete(key: string): Promise<void>;

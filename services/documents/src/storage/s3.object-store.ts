@@ -1,12 +1,15 @@
+import type { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetBucketLifecycleConfigurationCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   type LifecycleRule,
   ListObjectsV2Command,
+  NoSuchKey,
   NotFound,
   PutBucketLifecycleConfigurationCommand,
   PutObjectCommand,
@@ -95,6 +98,37 @@ export class S3ObjectStore implements ObjectStore {
     return Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
   }
 
+  async inspect(key: string, options: { firstBytes: number; whole: boolean; maxBytes: number }) {
+    const ranged = !options.whole;
+    let res: GetObjectCommandOutput;
+    try {
+      res = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(ranged ? { Range: `bytes=0-${options.firstBytes - 1}` } : {}),
+        }),
+      );
+    } catch (err) {
+      const status = (err as S3ServiceException).$metadata?.httpStatusCode;
+      if (err instanceof NoSuchKey || status === 404) return undefined;
+      // A range of an empty object cannot be satisfied: it exists and has no bytes.
+      if (ranged && status === 416) return { size: 0, bytes: Buffer.alloc(0) };
+      throw err;
+    }
+    const body = res.Body as Readable | undefined;
+    // The whole size: after the slash of Content-Range for a range, else the length of the answer.
+    const total = /\/(\d+)$/.exec(res.ContentRange ?? '')?.[1];
+    const size = Number(total ?? res.ContentLength ?? 0);
+    const keep = ranged || size > options.maxBytes ? Math.min(options.firstBytes, size) : size;
+    // Nothing to read past the limit, nor of an empty object (some stores announce a byte they do not send).
+    if (size > options.maxBytes || size === 0) {
+      body?.destroy();
+      return { size, bytes: Buffer.alloc(0) };
+    }
+    return { size, bytes: body ? await readInto(body, keep) : Buffer.alloc(0) };
+  }
+
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     await this.client.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
@@ -172,4 +206,14 @@ export class S3ObjectStore implements ObjectStore {
   destroy(): void {
     this.client.destroy();
   }
+}
+
+/** The first `length` bytes of a stream into one buffer; the rest is read and dropped. */
+async function readInto(stream: Readable, length: number): Promise<Buffer> {
+  const out = Buffer.allocUnsafe(length);
+  let filled = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (filled < length) filled += chunk.copy(out, filled, 0, Math.min(chunk.length, length - filled));
+  }
+  return filled === length ? out : out.subarray(0, filled);
 }

@@ -25,19 +25,25 @@ export async function pdfInfo(bytes: Buffer): Promise<{ isProtected: boolean; pa
   }
 }
 
-/** The checks of spec 1 s.5.5 on an object the browser uploaded: size, first bytes, PDF encryption. */
+/**
+ * The checks of spec 1 s.5.5 on an object the browser uploaded: size, first bytes, PDF encryption.
+ * One read per file: the whole object for a PDF (it is opened), the first bytes otherwise.
+ */
 @Injectable()
 export class UploadValidator {
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
-  async check(upload: UploadRow, name: string): Promise<Checked> {
-    const head = await this.store.head(upload.storageKey);
-    if (!head) return { valid: false, reason: 'missing' };
-    if (head.size > MAX_FILE_BYTES) return { valid: false, reason: 'too_large' };
-    const first = head.size ? await this.store.readStart(upload.storageKey, SNIFF_BYTES) : new Uint8Array();
-    if (!isValidUpload(name, first)) return { valid: false, reason: 'type' };
-    let info = { isProtected: false, pageCount: 0 };
-    if (checkedTypeOf(name) === 'pdf') info = await pdfInfo(await this.store.read(upload.storageKey));
-    return { valid: true, size: head.size, contentType: contentTypeOf(name), ...info };
+  async check(upload: Pick<UploadRow, 'storageKey'>, name: string): Promise<Checked> {
+    const pdf = checkedTypeOf(name) === 'pdf';
+    const object = await this.store.inspect(upload.storageKey, {
+      firstBytes: SNIFF_BYTES,
+      whole: pdf,
+      maxBytes: MAX_FILE_BYTES,
+    });
+    if (!object) return { valid: false, reason: 'missing' };
+    if (object.size > MAX_FILE_BYTES) return { valid: false, reason: 'too_large' };
+    if (!isValidUpload(name, object.bytes.subarray(0, SNIFF_BYTES))) return { valid: false, reason: 'type' };
+    const info = pdf ? await pdfInfo(object.bytes) : { isProtected: false, pageCount: 0 };
+    return { valid: true, size: object.size, contentType: contentTypeOf(name), ...info };
   }
 }

@@ -39,6 +39,16 @@ export class UploadsRepository {
       .where(and(eq(uploads.firmId, scope.firmId), eq(uploads.id, id)));
   }
 
+  /** Marks these uploads used; answers the ids this call consumed (not those another call took first). */
+  async consumeAll(tx: DocTx, scope: FirmScope, ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const result = await tx.execute<{ id: string }>(sql`
+      update uploads set consumed_at = now()
+      where firm_id = ${scope.firmId}::uuid and id = any(${sql.param(ids)}::uuid[]) and consumed_at is null
+      returning id`);
+    return new Set(result.rows.map((r) => r.id));
+  }
+
   async consumeNow(scope: FirmScope, id: string): Promise<void> {
     await inFirm(this.db, scope, (tx) => this.consume(tx, scope, id));
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
 import type {
@@ -10,11 +11,13 @@ import { AccessClient } from '../access/access.client.js';
 import { assertAdvisor, assertCanChange, notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
-import { recordItemEvent } from '../items/item.events.js';
-import { ItemsRepository } from '../items/items.repository.js';
+import { recordItemEvents } from '../items/item.events.js';
+import { ItemsRepository, type NewFile } from '../items/items.repository.js';
 import { requestPath } from '../items/items.service.js';
 import {
   extensionOf,
+  isInSystemFolder,
+  isSystemPath,
   joinPath,
   priorYearFolder,
   renamedFileName,
@@ -24,11 +27,11 @@ import {
 } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
-import type { ItemRow } from '../schema.js';
+import type { UploadRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, OBJECT_STORE } from '../tokens.js';
 import { contentTypeOf, isUploadType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './file-type.rules.js';
-import { UploadValidator } from './upload-validator.js';
+import { type Checked, UploadValidator } from './upload-validator.js';
 import { UploadsRepository } from './uploads.repository.js';
 
 /** Checks the files of one upload box: 1 to 999, none over 150 MB (spec 1 s.9). */
@@ -119,7 +122,12 @@ export class UploadsService {
     };
   }
 
-  /** Step three: validate each uploaded object and file the good ones; invalid ones leave nothing behind. */
+  /**
+   * Step three: validate each uploaded object and file the good ones; invalid ones leave nothing behind.
+   * The files of one call are checked a few at a time (one read each) and filed together in one
+   * transaction: the uploads consumed, the folders ensured, the items, extracted documents and events
+   * each written by one statement.
+   */
   async process(actor: Actor, req: ProcessDocumentRequest) {
     const access = await this.access.company(actor, req.companyId);
     const folder = uploadFolder(actor, req.documentType, req.path, req.taxYear);
@@ -128,97 +136,154 @@ export class UploadsService {
     if (!ids.length) throw badRequest(Messages.noFiles, { uploadIds: Messages.noFiles });
     if (ids.length > MAX_FILES_PER_UPLOAD) throw badRequest(Messages.tooManyFiles);
     const scope = firmScope(actor.firm_id);
-    const pending = await this.uploads.pending(scope, ids, access.companyId);
-    if (pending.length !== ids.length || pending.some((u) => u.createdBy !== actor.user_id)) throw notFound();
-    if (pending.some((u) => u.expiresAt.getTime() < Date.now() - 60 * 60 * 1000))
+    const found = await this.uploads.pending(scope, ids, access.companyId);
+    if (found.length !== ids.length || found.some((u) => u.createdBy !== actor.user_id)) throw notFound();
+    if (found.some((u) => u.expiresAt.getTime() < Date.now() - 60 * 60 * 1000))
       throw new AppError('gone', 'upload_expired', Messages.uploadExpired);
+    // In the order asked.
+    const byId = new Map(found.map((u) => [u.id, u]));
+    const pending = ids.map((id) => byId.get(id) as UploadRow);
 
-    const files = [];
+    const rename = !!req.newName.trim() && pending.length === 1;
+    const named = pending.map((upload) => {
+      const name = storedName(upload.fileName);
+      return { upload, name: rename ? (renamedFileName(name, req.newName) ?? name) : name };
+    });
+    const checks = await mapLimited(named, VALIDATE_CONCURRENCY, ({ upload, name }) =>
+      this.validator.check(upload, name),
+    );
+
+    // What to file: valid files, the first of each name (names are unique case-insensitively).
+    const wanted = new Set<string>();
+    const toFile: NewFile[] = [];
+    const pages = new Map<string, number>();
+    const bulk = req.documentType === 'bulk_document' || req.requiresSplitting || !!req.questionnaireId;
+    named.forEach(({ upload, name }, i) => {
+      const checked = checks[i] as Checked;
+      if (!checked.valid || wanted.has(name.toLowerCase())) return;
+      wanted.add(name.toLowerCase());
+      pages.set(upload.id, checked.pageCount);
+      toFile.push({
+        id: upload.id,
+        name,
+        storageKey: upload.storageKey,
+        size: checked.size,
+        contentType: checked.contentType,
+        isProtected: checked.isProtected,
+        extractedDocumentId: bulk ? randomUUID() : null,
+        previewStatus: isHeic(name) ? 'pending' : 'none',
+      });
+    });
+    const description = req.description.trim().slice(0, 1_000);
+    const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
+
+    const filedIds = await this.items.transaction(scope, async (tx) => {
+      const consumed = await this.uploads.consumeAll(tx, scope, ids);
+      // Another call took some of them first: that call files them.
+      if (consumed.size !== ids.length) throw notFound();
+      if (!toFile.length) return new Set<string>();
+      if (isInSystemFolder(folder))
+        await this.items.ensureFolders(tx, scope, access.companyId, SYSTEM_UPLOAD_FOLDERS, null, true);
+      if (!isSystemPath(folder))
+        await this.items.ensureFolders(tx, scope, access.companyId, folder, actor.user_id);
+      const filed = await this.items.insertFiles(
+        tx,
+        scope,
+        {
+          companyId: access.companyId,
+          folder,
+          description,
+          tags,
+          uploadType: req.documentType,
+          questionnaireId: req.questionnaireId,
+          createdBy: actor.user_id,
+        },
+        toFile,
+      );
+      const filedFiles = toFile.filter((f) => filed.has(f.id));
+      if (bulk)
+        await this.extracted.insertMany(
+          tx,
+          filedFiles.map((f) => ({
+            id: f.extractedDocumentId as string,
+            firmId: scope.firmId,
+            companyId: access.companyId,
+            itemId: f.id,
+            name: f.name,
+            source: req.questionnaireId ? 'questionnaire' : 'upload',
+            status: 'review_required',
+            documentType: req.documentType,
+            pageCount: pages.get(f.id) ?? 0,
+            markedAsOthers: req.markedAsOthers,
+            description,
+            tags,
+            questionnaireId: req.questionnaireId,
+          })),
+        );
+      await recordItemEvents(
+        tx,
+        'uploaded',
+        actor,
+        filedFiles.map((f) => ({
+          firmId: scope.firmId,
+          companyId: access.companyId,
+          type: 'file' as const,
+          folder,
+          name: f.name,
+          uploadType: req.documentType,
+        })),
+      );
+      return filed;
+    });
+
+    // Answers in the order asked; the objects of what was not filed are deleted.
+    const files: ProcessedFileInit[] = [];
     const invalid: string[] = [];
-    const heics: ItemRow[] = [];
-    for (const upload of pending) {
-      let name = storedName(upload.fileName);
-      if (req.newName.trim() && pending.length === 1) name = renamedFileName(name, req.newName) ?? name;
-      const checked = await this.validator.check(upload, name);
+    const unfiled: string[] = [];
+    const fileById = new Map(toFile.map((f) => [f.id, f]));
+    named.forEach(({ upload, name }, i) => {
+      const checked = checks[i] as Checked;
       if (!checked.valid) {
         invalid.push(upload.fileName);
-        await this.store.delete(upload.storageKey).catch(() => undefined);
-        await this.uploads.consumeNow(scope, upload.id);
+        unfiled.push(upload.storageKey);
         files.push({
           uploadId: upload.id,
           documentName: name,
           invalid: true,
           message: Messages.invalidFiles,
         });
-        continue;
+        return;
       }
-      const result = await this.items.transaction(scope, async (tx) => {
-        await this.uploads.consume(tx, scope, upload.id);
-        if (await this.items.findLive(tx, scope, access.companyId, joinPath(folder, name))) return undefined;
-        if (folder.startsWith('/_portico')) await ensureSystem(this.items, tx, scope, access.companyId);
-        await this.items.ensureFolders(tx, scope, access.companyId, folder, actor.user_id);
-        const item = await this.items.insert(tx, {
-          id: upload.id,
-          firmId: scope.firmId,
-          companyId: access.companyId,
-          folder,
-          name,
-          type: 'file',
-          storageKey: upload.storageKey,
-          size: checked.size,
-          contentType: checked.contentType,
-          description: req.description.trim().slice(0, 1_000),
-          tags: [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))],
-          isProtected: checked.isProtected,
-          uploadType: req.documentType,
-          questionnaireId: req.questionnaireId,
-          createdBy: actor.user_id,
-          previewStatus: isHeic(name) ? 'pending' : 'none',
-        });
-        let extractedId = '';
-        if (req.documentType === 'bulk_document' || req.requiresSplitting || req.questionnaireId) {
-          const extracted = await this.extracted.insert(tx, {
-            firmId: scope.firmId,
-            companyId: access.companyId,
-            itemId: item.id,
-            name,
-            source: req.questionnaireId ? 'questionnaire' : 'upload',
-            status: 'review_required',
-            documentType: req.documentType,
-            pageCount: checked.pageCount,
-            markedAsOthers: req.markedAsOthers,
-            description: item.description,
-            tags: item.tags,
-            questionnaireId: req.questionnaireId,
-          });
-          extractedId = extracted.id;
-          await this.items.update(tx, scope, item.id, { extractedDocumentId: extracted.id });
-        }
-        await recordItemEvent(tx, 'uploaded', actor, item);
-        return { item, extractedId, isProtected: checked.isProtected };
-      });
-      if (!result) {
-        await this.store.delete(upload.storageKey).catch(() => undefined);
+      const documentLocation = joinPath(folder, name);
+      if (!filedIds.has(upload.id)) {
+        unfiled.push(upload.storageKey);
         files.push({
           uploadId: upload.id,
           documentName: name,
-          documentLocation: joinPath(folder, name),
+          documentLocation,
           isDuplicate: true,
           message: Messages.alreadyUploaded(name),
         });
-        continue;
+        return;
       }
-      if (isHeic(name)) heics.push(result.item);
+      const file = fileById.get(upload.id) as NewFile;
+      if (isHeic(name))
+        this.heic.schedule({
+          id: upload.id,
+          firmId: scope.firmId,
+          companyId: access.companyId,
+          storageKey: upload.storageKey,
+        });
       files.push({
         uploadId: upload.id,
         documentName: name,
-        documentLocation: joinPath(folder, name),
-        isProtected: result.isProtected,
-        extractedDocumentId: result.extractedId,
+        documentLocation,
+        isProtected: file.isProtected,
+        extractedDocumentId: file.extractedDocumentId ?? '',
         message: Messages.uploaded,
       });
-    }
-    for (const item of heics) this.heic.schedule(item);
+    });
+    await mapLimited(unfiled, VALIDATE_CONCURRENCY, (key) => this.store.delete(key).catch(() => undefined));
     const filed = files.filter((f) => !f.invalid && !f.isDuplicate);
     const duplicates = files.filter((f) => f.isDuplicate);
     if (!filed.length && !duplicates.length)
@@ -244,12 +309,37 @@ export class UploadsService {
 
 const isHeic = (name: string) => ['heic', 'heif'].includes(extensionOf(name));
 
-async function ensureSystem(
-  items: ItemsRepository,
-  tx: Parameters<ItemsRepository['insert']>[0],
-  scope: ReturnType<typeof firmScope>,
-  companyId: string,
-) {
-  await items.ensureFolders(tx, scope, companyId, SIGNATURE_REQUESTS_FOLDER, null, true);
-  await items.ensureFolders(tx, scope, companyId, TAX_RETURN_DELIVERY_FOLDER, null, true);
+type ProcessedFileInit = {
+  uploadId: string;
+  documentName: string;
+  documentLocation?: string;
+  invalid?: boolean;
+  isDuplicate?: boolean;
+  isProtected?: boolean;
+  extractedDocumentId?: string;
+  message: string;
+};
+
+/** The system folders an upload into '/_portico' makes sure of. */
+const SYSTEM_UPLOAD_FOLDERS = [SIGNATURE_REQUESTS_FOLDER, TAX_RETURN_DELIVERY_FOLDER];
+
+/** Files validated at once per process call: each holds one object's bytes (a whole PDF) while checked. */
+export const VALIDATE_CONCURRENCY = 4;
+
+/** `work` on every item, at most `limit` at once; the results in the items' order. */
+export async function mapLimited<T, R>(
+  list: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(list.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const i = next++;
+      out[i] = await work(list[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, list.length) }, worker));
+  return out;
 }
