@@ -162,4 +162,49 @@ describe('documents: the system folder', () => {
     expect(await names('llc', '/Receipts')).toEqual(['form.pdf', 'return.pdf']);
     expect(await names('llc', '/_portico/Signature Requests')).toEqual(['form.pdf']);
   });
+
+  it('refuses plain uploads and new folders in it or below it, while the product still files there', async () => {
+    const folders = [...SYSTEM_FOLDERS, '/_PORTICO/Signature Requests/Mine'];
+    for (const key of ['partner', 'admin', 'full', 'client']) {
+      for (const path of folders) {
+        await expect(
+          h.upload(actor(key), company('llc'), [{ name: 'mine.pdf', body: await pdf() }], { path }),
+        ).rejects.toMatchObject({ status: 403, message: RESERVED });
+        await expect(
+          h.bus.request(
+            Documents.createFolder,
+            { companyId: company('llc'), path, name: 'Mine' },
+            { actor: actor(key) },
+          ),
+        ).rejects.toMatchObject({ status: 403, message: RESERVED });
+      }
+      // Naming a new folder '_portico' at the root is the system folder too.
+      await expect(
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('llc'), path: '', name: '_Portico' },
+          { actor: actor(key) },
+        ),
+      ).rejects.toMatchObject({ status: 403, message: RESERVED });
+    }
+    // A company of another firm answers 404 first.
+    await expect(
+      h.upload(h.actorOf(h.other, 'partner'), company('llc'), [{ name: 'x.pdf', body: await pdf() }], {
+        path: '/_portico',
+      }),
+    ).rejects.toMatchObject({ status: 404 });
+    const filed = await h.upload(
+      actor('partner'),
+      company('llc'),
+      [{ name: 'return-2025.pdf', body: await pdf() }],
+      {
+        documentType: 'tax_return_delivery',
+      },
+    );
+    expect(filed.files[0]).toMatchObject({
+      documentLocation: '/_portico/Tax Return Delivery/return-2025.pdf',
+    });
+    expect(await names('llc', '/_portico')).toEqual(['Signature Requests', 'Tax Return Delivery']);
+    expect(await names('llc', '/_portico/Signature Requests')).not.toContain('mine.pdf');
+  });
 });

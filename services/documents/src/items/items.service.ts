@@ -146,6 +146,8 @@ export class ItemsService {
     const parent = requestPath(req.path);
     const name = sanitiseName(req.name);
     if (!name) throw badRequest(Messages.folderNameRequired, { name: Messages.folderNameRequired });
+    // The system folders are made by the product only.
+    if (isInSystemFolder(joinPath(parent, name))) throw systemFolder();
     assertCanChange(actor, access, 'folder', joinPath(parent, name));
     const scope = firmScope(actor.firm_id);
     const row = await this.repo.transaction(scope, async (tx) => {
@@ -399,4 +401,5 @@ export class ItemsService {
 }
 
 const nameTaken = () => new AppError('conflict', 'name_taken', Messages.nameTaken);
-const systemFolder = () => new AppError('forbidden', 'system_folder', Messages.systemFolder);
+/** 403: the system folder and what is in it are the product's. */
+export const systemFolder = () => new AppError('forbidden', 'system_folder', Messages.systemFolder);

@@ -13,7 +13,7 @@ import type { DocumentsConfig } from '../config.js';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { recordItemEvents } from '../items/item.events.js';
 import { ItemsRepository, type NewFile } from '../items/items.repository.js';
-import { requestPath } from '../items/items.service.js';
+import { requestPath, systemFolder } from '../items/items.service.js';
 import {
   extensionOf,
   isInSystemFolder,
@@ -64,8 +64,12 @@ export function uploadFolder(actor: Actor, documentType: string, path: string, t
       if (!/^(19|20)\d{2}$/.test(taxYear.trim()))
         throw badRequest(Messages.missingYear, { taxYear: Messages.missingYear }, 'missing_year');
       return priorYearFolder(taxYear.trim());
-    default:
-      return requestPath(path);
+    default: {
+      // Only the product files into the system folder (the upload types above).
+      const folder = requestPath(path);
+      if (isInSystemFolder(folder)) throw systemFolder();
+      return folder;
+    }
   }
 }
 
