@@ -1,7 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import { DialogStackProvider } from '../dialog/DialogStack.js';
-import { createPorticoTheme } from './theme.js';
+import { DEFAULT_THEME_CSS } from './default-theme-css.js';
+import { createPorticoTheme, DEFAULT_PRIMARY } from './theme.js';
 
 export interface KitThemeProviderProps {
   /** The firm's preferences.theme.primary. */
@@ -14,11 +15,17 @@ export interface KitThemeProviderProps {
 /**
  * The firm's theme and the dialog stack, without the toasts: what the sign-in page needs. The shell
  * renders it once and adds `KitNotifications` with the signed-in parts; `KitProvider` is both.
+ *
+ * Mantine's provider computes the theme's CSS variables on every render. For the default theme (no firm
+ * colour yet, as on the sign-in page's first render) they are known in advance (`DEFAULT_THEME_CSS`,
+ * made by build/default-theme-css.mjs) and rendered as they are, in the same place.
  */
 export function KitThemeProvider({ primary, children, env = 'default' }: KitThemeProviderProps) {
   const theme = useMemo(() => createPorticoTheme(primary), [primary]);
+  const isDefault = !primary || primary.toLowerCase() === DEFAULT_PRIMARY;
   return (
-    <MantineProvider theme={theme} env={env}>
+    <MantineProvider theme={theme} env={env} withCssVariables={!isDefault}>
+      {isDefault && <style data-mantine-styles="">{DEFAULT_THEME_CSS}</style>}
       <DialogStackProvider>{children}</DialogStackProvider>
     </MantineProvider>
   );

@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { MantineProvider } from '@mantine/core';
+import { render } from '@testing-library/react';
+import { DEFAULT_THEME_CSS } from '../theme/default-theme-css.js';
+import { KitThemeProvider } from '../theme/KitThemeProvider.js';
+import { createPorticoTheme, DEFAULT_PRIMARY } from '../theme/theme.js';
+
+/** The stylesheets of CSS variables a provider rendered (Mantine marks its own the same way). */
+const variableSheets = (container: HTMLElement) =>
+  [...container.ownerDocument.querySelectorAll('style[data-mantine-styles]')]
+    .filter((s) => s.getAttribute('data-mantine-styles') !== 'classes')
+    .map((s) => s.textContent);
+
+describe('theme variables', () => {
+  it('renders for the default theme exactly what Mantine computes for it (rerun build/default-theme-css.mjs if not)', () => {
+    const mantine = render(
+      <MantineProvider theme={createPorticoTheme(undefined)} env="test">
+        <div />
+      </MantineProvider>,
+    );
+    const computed = variableSheets(mantine.container);
+    mantine.unmount();
+    expect(computed).toEqual([DEFAULT_THEME_CSS]);
+
+    for (const primary of [undefined, DEFAULT_PRIMARY, DEFAULT_PRIMARY.toUpperCase()]) {
+      const kit = render(
+        <KitThemeProvider primary={primary} env="test">
+          <div />
+        </KitThemeProvider>,
+      );
+      expect(variableSheets(kit.container)).toEqual([DEFAULT_THEME_CSS]);
+      kit.unmount();
+    }
+  });
+
+  it("computes them for a firm's colour", () => {
+    const kit = render(
+      <KitThemeProvider primary="#c92a2a" env="test">
+        <div />
+      </KitThemeProvider>,
+    );
+    const [sheet] = variableSheets(kit.container);
+    expect(sheet).toContain('--mantine-color-firm-6: #c92a2a');
+    expect(sheet).not.toEqual(DEFAULT_THEME_CSS);
+    kit.unmount();
+  });
+});
