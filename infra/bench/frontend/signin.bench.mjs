@@ -3,7 +3,8 @@
 //   - initial JS: every JavaScript response that finished before the email input is interactive, each
 //     compressed here with gzip -9 (independent of the server), summed;
 //   - time to interactive: from navigation start until the email input is in the page, visible and
-//     enabled, and painted.
+//     enabled, and painted; also the renderer main thread's CPU time until then (CDP Performance
+//     TaskDuration in thread ticks), which the machine's other load disturbs less.
 // Usage: npm run bench -- frontend   (after building the kit, the shell and the remotes).
 // BENCH_RUNS (default 9) measured runs of each page after one warm-up round, the two pages in turns; the
 // median is reported. BENCH_CPU=4 slows the CPU down fourfold (Chrome DevTools throttling). The remotes
@@ -11,7 +12,8 @@
 // GET /firms/get_firm_theme_by_slug.
 // BENCH_SHELL_DIST=<dir> measures another build of the shell (e.g. of an earlier commit).
 // BENCH_TIMELINE=1 prints, for the last run of each page, what happened until it was interactive: each
-// request (start and end), and the main thread's script, style and layout time (CDP Performance).
+// request (start and end), the page's performance marks and paints, and the main thread's script, style
+// and layout time (CDP Performance).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -185,10 +187,12 @@ async function measure(url) {
     const page = context.pages()[0] ?? (await context.newPage());
     const cdp = await context.newCDPSession(page);
     if (cpuSlowdown > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
-    if (timeline) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    // Main-thread time as CPU time of that thread (threadTicks): less sensitive to other load than the
+    // wall-clock time to interactive.
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__benchReady, null, { timeout: 30_000, polling: 50 });
-    const { ready, scripts, requests } = await page.evaluate(() => {
+    const { ready, scripts, requests, marks } = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0];
       const entries = [nav, ...performance.getEntriesByType('resource')];
       return {
@@ -199,16 +203,25 @@ async function measure(url) {
         requests: entries
           .filter((e) => e.startTime <= window.__benchReady)
           .map((e) => ({ name: e.name, start: e.startTime, end: e.responseEnd })),
+        marks: [...performance.getEntriesByType('mark'), ...performance.getEntriesByType('paint')]
+          .filter((e) => e.startTime <= window.__benchReady)
+          .map((e) => ({ name: e.name, at: e.startTime })),
       };
     });
     const files = await Promise.all(scripts.map(async (name) => ({ name, gzip: await gzipSize(name) })));
-    const result = { ms: ready, bytes: files.reduce((sum, f) => sum + f.gzip, 0), files };
+    // Read after the ready mark, so they cover a little more than the measured span.
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const seconds = Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+    const result = {
+      ms: ready,
+      cpu: (seconds.TaskDuration ?? 0) * 1000,
+      bytes: files.reduce((sum, f) => sum + f.gzip, 0),
+      files,
+    };
     if (timeline) {
-      // Read after the ready mark, so they cover a little more than the measured span.
-      const { metrics } = await cdp.send('Performance.getMetrics');
-      const seconds = Object.fromEntries(metrics.map((m) => [m.name, m.value]));
       result.timeline = {
         requests,
+        marks,
         main: ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'].map(
           (name) => `${name.replace('Duration', '')} ${Math.round((seconds[name] ?? 0) * 1000)} ms`,
         ),
@@ -298,6 +311,7 @@ try {
       kb: median(list.map((r) => r.bytes)) / KB,
       files: median(list.map((r) => r.files.length)),
       ms: median(list.map((r) => r.ms)),
+      cpu: median(list.map((r) => r.cpu)),
       min: Math.min(...list.map((r) => r.ms)),
       max: Math.max(...list.map((r) => r.ms)),
     };
@@ -308,13 +322,14 @@ try {
       `${cpuSlowdown > 1 ? `, CPU ${cpuSlowdown}x slower` : ''}; KB = ${KB} bytes of gzip -9\n`,
   );
   const rows = [
-    ['', 'JS KB gzip', 'files', 'interactive ms', 'min-max ms'],
+    ['', 'JS KB gzip', 'files', 'interactive ms', 'min-max ms', 'main-thread CPU ms'],
     ...Object.entries(summary).map(([name, s]) => [
       name === 'baseline' ? 'baseline (bare React 19, one input)' : 'shell /signin',
       s.kb.toFixed(1),
       String(s.files),
       s.ms.toFixed(0),
       `${s.min.toFixed(0)}-${s.max.toFixed(0)}`,
+      s.cpu.toFixed(0),
     ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -339,12 +354,17 @@ try {
       console.log(
         `\n${name}, last run: interactive at ${last.ms.toFixed(0)} ms; main thread: ${last.timeline.main.join(', ')}`,
       );
-      for (const r of last.timeline.requests) {
-        const path = new URL(r.name);
-        console.log(
-          `  ${r.start.toFixed(0).padStart(5)}-${r.end.toFixed(0).padEnd(5)} ${path.port}${path.pathname}`,
-        );
-      }
+      const lines = [
+        ...last.timeline.requests.map((r) => {
+          const path = new URL(r.name);
+          return [
+            r.start,
+            `${r.start.toFixed(0).padStart(5)}-${r.end.toFixed(0).padEnd(5)} ${path.port}${path.pathname}`,
+          ];
+        }),
+        ...last.timeline.marks.map((m) => [m.at, `${m.at.toFixed(0).padStart(5)}       ${m.name}`]),
+      ];
+      for (const [, line] of lines.sort((a, b) => a[0] - b[0])) console.log(`  ${line}`);
     }
   }
 
@@ -354,6 +374,12 @@ try {
   );
   console.log(
     `interactive: ${shell.ms.toFixed(0)} ms vs ${baseline.ms.toFixed(0)} ms   ratio ${(shell.ms / baseline.ms).toFixed(2)}   goal <= ${GOAL_RATIO}`,
+  );
+  // The same comparison round by round (each round ran both pages one after the other, so under about
+  // the same load), and on the main thread's CPU time, which other load disturbs less.
+  const paired = median(results.shell.map((r, i) => r.ms / results.baseline[i].ms));
+  console.log(
+    `             median of the ${runs} rounds' ratios ${paired.toFixed(2)}; main-thread CPU ${shell.cpu.toFixed(0)} ms vs ${baseline.cpu.toFixed(0)} ms, ratio ${(shell.cpu / baseline.cpu).toFixed(2)}`,
   );
 } finally {
   for (const child of children) await stopChild(child);
