@@ -17,7 +17,13 @@ import { KIT_ONLY_PACKAGES, SHARED_VERSIONS, sharedSingletons } from './shared.m
 export { KIT_ONLY_PACKAGES, SHARED_VERSIONS, sharedSingletons };
 
 /** The browsers the portal supports: those Mantine (the component library) is tested on. */
-export const BROWSERS = ['chrome >= 108', 'edge >= 108', 'firefox >= 101', 'safari >= 15.4', 'ios_saf >= 15.4'];
+export const BROWSERS = [
+  'chrome >= 108',
+  'edge >= 108',
+  'firefox >= 101',
+  'safari >= 15.4',
+  'ios_saf >= 15.4',
+];
 
 const runtimePlugin = fileURLToPath(new URL('./federation-runtime-plugin.ts', import.meta.url));
 
