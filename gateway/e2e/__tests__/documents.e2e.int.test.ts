@@ -264,4 +264,90 @@ describe('API: documents through the gateway', () => {
       upload_type: '',
     });
   });
+
+  it('get_documents with lean answers the same items without their defaults, link, path and company', async () => {
+    // A mixed folder: subfolders with children (one STAFF ONLY), described, tagged, deleted and protected files.
+    await s.call('POST', '/integrations/create_folder', {
+      token: as('partner'),
+      body: { companyId: company('individual'), path: '', name: 'Mixed' },
+    });
+    await seedItems(
+      `insert into items (firm_id, company_id, folder, name, type, size, content_type, description, tags,
+                          is_protected, upload_type, questionnaire_id, created_at, updated_at, deleted_at)
+       select $1, $2, '/Mixed',
+              case when g % 50 = 0 then (case when g = 100 then 'Notes STAFF ONLY' else 'Sub "' || g || '"' end)
+                   else 'file ' || lpad(g::text, 4, '0') || '.pdf' end,
+              case when g % 50 = 0 then 'folder' else 'file' end,
+              case when g % 50 = 0 then 0 else g * 10 end,
+              case when g % 50 = 0 then '' else 'application/pdf' end,
+              case when g % 7 = 0 then 'Line one' || chr(10) || 'a "quoted" \\ back' else '' end,
+              case when g % 11 = 0 then array['2024', 'tax'] else '{}'::text[] end,
+              g % 13 = 0, case when g % 17 = 0 then 'bulk_document' else '' end,
+              case when g % 19 = 0 then 'q-1' else '' end,
+              now() - g * interval '1 hour', now() - g * interval '1 hour' + (g % 3) * interval '1 minute',
+              case when g % 23 = 0 then now() end
+       from generate_series(1, 2500) g`,
+      [s.firm.firmId, company('individual')],
+    );
+    await seedItems(
+      `insert into items (firm_id, company_id, folder, name, type)
+       select firm_id, company_id, folder || '/' || name, 'inside ' || k || '.txt', 'file'
+       from items, generate_series(1, 2) k
+       where company_id = $1 and folder = '/Mixed' and type = 'folder'`,
+      [company('individual')],
+    );
+    type List = { documents: Record<string, unknown>[]; count: number; path: string };
+    for (const [who, showWithDeleted] of [
+      ['partner', true],
+      ['partner', false],
+      ['client', false],
+    ] as const) {
+      const body = { companyId: company('individual'), path: '/Mixed', showWithDeleted };
+      const full = await s.call<List>('POST', '/integrations/get_documents', { token: as(who), body });
+      const lean = await s.call<List & { company_id: string }>('POST', '/integrations/get_documents', {
+        token: as(who),
+        body: { ...body, lean: true },
+      });
+      expect(full.status).toBe(200);
+      expect(lean.status).toBe(200);
+      const defaults: Record<string, unknown> = {
+        description: '',
+        tags: [],
+        deleted_at: '',
+        questionnaire_id: '',
+        extracted_document_id: '',
+        parent_document_id: '',
+        items_count: 0,
+        size: '0',
+        content_type: '',
+        is_protected: false,
+        staff_only: false,
+        is_system: false,
+        preview_status: 'none',
+        upload_type: '',
+      };
+      const stripped = full.body.documents.map((item) => {
+        const out: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(item)) {
+          if (key === 'link' || key === 'path' || key === 'company_id') continue;
+          if (key === 'updated_at' && value === item.created_at) continue;
+          if (key in defaults && JSON.stringify(defaults[key]) === JSON.stringify(value)) continue;
+          out[key] = value;
+        }
+        return out;
+      });
+      expect(lean.body).toMatchObject({
+        path: '/Mixed',
+        count: full.body.count,
+        company_id: company('individual'),
+      });
+      expect(lean.body.documents).toEqual(stripped);
+      expect(full.body.documents.length).toBe(full.body.count);
+    }
+    const client = await s.call<List>('POST', '/integrations/get_documents', {
+      token: as('client'),
+      body: { companyId: company('individual'), path: '/Mixed', lean: true },
+    });
+    expect(client.body.documents.some((d) => String(d.name).includes('STAFF ONLY'))).toBe(false);
+  });
 });

@@ -37,6 +37,33 @@ export class DocumentsClient {
     } while (pageToken);
     return { documents, path, count: documents.length };
   }
+
+  /**
+   * A whole folder in the file manager's lean shape, as JSON text: the service answers each page's
+   * items already as JSON (built by PostgreSQL), and they are joined here without being parsed or
+   * encoded again. Access is checked by the service on every page.
+   */
+  async listFolderLean(
+    body: { companyId: string; path: string; showWithDeleted: boolean },
+    caller: Caller,
+  ): Promise<string> {
+    const pages: string[] = [];
+    let count = 0;
+    let path = '/';
+    let pageToken = '';
+    do {
+      const page = await this.rpc.message(
+        Documents.getDocuments,
+        { ...body, pageSize: LIST_PAGE_SIZE, pageToken, lean: true },
+        caller,
+      );
+      path = page.path;
+      count += page.count;
+      if (page.leanItems) pages.push(page.leanItems);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    return `{"documents":[${pages.join(',')}],"path":${JSON.stringify(path)},"count":${count},"company_id":${JSON.stringify(body.companyId)},"lean":true}`;
+  }
 }
 
 /** Columns back to Document items with every field, as the other documents routes answer them. */

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   DocumentListSchema,
@@ -15,6 +15,7 @@ import {
   UploadLinksResponseSchema,
   ZipResponseSchema,
 } from '@portico/proto';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { Authenticated, Public, Roles } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../http/caller.js';
@@ -37,12 +38,23 @@ export class DocumentsController {
 
   @PostAction('get_documents')
   @Authenticated()
-  @Describe('The items of a folder (showWithDeleted: advisors)', DocumentListSchema)
-  getDocuments(
+  @Describe(
+    'The items of a folder (showWithDeleted: advisors). With lean: the items without link, path and ' +
+      'company_id (given once) and without fields at their default (empty text, no tags, 0, false, ' +
+      'preview_status none, updated_at equal to created_at)',
+    DocumentListSchema,
+  )
+  async getDocuments(
     @ValidBody(s.getDocumentsBody) body: Body<typeof s.getDocumentsBody>,
     @CurrentCaller() c: Caller,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.documents.listFolder(body, c);
+    const { lean, ...folder } = body;
+    if (!lean) return this.documents.listFolder(folder, c);
+    // Already JSON: sent as it is.
+    const text = await this.documents.listFolderLean(folder, c);
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return text;
   }
 
   @PostAction('search_documents')

@@ -15,7 +15,13 @@ const text = (max: number) =>
 const tags = () => z.array(text(100), { error: 'Tags must be a list' }).max(50, 'At most 50 tags');
 const id = (missing: string) => z.string({ error: missing }).trim().min(1, missing).max(100);
 
-export const getDocumentsBody = z.object({ companyId: companyId(), path: path(), showWithDeleted: flag() });
+export const getDocumentsBody = z.object({
+  companyId: companyId(),
+  path: path(),
+  showWithDeleted: flag(),
+  /** The file manager's lean item shape (defaults and the listing's path and company left out). */
+  lean: flag(),
+});
 
 export const searchDocumentsBody = z.object({
   companyId: companyId(),

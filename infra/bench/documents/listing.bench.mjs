@@ -1,5 +1,6 @@
-// Listing a folder of 10,000 items through the gateway's get_documents (the file manager's call):
-// p50/p95 and payload size over sequential requests, as one browser tab makes them. The baseline is the
+// Listing a folder of 10,000 items through the gateway's get_documents as the file manager asks it (the
+// lean shape), and in the full item shape for comparison: p50/p95 and payload size over sequential
+// requests, as one browser tab makes them. The baseline is the
 // same rows read straight from PostgreSQL and serialised to JSON in this process, in the same run.
 // Usage: npm run bench -- documents  (after npm run build). BENCH_LIST_ITEMS, BENCH_LIST_RUNS,
 // BENCH_PROFILE=<dir> (CPU profiles of documents, identity and the gateway).
@@ -48,8 +49,8 @@ try {
   );
   await db.query('analyze items');
 
-  const list = () =>
-    stack.call('/integrations/get_documents', { companyId: stack.companyId, path: `/${FOLDER}` });
+  const list = (lean = true) =>
+    stack.call('/integrations/get_documents', { companyId: stack.companyId, path: `/${FOLDER}`, lean });
   let first;
   try {
     first = await list();
@@ -57,8 +58,10 @@ try {
     console.log(`get_documents of ${seeded.rowCount} items fails: ${err.message}`);
     throw err;
   }
-  if (first.body.documents.length !== total)
-    throw new Error(`listed ${first.body.documents.length} of ${total} items`);
+  const full = await list(false);
+  for (const answer of [first, full])
+    if (answer.body.documents.length !== total)
+      throw new Error(`listed ${answer.body.documents.length} of ${total} items`);
 
   const baselineQuery = async () => {
     const { rows } = await db.query(
@@ -81,6 +84,7 @@ try {
   };
   const baseline = await measure(baselineQuery);
   const portico = await measure(async () => (await list()).bytes);
+  const porticoFull = await measure(async () => (await list(false)).bytes);
 
   const row = (name, r) => [
     name,
@@ -91,7 +95,8 @@ try {
   const lines = [
     ['', 'p50 ms', 'p95 ms', 'payload'],
     row('baseline (pg query + JSON.stringify)', baseline),
-    row('portico (gateway get_documents)', portico),
+    row('portico (gateway get_documents, lean)', portico),
+    row('portico (gateway get_documents, full items)', porticoFull),
   ];
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   console.log(`listing a folder of ${total} items, ${runs} sequential requests after 5 warm-up\n`);
