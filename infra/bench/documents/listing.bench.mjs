@@ -5,7 +5,7 @@
 // Usage: npm run bench -- documents  (after npm run build). BENCH_LIST_ITEMS, BENCH_LIST_RUNS,
 // BENCH_PROFILE=<dir> (CPU profiles of documents, identity and the gateway).
 import pg from 'pg';
-import { percentile, startDocumentsStack } from './stack.mjs';
+import { cpuPer, percentile, startDocumentsStack } from './stack.mjs';
 
 const total = Number(process.env.BENCH_LIST_ITEMS ?? 10_000);
 const runs = Number(process.env.BENCH_LIST_RUNS ?? 40);
@@ -75,12 +75,13 @@ try {
     for (let i = 0; i < 5; i++) await work();
     const durations = [];
     let bytes = 0;
+    const before = stack.cpu();
     for (let i = 0; i < runs; i++) {
       const started = performance.now();
       bytes = await work();
       durations.push(performance.now() - started);
     }
-    return { durations, bytes };
+    return { durations, bytes, cpu: cpuPer(before, stack.cpu(), runs) };
   };
   const baseline = await measure(baselineQuery);
   const portico = await measure(async () => (await list()).bytes);
@@ -101,6 +102,8 @@ try {
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   console.log(`listing a folder of ${total} items, ${runs} sequential requests after 5 warm-up\n`);
   console.log(lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n'));
+  console.log(`\nCPU ms per request, lean:       ${portico.cpu}`);
+  console.log(`CPU ms per request, full items: ${porticoFull.cpu}`);
   const p95 = percentile(portico.durations, 95);
   console.log(
     `\np95 ratio (portico / baseline): ${(p95 / percentile(baseline.durations, 95)).toFixed(2)}` +
