@@ -54,12 +54,13 @@ const field = (page: Page, label: string) =>
 describe('sign-in and navigation', () => {
   it('signs the partner in; the navigation shows exactly what the role and the built areas allow', async () => {
     const page = await signedIn('partner@demo-cpa.test');
-    // Only the client, admin and documents areas are built: of the advisor's top-level items, Profile
-    // Settings is all there is (an entity's Documents is under the entity; Firm Settings and the rest
-    // appear when their areas exist).
-    expect(await navigationIds(page, 'Main navigation')).toEqual(['profile-settings']);
+    // Only the client, admin and documents areas are built: of the advisor's top-level items, Drop Link
+    // (the demo firm has it on) and Profile Settings are all there is (an entity's Documents is under
+    // the entity; Firm Settings and the rest appear when their areas exist). The partner lands on their
+    // Profile Settings, not on the firm's Drop Link that comes first in the list.
+    expect(await navigationIds(page, 'Main navigation')).toEqual(['drop-link', 'profile-settings']);
     await expect(page.getByRole('navigation', { name: 'Main navigation' }).textContent()).resolves.toBe(
-      'Profile Settings',
+      'Drop LinkProfile Settings',
     );
     await page.waitForURL(`${stack.shellUrl}/admin-profile`);
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
@@ -67,7 +68,7 @@ describe('sign-in and navigation', () => {
     await keepScreenshot(page, 'partner-signed-in');
   });
 
-  it('signs the group user in with the same advisor navigation', async () => {
+  it('signs the group user in with the advisor navigation of their role (no Drop Link)', async () => {
     const page = await signedIn('group@demo-cpa.test');
     expect(await navigationIds(page, 'Main navigation')).toEqual(['profile-settings']);
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();

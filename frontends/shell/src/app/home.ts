@@ -1,8 +1,15 @@
 import { type AccessContext, buildNavigation, type RemoteDescriptor } from '@portico/kit';
 
 /**
+ * The lower item an advisor lands on when no main item is built: their own Profile Settings, which
+ * every advisor has, rather than a firm-wide page such as Drop Link that only comes first in the list.
+ */
+const ADVISOR_FALLBACK_ITEM = 'profile-settings';
+
+/**
  * Where '/' leads: an area route marked `home` for the audience, else the first navigation item the
- * user may see (advisors: main then lower items; clients: client items).
+ * user may see (advisors: main items, then their Profile Settings, then other lower items; clients:
+ * client items).
  */
 export function homePath(descriptors: readonly RemoteDescriptor[], ctx: AccessContext): string | undefined {
   const layout = ctx.isAdvisor ? 'advisor' : 'client';
@@ -10,10 +17,9 @@ export function homePath(descriptors: readonly RemoteDescriptor[], ctx: AccessCo
     const home = d.routes.find((r) => r.home && r.layout === layout);
     if (home) return home.path;
   }
-  const sections = ctx.isAdvisor ? (['main', 'lower'] as const) : (['client'] as const);
-  for (const section of sections) {
-    const first = buildNavigation(descriptors, section, ctx)[0];
-    if (first) return first.path;
-  }
-  return undefined;
+  if (!ctx.isAdvisor) return buildNavigation(descriptors, 'client', ctx)[0]?.path;
+  const main = buildNavigation(descriptors, 'main', ctx);
+  if (main[0]) return main[0].path;
+  const lower = buildNavigation(descriptors, 'lower', ctx);
+  return (lower.find((item) => item.id === ADVISOR_FALLBACK_ITEM) ?? lower[0])?.path;
 }
