@@ -351,7 +351,7 @@ describe('documents', () => {
     await visitor.goto(url);
     await visitor.getByTestId('drop-off-page').waitFor();
     expect(new URL(visitor.url()).pathname).toBe('/drop-link');
-    expect(await visitor.getByTestId('drop-off-firm').textContent()).toBe('Demo CPA');
+    await visitor.getByTestId('drop-off-firm').filter({ hasText: 'Demo CPA' }).waitFor();
     expect(await visitor.getByRole('navigation').count()).toBe(0);
     expect(await visitor.getByRole('link', { name: 'Sign in', exact: true }).getAttribute('href')).toBe(
       '/signin?firm=demo-cpa',

@@ -53,7 +53,8 @@ export default function DropOffRoute({ makeXhr }: RemoteRouteProps & { makeXhr?:
     primary: info.data?.primary || undefined,
   };
   const firmSlug = info.data?.firm_slug ?? '';
-  const signIn = signInAsked && info.data?.hide_sign_in_button !== true;
+  // Shown once the drop link has answered, so a firm that hides it never has it flash.
+  const signIn = !info.isPending && signInAsked && info.data?.hide_sign_in_button !== true;
   const signInHref = firmSlug ? `/signin?firm=${encodeURIComponent(firmSlug)}` : '/signin';
 
   let body: ReactNode;
