@@ -105,6 +105,23 @@ export class ItemsRepository {
     return and(eq(items.firmId, scope.firmId), eq(items.companyId, companyId));
   }
 
+  /** The items shown directly in a folder, from the cursor on: what both listing pages read. */
+  private listingWhere(
+    scope: FirmScope,
+    companyId: string,
+    folder: string,
+    withDeleted: boolean,
+    after?: ListCursor,
+  ) {
+    return and(
+      this.inCompany(scope, companyId),
+      eq(items.folder, folder),
+      eq(items.hidden, false),
+      withDeleted ? undefined : isNull(items.deletedAt),
+      after ? afterCursor(after) : undefined,
+    );
+  }
+
   /**
    * Up to `limit` items directly in `folder` after `after`, folders first, then by name (keyset: the
    * listing index serves it without sorting the folder). Only the columns a listing shows, with the
@@ -129,13 +146,7 @@ export class ItemsRepository {
              ${isoText(items.createdAt)} as "createdAt", ${isoText(items.updatedAt)} as "updatedAt",
              coalesce(${isoText(items.deletedAt)}, '') as "deletedAt", created_at::text as "cursorCreatedAt"
       from items
-      where ${and(
-        this.inCompany(scope, companyId),
-        eq(items.folder, folder),
-        eq(items.hidden, false),
-        withDeleted ? undefined : isNull(items.deletedAt),
-        after ? afterCursor(after) : undefined,
-      )}
+      where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
       order by type desc, lower(name), created_at desc, id
       limit ${limit}`);
     return result.rows;
@@ -192,13 +203,7 @@ export class ItemsRepository {
             case when items.upload_type <> '' then ',"upload_type":' || to_json(items.upload_type) end,
             '}') as json
         from items
-        where ${and(
-          this.inCompany(scope, companyId),
-          eq(items.folder, folder),
-          eq(items.hidden, false),
-          withDeleted ? undefined : isNull(items.deletedAt),
-          after ? afterCursor(after) : undefined,
-        )}
+        where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
         order by items.type desc, lower(items.name), items.created_at desc, items.id
         limit ${limit}
       ) page`);
