@@ -6,40 +6,26 @@ import { isStaffOnly, joinPath } from './paths.rules.js';
 
 export type DocumentItemInit = MessageInitShape<typeof DocumentItemSchema>;
 
+/** A stored item as the contract's DocumentItem. */
 export function toDocumentItem(row: ItemRow, itemsCount = 0): DocumentItemInit {
-  const link = joinPath(row.folder, row.name);
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    link,
-    path: row.folder || '/',
-    description: row.description,
-    tags: row.tags,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    deletedAt: row.deletedAt?.toISOString() ?? '',
-    questionnaireId: row.questionnaireId,
-    extractedDocumentId: row.extractedDocumentId ?? '',
-    parentDocumentId: row.parentDocumentId ?? '',
+  return listedToDocumentItem(
+    row.companyId,
+    {
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      deletedAt: row.deletedAt?.toISOString() ?? '',
+    },
     itemsCount,
-    companyId: row.companyId,
-    size: BigInt(row.size),
-    contentType: row.contentType,
-    isProtected: row.isProtected,
-    staffOnly: isStaffOnly(link),
-    isSystem: row.isSystem,
-    previewStatus: row.previewStatus,
-    uploadType: row.uploadType,
-  };
+  );
 }
 
 export type { DocumentItem };
 
-/** The same for a row read by a listing (timestamps already ISO text). */
+/** A row read by a listing (timestamps already ISO text) as the contract's DocumentItem. */
 export function listedToDocumentItem(
   companyId: string,
-  row: ListedRow,
+  row: Omit<ListedRow, 'cursorCreatedAt'>,
   itemsCount: number,
 ): DocumentItemInit {
   const link = joinPath(row.folder, row.name);
