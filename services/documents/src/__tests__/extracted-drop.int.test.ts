@@ -288,5 +288,9 @@ describe('extracted documents and the firm drop link', () => {
     expect(root.documents.map((d) => d.name)).toEqual(expect.arrayContaining(['Engagement letter.pdf']));
     const roCompany = await h.list(h.actorOf(h.other, 'partner'), h.other.companies.rex_ro?.id as string);
     expect(roCompany.documents.filter((d) => !d.isSystem)).toEqual([]);
+    // The drop link tells the advisor the seed acts as of drop-offs until the firm chooses otherwise.
+    const link = await h.bus.request(Documents.getDropLink, {}, { actor: h.actorOf(h.other, 'partner') });
+    expect(link.notifyUserIds).toHaveLength(1);
+    expect(link.firmUsers.map((u) => u.id)).toContain(link.notifyUserIds[0]);
   });
 });
