@@ -2,6 +2,7 @@ export { type Api, ApiProvider, createApi, useApi } from './api/ApiProvider.js';
 export * from './api/index.js';
 export * from './dialog/Dialog.js';
 export { DialogStackProvider, useDialogStack } from './dialog/DialogStack.js';
+export * from './dialog/EmailConfirmationDialog.js';
 export type * from './federation/descriptor.js';
 export { defineDescriptor } from './federation/descriptor.js';
 export * from './federation/mismatch.js';

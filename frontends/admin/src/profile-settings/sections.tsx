@@ -2,7 +2,7 @@ import {
   Button,
   CURRENT_USER_KEY,
   type CurrentUser,
-  Dialog,
+  EmailConfirmationDialog,
   errorMessage,
   Group,
   isApiError,
@@ -158,22 +158,7 @@ export function ContactSection({ user }: { user: CurrentUser }) {
           </Group>
         </Stack>
       </form>
-      <Dialog
-        opened={confirmationTo !== null}
-        onClose={() => setConfirmationTo(null)}
-        title="Confirm your new email"
-        aria-label="Confirm your new email"
-      >
-        <Stack>
-          <Text>
-            We sent a confirmation link to {confirmationTo}. Your new email must be confirmed before it is
-            used, and your login method will be updated to the new email once you open the link.
-          </Text>
-          <Group justify="flex-end">
-            <Button onClick={() => setConfirmationTo(null)}>OK</Button>
-          </Group>
-        </Stack>
-      </Dialog>
+      <EmailConfirmationDialog to={confirmationTo} onClose={() => setConfirmationTo(null)} />
     </Section>
   );
 }

@@ -2,7 +2,7 @@ import {
   Button,
   CURRENT_USER_KEY,
   type CurrentUser,
-  Dialog,
+  EmailConfirmationDialog,
   errorMessage,
   Group,
   isApiError,
@@ -12,7 +12,6 @@ import {
   SimpleGrid,
   Stack,
   Switch,
-  Text,
   TextInput,
   toast,
   useApi,
@@ -211,25 +210,11 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
           </Group>
         )}
       </Stack>
-      <Dialog
-        opened={confirmationTo !== null}
+      <EmailConfirmationDialog
+        to={confirmationTo}
+        currentEmail={user.email}
         onClose={() => setConfirmationTo(null)}
-        title="Confirm your new email"
-        aria-label="Confirm your new email"
-      >
-        <Stack>
-          <Text>
-            We sent a confirmation link to {confirmationTo}. Your new email must be confirmed before it is
-            used, and your login method will be updated to the new email once you open the link.
-          </Text>
-          <Text size="sm" c="dimmed">
-            Until then, keep signing in with {user.email}.
-          </Text>
-          <Group justify="flex-end">
-            <Button onClick={() => setConfirmationTo(null)}>OK</Button>
-          </Group>
-        </Stack>
-      </Dialog>
+      />
     </form>
   );
 }
