@@ -7,12 +7,7 @@ import type { FirmRow } from '../schema.js';
 import { firmTheme } from './firm-theme.js';
 import { FirmsRepository } from './firms.repository.js';
 import { PreferencesCache } from './preferences.cache.js';
-import {
-  changedPreferenceKeys,
-  FIRM_PREFERENCE_DEFAULTS,
-  mergePreferences,
-  validatePreferences,
-} from './preferences.js';
+import { changedPreferenceKeys, mergePreferences, validatePreferences } from './preferences.js';
 
 @Injectable()
 export class FirmsService {
