@@ -1,5 +1,5 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { type BuiltFirm, startIdentity, testFirmSpec } from '@portico/identity/testing';
+import { type BuiltFirm, startIdentity, testActor, testFirmSpec } from '@portico/identity/testing';
 import { startNotifications } from '@portico/notifications/testing';
 import { type Actor, BusClient } from '@portico/platform';
 import {
@@ -31,20 +31,7 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
   const firm: BuiltFirm = await identity.buildFirm(testFirmSpec(label, { preferences }));
   const other: BuiltFirm = await identity.buildFirm(testFirmSpec(`${label}-other`));
 
-  const actorOf = (built: BuiltFirm, key: string, extra: Partial<Actor> = {}): Actor => {
-    const spec = testFirmSpec('x');
-    const advisor = spec.advisors.find((a) => a.key === key);
-    const client = spec.clients.find((c) => c.key === key);
-    return {
-      user_id: built.users[key]?.id as string,
-      firm_id: built.firmId,
-      role: advisor ? 'advisor' : 'client',
-      ...(advisor ? { firm_access: advisor.firmAccess } : {}),
-      ...(advisor?.group ? { firm_group_id: built.groups[advisor.group] } : {}),
-      readonly_access: !!client?.readonlyAccess,
-      ...extra,
-    };
-  };
+  const actorOf = testActor;
 
   /** Presign, PUT over HTTP as a browser does, then process; returns the process reply. */
   async function upload(

@@ -1,9 +1,15 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNotifications } from '@portico/notifications/testing';
-import { type Actor, BusClient } from '@portico/platform';
+import { BusClient } from '@portico/platform';
 import { createServiceDatabase, startNatsServer, uniqueDatabaseName } from '@portico/platform/testing';
 import { Notifications } from '@portico/proto';
-import { type BuiltFirm, startIdentity, type TestIdentity, testFirmSpec } from '../testing/index.js';
+import {
+  type BuiltFirm,
+  startIdentity,
+  type TestIdentity,
+  testActor,
+  testFirmSpec,
+} from '../testing/index.js';
 
 /** The identity service with the real notifications service beside it, on the test run's NATS and PostgreSQL. */
 export async function startIdentityHarness(label: string) {
@@ -22,20 +28,7 @@ export async function startIdentityHarness(label: string) {
   const firm: BuiltFirm = await identity.buildFirm(testFirmSpec(label));
   const other: BuiltFirm = await identity.buildFirm(testFirmSpec(`${label}-other`));
 
-  const actorOf = (built: BuiltFirm, key: string, extra: Partial<Actor> = {}): Actor => {
-    const spec = testFirmSpec('x');
-    const advisor = spec.advisors.find((a) => a.key === key);
-    const client = spec.clients.find((c) => c.key === key);
-    return {
-      user_id: built.users[key]?.id as string,
-      firm_id: built.firmId,
-      role: advisor ? 'advisor' : 'client',
-      ...(advisor ? { firm_access: advisor.firmAccess } : {}),
-      ...(advisor?.group ? { firm_group_id: built.groups[advisor.group] } : {}),
-      readonly_access: !!client?.readonlyAccess,
-      ...extra,
-    };
-  };
+  const actorOf = testActor;
 
   /** The newest message the outbox holds for an address. */
   const lastMessageTo = async (to: string) => {

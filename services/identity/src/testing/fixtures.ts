@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { FirmSpec } from '../seed/firm-builder.js';
+import type { Actor } from '@portico/platform';
+import type { BuiltFirm, FirmSpec } from '../seed/firm-builder.js';
 
 export const TEST_PASSWORD = 'Correct-Horse-9!';
 
@@ -135,5 +136,24 @@ export function testFirmSpec(label: string, overrides: Partial<FirmSpec> = {}): 
       },
     ],
     ...overrides,
+  };
+}
+
+/**
+ * The actor the gateway would send for a user of a firm built from `testFirmSpec`, by the spec's key
+ * ('partner', 'group', 'client', ...), as other services' tests call identity and each other with.
+ */
+export function testActor(built: BuiltFirm, key: string, extra: Partial<Actor> = {}): Actor {
+  const spec = testFirmSpec('x');
+  const advisor = spec.advisors.find((a) => a.key === key);
+  const client = spec.clients.find((c) => c.key === key);
+  return {
+    user_id: built.users[key]?.id as string,
+    firm_id: built.firmId,
+    role: advisor ? 'advisor' : 'client',
+    ...(advisor ? { firm_access: advisor.firmAccess } : {}),
+    ...(advisor?.group ? { firm_group_id: built.groups[advisor.group] } : {}),
+    readonly_access: !!client?.readonlyAccess,
+    ...extra,
   };
 }
