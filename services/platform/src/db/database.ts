@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { assertFirmUuid, poolOf, sameSchemaOn } from './drizzle-client.js';
 
 export type Database<S extends Record<string, unknown> = Record<string, unknown>> = NodePgDatabase<S>;
 export type Tx<S extends Record<string, unknown> = Record<string, unknown>> = Parameters<
@@ -75,8 +76,6 @@ export function firmScope(firmId: string): FirmScope {
   return { firmId } as FirmScope;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A drizzle instance bound to each pooled connection, made once per connection. */
 const boundToClient = new WeakMap<pg.PoolClient, Database>();
 
@@ -89,8 +88,8 @@ async function inTransaction<S extends Record<string, unknown>, T>(
   setting: string,
   work: (tx: Tx<S>) => Promise<T>,
 ): Promise<T> {
-  const pool = (db as unknown as { $client: unknown }).$client;
-  if (!(pool instanceof pg.Pool)) {
+  const pool = poolOf(db);
+  if (!pool) {
     return db.transaction(async (tx) => {
       await tx.execute(sql.raw(`select ${setting}`));
       return work(tx);
@@ -99,8 +98,7 @@ async function inTransaction<S extends Record<string, unknown>, T>(
   const client = await pool.connect();
   let tx = boundToClient.get(client);
   if (!tx) {
-    const schema = (db as unknown as { _: { fullSchema?: Record<string, unknown> } })._.fullSchema;
-    tx = drizzle(client, schema ? { schema } : {}) as unknown as Database;
+    tx = sameSchemaOn<Database>(db, client);
     boundToClient.set(client, tx);
   }
   try {
@@ -126,7 +124,7 @@ export async function inFirm<S extends Record<string, unknown>, T>(
   work: (tx: Tx<S>) => Promise<T>,
 ): Promise<T> {
   // The id is inlined into the statement that begins the transaction, so it must be a plain UUID.
-  if (!UUID.test(scope.firmId)) throw new Error('A firm scope needs a UUID');
+  assertFirmUuid(scope.firmId);
   return inTransaction(db, `set_config('app.firm_id', '${scope.firmId}', true)`, work);
 }
 

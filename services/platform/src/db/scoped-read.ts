@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database, FirmScope } from './database.js';
+import { assertFirmUuid, poolOf, sameSchemaOn } from './drizzle-client.js';
 
 /** The row-level-security setting a read runs under. */
 interface ReadScope {
@@ -147,16 +147,13 @@ const readers = new WeakMap<object, Database>();
 export function scopedReader<S extends Record<string, unknown>>(db: Database<S>): Database<S> {
   let reader = readers.get(db);
   if (!reader) {
-    const internals = db as unknown as { $client: unknown; _: { fullSchema?: Record<string, unknown> } };
-    if (!(internals.$client instanceof pg.Pool)) throw new Error('Scoped reads need a pooled database');
-    const schema = internals._.fullSchema;
-    reader = drizzle(new ScopedReadClient(internals.$client) as never, schema ? { schema } : {}) as Database;
+    const pool = poolOf(db);
+    if (!pool) throw new Error('Scoped reads need a pooled database');
+    reader = sameSchemaOn<Database>(db, new ScopedReadClient(pool));
     readers.set(db, reader);
   }
   return reader as Database<S>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Read-only work under the firm's row-level-security setting, each statement in one round trip with
@@ -168,7 +165,7 @@ export function readInFirm<S extends Record<string, unknown>, T>(
   scope: FirmScope,
   work: (reader: Database<S>) => Promise<T>,
 ): Promise<T> {
-  if (!UUID.test(scope.firmId)) throw new Error('A firm scope needs a UUID');
+  assertFirmUuid(scope.firmId);
   // Awaited inside the scope: a query builder only starts when awaited.
   return currentScope.run(
     { setting: 'app.firm_id', value: scope.firmId },
