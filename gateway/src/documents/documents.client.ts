@@ -54,7 +54,8 @@ export class DocumentsClient {
     do {
       const page = await this.rpc.message(
         Documents.getDocuments,
-        { ...body, pageSize: LIST_PAGE_SIZE, pageToken, lean: true },
+        // No page size: each page as large as the bus carries (one page up to tens of thousands of items).
+        { ...body, pageSize: 0, pageToken, lean: true },
         caller,
       );
       path = page.path;

@@ -386,6 +386,64 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
         ),
       ).rejects.toMatchObject({ status: 400, message: 'This list has changed; please reload it' });
     });
+
+    const leanPages = async (key: string, path: string, pageSize: number) => {
+      const pages = [];
+      let pageToken = '';
+      do {
+        const page = await h.bus.request(
+          Documents.getDocuments,
+          { companyId: company('individual'), path, pageSize, pageToken, lean: true },
+          { actor: actor(key) },
+        );
+        pages.push({ ...page, items: JSON.parse(`[${page.leanItems}]`) as Record<string, unknown>[] });
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      return pages;
+    };
+
+    it('pages the lean shape too: every item once, in order, STAFF ONLY marked for advisors and left out for clients', async () => {
+      const partner = await leanPages('partner', '/Big', 10);
+      expect(partner.map((p) => p.count)).toEqual([10, 10, 10, 10, 6]);
+      const items = partner.flatMap((p) => p.items);
+      expect(items.map((i) => i.name)).toEqual([
+        'Notes (STAFF ONLY)',
+        ...Array.from({ length: 45 }, (_, i) => `file ${String(i + 1).padStart(4, '0')}.pdf`),
+      ]);
+      expect(items[0]).toMatchObject({ type: 'folder', staff_only: true });
+      expect(items[5]).toMatchObject({ name: 'file 0005.pdf', size: '5', tags: ['t5'] });
+      expect(items[5]).not.toHaveProperty('staff_only');
+      // Without a page size, one page holds the folder.
+      expect((await leanPages('partner', '/Big', 0)).map((p) => p.count)).toEqual([46]);
+      const client = await leanPages('client', '/Big', 20);
+      expect(client.map((p) => p.count)).toEqual([20, 20, 5]);
+      expect(client.flatMap((p) => p.items).map((i) => i.name)).not.toContain('Notes (STAFF ONLY)');
+    });
+
+    it('cuts a lean page before it would pass the bus limit, and the next page carries on', async () => {
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('individual'), path: '', name: 'Heavy' },
+        { actor: actor('partner') },
+      );
+      // 120 items with descriptions of 100,000 characters, half of them quotes: each quote takes four
+      // bytes once the item's JSON travels inside the reply's JSON, so about 250 KB an item, 30 MB in
+      // all: four pages of the 8 MB bus.
+      await h.documents.query(
+        `insert into items (firm_id, company_id, folder, name, type, description)
+         select $1::uuid, $2::uuid, '/Heavy', 'scan ' || lpad(g::text, 3, '0') || '.pdf', 'file',
+                repeat('a"', 50000)
+         from generate_series(1, 120) g`,
+        [h.firm.firmId, company('individual')],
+      );
+      const pages = await leanPages('partner', '/Heavy', 0);
+      expect(pages.map((p) => p.count)).toEqual([33, 33, 33, 21]);
+      for (const page of pages)
+        expect(Buffer.byteLength(JSON.stringify(page.leanItems))).toBeLessThan(8 * 1024 * 1024);
+      expect(pages.flatMap((p) => p.items).map((i) => i.name)).toEqual(
+        Array.from({ length: 120 }, (_, i) => `scan ${String(i + 1).padStart(3, '0')}.pdf`),
+      );
+    });
   });
 
   describe('folders, rename, move and copy, delete and restore', () => {

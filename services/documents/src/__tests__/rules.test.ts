@@ -6,10 +6,10 @@ import type { ListedRow } from '../items/items.repository.js';
 import {
   decodePageToken,
   encodePageToken,
-  fitLeanToBudget,
   fitToBudget,
-  LEAN_PAGE_BYTE_BUDGET,
-  leanItems,
+  leanPageBudget,
+  leanRowsToRead,
+  MAX_LEAN_PAGE_SIZE,
   PAGE_BYTE_BUDGET,
   pageSizeOf,
   rowsToRead,
@@ -186,23 +186,14 @@ describe('listing pages', () => {
     expect(rowsToRead(10, false)).toBe(10);
   });
 
-  it('cuts a lean page by the bytes its items take inside the reply, and marks or hides STAFF ONLY items', () => {
-    const rows = Array.from({ length: 100 }, () => ({ wireBytes: 10_000 }));
-    expect(fitLeanToBudget(rows)).toBe(Math.floor(LEAN_PAGE_BYTE_BUDGET / 10_001));
-    expect(fitLeanToBudget([{ wireBytes: 5_000_000 }])).toBe(1);
-    const page = [
-      { name: 'a.pdf', json: '{"id":"1","name":"a.pdf"}' },
-      { name: 'Notes STAFF ONLY', json: '{"id":"2","name":"Notes STAFF ONLY"}' },
-    ];
-    expect(leanItems('/2024', page, false)).toEqual({
-      text: '{"id":"1","name":"a.pdf"},{"id":"2","name":"Notes STAFF ONLY","staff_only":true}',
-      count: 2,
-    });
-    expect(leanItems('/2024', page, true)).toEqual({ text: '{"id":"1","name":"a.pdf"}', count: 1 });
-    expect(leanItems('/Private (staff only)', page.slice(0, 1), false).text).toBe(
-      '{"id":"1","name":"a.pdf","staff_only":true}',
-    );
-    expect(leanItems('', [], false)).toEqual({ text: '', count: 0 });
+  it('sizes a lean page by the bus: close to its max_payload, and no more rows than the smallest items fill', () => {
+    const eightMb = 8 * 1024 * 1024;
+    expect(leanPageBudget(eightMb)).toBeLessThan(eightMb);
+    expect(leanPageBudget(eightMb)).toBeGreaterThan(eightMb - 32 * 1024);
+    expect(leanPageBudget(1024)).toBe(64 * 1024);
+    expect(leanRowsToRead(0, leanPageBudget(eightMb))).toBe(Math.ceil(leanPageBudget(eightMb) / 100));
+    expect(leanRowsToRead(0, 100 * 1024 * 1024)).toBe(MAX_LEAN_PAGE_SIZE);
+    expect(leanRowsToRead(10, leanPageBudget(eightMb))).toBe(10);
   });
 
   it('cuts a page of long names, descriptions and tags well under the 1 MB bus limit, never to nothing', () => {

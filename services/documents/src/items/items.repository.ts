@@ -60,14 +60,32 @@ export type ListedRow = Pick<
   cursorCreatedAt: string;
 };
 
-/** A listing row as lean JSON text (`listLeanPage`), with what the page cut and the cursor need. */
-export type LeanRow = {
-  id: string;
-  type: 'file' | 'folder';
-  name: string;
-  cursorCreatedAt: string;
-  json: string;
-  wireBytes: number;
+/** A lean page as one text (`listLeanPage`): its items joined, how many, whether more follow, the cursor. */
+export type LeanPage = {
+  /** The page's items as lean JSON objects separated by commas (the inside of a JSON array). */
+  text: string;
+  count: number;
+  more: boolean;
+  last: Pick<ListedRow, 'id' | 'type' | 'name' | 'cursorCreatedAt'> | null;
+};
+
+export type LeanPageOptions = {
+  withDeleted: boolean;
+  /** Rows at most, and the bytes their text may take inside a JSON string. */
+  limit: number;
+  budget: number;
+  /** A client's page leaves STAFF ONLY items out; an advisor's marks them. */
+  forClient: boolean;
+  /** The listed folder is itself STAFF ONLY: every item in it is marked. */
+  insideStaffOnly: boolean;
+  after?: ListCursor;
+};
+
+type LeanPageRow = Pick<LeanPage, 'text' | 'count' | 'more'> & {
+  lastId: string | null;
+  lastType: 'file' | 'folder' | null;
+  lastName: string | null;
+  lastCreatedAt: string | null;
 };
 
 /** Rows after the cursor in the listing order: type desc, lower(name), created_at desc, id. */
@@ -153,28 +171,31 @@ export class ItemsRepository {
   }
 
   /**
-   * The same page as `listPage` with each item already as its lean JSON text, built by PostgreSQL: the
+   * The same page as `listPage` in the file manager's lean shape, built by PostgreSQL as one text: the
    * DocumentItem keys without link, path and company_id, fields at their default left out, a folder's
-   * count of live, shown children included. `wireBytes` is what the text takes inside a JSON string
-   * (its UTF-8 bytes plus an escape per quote or backslash), to cut a page under the bus limit.
+   * count of live, shown children included, STAFF ONLY items marked (and left out for clients). The
+   * page ends after `limit` rows or before its text would pass `budget` bytes inside a JSON string (UTF-8
+   * bytes plus an escape per quote or backslash), whichever comes first, and never before one row.
+   * One row comes back whatever the page's size: no object per item in this process.
    */
   async listLeanPage(
     tx: DocTx,
     scope: FirmScope,
     companyId: string,
     folder: string,
-    withDeleted: boolean,
-    limit: number,
-    after?: ListCursor,
-  ): Promise<LeanRow[]> {
-    // The JSON is built in the select list of the limited, index-ordered query, so only for the rows
-    // of this page, by concatenation (json_build_object with json_strip_nulls costs about four times
-    // as much); texts go through to_json for their escaping. The outer query measures it.
-    const result = await tx.execute<LeanRow>(sql`
-      select id, type, name, "cursorCreatedAt", json,
-             octet_length(json) + length(json) - length(replace(replace(json, '"', ''), '\\', '')) as "wireBytes"
-      from (
-        select items.id, items.type, items.name, items.created_at::text as "cursorCreatedAt",
+    options: LeanPageOptions,
+  ): Promise<LeanPage> {
+    const { withDeleted, limit, budget, forClient, insideStaffOnly, after } = options;
+    // STAFF ONLY as paths.rules' isStaffOnly says it, for the item's own name (the folder's path is the
+    // caller's: `insideStaffOnly`, and a client never lists inside such a folder).
+    const staffOnly = sql`upper(${items.name}) like '%STAFF ONLY%'`;
+    // Each item's JSON by concatenation (json_build_object with json_strip_nulls costs about four times
+    // as much), texts through to_json for their escaping; only for the rows of this page, which the
+    // listing index hands over in order.
+    const result = await tx.execute<LeanPageRow>(sql`
+      with page as (
+        select items.id, items.type, items.name, items.created_at::text as created_text,
+          row_number() over (order by items.type desc, lower(items.name), items.created_at desc, items.id) as n,
           concat(
             '{"id":"', items.id, '","name":', to_json(items.name), ',"type":', to_json(items.type),
             case when items.description <> '' then ',"description":' || to_json(items.description) end,
@@ -201,13 +222,45 @@ export class ItemsRepository {
             case when items.preview_status <> 'none'
               then ',"preview_status":' || to_json(items.preview_status) end,
             case when items.upload_type <> '' then ',"upload_type":' || to_json(items.upload_type) end,
+            case when ${insideStaffOnly ? sql`true` : staffOnly} then ',"staff_only":true' end,
             '}') as json
         from items
         where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
+          ${forClient ? sql`and not (${staffOnly})` : sql``}
         order by items.type desc, lower(items.name), items.created_at desc, items.id
-        limit ${limit}
-      ) page`);
-    return result.rows;
+        limit ${limit + 1}
+      ), measured as (
+        -- The bytes of each item inside a JSON string, with its comma: to_json escapes it as the reply's
+        -- JSON will (quotes and backslashes), less its two quotes. Cheaper than counting the characters.
+        select n, json, id, type, name, created_text,
+               n <= ${limit} and (n = 1 or sum(octet_length(to_json(json)::text) - 1)
+                                            over (order by n rows unbounded preceding) <= ${budget}) as keep
+        from page
+      ), totals as (
+        select coalesce(string_agg(json, ',' order by n) filter (where keep), '') as text,
+               (count(*) filter (where keep))::int as count,
+               coalesce(bool_or(not keep), false) as more,
+               max(n) filter (where keep) as last_n
+        from measured
+      )
+      select totals.text, totals.count, totals.more, last.id as "lastId", last.type as "lastType",
+             last.name as "lastName", last.created_text as "lastCreatedAt"
+      from totals left join measured last on last.n = totals.last_n`);
+    const row = result.rows[0];
+    if (!row) return { text: '', count: 0, more: false, last: null };
+    return {
+      text: row.text,
+      count: row.count,
+      more: row.more,
+      last: row.lastId
+        ? {
+            id: row.lastId,
+            type: row.lastType ?? 'file',
+            name: row.lastName ?? '',
+            cursorCreatedAt: row.lastCreatedAt ?? '',
+          }
+        : null,
+    };
   }
 
   /** Each listed folder's count of live, shown children, keyed by the folder's full path. */

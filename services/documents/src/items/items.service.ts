@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope, type Logger } from '@portico/platform';
+import { type Actor, AppError, type BusClient, badRequest, firmScope, type Logger } from '@portico/platform';
 import type {
   CompanyAccess,
   CreateFolderRequest,
@@ -24,7 +24,7 @@ import {
 import { Messages } from '../messages.js';
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
-import { LOG, OBJECT_STORE } from '../tokens.js';
+import { BUS, LOG, OBJECT_STORE } from '../tokens.js';
 import { recordItemEvent } from './item.events.js';
 import { listedToDocumentItem, toDocumentItem } from './item.mapper.js';
 import { type DocTx, ItemsRepository, type ListCursor, type ListedRow } from './items.repository.js';
@@ -32,9 +32,9 @@ import {
   cursorAfter,
   decodePageToken,
   encodePageToken,
-  fitLeanToBudget,
   fitToBudget,
-  leanItems,
+  leanPageBudget,
+  leanRowsToRead,
   pageSizeOf,
   rowsToRead,
   toColumns,
@@ -73,6 +73,7 @@ export class ItemsService {
     private readonly repo: ItemsRepository,
     private readonly access: AccessClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(BUS) private readonly bus: BusClient,
     @Inject(LOG) readonly _log: Logger,
   ) {}
 
@@ -132,8 +133,9 @@ export class ItemsService {
   }
 
   /**
-   * A page in the file manager's lean REST shape, built by PostgreSQL as JSON text and passed on as it is
-   * (the gateway joins the pages): no object per item in this process or the gateway.
+   * A page in the file manager's lean REST shape, built by PostgreSQL as one JSON text and passed on as
+   * it is (the gateway joins the pages): no object per item in this process or the gateway. A page is
+   * as large as the bus's max_payload allows, so a folder of ten thousand items is one page.
    */
   private async listLean(
     actor: Actor,
@@ -143,30 +145,25 @@ export class ItemsService {
     after: ListCursor | undefined,
   ) {
     const scope = firmScope(actor.firm_id);
-    const limit = pageSizeOf(req.pageSize);
-    const { rows, more } = await this.repo.transaction(scope, async (tx) => {
+    const budget = leanPageBudget(this.bus.maxPayload);
+    const page = await this.repo.transaction(scope, async (tx) => {
       if (!folder) {
         if (!after) await this.ensureSystemFolders(tx, actor.firm_id, companyId);
       } else await this.folderOrThrow(tx, actor, companyId, folder);
-      const fetched = await this.repo.listLeanPage(
-        tx,
-        scope,
-        companyId,
-        folder,
-        req.showWithDeleted,
-        limit + 1,
+      return this.repo.listLeanPage(tx, scope, companyId, folder, {
+        withDeleted: req.showWithDeleted,
+        limit: leanRowsToRead(req.pageSize, budget),
+        budget,
+        forClient: isClient(actor),
+        insideStaffOnly: isStaffOnly(folder),
         after,
-      );
-      const page = fetched.slice(0, fitLeanToBudget(fetched.slice(0, limit)));
-      return { rows: page, more: fetched.length > page.length };
+      });
     });
-    const last = rows[rows.length - 1];
-    const lean = leanItems(folder, rows, isClient(actor));
     return {
-      leanItems: lean.text,
+      leanItems: page.text,
       path: folder || '/',
-      count: lean.count,
-      nextPageToken: more && last ? encodePageToken(cursorAfter(last)) : '',
+      count: page.count,
+      nextPageToken: page.more && page.last ? encodePageToken(cursorAfter(page.last)) : '',
     };
   }
 

@@ -11,11 +11,12 @@ export const MAX_PAGE_SIZE = 5_000;
  * default max_payload with the envelope (names up to 255 characters, descriptions up to 1000, tags).
  */
 export const PAGE_BYTE_BUDGET = 640 * 1024;
-/**
- * A lean page's budget: its items' text is measured exactly as it travels (UTF-8 bytes and escapes),
- * so it can come closer to the limit.
- */
-export const LEAN_PAGE_BYTE_BUDGET = 900 * 1024;
+/** Room a lean reply keeps under the bus's max_payload for its envelope, headers and other fields. */
+const LEAN_ENVELOPE_ROOM = 16 * 1024;
+/** The smallest lean item's JSON (id, a one-letter name, type, created_at) with its comma. */
+const SMALLEST_LEAN_ITEM_BYTES = 100;
+/** Items a lean page asks for when the caller does not say: as many as the bytes allow. */
+export const MAX_LEAN_PAGE_SIZE = 100_000;
 /** Fixed bytes per item besides its texts: ids, dates, flags and keys; columns repeat no keys. */
 const FIXED_BYTES = { columns: 220, documents: 760 };
 
@@ -48,34 +49,18 @@ export function fitToBudget(
   return rows.length;
 }
 
-/** How many lean rows fit the byte budget, each with its comma (at least one, so a page moves on). */
-export function fitLeanToBudget(
-  rows: readonly { wireBytes: number }[],
-  budget = LEAN_PAGE_BYTE_BUDGET,
-): number {
-  let used = 0;
-  for (let i = 0; i < rows.length; i++) {
-    used += (rows[i] as { wireBytes: number }).wireBytes + 1;
-    if (used > budget && i > 0) return i;
-  }
-  return rows.length;
-}
+/**
+ * A lean page's byte budget: its items' text is measured exactly as it travels inside the reply (UTF-8
+ * bytes and an escape per quote or backslash), so it can come close to the bus's max_payload.
+ */
+export const leanPageBudget = (maxPayload: number) => Math.max(64 * 1024, maxPayload - LEAN_ENVELOPE_ROOM);
 
-/** A page's lean rows as the text of `lean_items`; STAFF ONLY items marked, or left out for clients. */
-export function leanItems(
-  folder: string,
-  rows: readonly { name: string; json: string }[],
-  forClient: boolean,
-): { text: string; count: number } {
-  const folderStaffOnly = isStaffOnly(folder);
-  const parts: string[] = [];
-  for (const row of rows) {
-    const staffOnly = folderStaffOnly || isStaffOnly(row.name);
-    if (staffOnly && forClient) continue;
-    parts.push(staffOnly ? `${row.json.slice(0, -1)},"staff_only":true}` : row.json);
-  }
-  return { text: parts.join(','), count: parts.length };
-}
+/** Rows worth reading for one lean page: no more than the smallest items could fill. */
+export const leanRowsToRead = (requested: number, budget: number) =>
+  Math.min(
+    requested > 0 ? Math.min(requested, MAX_LEAN_PAGE_SIZE) : MAX_LEAN_PAGE_SIZE,
+    Math.ceil(budget / SMALLEST_LEAN_ITEM_BYTES),
+  );
 
 /** The cursor after a page's last row. */
 export const cursorAfter = (

@@ -34,6 +34,14 @@ export const WIRE_JSON = { useProtoFieldName: true, alwaysEmitImplicit: true } a
 export class BusClient {
   constructor(private readonly nc: NatsConnection) {}
 
+  /**
+   * The largest message the connected server takes (its max_payload; NATS's default is 1 MB, Portico's
+   * servers are set to 8 MB). A reply sized beyond it never arrives, so large answers are cut by it.
+   */
+  get maxPayload(): number {
+    return this.nc.info?.max_payload ?? 1024 * 1024;
+  }
+
   async request<Req extends DescMessage, Res extends DescMessage>(
     contract: RpcContract<Req, Res>,
     payload: MessageInitShape<Req>,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,9 @@ export interface RunningNats {
   pause(): Promise<void>;
   resume(): Promise<void>;
 }
+
+/** max_payload of Portico's NATS servers (k8s/base/nats/nats.conf), here and in production. */
+export const NATS_MAX_PAYLOAD = '8MB';
 
 export function natsServerBinary(): string {
   const candidates = [
@@ -37,11 +40,13 @@ export async function startNatsServer(
   const keep = !!options.storeDir;
   const storeDir = options.storeDir ?? (await mkdtemp(join(tmpdir(), 'portico-nats-')));
   const port = options.port ?? (await freePort());
+  // The servers' settings that the code relies on, as in k8s/base/nats/nats.conf.
+  const configFile = join(storeDir, 'portico-nats.conf');
+  await writeFile(configFile, `max_payload: ${NATS_MAX_PAYLOAD}\n`);
   let child: ChildProcess | undefined;
   const launch = async () => {
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-      stdio: 'ignore',
-    });
+    const args = ['-c', configFile, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+    child = spawn(binary, args, { stdio: 'ignore' });
     await waitFor(() => canConnect(port), 10_000, `nats-server on port ${port}`);
   };
   const halt = async () => {

@@ -47,6 +47,9 @@ export async function startEmbeddedPostgres(
       'max_connections=300',
       '-c',
       'fsync=off',
+      // As in production (k8s/components/cnpg/cluster.yaml).
+      '-c',
+      'jit=off',
     ],
     onLog: () => undefined,
     onError: () => undefined,
