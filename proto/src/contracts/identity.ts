@@ -164,6 +164,11 @@ export const Identity = {
     request: firm.UpdatePreferencesRequestSchema,
     response: firm.FirmSchema,
   }),
+  setDropLinkRecipients: defineRpc({
+    subject: 'identity.firm.set_drop_link_recipients.v1',
+    request: access.SetDropLinkRecipientsRequestSchema,
+    response: access.DocumentPreferencesSchema,
+  }),
 } as const;
 
 /** Domain events identity publishes on JetStream. */

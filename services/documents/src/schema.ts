@@ -115,14 +115,6 @@ export const extractedDocuments = pgTable(
   (t) => [index('extracted_company_idx').on(t.firmId, t.companyId)],
 );
 
-/** The firm drop link's settings: who is told about a drop-off. */
-export const dropLinks = pgTable('drop_links', {
-  firmId: uuid('firm_id').primaryKey(),
-  notifyUserIds: text('notify_user_ids').array().notNull().default(sql`'{}'`),
-  updatedBy: uuid('updated_by'),
-  updatedAt: updatedAt(),
-});
-
 /** Files left through the firm drop link by someone without an account. */
 export const dropOffs = pgTable(
   'drop_offs',
@@ -141,7 +133,7 @@ export const dropOffs = pgTable(
   (t) => [index('drop_offs_firm_idx').on(t.firmId, t.createdAt)],
 );
 
-export const schema = { items, uploads, extractedDocuments, dropLinks, dropOffs };
+export const schema = { items, uploads, extractedDocuments, dropOffs };
 export type DocumentsSchema = typeof schema;
 export type ItemRow = typeof items.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;

@@ -53,6 +53,9 @@ export const Messages = {
   advisorCannotEditEntityProfile:
     'Advisors edit entities from the Entities area, not the client entity profile',
   partnerOnly: 'Only partners can change firm settings',
+  dropLinkManagersOnly: 'You do not have permission to do that',
+  selectDropLinkUser: 'Please select at least one user to receive notifications',
+  chooseFirmUsers: 'Choose firm users from the list',
   unknownPreference: 'Unknown preference',
   notFound: 'Not found',
   firmNotFound: 'Firm not found',

@@ -19,4 +19,9 @@ export class AccessClient {
   firmContacts(request: { firmId?: string; slug?: string; userIds?: string[] }) {
     return this.bus.request(Identity.firmContacts, request);
   }
+
+  /** The firm preference naming who is emailed of drop-offs; identity checks the actor and the users. */
+  setDropLinkRecipients(actor: Actor, userIds: string[]) {
+    return this.bus.request(Identity.setDropLinkRecipients, { userIds }, { actor });
+  }
 }

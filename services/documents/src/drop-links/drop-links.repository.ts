@@ -1,32 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, recordEvent } from '@portico/platform';
 import { DocumentsEvents } from '@portico/proto';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { dropLinks, dropOffs } from '../schema.js';
+import { and, desc, eq } from 'drizzle-orm';
+import { dropOffs } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 
 @Injectable()
 export class DropLinksRepository {
   constructor(@Inject(DB) private readonly db: DocumentsDb) {}
-
-  async notifyUserIds(scope: FirmScope): Promise<string[]> {
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx.select().from(dropLinks).where(eq(dropLinks.firmId, scope.firmId)),
-    );
-    return rows[0]?.notifyUserIds ?? [];
-  }
-
-  async save(scope: FirmScope, userIds: string[], by: string): Promise<void> {
-    await inFirm(this.db, scope, (tx) =>
-      tx
-        .insert(dropLinks)
-        .values({ firmId: scope.firmId, notifyUserIds: userIds, updatedBy: by })
-        .onConflictDoUpdate({
-          target: dropLinks.firmId,
-          set: { notifyUserIds: userIds, updatedBy: by, updatedAt: sql`now()` },
-        }),
-    );
-  }
 
   /** Files the drop-offs and announces them in one transaction. */
   async addDropOffs(

@@ -42,22 +42,25 @@ export class DropLinksService {
     return {
       id: encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY),
       firmName: firm.name,
-      notifyUserIds: await this.repo.notifyUserIds(firmScope(actor.firm_id)),
+      notifyUserIds: firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? [],
       enabled: !!firm.preferences?.dropLinkEnabled,
       firmUsers: firm.users.map((u) => ({ id: u.id, fullName: u.fullName, email: u.email })),
     };
   }
 
-  /** At least one firm user must be chosen ('Please select at least one user to receive notifications'). */
+  /**
+   * Who is emailed of drop-offs: the firm preference firm_user_ids_to_receive_drop_link_notification,
+   * which identity owns and checks (at least one of the firm's advisors: 'Please select at least one
+   * user to receive notifications').
+   */
   async save(actor: Actor, userIds: string[]) {
     assertDropLinkManager(actor);
-    const ids = [...new Set(userIds.map((id) => id.trim()).filter(Boolean))];
-    if (!ids.length)
-      throw badRequest(Messages.selectDropLinkUser, { notifyUserIds: Messages.selectDropLinkUser });
-    const firm = await this.access.firmContacts({ firmId: actor.firm_id, userIds: ids });
-    if (firm.users.length !== ids.length)
-      throw badRequest(Messages.selectDropLinkUser, { notifyUserIds: 'Choose firm users from the list' });
-    await this.repo.save(firmScope(actor.firm_id), ids, actor.user_id);
+    await this.access.setDropLinkRecipients(actor, userIds).catch((err) => {
+      // The same refusal, on this API's field.
+      if (err instanceof AppError && err.status === 400)
+        throw badRequest(err.message, { notifyUserIds: err.message });
+      throw err;
+    });
     return this.get(actor);
   }
 
@@ -206,15 +209,16 @@ export class DropLinksService {
 
   /** Emails the chosen firm users through the notifications service; a failure is logged, not the uploader's problem. */
   private async notify(firmId: string, names: string[], who: { name: string; email: string }, key: string) {
-    const userIds = await this.repo.notifyUserIds(firmScope(firmId));
-    if (!userIds.length) {
+    const firm = await this.access.firmContacts({ firmId, userIds: [] });
+    const chosen = new Set(firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? []);
+    const recipients = firm.users.filter((user) => chosen.has(user.id));
+    if (!recipients.length) {
       this.log.warn({ firm_id: firmId }, 'Drop-off received but nobody is chosen to be notified');
       return;
     }
-    const firm = await this.access.firmContacts({ firmId, userIds });
     const from = who.name ? `${who.name} <${who.email}>` : who.email;
     const text = `${from} dropped off ${names.length} file(s) through your firm's drop link:\n\n${names.map((n) => `- ${n}`).join('\n')}\n\nOpen Portico to download them: ${this.config.PUBLIC_URL}`;
-    for (const user of firm.users) {
+    for (const user of recipients) {
       await this.bus
         .request(Notifications.sendEmail, {
           to: user.email,

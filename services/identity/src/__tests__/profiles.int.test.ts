@@ -445,6 +445,49 @@ describe('identity users, entities and firm settings over NATS', () => {
       expect(firm.preferences).toMatchObject({ drop_link_enabled: true });
     });
 
+    it("keeps who is told of drop-offs: partners, admins and full users choose at least one of the firm's advisors", async () => {
+      const set = (key: string, userIds: string[], as = actor(key)) =>
+        h.bus.request(Identity.setDropLinkRecipients, { userIds }, { actor: as });
+      for (const key of ['group', 'client', 'readonly']) {
+        await expect(set(key, [id('partner')])).rejects.toMatchObject({ status: 403 });
+      }
+      await expect(set('admin', [])).rejects.toMatchObject({
+        status: 400,
+        message: 'Please select at least one user to receive notifications',
+      });
+      // A client of the firm, another firm's partner, or no user at all: not the firm's advisors.
+      for (const ids of [[id('client')], [h.other.users.partner?.id as string], ['not-a-user']]) {
+        await expect(set('admin', ids)).rejects.toMatchObject({
+          status: 400,
+          message: 'Choose firm users from the list',
+        });
+      }
+      const saved = await set('full', [id('full'), id('admin'), id('full')]);
+      expect(saved.firmUserIdsToReceiveDropLinkNotification).toEqual([id('full'), id('admin')]);
+      const firm = await h.bus.request(Identity.currentFirm, {}, { actor: actor('partner') });
+      expect(firm.preferences).toMatchObject({
+        firm_user_ids_to_receive_drop_link_notification: [id('full'), id('admin')],
+      });
+      // The whole-object settings save holds to the same rule when it changes the list, not otherwise.
+      await expect(
+        h.bus.request(
+          Identity.updatePreferences,
+          { preferences: { firm_user_ids_to_receive_drop_link_notification: [] } },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({
+        status: 400,
+        message: 'Please select at least one user to receive notifications',
+      });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { ...firm.preferences, tour_enabled: true } },
+        { actor: actor('partner') },
+      );
+      const other = await h.bus.request(Identity.currentFirm, {}, { actor: h.actorOf(h.other, 'partner') });
+      expect(other.preferences).toMatchObject({ firm_user_ids_to_receive_drop_link_notification: [] });
+    });
+
     it("never changes another firm's preferences", async () => {
       const before = await h.bus.request(Identity.currentFirm, {}, { actor: h.actorOf(h.other, 'partner') });
       expect(before.preferences).toMatchObject({ communication_disabled: false });

@@ -2,24 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, AppError, firmScope } from '@portico/platform';
 import { CompaniesRepository } from '../companies/companies.repository.js';
 import { CompaniesService } from '../companies/companies.service.js';
+import { documentPreferences } from '../firms/document-preferences.js';
 import { firmTheme } from '../firms/firm-theme.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
-import type { FirmPreferences } from '../firms/preferences.js';
 import { Messages } from '../messages.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { isUuid } from '../users/users.service.js';
-
-const documentPreferences = (prefs: FirmPreferences) => ({
-  disableFolderAction: prefs.disable_folder_action,
-  disableFileEditAction: prefs.disable_file_edit_action,
-  documentTagsEnabled: prefs.document_tags_enabled,
-  bulkUploadProcessor: prefs.bulk_upload_processor,
-  annotationEnabled: prefs.annotation_enabled,
-  dropLinkEnabled: prefs.drop_link_enabled,
-  hideDocumentsViewFromClients: prefs.hide_documents_view_from_clients,
-  hideSignInButtonOnDropLink: prefs.hide_sign_in_button_on_drop_link,
-});
 
 /**
  * What other services (documents first) need to enforce an actor's rights on a company's records,

@@ -1,7 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { type Actor, CurrentActor, Rpc } from '@portico/platform';
-import { type FirmThemeBySlugRequest, Identity, type UpdatePreferencesRequest } from '@portico/proto';
+import {
+  type FirmThemeBySlugRequest,
+  Identity,
+  type SetDropLinkRecipientsRequest,
+  type UpdatePreferencesRequest,
+} from '@portico/proto';
 import { FirmsService } from './firms.service.js';
 
 @Controller()
@@ -21,5 +26,10 @@ export class FirmsHandler {
   @Rpc(Identity.updatePreferences)
   updatePreferences(@Payload() req: UpdatePreferencesRequest, @CurrentActor() actor: Actor) {
     return this.firms.updatePreferences(actor, req.preferences ?? {});
+  }
+
+  @Rpc(Identity.setDropLinkRecipients)
+  setDropLinkRecipients(@Payload() req: SetDropLinkRecipientsRequest, @CurrentActor() actor: Actor) {
+    return this.firms.setDropLinkRecipients(actor, req.userIds);
   }
 }

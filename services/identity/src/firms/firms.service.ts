@@ -1,13 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope, recordEvent } from '@portico/platform';
+import { type Actor, AppError, badRequest, type FirmScope, firmScope, recordEvent } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
 import { entityTypeOptions } from '../companies/company.rules.js';
 import { Messages } from '../messages.js';
 import type { FirmRow } from '../schema.js';
+import { isUuid } from '../users/users.service.js';
+import { documentPreferences } from './document-preferences.js';
 import { firmTheme } from './firm-theme.js';
 import { FirmsRepository } from './firms.repository.js';
 import { PreferencesCache } from './preferences.cache.js';
-import { changedPreferenceKeys, mergePreferences, validatePreferences } from './preferences.js';
+import {
+  changedPreferenceKeys,
+  type FirmPreferences,
+  mergePreferences,
+  validatePreferences,
+} from './preferences.js';
+
+const DROP_LINK_RECIPIENTS = 'firm_user_ids_to_receive_drop_link_notification';
+/** Drop Link is for partners, admins and full users (spec 1 s.6). */
+const DROP_LINK_MANAGERS = ['partner', 'admin', 'full'];
+const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
 
 @Injectable()
 export class FirmsService {
@@ -39,11 +52,53 @@ export class FirmsService {
     const problems = Object.entries(fields);
     if (problems.length) throw badRequest(`${problems[0]?.[0]}: ${problems[0]?.[1]}`, fields);
     const scope = firmScope(actor.firm_id);
+    const firm = await this.savePreferences(scope, async (current) => {
+      const recipients = input[DROP_LINK_RECIPIENTS];
+      // A settings page saves the whole object: the drop link's rule applies when the list changes.
+      if (recipients !== undefined && !sameIds(recipients as string[], current[DROP_LINK_RECIPIENTS]))
+        return {
+          ...input,
+          [DROP_LINK_RECIPIENTS]: await this.dropLinkRecipients(scope, recipients as string[]),
+        };
+      return input;
+    });
+    return this.present(firm, await this.firms.groups(scope));
+  }
+
+  /**
+   * Who is emailed of drop-offs (spec 1 s.5.4): partners, admins and full users choose; at least one,
+   * and only the firm's own advisors. The document preferences as they are after the change.
+   */
+  async setDropLinkRecipients(actor: Actor, userIds: string[]) {
+    if (actor.role !== 'advisor' || !DROP_LINK_MANAGERS.includes(actor.firm_access ?? '')) {
+      throw new AppError('forbidden', 'drop_link_forbidden', Messages.dropLinkManagersOnly);
+    }
+    const scope = firmScope(actor.firm_id);
+    const ids = await this.dropLinkRecipients(scope, userIds);
+    const firm = await this.savePreferences(scope, async () => ({ [DROP_LINK_RECIPIENTS]: ids }));
+    return documentPreferences(mergePreferences(firm.preferences));
+  }
+
+  private async dropLinkRecipients(scope: FirmScope, userIds: string[]) {
+    const ids = [...new Set(userIds.map((id) => id.trim()).filter(Boolean))];
+    if (!ids.length)
+      throw badRequest(Messages.selectDropLinkUser, { [DROP_LINK_RECIPIENTS]: Messages.selectDropLinkUser });
+    const advisors = ids.every(isUuid) ? await this.firms.advisors(scope, ids) : [];
+    if (advisors.length !== ids.length)
+      throw badRequest(Messages.chooseFirmUsers, { [DROP_LINK_RECIPIENTS]: Messages.chooseFirmUsers });
+    return ids;
+  }
+
+  /** Merges `change(current preferences)` into the firm's preferences, with the event, in one transaction. */
+  private async savePreferences(
+    scope: FirmScope,
+    change: (current: FirmPreferences) => Promise<Record<string, unknown>>,
+  ) {
     const firm = await this.firms.transaction(scope, async (tx) => {
       const current = await this.firms.get(scope);
       if (!current) throw new AppError('not_found', 'firm_not_found', Messages.firmNotFound);
       const before = mergePreferences(current.preferences);
-      const after = mergePreferences({ ...current.preferences, ...input });
+      const after = mergePreferences({ ...current.preferences, ...(await change(before)) });
       const saved = await this.firms.savePreferences(tx, current.id, after);
       await recordEvent(tx, IdentityEvents.preferencesUpdated, {
         firmId: current.id,
@@ -52,8 +107,8 @@ export class FirmsService {
       });
       return saved;
     });
-    this.cache.invalidate(actor.firm_id);
-    return this.present(firm, await this.firms.groups(scope));
+    this.cache.invalidate(scope.firmId);
+    return firm;
   }
 
   private present(firm: FirmRow, groups: { id: string; name: string }[]) {

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/identity/v1/access.proto.
  */
 export const file_portico_identity_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("CiBwb3J0aWNvL2lkZW50aXR5L3YxL2FjY2Vzcy5wcm90bxITcG9ydGljby5pZGVudGl0eS52MSKfAgoTRG9jdW1lbnRQcmVmZXJlbmNlcxIdChVkaXNhYmxlX2ZvbGRlcl9hY3Rpb24YASABKAgSIAoYZGlzYWJsZV9maWxlX2VkaXRfYWN0aW9uGAIgASgIEh0KFWRvY3VtZW50X3RhZ3NfZW5hYmxlZBgDIAEoCBIdChVidWxrX3VwbG9hZF9wcm9jZXNzb3IYBCABKAgSGgoSYW5ub3RhdGlvbl9lbmFibGVkGAUgASgIEhkKEWRyb3BfbGlua19lbmFibGVkGAYgASgIEigKIGhpZGVfZG9jdW1lbnRzX3ZpZXdfZnJvbV9jbGllbnRzGAcgASgIEigKIGhpZGVfc2lnbl9pbl9idXR0b25fb25fZHJvcF9saW5rGAggASgIIioKFENvbXBhbnlBY2Nlc3NSZXF1ZXN0EhIKCmNvbXBhbnlfaWQYASABKAkilwIKDUNvbXBhbnlBY2Nlc3MSEgoKY29tcGFueV9pZBgBIAEoCRIPCgdmaXJtX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDwoHaGFzaF9pZBgEIAEoCRIQCghpbmFjdGl2ZRgFIAEoCBIXCg9yZWFkb25seV9hY2Nlc3MYBiABKAgSEQoJb3duZXJfaWRzGAcgAygJEi0KJWZvbGRlcnNfd2hlcmVfY2xpZW50X2FjdGlvbnNfZGlzYWJsZWQYCCADKAkSFgoOYWN0b3JfcmVhZG9ubHkYCSABKAgSPQoLcHJlZmVyZW5jZXMYCiABKAsyKC5wb3J0aWNvLmlkZW50aXR5LnYxLkRvY3VtZW50UHJlZmVyZW5jZXMiRgoTRmlybUNvbnRhY3RzUmVxdWVzdBIPCgdmaXJtX2lkGAEgASgJEgwKBHNsdWcYAiABKAkSEAoIdXNlcl9pZHMYAyADKAkiTwoLRmlybUNvbnRhY3QSCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSEQoJZnVsbF9uYW1lGAMgASgJEhIKCmlzX2Fkdmlzb3IYBCABKAgizAEKDEZpcm1Db250YWN0cxIPCgdmaXJtX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSLwoFdXNlcnMYAyADKAsyIC5wb3J0aWNvLmlkZW50aXR5LnYxLkZpcm1Db250YWN0Ej0KC3ByZWZlcmVuY2VzGAQgASgLMigucG9ydGljby5pZGVudGl0eS52MS5Eb2N1bWVudFByZWZlcmVuY2VzEi0KBXRoZW1lGAUgASgLMh4ucG9ydGljby5pZGVudGl0eS52MS5GaXJtVGhlbWViBnByb3RvMw", [file_portico_identity_v1_firm]);
+  fileDesc("CiBwb3J0aWNvL2lkZW50aXR5L3YxL2FjY2Vzcy5wcm90bxITcG9ydGljby5pZGVudGl0eS52MSLYAgoTRG9jdW1lbnRQcmVmZXJlbmNlcxIdChVkaXNhYmxlX2ZvbGRlcl9hY3Rpb24YASABKAgSIAoYZGlzYWJsZV9maWxlX2VkaXRfYWN0aW9uGAIgASgIEh0KFWRvY3VtZW50X3RhZ3NfZW5hYmxlZBgDIAEoCBIdChVidWxrX3VwbG9hZF9wcm9jZXNzb3IYBCABKAgSGgoSYW5ub3RhdGlvbl9lbmFibGVkGAUgASgIEhkKEWRyb3BfbGlua19lbmFibGVkGAYgASgIEigKIGhpZGVfZG9jdW1lbnRzX3ZpZXdfZnJvbV9jbGllbnRzGAcgASgIEigKIGhpZGVfc2lnbl9pbl9idXR0b25fb25fZHJvcF9saW5rGAggASgIEjcKL2Zpcm1fdXNlcl9pZHNfdG9fcmVjZWl2ZV9kcm9wX2xpbmtfbm90aWZpY2F0aW9uGAkgAygJIjAKHFNldERyb3BMaW5rUmVjaXBpZW50c1JlcXVlc3QSEAoIdXNlcl9pZHMYASADKAkiKgoUQ29tcGFueUFjY2Vzc1JlcXVlc3QSEgoKY29tcGFueV9pZBgBIAEoCSKXAgoNQ29tcGFueUFjY2VzcxISCgpjb21wYW55X2lkGAEgASgJEg8KB2Zpcm1faWQYAiABKAkSDAoEbmFtZRgDIAEoCRIPCgdoYXNoX2lkGAQgASgJEhAKCGluYWN0aXZlGAUgASgIEhcKD3JlYWRvbmx5X2FjY2VzcxgGIAEoCBIRCglvd25lcl9pZHMYByADKAkSLQolZm9sZGVyc193aGVyZV9jbGllbnRfYWN0aW9uc19kaXNhYmxlZBgIIAMoCRIWCg5hY3Rvcl9yZWFkb25seRgJIAEoCBI9CgtwcmVmZXJlbmNlcxgKIAEoCzIoLnBvcnRpY28uaWRlbnRpdHkudjEuRG9jdW1lbnRQcmVmZXJlbmNlcyJGChNGaXJtQ29udGFjdHNSZXF1ZXN0Eg8KB2Zpcm1faWQYASABKAkSDAoEc2x1ZxgCIAEoCRIQCgh1c2VyX2lkcxgDIAMoCSJPCgtGaXJtQ29udGFjdBIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIRCglmdWxsX25hbWUYAyABKAkSEgoKaXNfYWR2aXNvchgEIAEoCCLMAQoMRmlybUNvbnRhY3RzEg8KB2Zpcm1faWQYASABKAkSDAoEbmFtZRgCIAEoCRIvCgV1c2VycxgDIAMoCzIgLnBvcnRpY28uaWRlbnRpdHkudjEuRmlybUNvbnRhY3QSPQoLcHJlZmVyZW5jZXMYBCABKAsyKC5wb3J0aWNvLmlkZW50aXR5LnYxLkRvY3VtZW50UHJlZmVyZW5jZXMSLQoFdGhlbWUYBSABKAsyHi5wb3J0aWNvLmlkZW50aXR5LnYxLkZpcm1UaGVtZWIGcHJvdG8z", [file_portico_identity_v1_firm]);
 
 /**
  * The firm preferences other services enforce on documents (spec 1 s.3, s.4.3).
@@ -59,6 +59,13 @@ export type DocumentPreferences = Message<"portico.identity.v1.DocumentPreferenc
    * @generated from field: bool hide_sign_in_button_on_drop_link = 8;
    */
   hideSignInButtonOnDropLink: boolean;
+
+  /**
+   * The firm users emailed when someone drops files off through the firm's drop link.
+   *
+   * @generated from field: repeated string firm_user_ids_to_receive_drop_link_notification = 9;
+   */
+  firmUserIdsToReceiveDropLinkNotification: string[];
 };
 
 /**
@@ -67,6 +74,26 @@ export type DocumentPreferences = Message<"portico.identity.v1.DocumentPreferenc
  */
 export const DocumentPreferencesSchema: GenMessage<DocumentPreferences> = /*@__PURE__*/
   messageDesc(file_portico_identity_v1_access, 0);
+
+/**
+ * Who is told of drop-offs (the preference firm_user_ids_to_receive_drop_link_notification): partners,
+ * admins and full users; at least one of the firm's advisors. Answers the firm's document preferences.
+ *
+ * @generated from message portico.identity.v1.SetDropLinkRecipientsRequest
+ */
+export type SetDropLinkRecipientsRequest = Message<"portico.identity.v1.SetDropLinkRecipientsRequest"> & {
+  /**
+   * @generated from field: repeated string user_ids = 1;
+   */
+  userIds: string[];
+};
+
+/**
+ * Describes the message portico.identity.v1.SetDropLinkRecipientsRequest.
+ * Use `create(SetDropLinkRecipientsRequestSchema)` to create a new message.
+ */
+export const SetDropLinkRecipientsRequestSchema: GenMessage<SetDropLinkRecipientsRequest> = /*@__PURE__*/
+  messageDesc(file_portico_identity_v1_access, 1);
 
 /**
  * Asked with the caller's actor: answers 404 when the actor may not see the company.
@@ -85,7 +112,7 @@ export type CompanyAccessRequest = Message<"portico.identity.v1.CompanyAccessReq
  * Use `create(CompanyAccessRequestSchema)` to create a new message.
  */
 export const CompanyAccessRequestSchema: GenMessage<CompanyAccessRequest> = /*@__PURE__*/
-  messageDesc(file_portico_identity_v1_access, 1);
+  messageDesc(file_portico_identity_v1_access, 2);
 
 /**
  * @generated from message portico.identity.v1.CompanyAccess
@@ -151,7 +178,7 @@ export type CompanyAccess = Message<"portico.identity.v1.CompanyAccess"> & {
  * Use `create(CompanyAccessSchema)` to create a new message.
  */
 export const CompanyAccessSchema: GenMessage<CompanyAccess> = /*@__PURE__*/
-  messageDesc(file_portico_identity_v1_access, 2);
+  messageDesc(file_portico_identity_v1_access, 3);
 
 /**
  * Service to service, never exposed by the gateway: a firm by id or slug with some of its advisors.
@@ -182,7 +209,7 @@ export type FirmContactsRequest = Message<"portico.identity.v1.FirmContactsReque
  * Use `create(FirmContactsRequestSchema)` to create a new message.
  */
 export const FirmContactsRequestSchema: GenMessage<FirmContactsRequest> = /*@__PURE__*/
-  messageDesc(file_portico_identity_v1_access, 3);
+  messageDesc(file_portico_identity_v1_access, 4);
 
 /**
  * @generated from message portico.identity.v1.FirmContact
@@ -214,7 +241,7 @@ export type FirmContact = Message<"portico.identity.v1.FirmContact"> & {
  * Use `create(FirmContactSchema)` to create a new message.
  */
 export const FirmContactSchema: GenMessage<FirmContact> = /*@__PURE__*/
-  messageDesc(file_portico_identity_v1_access, 4);
+  messageDesc(file_portico_identity_v1_access, 5);
 
 /**
  * @generated from message portico.identity.v1.FirmContacts
@@ -253,5 +280,5 @@ export type FirmContacts = Message<"portico.identity.v1.FirmContacts"> & {
  * Use `create(FirmContactsSchema)` to create a new message.
  */
 export const FirmContactsSchema: GenMessage<FirmContacts> = /*@__PURE__*/
-  messageDesc(file_portico_identity_v1_access, 5);
+  messageDesc(file_portico_identity_v1_access, 6);
 
