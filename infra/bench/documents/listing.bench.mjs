@@ -13,6 +13,10 @@ const profile = process.env.BENCH_PROFILE
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
   : [];
 const FOLDER = 'Archive';
+// An item's own columns; listing_json (the lean JSON the trigger keeps) is Portico's shortcut, not data.
+const ITEM_COLUMNS = `id, firm_id, company_id, folder, name, type, storage_key, size, content_type, description, tags,
+  is_protected, is_system, hidden, upload_type, questionnaire_id, extracted_document_id, parent_document_id,
+  preview_key, preview_status, created_by, created_at, updated_at, deleted_at`;
 
 const stack = await startDocumentsStack({ profile });
 const db = new pg.Client({ connectionString: stack.documentsAdminUrl });
@@ -65,7 +69,7 @@ try {
 
   const baselineQuery = async () => {
     const { rows } = await db.query(
-      `select * from items where firm_id = $1 and company_id = $2 and folder = $3 and not hidden and deleted_at is null
+      `select ${ITEM_COLUMNS} from items where firm_id = $1 and company_id = $2 and folder = $3 and not hidden and deleted_at is null
        order by type desc, lower(name), created_at desc`,
       [stack.firmId, stack.companyId, `/${FOLDER}`],
     );

@@ -49,6 +49,12 @@ export const items = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * The item in the file manager's lean listing shape (a JSON object without items_count and
+     * staff_only, which depend on other rows and on the listed path), kept by the trigger of migration
+     * 0005 on every insert and update: never written by the code.
+     */
+    listingJson: text('listing_json').notNull().default(''),
   },
   (t) => [
     uniqueIndex('items_live_path_idx')

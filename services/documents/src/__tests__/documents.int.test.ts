@@ -418,6 +418,38 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       const client = await leanPages('client', '/Big', 20);
       expect(client.map((p) => p.count)).toEqual([20, 20, 5]);
       expect(client.flatMap((p) => p.items).map((i) => i.name)).not.toContain('Notes (STAFF ONLY)');
+
+      // The stored listing JSON follows every change of the row: renamed, then deleted (listed with deleted).
+      await h.bus.request(
+        Documents.renameItem,
+        {
+          companyId: company('individual'),
+          path: '/Big',
+          itemName: 'file 0001.pdf',
+          newName: "renamed 'one'",
+        },
+        { actor: actor('partner') },
+      );
+      await h.bus.request(
+        Documents.deleteDocument,
+        { companyId: company('individual'), path: '/Big', documentName: 'file 0002.pdf', isFolder: false },
+        { actor: actor('partner') },
+      );
+      const after = (await leanPages('partner', '/Big', 0))[0]?.items ?? [];
+      const renamed = after.find((i) => i.name === "renamed 'one'.pdf");
+      expect(renamed).toMatchObject({ size: '1', type: 'file' });
+      expect(String(renamed?.updated_at)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(after.map((i) => i.name)).not.toContain('file 0002.pdf');
+      const withDeleted = await h.bus.request(
+        Documents.getDocuments,
+        { companyId: company('individual'), path: '/Big', lean: true, showWithDeleted: true },
+        { actor: actor('partner') },
+      );
+      expect(
+        JSON.parse(`[${withDeleted.leanItems}]`).find((i: { name: string }) => i.name === 'file 0002.pdf'),
+      ).toMatchObject({
+        deleted_at: expect.stringMatching(/Z$/),
+      });
     });
 
     it('cuts a lean page before it would pass the bus limit, and the next page carries on', async () => {

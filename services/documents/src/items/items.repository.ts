@@ -189,41 +189,23 @@ export class ItemsRepository {
     // STAFF ONLY as paths.rules' isStaffOnly says it, for the item's own name (the folder's path is the
     // caller's: `insideStaffOnly`, and a client never lists inside such a folder).
     const staffOnly = sql`upper(${items.name}) like '%STAFF ONLY%'`;
-    // Each item's JSON by concatenation (json_build_object with json_strip_nulls costs about four times
-    // as much), texts through to_json for their escaping; only for the rows of this page, which the
-    // listing index hands over in order.
+    const itemStaffOnly = insideStaffOnly ? sql`true` : staffOnly;
+    // The rows of this page come from the listing index in order; only folders and STAFF ONLY items
+    // need their stored JSON extended.
     const result = await tx.execute<LeanPageRow>(sql`
       with page as (
         select items.id, items.type, items.name, items.created_at::text as created_text,
           row_number() over (order by items.type desc, lower(items.name), items.created_at desc, items.id) as n,
-          concat(
-            '{"id":"', items.id, '","name":', to_json(items.name), ',"type":', to_json(items.type),
-            case when items.description <> '' then ',"description":' || to_json(items.description) end,
-            case when cardinality(items.tags) > 0 then ',"tags":' || to_json(items.tags) end,
-            ',"created_at":"', ${isoText(items.createdAt)}, '"',
-            case when items.updated_at <> items.created_at
-              then ',"updated_at":"' || ${isoText(items.updatedAt)} || '"' end,
-            case when items.deleted_at is not null
-              then ',"deleted_at":"' || ${isoText(items.deletedAt)} || '"' end,
-            case when items.questionnaire_id <> ''
-              then ',"questionnaire_id":' || to_json(items.questionnaire_id) end,
-            case when items.extracted_document_id is not null
-              then ',"extracted_document_id":"' || items.extracted_document_id || '"' end,
-            case when items.parent_document_id is not null
-              then ',"parent_document_id":"' || items.parent_document_id || '"' end,
-            case when items.type = 'folder' then ',"items_count":' || nullif((
-              select count(*) from items c
-              where c.firm_id = items.firm_id and c.company_id = items.company_id
-                and c.folder = items.folder || '/' || items.name and c.deleted_at is null and not c.hidden), 0) end,
-            case when items.size <> 0 then ',"size":"' || items.size || '"' end,
-            case when items.content_type <> '' then ',"content_type":' || to_json(items.content_type) end,
-            case when items.is_protected then ',"is_protected":true' end,
-            case when items.is_system then ',"is_system":true' end,
-            case when items.preview_status <> 'none'
-              then ',"preview_status":' || to_json(items.preview_status) end,
-            case when items.upload_type <> '' then ',"upload_type":' || to_json(items.upload_type) end,
-            case when ${insideStaffOnly ? sql`true` : staffOnly} then ',"staff_only":true' end,
-            '}') as json
+          -- The item's stored JSON (migration 0005) with what depends on other rows or on the path.
+          case when items.type = 'folder' or ${itemStaffOnly}
+            then concat(left(items.listing_json, -1),
+              case when items.type = 'folder' then ',"items_count":' || nullif((
+                select count(*) from items c
+                where c.firm_id = items.firm_id and c.company_id = items.company_id
+                  and c.folder = items.folder || '/' || items.name and c.deleted_at is null and not c.hidden), 0) end,
+              case when ${itemStaffOnly} then ',"staff_only":true' end,
+              '}')
+            else items.listing_json end as json
         from items
         where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
           ${forClient ? sql`and not (${staffOnly})` : sql``}

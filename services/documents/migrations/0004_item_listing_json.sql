@@ -1,0 +1,1 @@
+ALTER TABLE "items" ADD COLUMN "listing_json" text DEFAULT '' NOT NULL;
