@@ -320,13 +320,17 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
         [h.firm.firmId, company('individual'), n],
       );
     }
-    const all = async (key: string, pageSize: number, columnar: boolean) => {
+    /** Every page of a listing of /Big (or `path`), following next_page_token. */
+    const pagesOf = async (
+      key: string,
+      request: { path?: string; pageSize: number; columnar?: boolean; lean?: boolean },
+    ) => {
       const pages = [];
       let pageToken = '';
       do {
         const page = await h.bus.request(
           Documents.getDocuments,
-          { companyId: company('individual'), path: '/Big', pageSize, pageToken, columnar },
+          { companyId: company('individual'), path: '/Big', ...request, pageToken },
           { actor: actor(key) },
         );
         pages.push(page);
@@ -334,6 +338,7 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       } while (pageToken);
       return pages;
     };
+    const all = (key: string, pageSize: number, columnar: boolean) => pagesOf(key, { pageSize, columnar });
 
     it('follows next_page_token through every item once, in order, as documents or as columns', async () => {
       await seedBig(45);
@@ -387,20 +392,11 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       ).rejects.toMatchObject({ status: 400, message: 'This list has changed; please reload it' });
     });
 
-    const leanPages = async (key: string, path: string, pageSize: number) => {
-      const pages = [];
-      let pageToken = '';
-      do {
-        const page = await h.bus.request(
-          Documents.getDocuments,
-          { companyId: company('individual'), path, pageSize, pageToken, lean: true },
-          { actor: actor(key) },
-        );
-        pages.push({ ...page, items: JSON.parse(`[${page.leanItems}]`) as Record<string, unknown>[] });
-        pageToken = page.nextPageToken;
-      } while (pageToken);
-      return pages;
-    };
+    const leanPages = async (key: string, path: string, pageSize: number) =>
+      (await pagesOf(key, { path, pageSize, lean: true })).map((page) => ({
+        ...page,
+        items: JSON.parse(`[${page.leanItems}]`) as Record<string, unknown>[],
+      }));
 
     it('pages the lean shape too: every item once, in order, STAFF ONLY marked for advisors and left out for clients', async () => {
       const partner = await leanPages('partner', '/Big', 10);
