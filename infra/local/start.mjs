@@ -184,10 +184,13 @@ async function main() {
   await runOnce('seed', ['services/identity/dist/seed/seed-main.js'], identityEnv);
 
   const telemetry = ['--import', '@portico/platform/telemetry'];
+  // As in k8s/base/{documents,gateway}/deployment.yaml: a larger first old-generation budget for the
+  // services that pass megabytes around (listings, zips), see services/documents/README.md.
+  const largePayloads = ['--initial-old-space-size=256', ...telemetry];
   run('notifications', [...telemetry, 'services/notifications/dist/main.js'], notificationsEnv);
   run('identity', [...telemetry, 'services/identity/dist/main.js'], identityEnv);
-  run('documents', [...telemetry, 'services/documents/dist/main.js'], documentsEnv);
-  run('gateway', [...telemetry, 'gateway/dist/main.js'], {
+  run('documents', [...largePayloads, 'services/documents/dist/main.js'], documentsEnv);
+  run('gateway', [...largePayloads, 'gateway/dist/main.js'], {
     ...common,
     OTEL_SERVICE_NAME: 'gateway',
     PORT: String(ports.gateway),

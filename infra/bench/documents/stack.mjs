@@ -68,28 +68,36 @@ export async function startDocumentsStack({ profile = [] } = {}) {
       });
       seed.on('exit', (code) => (code === 0 ? ok() : fail(new Error('seed failed'))));
     });
-    const service = (name, script, env) =>
-      spawnNode(name, [...profile, '--import', '@portico/platform/telemetry', join(root, script)], {
+    // The node flags of each service's container (k8s/base/*/deployment.yaml).
+    const service = (name, script, env, flags = []) =>
+      spawnNode(name, [...profile, ...flags, '--import', '@portico/platform/telemetry', join(root, script)], {
         ...common,
         ...env,
       });
+    const largePayloads = ['--initial-old-space-size=256'];
     const processes = {
       identity: service('identity', 'services/identity/dist/main.js', {
         DATABASE_URL: identityDb,
         HEALTH_PORT: String(identityHealth),
         JWT_SIGNING_KEYS: keys,
       }),
-      documents: service('documents', 'services/documents/dist/main.js', {
-        DATABASE_URL: documentsDb,
-        HEALTH_PORT: String(documentsHealth),
-        ...s3.env,
-      }),
-      gateway: service('gateway', 'gateway/dist/main.js', {
-        PORT: String(gatewayPort),
-        HOST: '127.0.0.1',
-        RATE_LIMIT_IP_MAX: '1000000',
-        RATE_LIMIT_ACCOUNT_MAX: '1000000',
-      }),
+      documents: service(
+        'documents',
+        'services/documents/dist/main.js',
+        { DATABASE_URL: documentsDb, HEALTH_PORT: String(documentsHealth), ...s3.env },
+        largePayloads,
+      ),
+      gateway: service(
+        'gateway',
+        'gateway/dist/main.js',
+        {
+          PORT: String(gatewayPort),
+          HOST: '127.0.0.1',
+          RATE_LIMIT_IP_MAX: '1000000',
+          RATE_LIMIT_ACCOUNT_MAX: '1000000',
+        },
+        largePayloads,
+      ),
       s3rver: s3.child,
     };
     children.push(processes.identity, processes.documents, processes.gateway);
