@@ -1,3 +1,4 @@
+import type { NatsConnection } from '@nats-io/transport-node';
 import { type NatsOptions, ServerNats } from '@nestjs/microservices';
 
 /**
@@ -8,6 +9,16 @@ import { type NatsOptions, ServerNats } from '@nestjs/microservices';
 export class SubjectNatsServer extends ServerNats {
   constructor(options: NatsOptions['options']) {
     super(options ?? {});
+  }
+
+  /**
+   * Ready only once the NATS server has the subscriptions: they are sent asynchronously, and a request
+   * from another connection right after start-up (another replica, a test) found no responder (503).
+   */
+  override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
+    const client = this.unwrap<NatsConnection>();
+    this.bindEvents(client);
+    client.flush().then(() => callback(), callback);
   }
 
   override getRouteFromPattern(pattern: string): string {
