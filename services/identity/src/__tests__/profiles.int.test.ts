@@ -479,6 +479,14 @@ describe('identity users, entities and firm settings over NATS', () => {
         status: 400,
         message: 'Please select at least one user to receive notifications',
       });
+      // Not ids at all: a refusal, not a failure.
+      await expect(
+        h.bus.request(
+          Identity.updatePreferences,
+          { preferences: { firm_user_ids_to_receive_drop_link_notification: [42, null] } },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400, message: 'Choose firm users from the list' });
       await h.bus.request(
         Identity.updatePreferences,
         { preferences: { ...firm.preferences, tour_enabled: true } },

@@ -19,7 +19,7 @@ import {
 const DROP_LINK_RECIPIENTS = 'firm_user_ids_to_receive_drop_link_notification';
 /** Drop Link is for partners, admins and full users (spec 1 s.6). */
 const DROP_LINK_MANAGERS = ['partner', 'admin', 'full'];
-const sameIds = (a: readonly string[], b: readonly string[]) =>
+const sameIds = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((id) => b.includes(id));
 
 @Injectable()
@@ -55,11 +55,8 @@ export class FirmsService {
     const firm = await this.savePreferences(scope, async (current) => {
       const recipients = input[DROP_LINK_RECIPIENTS];
       // A settings page saves the whole object: the drop link's rule applies when the list changes.
-      if (recipients !== undefined && !sameIds(recipients as string[], current[DROP_LINK_RECIPIENTS]))
-        return {
-          ...input,
-          [DROP_LINK_RECIPIENTS]: await this.dropLinkRecipients(scope, recipients as string[]),
-        };
+      if (Array.isArray(recipients) && !sameIds(recipients, current[DROP_LINK_RECIPIENTS]))
+        return { ...input, [DROP_LINK_RECIPIENTS]: await this.dropLinkRecipients(scope, recipients) };
       return input;
     });
     return this.present(firm, await this.firms.groups(scope));
@@ -79,7 +76,10 @@ export class FirmsService {
     return documentPreferences(mergePreferences(firm.preferences));
   }
 
-  private async dropLinkRecipients(scope: FirmScope, userIds: string[]) {
+  /** The list as saved (trimmed, without repeats), or a 400; a settings save may send any JSON values. */
+  private async dropLinkRecipients(scope: FirmScope, userIds: readonly unknown[]) {
+    if (!userIds.every((id): id is string => typeof id === 'string'))
+      throw badRequest(Messages.chooseFirmUsers, { [DROP_LINK_RECIPIENTS]: Messages.chooseFirmUsers });
     const ids = [...new Set(userIds.map((id) => id.trim()).filter(Boolean))];
     if (!ids.length)
       throw badRequest(Messages.selectDropLinkUser, { [DROP_LINK_RECIPIENTS]: Messages.selectDropLinkUser });
