@@ -49,7 +49,6 @@ export const Messages = {
   attachFailed: 'Error attaching document to questionnaire',
   questionnaireMissing: 'Please choose a questionnaire',
   tagsDisabled: 'Document tags are not enabled for your firm',
-  selectDropLinkUser: 'Please select at least one user to receive notifications',
   dropLinkDisabled: 'This drop link is not available',
   dropLinkInvalid: 'This drop link is not valid',
   uploaderEmail: 'Please enter a valid email',
