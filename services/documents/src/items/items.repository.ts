@@ -88,6 +88,9 @@ type LeanPageRow = Pick<LeanPage, 'text' | 'count' | 'more'> & {
   lastCreatedAt: string | null;
 };
 
+/** The listing order (folders first, then by name), which items_listing_idx serves and the cursor follows. */
+const LISTING_ORDER = sql`items.type desc, lower(items.name), items.created_at desc, items.id`;
+
 /** Rows after the cursor in the listing order: type desc, lower(name), created_at desc, id. */
 function afterCursor(c: ListCursor) {
   const name = sql`lower(${items.name})`;
@@ -165,7 +168,7 @@ export class ItemsRepository {
              coalesce(${isoText(items.deletedAt)}, '') as "deletedAt", created_at::text as "cursorCreatedAt"
       from items
       where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
-      order by type desc, lower(name), created_at desc, id
+      order by ${LISTING_ORDER}
       limit ${limit}`);
     return result.rows;
   }
@@ -195,7 +198,7 @@ export class ItemsRepository {
     const result = await tx.execute<LeanPageRow>(sql`
       with page as (
         select items.id, items.type, items.name, items.created_at::text as created_text,
-          row_number() over (order by items.type desc, lower(items.name), items.created_at desc, items.id) as n,
+          row_number() over (order by ${LISTING_ORDER}) as n,
           -- The item's stored JSON (migration 0005) with what depends on other rows or on the path.
           case when items.type = 'folder' or ${itemStaffOnly}
             then concat(left(items.listing_json, -1),
@@ -209,7 +212,7 @@ export class ItemsRepository {
         from items
         where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
           ${forClient ? sql`and not (${staffOnly})` : sql``}
-        order by items.type desc, lower(items.name), items.created_at desc, items.id
+        order by ${LISTING_ORDER}
         limit ${limit + 1}
       ), measured as (
         -- The bytes of each item inside a JSON string, with its comma: to_json escapes it as the reply's
