@@ -1,8 +1,8 @@
 // Upload throughput: 200 files of 1 MB into one folder, the way the file manager uploads a folder
 // (frontends/documents/src/upload/upload.ts): one upload_links call through the gateway for all the
 // files, a PUT of each file's bytes to its presigned URL over HTTP, PARALLEL_PUTS at once as the browser
-// does, then one process_document call with every upload id (the service reads each object back, checks
-// its first bytes, opens the PDF and files them). The baseline is the S3 SDK putting the same bytes into
+// does, then one process_document call with every upload id (the service checks each object's first
+// bytes and its PDF trailer with ranged reads, and files them). The baseline is the S3 SDK putting the same bytes into
 // the same s3rver with the same concurrency, in the same run.
 // Usage: npm run bench -- documents  (after npm run build). BENCH_UPLOAD_FILES, BENCH_UPLOAD_CONCURRENCY,
 // BENCH_UPLOAD_ROUNDS (2: baseline and Portico in alternating order),

@@ -7,6 +7,7 @@ import yauzl from 'yauzl';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import {
   encryptedPdf,
+  handWrittenPdf,
   heicHeader,
   jpeg,
   pdf,
@@ -168,8 +169,21 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       const res = await h.upload(actor('partner'), company('llc'), [
         { name: 'locked.pdf', body: encryptedPdf() },
         { name: 'phone.heic', body: heicHeader() },
+        // Read by their trailers: at the end of the file, and where a linearized file's startxref points.
+        { name: 'locked-long.pdf', body: handWrittenPdf({ encrypted: true, padBytes: 40_000 }) },
+        {
+          name: 'locked-linearized.pdf',
+          body: handWrittenPdf({ encrypted: true, padBytes: 40_000, sectionFirst: true, xrefStream: true }),
+        },
+        { name: 'open-long.pdf', body: handWrittenPdf({ padBytes: 40_000, sectionFirst: true }) },
       ]);
-      expect(res.files[0]).toMatchObject({ isProtected: true, invalid: false });
+      expect(res.files.map((f) => [f.isProtected, f.invalid])).toEqual([
+        [true, false],
+        [false, false],
+        [true, false],
+        [true, false],
+        [false, false],
+      ]);
       const root = await h.list(actor('partner'), company('llc'));
       expect(root.documents.find((d) => d.name === 'locked.pdf')?.isProtected).toBe(true);
       // Not a decodable image: the preview conversion runs off the request path and records the failure.

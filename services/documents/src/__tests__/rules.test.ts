@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { PDFDocument } from 'pdf-lib';
 import { assertNotMixed, assertZipSize } from '../downloads/downloads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.rules.js';
 import { formatPageRanges, normaliseAnnotation, parsePageRanges } from '../extracted/extracted.rules.js';
@@ -24,7 +25,24 @@ import {
   sanitiseName,
 } from '../items/paths.rules.js';
 import { isValidUpload, sniffType } from '../uploads/file-type.rules.js';
-import { encryptedPdf, heicHeader, jpeg, pdf, png, realHeic } from './samples.js';
+import {
+  encryptionFromTrailer,
+  namesEncryption,
+  PDF_TAIL_BYTES,
+  startXrefOffset,
+  trailerDictionary,
+} from '../uploads/pdf-trailer.rules.js';
+import { pdfInfo } from '../uploads/upload-validator.js';
+import {
+  encryptedPdf,
+  type HandWrittenPdf,
+  handWrittenPdf,
+  heicHeader,
+  jpeg,
+  pdf,
+  png,
+  realHeic,
+} from './samples.js';
 
 describe('name sanitising (spec 1 s.5.5)', () => {
   it.each([
@@ -225,5 +243,81 @@ describe('listing pages', () => {
       decodePageToken(encodePageToken({ ...cursor, createdAt: "now()'; drop table items" })),
     ).toBeUndefined();
     expect(decodePageToken(encodePageToken({ ...cursor, type: 'x' as 'file' }))).toBeUndefined();
+  });
+});
+
+describe('PDF encryption from the trailer (spec 1 s.5.5: flagged protected when it cannot be opened unencrypted)', () => {
+  /** The decision from the first kilobyte and ranged reads of `bytes`, and how many reads it took. */
+  async function decide(bytes: Buffer) {
+    let reads = 0;
+    const encrypted = await encryptionFromTrailer(
+      bytes.length,
+      bytes.subarray(0, 1024),
+      async (at, length) => {
+        reads++;
+        return bytes.subarray(at, at + length);
+      },
+    );
+    return { encrypted, reads };
+  }
+
+  const variants: [string, HandWrittenPdf][] = [
+    ['a classic table', {}],
+    ['an xref stream', { xrefStream: true }],
+    ['a classic table far from the start', { padBytes: 40_000 }],
+    ['an xref stream far from the start', { padBytes: 40_000, xrefStream: true }],
+    ['a first-page section (linearized)', { padBytes: 40_000, sectionFirst: true }],
+    ['a first-page xref stream', { padBytes: 40_000, sectionFirst: true, xrefStream: true }],
+  ];
+
+  it.each(variants)('decides %s as opening the file with pdf-lib does', async (_, shape) => {
+    for (const encrypted of [false, true]) {
+      const bytes = handWrittenPdf({ ...shape, encrypted });
+      const decided = await decide(bytes);
+      expect(decided.encrypted).toBe(encrypted);
+      expect((await pdfInfo(bytes)).isProtected).toBe(encrypted);
+      // The tail, and the section when startxref points before it; a small file is all in its first bytes.
+      expect(decided.reads).toBe(bytes.length <= 1024 ? 0 : shape.sectionFirst ? 2 : 1);
+    }
+  });
+
+  it('decides the PDFs pdf-lib writes, with and without object streams, as unencrypted', async () => {
+    const classic = await PDFDocument.create();
+    classic.addPage();
+    for (const bytes of [await pdf(3), Buffer.from(await classic.save({ useObjectStreams: false }))])
+      expect((await decide(bytes)).encrypted).toBe(false);
+  });
+
+  it('leaves undecided what the trailer cannot tell, which opening the whole file then does', async () => {
+    const locked = encryptedPdf();
+    const withoutStartxref = locked.subarray(0, locked.lastIndexOf('startxref'));
+    expect((await decide(withoutStartxref)).encrypted).toBeUndefined();
+    expect((await pdfInfo(withoutStartxref)).isProtected).toBe(true);
+    const pastTheEnd = Buffer.from(
+      `${locked.toString('latin1').replace(/startxref\n\d+/, 'startxref\n999999')}`,
+      'latin1',
+    );
+    expect((await decide(pastTheEnd)).encrypted).toBeUndefined();
+    const nowhere = Buffer.from(
+      locked.toString('latin1').replace(/startxref\n\d+/, 'startxref\n3'),
+      'latin1',
+    );
+    expect((await decide(nowhere)).encrypted).toBeUndefined();
+  });
+
+  it('reads the dictionary whole, nested dictionaries included, and only the /Encrypt key', () => {
+    expect(startXrefOffset(Buffer.from('trailer << >>\nstartxref\n  1234 \n%%EOF'))).toBe(1234);
+    expect(startXrefOffset(Buffer.from('%%EOF'))).toBeUndefined();
+    expect(
+      trailerDictionary(Buffer.from('xref\n0 1\ntrailer\n<< /Size 1 /Info << /A 1 >> /Encrypt 4 0 R >>')),
+    ).toBe('<< /Size 1 /Info << /A 1 >> /Encrypt 4 0 R >>');
+    expect(trailerDictionary(Buffer.from('xref\n0 1\ntrailer\n<< /Size 1 /Info << /A 1 >>'))).toBeUndefined();
+    expect(
+      trailerDictionary(Buffer.from('7 0 obj\n<< /Type /Metadata /Length 3 >>\nstream')),
+    ).toBeUndefined();
+    expect(namesEncryption('<< /Encrypt<< /Filter /Standard >> >>')).toBe(true);
+    expect(namesEncryption('<< /Encrypt 4 0 R >>')).toBe(true);
+    expect(namesEncryption('<< /EncryptMetadata false >>')).toBe(false);
+    expect(PDF_TAIL_BYTES).toBeGreaterThanOrEqual(1024);
   });
 });

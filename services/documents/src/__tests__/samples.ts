@@ -23,29 +23,83 @@ export async function pdf(pages = 1): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
+export interface HandWrittenPdf {
+  /** The trailer names a standard security handler (/Encrypt): readers need a password. */
+  encrypted?: boolean;
+  /** Bytes of filler in a stream object, to push the trailer away from the first bytes. */
+  padBytes?: number;
+  /** The cross-reference section right after the header, as a linearized file's first-page section. */
+  sectionFirst?: boolean;
+  /** An xref stream (PDF 1.5) instead of a classic table and trailer. */
+  xrefStream?: boolean;
+}
+
 /**
- * A minimal PDF whose trailer names a standard security handler (/Encrypt): readers need a password
- * to open it. Written by hand because pdf-lib cannot encrypt.
+ * A small PDF written by hand, so its structure is known: pdf-lib cannot encrypt, nor place the
+ * cross-reference section first. Readers open it; with `encrypted` they ask for a password.
  */
-export function encryptedPdf(): Buffer {
+export function handWrittenPdf({
+  encrypted = false,
+  padBytes = 0,
+  sectionFirst = false,
+  xrefStream = false,
+}: HandWrittenPdf = {}): Buffer {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
     `<< /Filter /Standard /V 1 /R 2 /O <${'a1'.repeat(32)}> /U <${'b2'.repeat(32)}> /P -44 >>`,
+    `<< /Length ${padBytes} >>\nstream\n${'%'.repeat(padBytes)}\nendstream`,
   ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(Buffer.byteLength(body, 'latin1'));
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(body, 'latin1');
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [<${'c3'.repeat(16)}> <${'c3'.repeat(16)}>] >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  const size = objects.length + (xrefStream ? 2 : 1);
+  const keys = `/Size ${size} /Root 1 0 R${encrypted ? ' /Encrypt 4 0 R' : ''} /ID [<${'c3'.repeat(16)}> <${'c3'.repeat(16)}>]`;
+  const header = '%PDF-1.5\n';
+  const objectsFrom = (start: number) => {
+    let text = '';
+    const offsets = objects.map((object, i) => {
+      const at = start + text.length;
+      text += `${i + 1} 0 obj\n${object}\nendobj\n`;
+      return at;
+    });
+    return { text, offsets };
+  };
+  const section = (offsets: number[], at: number) => {
+    if (!xrefStream) {
+      const rows = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+      return `xref\n0 ${size}\n0000000000 65535 f \n${rows}trailer\n<< ${keys} >>\n`;
+    }
+    // Rows of 1 + 4 + 2 bytes: type, offset, generation; the last row is the stream itself.
+    const row = (type: number, offset: number, generation: number) =>
+      String.fromCharCode(
+        type,
+        (offset >>> 24) & 255,
+        (offset >>> 16) & 255,
+        (offset >>> 8) & 255,
+        offset & 255,
+        generation >> 8,
+        generation & 255,
+      );
+    const data = row(0, 0, 65535) + offsets.map((o) => row(1, o, 0)).join('') + row(1, at, 0);
+    return `${size - 1} 0 obj\n<< /Type /XRef ${keys} /W [1 4 2] /Length ${data.length} >>\nstream\n${data}\nendstream\nendobj\n`;
+  };
+  let body: string;
+  let sectionAt: number;
+  if (sectionFirst) {
+    // The section's length does not depend on the offsets it lists (fixed-width rows): measure, then write.
+    const length = section(objectsFrom(0).offsets, 0).length;
+    const { text, offsets } = objectsFrom(header.length + length);
+    sectionAt = header.length;
+    body = header + section(offsets, sectionAt) + text;
+  } else {
+    const { text, offsets } = objectsFrom(header.length);
+    sectionAt = header.length + text.length;
+    body = header + text + section(offsets, sectionAt);
+  }
+  return Buffer.from(`${body}startxref\n${sectionAt}\n%%EOF\n`, 'latin1');
 }
+
+/** A minimal PDF whose trailer names a standard security handler (/Encrypt). */
+export const encryptedPdf = () => handWrittenPdf({ encrypted: true });
 
 /** The first bytes of a HEIC file (ftyp box, heic brand): enough for the type check, not a decodable image. */
 export const heicHeader = () =>

@@ -9,6 +9,8 @@ export interface ObjectStore {
   /** The first `length` bytes (fewer when the object is shorter). */
   readStart(key: string, length: number): Promise<Uint8Array>;
   read(key: string): Promise<Buffer>;
+  /** `length` bytes from `offset` (fewer at the end of the object). */
+  readRange(key: string, offset: number, length: number): Promise<Buffer>;
   /**
    * One request for an upload's checks: the object's size and its bytes, all of them when `whole` and
    * the size is at most `maxBytes`, otherwise only the first `firstBytes` (none when over `maxBytes`).

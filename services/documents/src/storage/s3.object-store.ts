@@ -98,6 +98,17 @@ export class S3ObjectStore implements ObjectStore {
     return Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
   }
 
+  async readRange(key: string, offset: number, length: number): Promise<Buffer> {
+    const res = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Range: `bytes=${offset}-${offset + length - 1}`,
+      }),
+    );
+    return res.Body ? readInto(res.Body as Readable, length) : Buffer.alloc(0);
+  }
+
   async inspect(key: string, options: { firstBytes: number; whole: boolean; maxBytes: number }) {
     const ranged = !options.whole;
     let res: GetObjectCommandOutput;

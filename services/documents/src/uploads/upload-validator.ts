@@ -10,6 +10,7 @@ import {
   MAX_FILE_BYTES,
   SNIFF_BYTES,
 } from './file-type.rules.js';
+import { encryptionFromTrailer } from './pdf-trailer.rules.js';
 
 export type Checked =
   | { valid: true; size: number; contentType: string; isProtected: boolean; pageCount: number }
@@ -27,23 +28,44 @@ export async function pdfInfo(bytes: Buffer): Promise<{ isProtected: boolean; pa
 
 /**
  * The checks of spec 1 s.5.5 on an object the browser uploaded: size, first bytes, PDF encryption.
- * One read per file: the whole object for a PDF (it is opened), the first bytes otherwise.
+ * The first bytes come with the size in one ranged read. A PDF is opened whole with pdf-lib only when its
+ * page count is wanted (extracted documents) or its trailer does not decide; otherwise its encryption is
+ * read from the trailer (pdf-trailer.rules.ts) with one or two more ranged reads, as a reader would.
  */
 @Injectable()
 export class UploadValidator {
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
-  async check(upload: Pick<UploadRow, 'storageKey'>, name: string): Promise<Checked> {
+  async check(
+    upload: Pick<UploadRow, 'storageKey'>,
+    name: string,
+    options: { pageCount?: boolean } = {},
+  ): Promise<Checked> {
     const pdf = checkedTypeOf(name) === 'pdf';
+    const whole = pdf && !!options.pageCount;
     const object = await this.store.inspect(upload.storageKey, {
       firstBytes: SNIFF_BYTES,
-      whole: pdf,
+      whole,
       maxBytes: MAX_FILE_BYTES,
     });
     if (!object) return { valid: false, reason: 'missing' };
     if (object.size > MAX_FILE_BYTES) return { valid: false, reason: 'too_large' };
     if (!isValidUpload(name, object.bytes.subarray(0, SNIFF_BYTES))) return { valid: false, reason: 'type' };
-    const info = pdf ? await pdfInfo(object.bytes) : { isProtected: false, pageCount: 0 };
+    const info = !pdf
+      ? { isProtected: false, pageCount: 0 }
+      : whole
+        ? await pdfInfo(object.bytes)
+        : await this.pdfEncryption(upload.storageKey, object.size, object.bytes);
     return { valid: true, size: object.size, contentType: contentTypeOf(name), ...info };
+  }
+
+  /** Encryption from the trailer; the whole file through pdf-lib when the trailer does not decide. */
+  private async pdfEncryption(key: string, size: number, head: Buffer) {
+    const encrypted = await encryptionFromTrailer(size, head, (offset, length) =>
+      this.store.readRange(key, offset, length),
+    );
+    return encrypted === undefined
+      ? pdfInfo(await this.store.read(key))
+      : { isProtected: encrypted, pageCount: 0 };
   }
 }

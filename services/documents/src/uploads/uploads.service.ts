@@ -153,15 +153,16 @@ export class UploadsService {
       const name = storedName(upload.fileName);
       return { upload, name: rename ? (renamedFileName(name, req.newName) ?? name) : name };
     });
+    // Extracted documents keep their page count: their PDFs are opened whole.
+    const bulk = req.documentType === 'bulk_document' || req.requiresSplitting || !!req.questionnaireId;
     const checks = await mapLimited(named, VALIDATE_CONCURRENCY, ({ upload, name }) =>
-      this.validator.check(upload, name),
+      this.validator.check(upload, name, { pageCount: bulk }),
     );
 
     // What to file: valid files, the first of each name (names are unique case-insensitively).
     const wanted = new Set<string>();
     const toFile: NewFile[] = [];
     const pages = new Map<string, number>();
-    const bulk = req.documentType === 'bulk_document' || req.requiresSplitting || !!req.questionnaireId;
     named.forEach(({ upload, name }, i) => {
       const checked = checks[i] as Checked;
       if (!checked.valid || wanted.has(name.toLowerCase())) return;
