@@ -59,13 +59,36 @@ describe('sign-in and navigation', () => {
     // the entity; Firm Settings and the rest appear when their areas exist). The partner lands on their
     // Profile Settings, not on the firm's Drop Link that comes first in the list.
     expect(await navigationIds(page, 'Main navigation')).toEqual(['drop-link', 'profile-settings']);
-    await expect(page.getByRole('navigation', { name: 'Main navigation' }).textContent()).resolves.toBe(
-      'Drop LinkProfile Settings',
-    );
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Drop Link', 'Profile Settings']);
+    // No Entities list is built yet: the entity switcher is how an advisor reaches an entity.
+    await nav.getByLabel('Go to an entity').waitFor();
     await page.waitForURL(`${stack.shellUrl}/admin-profile`);
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
     expect(await field(page, 'First Name').inputValue()).toBe('Paula');
     await keepScreenshot(page, 'partner-signed-in');
+  });
+
+  it("takes an advisor to an entity's documents with the entity switcher, and to another entity's", async () => {
+    const page = await signedIn('partner@demo-cpa.test');
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByLabel('Go to an entity').fill('anders');
+    await page.getByRole('option', { name: 'Anders Design LLC' }).click();
+    // The entity's own page is not built yet: it opens the entity's first built page, its Documents.
+    await page.waitForURL(/\/admin\/[^/]+\/documents$/);
+    expect(await navigationIds(page, 'Main navigation')).toEqual([
+      'entity-documents',
+      'drop-link',
+      'profile-settings',
+    ]);
+    const first = new URL(page.url()).pathname;
+    await nav.getByLabel('Switch entity').click();
+    // An empty filter lists the recent entities.
+    await page.getByRole('option', { name: 'Anders Design LLC' }).waitFor();
+    await nav.getByLabel('Switch entity').fill('family');
+    await page.getByRole('option', { name: 'Anders Family Trust' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith('/documents') && url.pathname !== first);
+    await keepScreenshot(page, 'advisor-entity-switcher');
   });
 
   it('signs the group user in with the advisor navigation of their role (no Drop Link)', async () => {

@@ -110,6 +110,36 @@ describe('EntityCombobox', () => {
     expect(chosen.map((e) => e.id)).toEqual(['1']);
   });
 
+  it('lists the suggestions while the box is empty and searches once something is typed', async () => {
+    const { calls, search } = searchSpy();
+    const chosen: Entity[] = [];
+    renderWithKit(
+      <EntityCombobox
+        label="Entity"
+        value={null}
+        search={search}
+        suggestions={[entity('4', 'Beta Inc'), entity('3', 'Old Acme', true)]}
+        onChange={(e) => chosen.push(e)}
+      />,
+    );
+    const input = screen.getByLabelText('Entity');
+    fireEvent.focus(input);
+    await advance(300);
+    await advance(0);
+    expect(calls).toEqual([]);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Beta Inc',
+      'Old Acme (Inactive)',
+    ]);
+    fireEvent.click(screen.getByText('Old Acme (Inactive)'));
+    expect(chosen).toEqual([]);
+    fireEvent.change(input, { target: { value: 'trust' } });
+    await advance(300);
+    await advance(0);
+    expect(calls.map((c) => c.search_term)).toEqual(['trust']);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme Trust']);
+  });
+
   it('closes 240 ms after losing focus', async () => {
     const { search } = searchSpy();
     renderWithKit(<ComboHarness search={search} onChange={() => {}} />);

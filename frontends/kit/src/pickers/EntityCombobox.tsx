@@ -15,6 +15,10 @@ export interface EntityComboboxProps {
   placeholder?: string;
   search?: EntitySearch;
   disabled?: boolean;
+  /** Listed instead of the search's first page while the box is empty (recent entities, say). */
+  suggestions?: readonly Entity[];
+  /** The list in a portal, for a box inside a scrolling or clipped container such as the navigation. */
+  withinPortal?: boolean;
 }
 
 /**
@@ -28,11 +32,23 @@ export function EntityCombobox({
   placeholder = 'Search entities',
   search,
   disabled,
+  suggestions = [],
+  withinPortal = false,
 }: EntityComboboxProps) {
   const combobox = useCombobox();
   const [text, setText] = useState('');
   const blurTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const { entities, query } = useEntitySearch(text, COMBOBOX_DEBOUNCE_MS, combobox.dropdownOpened, search);
+  const searched = useEntitySearch(
+    text,
+    COMBOBOX_DEBOUNCE_MS,
+    combobox.dropdownOpened,
+    search,
+    suggestions.length === 0,
+  );
+  // The suggestions stay until the debounced term asks for a search.
+  const suggesting = suggestions.length > 0 && searched.term === '';
+  const { query } = searched;
+  const entities = suggesting ? [...suggestions] : searched.entities;
 
   useEffect(() => () => clearTimeout(blurTimer.current), []);
 
@@ -40,7 +56,7 @@ export function EntityCombobox({
   return (
     <Combobox
       store={combobox}
-      withinPortal={false}
+      withinPortal={withinPortal}
       onOptionSubmit={(id) => {
         if (id === '__more') {
           void query.fetchNextPage();
@@ -59,7 +75,7 @@ export function EntityCombobox({
           placeholder={value ? value.name : placeholder}
           value={text}
           disabled={disabled}
-          rightSection={query.isFetching ? <Loader size="xs" /> : <Combobox.Chevron />}
+          rightSection={!suggesting && query.isFetching ? <Loader size="xs" /> : <Combobox.Chevron />}
           onChange={(e) => {
             setText(e.currentTarget.value);
             combobox.openDropdown();
@@ -86,8 +102,10 @@ export function EntityCombobox({
               </Text>
             </Combobox.Option>
           ))}
-          {query.hasNextPage && <Combobox.Option value="__more">Show more</Combobox.Option>}
-          {!query.isFetching && entities.length === 0 && <Combobox.Empty>No entities found</Combobox.Empty>}
+          {!suggesting && query.hasNextPage && <Combobox.Option value="__more">Show more</Combobox.Option>}
+          {!suggesting && !query.isFetching && entities.length === 0 && (
+            <Combobox.Empty>No entities found</Combobox.Empty>
+          )}
         </Combobox.Options>
       </Combobox.Dropdown>
     </Combobox>

@@ -17,8 +17,17 @@ export type EntitySearch = (params: {
   rows_per_page: number;
 }) => Promise<EntityPage>;
 
-/** Paged entity search with the term debounced; `search` defaults to GET /v2/entities. */
-export function useEntitySearch(term: string, debounceMs: number, enabled: boolean, search?: EntitySearch) {
+/**
+ * Paged entity search with the term debounced; `search` defaults to GET /v2/entities. With
+ * `searchEmpty` false nothing is asked while the (debounced) term is empty.
+ */
+export function useEntitySearch(
+  term: string,
+  debounceMs: number,
+  enabled: boolean,
+  search?: EntitySearch,
+  searchEmpty = true,
+) {
   const api = useApi();
   const [debounced] = useDebouncedValue(term.trim(), debounceMs);
   const run: EntitySearch = search ?? ((p) => api.companies.list(p));
@@ -29,7 +38,7 @@ export function useEntitySearch(term: string, debounceMs: number, enabled: boole
     initialPageParam: 1,
     getNextPageParam: (last: EntityPage) =>
       last.current_page < last.total_pages ? last.current_page + 1 : undefined,
-    enabled,
+    enabled: enabled && (searchEmpty || debounced !== ''),
     staleTime: 30_000,
   });
   const entities: Entity[] = query.data?.pages.flatMap((p) => p.companies) ?? [];

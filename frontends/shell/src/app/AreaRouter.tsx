@@ -1,5 +1,6 @@
 import {
   type AccessContext,
+  buildNavigation,
   Center,
   ErrorFallback,
   isAllowed,
@@ -13,7 +14,7 @@ import {
   useCurrentUser,
 } from '@portico/kit';
 import { type ReactNode, use, useEffect } from 'react';
-import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router';
+import { matchPath, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { AdvisorLayout } from '../layouts/AdvisorLayout.js';
 import { CenteredLayout } from '../layouts/CenteredLayout.js';
 import { ClientLayout } from '../layouts/ClientLayout.js';
@@ -148,6 +149,9 @@ function SignedIn({
           .map((r) => (
             <Route key={`${r.remote}${r.path}`} path={pattern(r.path)} element={areaElement(r)} />
           ))}
+        {ctx.isAdvisor && !mainRoutes.some((r) => r.path === ENTITY_HOME) && (
+          <Route path={ENTITY_HOME} element={<EntityHome descriptors={descriptors} ctx={ctx} />} />
+        )}
         <Route
           index
           element={
@@ -175,6 +179,19 @@ function SignedIn({
       </Route>
     </Routes>
   );
+}
+
+/** An entity's own page: the entity navigation's Dashboard, which no area serves yet. */
+const ENTITY_HOME = '/admin/:companyHash';
+
+/** Until an area serves /admin/{hash}, it opens the entity's first page that one does (its Documents). */
+function EntityHome({ descriptors, ctx }: { descriptors: RemoteDescriptor[]; ctx: AccessContext }) {
+  const { companyHash = '' } = useParams();
+  const own = `/admin/${companyHash}/`;
+  const first = buildNavigation(descriptors, 'entity', ctx, { companyHash }).find((item) =>
+    item.path.startsWith(own),
+  );
+  return first ? <Navigate to={first.path} replace /> : <NotFound />;
 }
 
 function Welcome({ name }: { name: string }) {

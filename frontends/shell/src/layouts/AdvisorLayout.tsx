@@ -53,7 +53,7 @@ export function AdvisorLayout({ user, firm, ctx }: LayoutProps) {
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="xs">
-          <LeftNavigation descriptors={descriptors} ctx={ctx} />
+          <LeftNavigation descriptors={descriptors} ctx={ctx} userId={user.id} />
         </AppShell.Navbar>
         <AppShell.Main>
           <Outlet />

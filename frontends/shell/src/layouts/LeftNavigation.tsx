@@ -7,6 +7,7 @@ import {
   Stack,
 } from '@portico/kit';
 import { Link, matchPath, useLocation } from 'react-router';
+import { EntitySwitcher } from './EntitySwitcher.js';
 
 /** Which variant of the left navigation a path shows (spec 1 s.2.2). */
 export function navVariant(pathname: string): {
@@ -24,9 +25,11 @@ export function navVariant(pathname: string): {
 export function LeftNavigation({
   descriptors,
   ctx,
+  userId,
 }: {
   descriptors: readonly RemoteDescriptor[];
   ctx: AccessContext;
+  userId: string;
 }) {
   const location = useLocation();
   const variant = navVariant(location.pathname);
@@ -47,6 +50,17 @@ export function LeftNavigation({
       data-nav-variant={variant.section}
     >
       <ScrollArea>
+        {/* In the entity navigation, as the spec has it; in the main one too while no Entities list is built. */}
+        {(variant.section === 'entity' ||
+          (variant.section === 'main' && !upper.some((item) => item.id === 'entities'))) && (
+          <Stack p="xs" pb="sm" data-testid="entity-switcher">
+            <EntitySwitcher
+              key={variant.companyHash ?? 'main'}
+              userId={userId}
+              label={variant.section === 'entity' ? 'Switch entity' : 'Go to an entity'}
+            />
+          </Stack>
+        )}
         {upper.map((item) => (
           <NavLink
             key={item.id}

@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import type { Entity } from '@portico/kit';
+import { fakeGateway, renderWithClient } from '@portico/kit/testing';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useLocation } from 'react-router';
+import { EntitySwitcher } from '../layouts/EntitySwitcher.js';
+import {
+  entitySwitchPath,
+  RECENT_ENTITIES,
+  readRecentEntities,
+  rememberEntity,
+} from '../layouts/recent-entities.js';
+
+const company = (n: number, inactive = false) =>
+  ({ id: `c${n}`, hash_id: `h${n}`, name: `Company ${n}`, entity_type: 'LLC', inactive }) as Entity;
+
+function Where() {
+  const { pathname } = useLocation();
+  return <output data-testid="where">{pathname}</output>;
+}
+
+beforeEach(() => window.localStorage.clear());
+
+describe('recent entities', () => {
+  it('keeps the last 10 chosen, most recent first, once each, per user', () => {
+    for (let n = 1; n <= 12; n++) rememberEntity('u1', company(n));
+    rememberEntity('u1', company(5));
+    const list = readRecentEntities('u1');
+    expect(list).toHaveLength(RECENT_ENTITIES);
+    expect(list.map((e) => e.id).slice(0, 3)).toEqual(['c5', 'c12', 'c11']);
+    expect(list.filter((e) => e.id === 'c5')).toHaveLength(1);
+    expect(readRecentEntities('u2')).toEqual([]);
+  });
+
+  it('reads nothing from a damaged entry', () => {
+    window.localStorage.setItem('portico.recent-entities.u1', '{not json');
+    expect(readRecentEntities('u1')).toEqual([]);
+    window.localStorage.setItem('portico.recent-entities.u1', JSON.stringify([{ name: 'no ids' }]));
+    expect(readRecentEntities('u1')).toEqual([]);
+  });
+
+  it('switches to the same page of the new entity, else to its own page', () => {
+    expect(entitySwitchPath('/admin/old/documents', 'new')).toBe('/admin/new/documents');
+    expect(entitySwitchPath('/admin/old', 'new')).toBe('/admin/new');
+    expect(entitySwitchPath('/admin/old/', 'new')).toBe('/admin/new');
+    expect(entitySwitchPath('/admin-profile', 'new')).toBe('/admin/new');
+    expect(entitySwitchPath('/drop-link-settings', 'a/b')).toBe('/admin/a%2Fb');
+  });
+});
+
+describe('entity switcher', () => {
+  it('lists recent entities, searches the firm, and goes to the chosen entity keeping the page', async () => {
+    rememberEntity('u1', company(2));
+    const { client, calls } = fakeGateway((call) =>
+      call.path.startsWith('/v2/entities')
+        ? {
+            body: {
+              companies: [company(7), company(8, true)],
+              current_page: 1,
+              total_count: 2,
+              total_pages: 1,
+            },
+          }
+        : undefined,
+    );
+    renderWithClient(
+      <>
+        <EntitySwitcher userId="u1" label="Switch entity" />
+        <Where />
+      </>,
+      client,
+      '/admin/h1/documents',
+    );
+    const input = screen.getByLabelText('Switch entity');
+    fireEvent.focus(input);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Company 2']);
+    fireEvent.change(input, { target: { value: 'comp' } });
+    await waitFor(() => expect(screen.getByText('Company 7')).toBeTruthy());
+    expect(calls.some((c) => c.path.includes('search_term=comp'))).toBe(true);
+    fireEvent.click(screen.getByText('Company 8 (Inactive)'));
+    expect(screen.getByTestId('where').textContent).toBe('/admin/h1/documents');
+    fireEvent.click(screen.getByText('Company 7'));
+    expect(screen.getByTestId('where').textContent).toBe('/admin/h7/documents');
+    expect(readRecentEntities('u1').map((e) => e.id)).toEqual(['c7', 'c2']);
+  });
+});

@@ -1,0 +1,32 @@
+import { type Entity, EntityCombobox } from '@portico/kit';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import {
+  entitySwitchPath,
+  type RecentEntity,
+  readRecentEntities,
+  rememberEntity,
+} from './recent-entities.js';
+
+/**
+ * The entity switcher of the advisor navigation (spec 1 s.2.2): an empty filter box lists this user's
+ * recent entities (up to 10), typing searches the firm's companies, choosing one goes to its page.
+ */
+export function EntitySwitcher({ userId, label }: { userId: string; label: string }) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [recent, setRecent] = useState<RecentEntity[]>(() => readRecentEntities(userId));
+  return (
+    <EntityCombobox
+      label={label}
+      placeholder="Search entities"
+      value={null}
+      suggestions={recent as Entity[]}
+      withinPortal
+      onChange={(entity) => {
+        setRecent(rememberEntity(userId, entity));
+        navigate(entitySwitchPath(pathname, entity.hash_id));
+      }}
+    />
+  );
+}

@@ -1,0 +1,51 @@
+import type { Entity } from '@portico/kit';
+
+/** How many recent entities the entity switcher lists while its filter box is empty (spec 1 s.2.2). */
+export const RECENT_ENTITIES = 10;
+
+/** What is kept of an entity: enough to list it and go to it. */
+export type RecentEntity = Pick<Entity, 'id' | 'hash_id' | 'name' | 'entity_type' | 'inactive'>;
+
+const keyOf = (userId: string) => `portico.recent-entities.${userId}`;
+
+/** This user's recent entities in this browser, most recent first; nothing when unreadable. */
+export function readRecentEntities(userId: string, storage: Storage = window.localStorage): RecentEntity[] {
+  try {
+    const list: unknown = JSON.parse(storage.getItem(keyOf(userId)) ?? '[]');
+    if (!Array.isArray(list)) return [];
+    return list
+      .filter((e): e is RecentEntity => typeof e?.id === 'string' && typeof e?.hash_id === 'string')
+      .slice(0, RECENT_ENTITIES);
+  } catch {
+    return [];
+  }
+}
+
+/** Puts `entity` first, once, and keeps the list at RECENT_ENTITIES; answers the new list. */
+export function rememberEntity(
+  userId: string,
+  entity: RecentEntity,
+  storage: Storage = window.localStorage,
+): RecentEntity[] {
+  const { id, hash_id, name, entity_type, inactive } = entity;
+  const list = [
+    { id, hash_id, name, entity_type, inactive },
+    ...readRecentEntities(userId, storage).filter((e) => e.id !== id),
+  ].slice(0, RECENT_ENTITIES);
+  try {
+    storage.setItem(keyOf(userId), JSON.stringify(list));
+  } catch {
+    // Storage full or refused: the switcher still works, without recents.
+  }
+  return list;
+}
+
+/**
+ * Where switching to the entity `hash` leads from `pathname`: the same page of the new entity when on
+ * an entity page (/admin/{hash}/documents -> /admin/{new}/documents, without the old one's query), else
+ * the entity's own page.
+ */
+export function entitySwitchPath(pathname: string, hash: string): string {
+  const rest = /^\/admin\/[^/]+(\/.*)?$/.exec(pathname)?.[1] ?? '';
+  return `/admin/${encodeURIComponent(hash)}${rest.replace(/\/$/, '')}`;
+}
