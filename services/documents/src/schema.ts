@@ -55,6 +55,13 @@ export const items = pgTable(
      * 0005 on every insert and update: never written by the code.
      */
     listingJson: text('listing_json').notNull().default(''),
+    /**
+     * Bytes of listing_json inside a JSON string (quotes and backslashes escaped, as the bus reply
+     * carries it), for cutting a listing page by size; kept by the same trigger (migration 0007).
+     */
+    listingBytes: integer('listing_bytes').notNull().default(0),
+    /** The item's own name says STAFF ONLY (paths.rules' isStaffOnly); kept by the same trigger. */
+    staffOnly: boolean('staff_only').notNull().default(false),
   },
   (t) => [
     uniqueIndex('items_live_path_idx')

@@ -189,48 +189,49 @@ export class ItemsRepository {
     options: LeanPageOptions,
   ): Promise<LeanPage> {
     const { withDeleted, limit, budget, forClient, insideStaffOnly, after } = options;
-    // STAFF ONLY as paths.rules' isStaffOnly says it, for the item's own name (the folder's path is the
-    // caller's: `insideStaffOnly`, and a client never lists inside such a folder).
-    const staffOnly = sql`upper(${items.name}) like '%STAFF ONLY%'`;
-    const itemStaffOnly = insideStaffOnly ? sql`true` : staffOnly;
-    // The rows of this page come from the listing index in order; only folders and STAFF ONLY items
-    // need their stored JSON extended.
+    // STAFF ONLY as paths.rules' isStaffOnly says it: the item's own name (the trigger's staff_only), or
+    // the folder's path (the caller's `insideStaffOnly`; a client never lists inside such a folder).
+    const itemStaffOnly = insideStaffOnly ? sql`true` : sql`items.staff_only`;
+    // One pass over the listing index in order: each row's number and the running size of the page's
+    // text come from one window; only folders (items_count) and STAFF ONLY items extend their stored
+    // JSON, and only their extension is measured here (the trigger keeps listing_bytes).
     const result = await tx.execute<LeanPageRow>(sql`
       with page as (
-        select items.id, items.type, items.name, items.created_at::text as created_text,
-          row_number() over (order by ${LISTING_ORDER}) as n,
-          -- The item's stored JSON (migration 0005) with what depends on other rows or on the path.
-          case when items.type = 'folder' or ${itemStaffOnly}
-            then concat(left(items.listing_json, -1),
+        select id, type, name, created_text, n, json,
+               n <= ${limit} and (n = 1 or running <= ${budget}) as keep
+        from (
+          select items.id, items.type, items.name, items.created_at::text as created_text,
+            row_number() over listing as n,
+            case when extension is null then items.listing_json
+              else concat(left(items.listing_json, -1), extension, '}') end as json,
+            -- Bytes inside a JSON string, with the comma after each item.
+            sum(items.listing_bytes + 1 + coalesce(octet_length(to_json(extension)::text) - 2, 0))
+              over listing as running
+          from items
+          cross join lateral (
+            select nullif(concat(
               case when items.type = 'folder' then ',"items_count":' || nullif((
                 select count(*) from items c
                 where c.firm_id = items.firm_id and c.company_id = items.company_id
                   and c.folder = items.folder || '/' || items.name and c.deleted_at is null and not c.hidden), 0) end,
-              case when ${itemStaffOnly} then ',"staff_only":true' end,
-              '}')
-            else items.listing_json end as json
-        from items
-        where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
-          ${forClient ? sql`and not (${staffOnly})` : sql``}
-        order by ${LISTING_ORDER}
-        limit ${limit + 1}
-      ), measured as (
-        -- The bytes of each item inside a JSON string, with its comma: to_json escapes it as the reply's
-        -- JSON will (quotes and backslashes), less its two quotes. Cheaper than counting the characters.
-        select n, json, id, type, name, created_text,
-               n <= ${limit} and (n = 1 or sum(octet_length(to_json(json)::text) - 1)
-                                            over (order by n rows unbounded preceding) <= ${budget}) as keep
-        from page
+              case when ${itemStaffOnly} then ',"staff_only":true' end), '') as extension
+          ) extended
+          where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
+            ${forClient ? sql`and not items.staff_only` : sql``}
+          window listing as (order by ${LISTING_ORDER} rows unbounded preceding)
+          order by ${LISTING_ORDER}
+          limit ${limit + 1}
+        ) numbered
       ), totals as (
         select coalesce(string_agg(json, ',' order by n) filter (where keep), '') as text,
                (count(*) filter (where keep))::int as count,
                coalesce(bool_or(not keep), false) as more,
                max(n) filter (where keep) as last_n
-        from measured
+        from page
       )
       select totals.text, totals.count, totals.more, last.id as "lastId", last.type as "lastType",
              last.name as "lastName", last.created_text as "lastCreatedAt"
-      from totals left join measured last on last.n = totals.last_n`);
+      from totals left join page last on last.n = totals.last_n`);
     const row = result.rows[0];
     if (!row) return { text: '', count: 0, more: false, last: null };
     return {
