@@ -10,6 +10,11 @@ export interface RpcContract<Req extends DescMessage = DescMessage, Res extends 
   readonly response: Res;
   /** Request timeout the caller applies, in milliseconds. */
   readonly timeoutMs?: number;
+  /**
+   * A string field of the response (its JSON name) sent as the reply's body rather than inside the JSON
+   * envelope, to callers that accept it: a text of megabytes is then neither escaped nor parsed again.
+   */
+  readonly bodyField?: string;
 }
 
 /** One JetStream domain event: `events.<service>.<resource>.<event>.v<N>`. */

@@ -14,6 +14,8 @@ export const Documents = {
     subject: 'documents.item.list.v1',
     request: items.GetDocumentsRequestSchema,
     response: items.DocumentListSchema,
+    // A lean page is JSON text of up to several megabytes.
+    bodyField: 'lean_items',
   }),
   searchDocuments: defineRpc({
     subject: 'documents.item.search.v1',

@@ -14,6 +14,7 @@ import type { RpcContract } from '@portico/proto';
 import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
 import { AppError } from '../errors/app-error.js';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import { ACCEPTS_BODY_FIELD, readReply } from './reply-body.js';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
 
@@ -57,12 +58,13 @@ export class BusClient {
       const h = natsHeaders();
       for (const [key, value] of Object.entries(injectTraceContext({}))) h.set(key, value);
       if (options.actor) h.set(ACTOR_HEADER, encodeActor(options.actor));
+      if (contract.bodyField) h.set(ACCEPTS_BODY_FIELD, '1');
       for (const [key, value] of Object.entries(options.headers ?? {})) h.set(key, value);
       const timeout = options.timeoutMs ?? contract.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
       let reply: { err?: unknown; response?: unknown };
       try {
         const msg = await this.nc.request(contract.subject, body, { timeout, headers: h });
-        reply = msg.json();
+        reply = readReply(msg);
       } catch (err) {
         throw toTransportError(err, contract.subject);
       }

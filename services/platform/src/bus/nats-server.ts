@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type NatsOptions, ServerNats } from '@nestjs/microservices';
+import { BusReplySerializer } from './reply-body.js';
 
 /**
  * Nest's NATS transport, finding handlers by plain subject. The stock lookup first tries the subject
@@ -8,7 +9,8 @@ import { type NatsOptions, ServerNats } from '@nestjs/microservices';
  */
 export class SubjectNatsServer extends ServerNats {
   constructor(options: NatsOptions['options']) {
-    super(options ?? {});
+    // Replies with a body field (reply-body.ts) go out as JSON and text.
+    super({ serializer: new BusReplySerializer(), ...options });
   }
 
   /**

@@ -21,6 +21,7 @@ import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
 import { createLogger } from '../logging/logger.js';
 import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { WIRE_JSON } from './bus-client.js';
+import { ACCEPTS_BODY_FIELD, replyWithBodyField } from './reply-body.js';
 import { Semaphore } from './semaphore.js';
 
 const log = createLogger('rpc');
@@ -53,7 +54,11 @@ function codecInterceptor(contract: RpcContract): NestInterceptor {
                     next.handle().subscribe({ next: resolve, error: reject });
                   });
                 });
-                return toJson(contract.response, create(contract.response, result as never), WIRE_JSON);
+                return replyWithBodyField(
+                  toJson(contract.response, create(contract.response, result as never), WIRE_JSON),
+                  contract.bodyField,
+                  headerOf(ctx, ACCEPTS_BODY_FIELD) === '1',
+                );
               } catch (err) {
                 throw hideUnexpected(err, contract.subject);
               }
