@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type NatsOptions, ServerNats } from '@nestjs/microservices';
-import { BusReplySerializer } from './reply-body.js';
+import { BusReplySerializer } from './reply-body.serializer.js';
 
 /**
  * Nest's NATS transport, finding handlers by plain subject. The stock lookup first tries the subject

@@ -1,14 +1,14 @@
 import { type Msg, headers as natsHeaders } from '@nats-io/transport-node';
-import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
 
 /**
  * Replies whose large text field travels as the message body (`RpcContract.bodyField`): the rest of the
  * reply is JSON at the start of the body, its byte length in a header, and the text follows as UTF-8.
  * A caller says it reads such replies with ACCEPTS_BODY_FIELD; other callers get the usual envelope.
+ * The serializer that writes them is in reply-body.serializer.ts (the server side: it needs Nest).
  */
 export const ACCEPTS_BODY_FIELD = 'Portico-Accepts-Body-Field';
-const BODY_FIELD = 'Portico-Body-Field';
-const JSON_BYTES = 'Portico-Json-Bytes';
+export const BODY_FIELD = 'Portico-Body-Field';
+export const JSON_BYTES = 'Portico-Json-Bytes';
 
 /** A reply whose `field` goes as the body. Serialised as the usual envelope by any other serializer. */
 export class BodyFieldReply {
@@ -28,19 +28,6 @@ export function replyWithBodyField(json: unknown, field: string | undefined, acc
   if (!field || !accepted || typeof json !== 'object' || json === null) return json;
   const { [field]: text, ...rest } = json as Record<string, unknown>;
   return typeof text === 'string' && text !== '' ? new BodyFieldReply(rest, field, text) : json;
-}
-
-/** Nest's NATS serializer, sending a BodyFieldReply as JSON and text instead of one escaped envelope. */
-export class BusReplySerializer extends NatsRecordSerializer {
-  override serialize(packet: { response?: unknown; err?: unknown; [key: string]: unknown }) {
-    const reply = packet?.response;
-    if (!(reply instanceof BodyFieldReply) || packet.err) return super.serialize(packet);
-    const json = Buffer.from(JSON.stringify({ ...packet, response: reply.rest }));
-    const h = natsHeaders();
-    h.set(BODY_FIELD, reply.field);
-    h.set(JSON_BYTES, String(json.length));
-    return { data: Buffer.concat([json, Buffer.from(reply.text)]), headers: h };
-  }
 }
 
 /** The reply packet of a message, from its JSON envelope or its JSON and body field. */
