@@ -1,4 +1,4 @@
-import { type Msg, headers as natsHeaders } from '@nats-io/transport-node';
+import type { Msg } from '@nats-io/transport-node';
 
 /**
  * Replies whose large text field travels as the message body (`RpcContract.bodyField`): the rest of the
