@@ -45,12 +45,32 @@ export class RpcForwarder {
     input: object,
     caller?: Caller,
   ): Promise<MessageShape<Res>> {
-    const request = fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
-    return this.bus.request(contract, request, {
+    return this.bus.request(contract, this.requestOf(contract, input), this.optionsFor(contract, caller));
+  }
+
+  /** The same call for a contract with a body field: that field as UTF-8 bytes beside the reply. */
+  messageWithBody<Req extends DescMessage, Res extends DescMessage>(
+    contract: RpcContract<Req, Res>,
+    input: object,
+    caller?: Caller,
+  ): Promise<{ message: MessageShape<Res>; body: Uint8Array }> {
+    return this.bus.requestWithBody(
+      contract,
+      this.requestOf(contract, input),
+      this.optionsFor(contract, caller),
+    );
+  }
+
+  private requestOf<Req extends DescMessage>(contract: RpcContract<Req>, input: object) {
+    return fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
+  }
+
+  private optionsFor(contract: RpcContract, caller?: Caller) {
+    return {
       actor: caller?.actor,
       // Slow subjects (zips, upload validation) declare a longer timeout than the gateway's default.
       timeoutMs: Math.max(this.timeoutMs, contract.timeoutMs ?? 0),
       headers: caller ? callerHeaders(caller) : undefined,
-    });
+    };
   }
 }

@@ -39,31 +39,39 @@ export class DocumentsClient {
   }
 
   /**
-   * A whole folder in the file manager's lean shape, as JSON text: the service answers each page's
-   * items already as JSON (built by PostgreSQL), and they are joined here without being parsed or
-   * encoded again. Access is checked by the service on every page.
+   * A whole folder in the file manager's lean shape, as the bytes of a JSON text: the service answers
+   * each page's items already as JSON (built by PostgreSQL) in the reply's body, and they are joined here
+   * without being decoded, parsed or encoded again. Access is checked by the service on every page.
    */
   async listFolderLean(
     body: { companyId: string; path: string; showWithDeleted: boolean },
     caller: Caller,
-  ): Promise<string> {
-    const pages: string[] = [];
+  ): Promise<Buffer> {
+    const parts: Uint8Array[] = [Buffer.from('{"documents":[')];
     let count = 0;
     let path = '/';
     let pageToken = '';
     do {
-      const page = await this.rpc.message(
+      const page = await this.rpc.messageWithBody(
         Documents.getDocuments,
         // No page size: each page as large as the bus carries (one page up to tens of thousands of items).
         { ...body, pageSize: 0, pageToken, lean: true },
         caller,
       );
-      path = page.path;
-      count += page.count;
-      if (page.leanItems) pages.push(page.leanItems);
-      pageToken = page.nextPageToken;
+      path = page.message.path;
+      if (page.body.length) {
+        if (count) parts.push(Buffer.from(','));
+        parts.push(page.body);
+      }
+      count += page.message.count;
+      pageToken = page.message.nextPageToken;
     } while (pageToken);
-    return `{"documents":[${pages.join(',')}],"path":${JSON.stringify(path)},"count":${count},"company_id":${JSON.stringify(body.companyId)},"lean":true}`;
+    parts.push(
+      Buffer.from(
+        `],"path":${JSON.stringify(path)},"count":${count},"company_id":${JSON.stringify(body.companyId)},"lean":true}`,
+      ),
+    );
+    return Buffer.concat(parts);
   }
 }
 

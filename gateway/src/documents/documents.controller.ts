@@ -51,10 +51,10 @@ export class DocumentsController {
   ) {
     const { lean, ...folder } = body;
     if (!lean) return this.documents.listFolder(folder, c);
-    // Already JSON: sent as it is.
-    const text = await this.documents.listFolderLean(folder, c);
+    // Already JSON bytes: sent as they are.
+    const json = await this.documents.listFolderLean(folder, c);
     reply.header('content-type', 'application/json; charset=utf-8');
-    return text;
+    return json;
   }
 
   @PostAction('search_documents')

@@ -98,6 +98,12 @@ describe('bus: a large text field as the reply body', () => {
       expect(reply.preferredSignInMethod === TEXT).toBe(true);
     });
 
+    it('hands a caller that passes the text on its UTF-8 bytes, the field left empty', async () => {
+      const { message, body } = await bus.requestWithBody(big, { email: 'a@b.co' }, { actor });
+      expect(message).toMatchObject({ uid: 'u"1', accountantId: 'é', preferredSignInMethod: '' });
+      expect(Buffer.from(body).equals(Buffer.from(TEXT))).toBe(true);
+    });
+
     it('sends the text unescaped after the rest of the reply to a caller that accepts it', async () => {
       const h = headers();
       h.set(ACTOR_HEADER, encodeActor(actor));
@@ -142,6 +148,8 @@ describe('bus: a large text field as the reply body', () => {
       // Nest's own server sends its subscriptions without waiting for them (SubjectNatsServer does).
       const reply = await untilSubscribed(() => bus.request(big, { email: 'a@b.co' }, { actor }));
       expect(reply.preferredSignInMethod === TEXT).toBe(true);
+      const { body } = await bus.requestWithBody(big, { email: 'a@b.co' }, { actor });
+      expect(Buffer.from(body).equals(Buffer.from(TEXT))).toBe(true);
     } finally {
       await app.close();
     }

@@ -14,7 +14,7 @@ import type { RpcContract } from '@portico/proto';
 import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
 import { AppError } from '../errors/app-error.js';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
-import { ACCEPTS_BODY_FIELD, readReply } from './reply-body.js';
+import { ACCEPTS_BODY_FIELD, readReplyParts } from './reply-body.js';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
 
@@ -48,6 +48,41 @@ export class BusClient {
     payload: MessageInitShape<Req>,
     options: RequestOptions = {},
   ): Promise<MessageShape<Res>> {
+    const { packet, field, bytes } = await this.exchange(contract, payload, options);
+    const response = packet.response ?? {};
+    if (field && bytes) response[field] = new TextDecoder().decode(bytes);
+    return fromJson(contract.response, response as JsonValue, { ignoreUnknownFields: true });
+  }
+
+  /**
+   * The same call for a contract with a `bodyField`, answering that field as UTF-8 bytes beside the
+   * rest of the reply (where the field is left empty): a caller that passes the text on, as the gateway
+   * does with a listing, neither decodes nor encodes it again.
+   */
+  async requestWithBody<Req extends DescMessage, Res extends DescMessage>(
+    contract: RpcContract<Req, Res>,
+    payload: MessageInitShape<Req>,
+    options: RequestOptions = {},
+  ): Promise<{ message: MessageShape<Res>; body: Uint8Array }> {
+    const field = contract.bodyField;
+    if (!field) throw new Error(`${contract.subject} has no body field`);
+    const parts = await this.exchange(contract, payload, options);
+    const response = parts.packet.response ?? {};
+    // From a service that sent the usual envelope, the field is in the response.
+    const text = response[field];
+    const body = parts.bytes ?? Buffer.from(typeof text === 'string' ? text : '');
+    delete response[field];
+    return {
+      message: fromJson(contract.response, response as JsonValue, { ignoreUnknownFields: true }),
+      body,
+    };
+  }
+
+  private async exchange<Req extends DescMessage, Res extends DescMessage>(
+    contract: RpcContract<Req, Res>,
+    payload: MessageInitShape<Req>,
+    options: RequestOptions,
+  ) {
     const message = create(contract.request, payload);
     const body = JSON.stringify({
       pattern: contract.subject,
@@ -61,18 +96,18 @@ export class BusClient {
       if (contract.bodyField) h.set(ACCEPTS_BODY_FIELD, '1');
       for (const [key, value] of Object.entries(options.headers ?? {})) h.set(key, value);
       const timeout = options.timeoutMs ?? contract.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-      let reply: { err?: unknown; response?: unknown };
+      let parts: ReturnType<typeof readReplyParts>;
       try {
-        const msg = await this.nc.request(contract.subject, body, { timeout, headers: h });
-        reply = readReply(msg);
+        parts = readReplyParts(await this.nc.request(contract.subject, body, { timeout, headers: h }));
       } catch (err) {
         throw toTransportError(err, contract.subject);
       }
-      if (reply.err !== undefined && reply.err !== null) {
-        if (AppError.isWire(reply.err)) throw AppError.fromWire(reply.err);
+      const { err } = parts.packet;
+      if (err !== undefined && err !== null) {
+        if (AppError.isWire(err)) throw AppError.fromWire(err);
         throw new AppError('internal', 'remote_error', 'Something went wrong');
       }
-      return fromJson(contract.response, (reply.response ?? {}) as JsonValue, { ignoreUnknownFields: true });
+      return parts;
     });
   }
 }

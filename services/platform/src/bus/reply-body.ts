@@ -30,13 +30,19 @@ export function replyWithBodyField(json: unknown, field: string | undefined, acc
   return typeof text === 'string' && text !== '' ? new BodyFieldReply(rest, field, text) : json;
 }
 
-/** The reply packet of a message, from its JSON envelope or its JSON and body field. */
-export function readReply(msg: Msg): { err?: unknown; response?: unknown } {
+export interface ReplyPacket {
+  err?: unknown;
+  response?: Record<string, unknown>;
+}
+
+/**
+ * The reply packet of a message and, when its body field came as the body, that field's UTF-8 bytes
+ * (left out of the packet's response).
+ */
+export function readReplyParts(msg: Msg): { packet: ReplyPacket; field?: string; bytes?: Uint8Array } {
   const field = msg.headers?.get(BODY_FIELD);
-  if (!field) return msg.json();
+  if (!field) return { packet: msg.json() };
   const split = Number(msg.headers?.get(JSON_BYTES));
-  const decoder = new TextDecoder();
-  const packet = JSON.parse(decoder.decode(msg.data.subarray(0, split)));
-  packet.response = { ...(packet.response ?? {}), [field]: decoder.decode(msg.data.subarray(split)) };
-  return packet;
+  const packet = JSON.parse(new TextDecoder().decode(msg.data.subarray(0, split)));
+  return { packet, field, bytes: msg.data.subarray(split) };
 }
