@@ -21,6 +21,8 @@ export function EntitySwitcher({ userId, label }: { userId: string; label: strin
       label={label}
       placeholder="Search entities"
       value={null}
+      // A recent entry is part of an Entity: the combobox lists its id, name and inactive flag, and a
+      // choice is used here for its hash_id and what rememberEntity keeps.
       suggestions={recent as Entity[]}
       withinPortal
       onChange={(entity) => {
