@@ -8,6 +8,7 @@ import {
 } from '@portico/kit';
 import { Link, matchPath, useLocation } from 'react-router';
 import { EntitySwitcher } from './EntitySwitcher.js';
+import { ENTITY_PAGES } from './recent-entities.js';
 
 /** Which variant of the left navigation a path shows (spec 1 s.2.2). */
 export function navVariant(pathname: string): {
@@ -15,7 +16,7 @@ export function navVariant(pathname: string): {
   companyHash?: string;
   userId?: string;
 } {
-  const entity = matchPath('/admin/:companyHash/*', pathname);
+  const entity = matchPath(ENTITY_PAGES, pathname);
   if (entity?.params.companyHash) return { section: 'entity', companyHash: entity.params.companyHash };
   const user = matchPath('/clients/:userId/*', pathname);
   if (user?.params.userId) return { section: 'user', userId: user.params.userId };

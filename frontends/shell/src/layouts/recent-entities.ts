@@ -1,4 +1,8 @@
 import type { Entity } from '@portico/kit';
+import { matchPath } from 'react-router';
+
+/** An entity's pages, /admin/{hash} and below: the entity navigation (spec 1 s.2.2). */
+export const ENTITY_PAGES = '/admin/:companyHash/*';
 
 /** How many recent entities the entity switcher lists while its filter box is empty (spec 1 s.2.2). */
 export const RECENT_ENTITIES = 10;
@@ -46,6 +50,6 @@ export function rememberEntity(
  * the entity's own page.
  */
 export function entitySwitchPath(pathname: string, hash: string): string {
-  const rest = /^\/admin\/[^/]+(\/.*)?$/.exec(pathname)?.[1] ?? '';
-  return `/admin/${encodeURIComponent(hash)}${rest.replace(/\/$/, '')}`;
+  const rest = matchPath(ENTITY_PAGES, pathname)?.params['*']?.replace(/\/$/, '') ?? '';
+  return `/admin/${encodeURIComponent(hash)}${rest ? `/${rest}` : ''}`;
 }

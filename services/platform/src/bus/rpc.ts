@@ -57,7 +57,8 @@ function codecInterceptor(contract: RpcContract): NestInterceptor {
                 return replyWithBodyField(
                   toJson(contract.response, create(contract.response, result as never), WIRE_JSON),
                   contract.bodyField,
-                  headerOf(ctx, ACCEPTS_BODY_FIELD) === '1',
+                  // Read only for the contracts that have one: every other reply skips the lookup.
+                  contract.bodyField !== undefined && headerOf(ctx, ACCEPTS_BODY_FIELD) === '1',
                 );
               } catch (err) {
                 throw hideUnexpected(err, contract.subject);
