@@ -28,11 +28,20 @@ type Listener = (event: { reason: SignOutReason; notice: boolean }) => void;
  * storage events as the fallback where BroadcastChannel is missing.
  */
 export class SessionStore {
-  private readonly channel?: BroadcastChannel;
+  private channel?: BroadcastChannel;
+  private listening = false;
   private readonly signedOutListeners = new Set<Listener>();
   private readonly changeListeners = new Set<() => void>();
 
-  constructor(private readonly storage: Storage = window.localStorage) {
+  constructor(private readonly storage: Storage = window.localStorage) {}
+
+  /**
+   * Joins the other tabs on first use (a subscription or a change made here), not in the constructor:
+   * the sign-in page creates the store before its first frame and opening the channel is an IPC round.
+   */
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
     if (typeof BroadcastChannel !== 'undefined') {
       this.channel = new BroadcastChannel(CHANNEL_NAME);
       this.channel.onmessage = (e: MessageEvent<TabMessage>) => this.onTabMessage(e.data);
@@ -63,6 +72,7 @@ export class SessionStore {
     const { expires_in, ...rest } = tokens;
     const session: StoredSession = { ...rest, expires_at: Date.now() + (expires_in ?? 900) * 1000 };
     this.storage.setItem(SESSION_KEY, JSON.stringify(session));
+    this.listen();
     this.channel?.postMessage({ type: 'signed_in' } satisfies TabMessage);
     this.emitChange();
     return session;
@@ -75,16 +85,19 @@ export class SessionStore {
   signOut(reason: SignOutReason): void {
     const had = this.get() !== null;
     this.storage.removeItem(SESSION_KEY);
+    this.listen();
     this.channel?.postMessage({ type: 'signed_out', reason } satisfies TabMessage);
     if (had || reason !== 'user') this.emitSignedOut(reason, reason !== 'user');
   }
 
   onSignedOut(listener: Listener): () => void {
+    this.listen();
     this.signedOutListeners.add(listener);
     return () => this.signedOutListeners.delete(listener);
   }
 
   onChange(listener: () => void): () => void {
+    this.listen();
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
