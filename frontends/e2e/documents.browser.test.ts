@@ -1,7 +1,8 @@
 // Browser journeys of the documents remote (issue 5): an advisor manages an entity's files, previews a
 // spreadsheet, moves a file to another company and finds the drop link; a client uploads into their
 // Documents and never sees a STAFF ONLY folder; a visitor drops a file off through the firm drop link
-// and the advisor finds it on the Drop Link page.
+// and the advisor finds it on the Drop Link page; a visitor uploads through the portal's secure upload
+// page.
 
 import { readFileSync } from 'node:fs';
 import { utils, write } from '@e965/xlsx';
@@ -397,5 +398,27 @@ describe('documents', () => {
     await advisor.goto(url);
     await advisor.getByTestId('drop-off-page').waitFor();
     expect(await advisor.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
+  });
+
+  it("lets a visitor upload through the portal's secure upload page, which needs no link id", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const visitor = await context.newPage();
+    await visitor.goto(`${stack.shellUrl}/secure-upload`);
+    await visitor.getByTestId('drop-off-page').waitFor();
+    // The portal's own firm, from its runtime configuration.
+    await visitor.getByTestId('drop-off-firm').filter({ hasText: 'Demo CPA' }).waitFor();
+    expect(await visitor.getByRole('navigation').count()).toBe(0);
+    await visitor.getByRole('textbox', { name: 'Your name' }).fill('Sam Sender');
+    await visitor.getByRole('textbox', { name: 'Your email' }).fill('sam@example.test');
+    await dropFiles(visitor, visitor.getByTestId('drop-off-dropzone'), [
+      { name: 'W-2 2024.pdf', type: 'application/pdf', body: await samplePdf() },
+    ]);
+    await visitor.getByRole('button', { name: 'Upload', exact: true }).click();
+    await visitor.getByTestId('drop-off-success').waitFor();
+    await keepScreenshot(visitor, 'documents-visitor-secure-upload');
+    // A firm the portal does not know is refused with the drop link's message.
+    await visitor.goto(`${stack.shellUrl}/secure-upload?firm=no-such-firm`);
+    expect(await visitor.getByTestId('drop-link-refused').textContent()).toBe('This drop link is not valid');
   });
 });

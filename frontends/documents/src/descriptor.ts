@@ -2,7 +2,8 @@ import { defineDescriptor, specNav } from '@portico/kit';
 
 /**
  * What the documents area adds to the shell (STYLE 19): the file manager for advisors and clients, the
- * drop link's settings (the Drop Link item) and the public page of the firm drop link.
+ * drop link's settings (the Drop Link item) and the public pages of the firm drop link (/drop-link with
+ * the link's id, /secure-upload for the portal's firm).
  */
 export default defineDescriptor({
   name: 'documents',
@@ -25,6 +26,8 @@ export default defineDescriptor({
     },
     // Public: the shell serves it signed in or out, without the signed-in layout.
     { path: '/drop-link', module: './DropOff', layout: 'public', audience: 'public' },
+    // The same page for the portal's own firm (or ?firm=slug), without the drop link id in the URL.
+    { path: '/secure-upload', module: './DropOff', layout: 'public', audience: 'public' },
   ],
   nav: [specNav('entity-documents'), specNav('client-documents'), specNav('drop-link')],
   flags: [

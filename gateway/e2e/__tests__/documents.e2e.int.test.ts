@@ -217,6 +217,24 @@ describe('API: documents through the gateway', () => {
       (await s.call('GET', '/integrations/drop_link/not-a-real-link-not-a-real-link-not-a-real-link')).status,
     ).toBe(404);
   });
+
+  it("answers the public secure upload page by the firm's slug, without a sign-in", async () => {
+    const { id } = (await s.call<{ id: string }>('GET', '/integrations/drop_link', { token: as('partner') }))
+      .body;
+    const slug = (await s.call<{ firm_slug: string }>('GET', `/integrations/drop_link/${id}`)).body.firm_slug;
+    const page = await s.call<{ drop_link_id: string; firm_name: string }>(
+      'GET',
+      `/integrations/secure_upload/${slug}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ drop_link_id: id, firm_name: expect.stringMatching(/^Firm e2e-docs/) });
+    const unknown = await s.call<{ message: string }>('GET', '/integrations/secure_upload/no-such-firm');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('This drop link is not valid');
+    const blank = await s.call<{ message: string }>('GET', '/integrations/secure_upload/%20');
+    expect(blank.status).toBe(400);
+    expect(blank.body.message).toBe('Firm is missing');
+  });
   it('get_documents answers a folder of 6,000 items whole, in order, though the service pages it', async () => {
     await s.call('POST', '/integrations/create_folder', {
       token: as('partner'),

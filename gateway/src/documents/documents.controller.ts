@@ -30,6 +30,9 @@ type Body<T extends z.ZodType> = z.output<T>;
 const DropLinkId = () =>
   Param('id', new ZodPipe(z.string().trim().min(1, 'Drop link is missing').max(2_000)));
 
+/** A firm's public slug in the path (the portal's firm on /secure-upload); documents asks identity. */
+const FirmSlug = () => Param('slug', new ZodPipe(z.string().trim().min(1, 'Firm is missing').max(100)));
+
 /** The file manager calls of spec 1 s.7.6. Uploads go straight to storage: bodies here stay small. */
 @ApiTags('documents')
 @Controller('integrations')
@@ -224,6 +227,16 @@ export class DocumentsController {
   @Describe('Public drop-off page: the firm this link drops to', DropLinkInfoSchema)
   dropLinkInfo(@DropLinkId() id: string, @CurrentCaller() c: Caller) {
     return this.documents.call(Documents.dropLinkInfo, { dropLinkId: id }, c);
+  }
+
+  @Get('secure_upload/:slug')
+  @Public()
+  @Describe(
+    "Public secure upload page (/secure-upload): the firm of that slug and its drop link's id",
+    DropLinkInfoSchema,
+  )
+  secureUploadInfo(@FirmSlug() slug: string, @CurrentCaller() c: Caller) {
+    return this.documents.call(Documents.dropLinkInfo, { firmSlug: slug }, c);
   }
 
   @PostAction('drop_link/:id/upload_links')

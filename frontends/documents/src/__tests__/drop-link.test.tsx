@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { ShellContext } from '@portico/kit';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { DropLink, DropOff } from '../api/documents-api.js';
@@ -48,8 +49,24 @@ describe('routes and links', () => {
 
   it('builds the link from the id alone, and reads id and signin from the query', () => {
     expect(dropLinkUrl('https://portal.test', ID)).toBe(`https://portal.test/drop-link?id=${ID}`);
-    expect(dropOffParams(new URLSearchParams(`id=${ID}&signin=false`))).toEqual({ id: ID, signIn: false });
+    expect(dropOffParams(new URLSearchParams(`id=${ID}&signin=false`))).toEqual({
+      id: ID,
+      firmSlug: '',
+      signIn: false,
+    });
     expect(dropOffParams(new URLSearchParams(`id=${ID}`)).signIn).toBe(true);
+  });
+
+  it("serves /secure-upload publicly, for ?firm= or else the portal's own firm", () => {
+    expect(descriptor.routes.find((r) => r.path === '/secure-upload')).toMatchObject({
+      module: './DropOff',
+      layout: 'public',
+      audience: 'public',
+    });
+    expect(dropOffParams(new URLSearchParams(''), 'demo-cpa').firmSlug).toBe('demo-cpa');
+    expect(dropOffParams(new URLSearchParams('firm=%20other-firm%20'), 'demo-cpa').firmSlug).toBe(
+      'other-firm',
+    );
   });
 });
 
@@ -273,6 +290,86 @@ describe('the public drop-off page', () => {
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
     act(() => (FakeXhr.all[1] as FakeXhr).respond(200));
     expect(await screen.findByText('The drop link is turned off')).toBeTruthy();
+  });
+});
+
+describe('the secure upload page', () => {
+  beforeEach(() => {
+    FakeXhr.all = [];
+  });
+
+  /** /secure-upload on a fake gateway, in a portal whose runtime configuration names `portalFirm`. */
+  function visitSecureUpload(
+    query: string,
+    portalFirm: string | undefined,
+    answer: (slug: string) => { status?: number; body: unknown },
+  ) {
+    const gw = fakeApi((call) => {
+      const bySlug = /^\/integrations\/secure_upload\/(.+)$/.exec(call.path);
+      if (bySlug) return answer(decodeURIComponent(bySlug[1] as string));
+      if (call.path === `/integrations/drop_link/${ID}/upload_links`)
+        return {
+          body: {
+            links: [
+              {
+                upload_id: 'up-0',
+                file_name: 'w2.pdf',
+                url: 'http://s3.test/bucket/up-0',
+                method: 'PUT',
+                headers: {},
+                expires_at: '',
+              },
+            ],
+          },
+        };
+      if (call.path === `/integrations/drop_link/${ID}/process`) return processed(['up-0']);
+      return undefined;
+    });
+    renderWithClient(
+      <ShellContext.Provider value={{ apiUrl: '', signOut: async () => {}, firmSlug: portalFirm }}>
+        <DropOffRoute basePath="/secure-upload" makeXhr={makeFakeXhr} />
+      </ShellContext.Provider>,
+      gw.client,
+      `/secure-upload${query}`,
+    );
+    return gw;
+  }
+
+  it("asks for the portal's firm and uploads through the drop link its answer names", async () => {
+    const gw = visitSecureUpload('', 'demo-cpa', (slug) => ({
+      body: { ...dropLinkInfo(), firm_slug: slug, drop_link_id: ID },
+    }));
+    await waitFor(() => expect(screen.getByTestId('drop-off-firm').textContent).toBe('Demo CPA'));
+    expect(gw.calls[0]?.path).toBe('/integrations/secure_upload/demo-cpa');
+    await fill([file('w2.pdf')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    act(() => {
+      (FakeXhr.all[0] as FakeXhr).progress(100, 100);
+      (FakeXhr.all[0] as FakeXhr).respond(200);
+    });
+    expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
+    expect(gw.calls.map((c) => c.path)).toEqual([
+      '/integrations/secure_upload/demo-cpa',
+      `/integrations/drop_link/${ID}/upload_links`,
+      `/integrations/drop_link/${ID}/process`,
+    ]);
+  });
+
+  it('takes ?firm= over the portal, shows the refusal of a firm with its drop link off, and says when no firm is known', async () => {
+    visitSecureUpload('?firm=other-firm', 'demo-cpa', (slug) =>
+      slug === 'other-firm'
+        ? { status: 404, body: { error: 'not_found', message: 'This drop link is not available' } }
+        : { body: dropLinkInfo() },
+    );
+    expect((await screen.findByTestId('drop-link-refused')).textContent).toBe(
+      'This drop link is not available',
+    );
+    expect(screen.queryByRole('button', { name: 'Upload' })).toBeNull();
+    cleanup();
+    const none = visitSecureUpload('', undefined, () => ({ body: dropLinkInfo() }));
+    expect(await screen.findByText(DROP_OFF_MESSAGES.missingFirm)).toBeTruthy();
+    expect(none.calls).toHaveLength(0);
   });
 });
 

@@ -77,7 +77,10 @@ describe('spreadsheet preview', () => {
           }
         : undefined,
     );
-    const storage = jest.fn(async () => new Response(workbook(name.endsWith('.xls') ? 'biff8' : 'xlsx')));
+    const storage = jest.fn(
+      async (_url: string, _init?: RequestInit) =>
+        new Response(workbook(name.endsWith('.xls') ? 'biff8' : 'xlsx')),
+    );
     globalThis.fetch = storage as unknown as typeof fetch;
     renderWithClient(
       <PreviewDialog

@@ -145,6 +145,8 @@ export interface DropLinkInfo {
   logo_url: string;
   primary: string;
   hide_sign_in_button: boolean;
+  /** The drop link to upload through (the answer to /secure-upload, which has no id of its own). */
+  drop_link_id: string;
 }
 
 /** A file left through the firm drop link. */
@@ -233,6 +235,8 @@ export const documentsApi = (api: ApiClient) => ({
   // The public drop-off page: no session, the drop link id is the only key.
   dropLinkInfo: (dropLinkId: string) =>
     api.get<DropLinkInfo>(`/integrations/drop_link/${encodeURIComponent(dropLinkId)}`, { auth: false }),
+  secureUploadInfo: (firmSlug: string) =>
+    api.get<DropLinkInfo>(`/integrations/secure_upload/${encodeURIComponent(firmSlug)}`, { auth: false }),
   dropOffLinks: (dropLinkId: string, files: { name: string; size: number; contentType: string }[]) =>
     api.post<{ links: UploadLink[] }>(
       `/integrations/drop_link/${encodeURIComponent(dropLinkId)}/upload_links`,

@@ -11,6 +11,7 @@ import {
   Loader,
   Paper,
   type RemoteRouteProps,
+  ShellContext,
   Stack,
   Text,
   Textarea,
@@ -19,11 +20,11 @@ import {
   useApi,
 } from '@portico/kit';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useContext, useMemo, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { Link, useSearchParams } from 'react-router';
 import { type DocumentsApi, documentsApi } from '../api/documents-api.js';
-import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN } from '../rules/drop-link.js';
+import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN, SECURE_UPLOAD_PATH } from '../rules/drop-link.js';
 import { formatSize } from '../rules/names.js';
 import { UploadProgressList } from '../upload/UploadProgressList.js';
 import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
@@ -33,19 +34,28 @@ import { dropOffFiles } from './drop-off-upload.js';
  * /drop-link?id=… (spec 1 s.2.1, public): a visitor leaves files for a firm without signing in. The
  * drop link's answer brings the firm's name, logo and colour, and hides the Sign in button when the
  * firm has hide_sign_in_button_on_drop_link; `signin=false` in the query hides it as well.
+ * /secure-upload is the same page for the portal's own firm (or ?firm=slug): its answer names the drop
+ * link to upload through, and it is refused as the drop link is when the firm has turned it off.
  */
-export default function DropOffRoute({ makeXhr }: RemoteRouteProps & { makeXhr?: () => XMLHttpRequest }) {
+export default function DropOffRoute({
+  basePath,
+  makeXhr,
+}: RemoteRouteProps & { makeXhr?: () => XMLHttpRequest }) {
   const [search] = useSearchParams();
-  const { id, signIn: signInAsked } = dropOffParams(search);
+  const bySlug = basePath === SECURE_UPLOAD_PATH;
+  const portalFirm = useContext(ShellContext)?.firmSlug ?? '';
+  const { id: linkId, firmSlug: slug, signIn: signInAsked } = dropOffParams(search, portalFirm);
+  const key = bySlug ? slug : linkId;
   const kit = useApi();
   const api = useMemo(() => documentsApi(kit.client), [kit.client]);
   const info = useQuery({
-    queryKey: ['documents', 'drop-off', id],
-    queryFn: () => api.dropLinkInfo(id),
-    enabled: Boolean(id),
+    queryKey: ['documents', 'drop-off', bySlug ? 'firm' : 'link', key],
+    queryFn: () => (bySlug ? api.secureUploadInfo(key) : api.dropLinkInfo(key)),
+    enabled: Boolean(key),
     retry: false,
     staleTime: 5 * 60_000,
   });
+  const id = bySlug ? (info.data?.drop_link_id ?? '') : linkId;
   const firmName = info.data?.firm_name ?? '';
   const branding = {
     firmName,
@@ -58,8 +68,10 @@ export default function DropOffRoute({ makeXhr }: RemoteRouteProps & { makeXhr?:
   const signInHref = firmSlug ? `/signin?firm=${encodeURIComponent(firmSlug)}` : '/signin';
 
   let body: ReactNode;
-  if (!id) {
-    body = <Alert color="red">{DROP_OFF_MESSAGES.missingLink}</Alert>;
+  if (!key) {
+    body = (
+      <Alert color="red">{bySlug ? DROP_OFF_MESSAGES.missingFirm : DROP_OFF_MESSAGES.missingLink}</Alert>
+    );
   } else if (info.isPending) {
     body = (
       <Center p="xl">

@@ -14,6 +14,7 @@ export const DROP_OFF_MESSAGES = {
   emailInvalid: 'Please enter a valid email',
   filesRequired: 'Please choose at least one file',
   missingLink: 'This drop link is incomplete. Please ask the firm for the full link.',
+  missingFirm: 'This page does not know which firm to upload to. Please ask the firm for its link.',
   fileDone: 'Upload successful',
   fileFailed: 'Upload failed',
 } as const;
@@ -23,6 +24,8 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
 
 /** The public page of the firm drop link (spec 1 s.2.1). */
 export const DROP_LINK_PATH = '/drop-link';
+/** The same page for the portal's own firm: a fixed address a firm can print, with no id in it. */
+export const SECURE_UPLOAD_PATH = '/secure-upload';
 
 /**
  * The firm's public drop-off page: /drop-link with the query id (spec 1 s.2.1). The page asks the drop
@@ -34,11 +37,18 @@ export function dropLinkUrl(origin: string, id: string): string {
   return url.toString();
 }
 
-/** What the public page reads from its query: the drop link id, and signin=false to hide Sign in. */
-export function dropOffParams(search: URLSearchParams): { id: string; signIn: boolean } {
+/**
+ * What the public page reads from its query: the drop link id (/drop-link) or the firm's slug
+ * (/secure-upload: ?firm=, else the portal's own firm), and signin=false to hide Sign in.
+ */
+export function dropOffParams(
+  search: URLSearchParams,
+  portalFirmSlug = '',
+): { id: string; firmSlug: string; signIn: boolean } {
   const signin = (search.get('signin') ?? '').trim().toLowerCase();
   return {
     id: (search.get('id') ?? '').trim(),
+    firmSlug: (search.get('firm') ?? '').trim() || portalFirmSlug.trim(),
     signIn: !['false', '0', 'no'].includes(signin),
   };
 }

@@ -5,6 +5,8 @@ export interface ShellServices {
   /** Signs out here and in every other tab. */
   signOut: () => Promise<void>;
   apiUrl: string;
+  /** The firm this portal belongs to (runtime configuration), for public pages with no firm in the URL. */
+  firmSlug?: string;
 }
 
 export const ShellContext = createContext<ShellServices | null>(null);

@@ -73,6 +73,7 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
   const shell = useMemo<ShellServices>(
     () => ({
       apiUrl: runtime.config.apiUrl,
+      firmSlug: runtime.config.firmSlug,
       signOut: async () => {
         const refresh = runtime.session.get()?.refresh_token;
         if (refresh) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Documents, Identity } from '@portico/proto';
 import { PDFDocument } from 'pdf-lib';
+import { Messages } from '../messages.js';
 import { seedDemoDocuments } from '../seed/demo-documents.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import { pdf, png } from './samples.js';
@@ -277,6 +278,41 @@ describe('extracted documents and the firm drop link', () => {
         h.bus.request(Documents.dropLinkInfo, { dropLinkId: `${id.slice(0, -4)}AAAA` }),
       ).rejects.toMatchObject({ status: 404 });
     });
+  });
+
+  it("answers the portal's secure upload page by the firm's slug, while the drop link is on", async () => {
+    const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
+    const { firmSlug } = await h.bus.request(Documents.dropLinkInfo, { dropLinkId: id });
+    const bySlug = await h.bus.request(Documents.dropLinkInfo, { firmSlug: ` ${firmSlug.toUpperCase()} ` });
+    // The page uploads through the firm's own drop link.
+    expect(bySlug).toMatchObject({ dropLinkId: id, firmSlug });
+    const { links } = await h.bus.request(Documents.createDropOffLinks, {
+      dropLinkId: bySlug.dropLinkId,
+      files: [{ name: 'w2.pdf', size: 10n }],
+    });
+    expect(links).toHaveLength(1);
+    for (const firmSlug of ['no-such-firm', '', 'x'.repeat(201)])
+      await expect(h.bus.request(Documents.dropLinkInfo, { firmSlug })).rejects.toMatchObject({
+        status: 404,
+        message: Messages.dropLinkInvalid,
+      });
+    await h.bus.request(
+      Identity.updatePreferences,
+      { preferences: { drop_link_enabled: false } },
+      { actor: actor('partner') },
+    );
+    try {
+      await expect(h.bus.request(Documents.dropLinkInfo, { firmSlug })).rejects.toMatchObject({
+        status: 404,
+        message: Messages.dropLinkDisabled,
+      });
+    } finally {
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { drop_link_enabled: true } },
+        { actor: actor('partner') },
+      );
+    }
   });
 
   it('seeds demo documents once per company through the service, skipping read-only and inactive ones', async () => {

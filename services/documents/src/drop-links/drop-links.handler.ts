@@ -28,7 +28,7 @@ export class DropLinksHandler {
   /** Public: the drop-off page has no signed-in user. */
   @Rpc(Documents.dropLinkInfo)
   info(@Payload() req: DropLinkInfoRequest) {
-    return this.dropLinks.info(req.dropLinkId);
+    return this.dropLinks.info(req);
   }
 
   @Rpc(Documents.createDropOffLinks)

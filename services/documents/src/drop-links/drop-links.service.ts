@@ -64,15 +64,20 @@ export class DropLinksService {
     return this.get(actor);
   }
 
-  /** The public page's header: which firm this link drops to. */
-  async info(dropLinkId: string) {
-    const firm = await this.firmOf(dropLinkId);
+  /**
+   * The public page's header: which firm this link drops to. /drop-link names the firm by its drop link
+   * id; /secure-upload by the firm's slug (the portal's own firm), and is answered with the id to upload
+   * through, as long as the firm has its drop link on.
+   */
+  async info(req: { dropLinkId: string; firmSlug: string }) {
+    const firm = req.dropLinkId ? await this.firmOf(req.dropLinkId) : await this.firmBySlug(req.firmSlug);
     return {
       firmName: firm.name,
       firmSlug: firm.theme?.slug ?? '',
       logoUrl: firm.theme?.logoUrl ?? '',
       primary: firm.theme?.primary ?? '',
       hideSignInButton: firm.preferences?.hideSignInButtonOnDropLink ?? false,
+      dropLinkId: encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY),
     };
   }
 
@@ -202,6 +207,21 @@ export class DropLinksService {
     });
     if (firm.name !== decoded.firmName)
       throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+    if (!firm.preferences?.dropLinkEnabled)
+      throw new AppError('not_found', 'drop_link_disabled', Messages.dropLinkDisabled);
+    return firm;
+  }
+
+  /** The firm of a slug, which must have its drop link on; an unknown slug is an invalid link. */
+  private async firmBySlug(slug: string) {
+    const wanted = slug.trim().toLowerCase();
+    if (!wanted || wanted.length > 200)
+      throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+    const firm = await this.access.firmContacts({ slug: wanted, userIds: [] }).catch((err) => {
+      if (err instanceof AppError && err.status === 404)
+        throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+      throw err;
+    });
     if (!firm.preferences?.dropLinkEnabled)
       throw new AppError('not_found', 'drop_link_disabled', Messages.dropLinkDisabled);
     return firm;

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/documents/v1/drop_links.proto.
  */
 export const file_portico_documents_v1_drop_links: GenFile = /*@__PURE__*/
-  fileDesc("CiVwb3J0aWNvL2RvY3VtZW50cy92MS9kcm9wX2xpbmtzLnByb3RvEhRwb3J0aWNvLmRvY3VtZW50cy52MSKLAQoIRHJvcExpbmsSCgoCaWQYASABKAkSEQoJZmlybV9uYW1lGAIgASgJEhcKD25vdGlmeV91c2VyX2lkcxgDIAMoCRIPCgdlbmFibGVkGAQgASgIEjYKCmZpcm1fdXNlcnMYBSADKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wTGlua1VzZXIiPAoMRHJvcExpbmtVc2VyEgoKAmlkGAEgASgJEhEKCWZ1bGxfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCSIUChJHZXREcm9wTGlua1JlcXVlc3QiLgoTU2F2ZURyb3BMaW5rUmVxdWVzdBIXCg9ub3RpZnlfdXNlcl9pZHMYASADKAkiKwoTRHJvcExpbmtJbmZvUmVxdWVzdBIUCgxkcm9wX2xpbmtfaWQYASABKAkidAoMRHJvcExpbmtJbmZvEhEKCWZpcm1fbmFtZRgBIAEoCRIRCglmaXJtX3NsdWcYAiABKAkSEAoIbG9nb191cmwYAyABKAkSDwoHcHJpbWFyeRgEIAEoCRIbChNoaWRlX3NpZ25faW5fYnV0dG9uGAUgASgIIlwKE0Ryb3BPZmZMaW5rc1JlcXVlc3QSFAoMZHJvcF9saW5rX2lkGAEgASgJEi8KBWZpbGVzGAIgAygLMiAucG9ydGljby5kb2N1bWVudHMudjEuVXBsb2FkRmlsZSJ+ChVEcm9wT2ZmUHJvY2Vzc1JlcXVlc3QSFAoMZHJvcF9saW5rX2lkGAEgASgJEhIKCnVwbG9hZF9pZHMYAiADKAkSFQoNdXBsb2FkZXJfbmFtZRgDIAEoCRIWCg51cGxvYWRlcl9lbWFpbBgEIAEoCRIMCgRub3RlGAUgASgJInQKFkRyb3BPZmZQcm9jZXNzUmVzcG9uc2USMgoFZmlsZXMYASADKAsyIy5wb3J0aWNvLmRvY3VtZW50cy52MS5Qcm9jZXNzZWRGaWxlEg8KB21lc3NhZ2UYAiABKAkSFQoNaW52YWxpZF9maWxlcxgDIAMoCSKCAQoHRHJvcE9mZhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSFQoNdXBsb2FkZXJfbmFtZRgEIAEoCRIWCg51cGxvYWRlcl9lbWFpbBgFIAEoCRIMCgRub3RlGAYgASgJEhIKCmNyZWF0ZWRfYXQYByABKAkiFQoTTGlzdERyb3BPZmZzUmVxdWVzdCI/CgtEcm9wT2ZmTGlzdBIwCglkcm9wX29mZnMYASADKAsyHS5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wT2ZmIiQKFkRvd25sb2FkRHJvcE9mZlJlcXVlc3QSCgoCaWQYASABKAliBnByb3RvMw", [file_portico_documents_v1_uploads]);
+  fileDesc("CiVwb3J0aWNvL2RvY3VtZW50cy92MS9kcm9wX2xpbmtzLnByb3RvEhRwb3J0aWNvLmRvY3VtZW50cy52MSKLAQoIRHJvcExpbmsSCgoCaWQYASABKAkSEQoJZmlybV9uYW1lGAIgASgJEhcKD25vdGlmeV91c2VyX2lkcxgDIAMoCRIPCgdlbmFibGVkGAQgASgIEjYKCmZpcm1fdXNlcnMYBSADKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wTGlua1VzZXIiPAoMRHJvcExpbmtVc2VyEgoKAmlkGAEgASgJEhEKCWZ1bGxfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCSIUChJHZXREcm9wTGlua1JlcXVlc3QiLgoTU2F2ZURyb3BMaW5rUmVxdWVzdBIXCg9ub3RpZnlfdXNlcl9pZHMYASADKAkiPgoTRHJvcExpbmtJbmZvUmVxdWVzdBIUCgxkcm9wX2xpbmtfaWQYASABKAkSEQoJZmlybV9zbHVnGAIgASgJIooBCgxEcm9wTGlua0luZm8SEQoJZmlybV9uYW1lGAEgASgJEhEKCWZpcm1fc2x1ZxgCIAEoCRIQCghsb2dvX3VybBgDIAEoCRIPCgdwcmltYXJ5GAQgASgJEhsKE2hpZGVfc2lnbl9pbl9idXR0b24YBSABKAgSFAoMZHJvcF9saW5rX2lkGAYgASgJIlwKE0Ryb3BPZmZMaW5rc1JlcXVlc3QSFAoMZHJvcF9saW5rX2lkGAEgASgJEi8KBWZpbGVzGAIgAygLMiAucG9ydGljby5kb2N1bWVudHMudjEuVXBsb2FkRmlsZSJ+ChVEcm9wT2ZmUHJvY2Vzc1JlcXVlc3QSFAoMZHJvcF9saW5rX2lkGAEgASgJEhIKCnVwbG9hZF9pZHMYAiADKAkSFQoNdXBsb2FkZXJfbmFtZRgDIAEoCRIWCg51cGxvYWRlcl9lbWFpbBgEIAEoCRIMCgRub3RlGAUgASgJInQKFkRyb3BPZmZQcm9jZXNzUmVzcG9uc2USMgoFZmlsZXMYASADKAsyIy5wb3J0aWNvLmRvY3VtZW50cy52MS5Qcm9jZXNzZWRGaWxlEg8KB21lc3NhZ2UYAiABKAkSFQoNaW52YWxpZF9maWxlcxgDIAMoCSKCAQoHRHJvcE9mZhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSFQoNdXBsb2FkZXJfbmFtZRgEIAEoCRIWCg51cGxvYWRlcl9lbWFpbBgFIAEoCRIMCgRub3RlGAYgASgJEhIKCmNyZWF0ZWRfYXQYByABKAkiFQoTTGlzdERyb3BPZmZzUmVxdWVzdCI/CgtEcm9wT2ZmTGlzdBIwCglkcm9wX29mZnMYASADKAsyHS5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wT2ZmIiQKFkRvd25sb2FkRHJvcE9mZlJlcXVlc3QSCgoCaWQYASABKAliBnByb3RvMw", [file_portico_documents_v1_uploads]);
 
 /**
  * The firm drop link: its id is the firm id and name, obfuscated reversibly and URL-safe.
@@ -113,6 +113,8 @@ export const SaveDropLinkRequestSchema: GenMessage<SaveDropLinkRequest> = /*@__P
   messageDesc(file_portico_documents_v1_drop_links, 3);
 
 /**
+ * The public pages name the firm by its drop link id (/drop-link) or by its slug (/secure-upload).
+ *
  * @generated from message portico.documents.v1.DropLinkInfoRequest
  */
 export type DropLinkInfoRequest = Message<"portico.documents.v1.DropLinkInfoRequest"> & {
@@ -120,6 +122,11 @@ export type DropLinkInfoRequest = Message<"portico.documents.v1.DropLinkInfoRequ
    * @generated from field: string drop_link_id = 1;
    */
   dropLinkId: string;
+
+  /**
+   * @generated from field: string firm_slug = 2;
+   */
+  firmSlug: string;
 };
 
 /**
@@ -159,6 +166,13 @@ export type DropLinkInfo = Message<"portico.documents.v1.DropLinkInfo"> & {
    * @generated from field: bool hide_sign_in_button = 5;
    */
   hideSignInButton: boolean;
+
+  /**
+   * The drop link the page uploads through (asked by slug, the page has no id of its own).
+   *
+   * @generated from field: string drop_link_id = 6;
+   */
+  dropLinkId: string;
 };
 
 /**
