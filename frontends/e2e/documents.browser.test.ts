@@ -342,6 +342,10 @@ describe('documents', () => {
     const url = await settings.getByTestId('drop-link-url').inputValue();
     expect(new URL(url).pathname).toBe('/drop-link');
     expect([...new URL(url).searchParams.keys()]).toEqual(['id']);
+    // The portal's own firm: its secure upload page needs no query.
+    expect(await settings.getByTestId('secure-upload-url').inputValue()).toBe(
+      `${stack.shellUrl}/secure-upload`,
+    );
     await settings.getByText('No files have been dropped off yet.').waitFor();
 
     // A visitor with no session opens the link: the firm's page (its branding from the drop link's

@@ -16,6 +16,7 @@ const baker = aCompany({ id: 'c-2', hash_id: 'h2', name: 'Baker Family Trust', e
 const link = (over: Partial<DropLink> = {}): DropLink => ({
   id: 'RGVtbyBDUEE_x',
   firm_name: 'Demo CPA',
+  firm_slug: 'demo-cpa',
   notify_user_ids: ['u-paula'],
   enabled: true,
   firm_users: [

@@ -6,7 +6,13 @@ import type { DropLink, DropOff } from '../api/documents-api.js';
 import descriptor from '../descriptor.js';
 import DropLinkSettingsRoute from '../drop-link/DropLinkSettingsRoute.js';
 import DropOffRoute from '../drop-link/DropOffRoute.js';
-import { DROP_LINK_MESSAGES, DROP_OFF_MESSAGES, dropLinkUrl, dropOffParams } from '../rules/drop-link.js';
+import {
+  DROP_LINK_MESSAGES,
+  DROP_OFF_MESSAGES,
+  dropLinkUrl,
+  dropOffParams,
+  secureUploadUrl,
+} from '../rules/drop-link.js';
 import { UPLOAD_MESSAGES } from '../upload/upload.js';
 import { type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
 
@@ -16,6 +22,7 @@ const file = (name: string, bytes = 10) => new File(['x'.repeat(bytes)], name, {
 const link = (over: Partial<DropLink> = {}): DropLink => ({
   id: ID,
   firm_name: 'Demo CPA',
+  firm_slug: 'demo-cpa',
   notify_user_ids: ['u-paula'],
   enabled: true,
   firm_users: [{ id: 'u-paula', full_name: 'Paula Partner', email: 'partner@demo-cpa.test' }],
@@ -64,6 +71,12 @@ describe('routes and links', () => {
       audience: 'public',
     });
     expect(dropOffParams(new URLSearchParams(''), 'demo-cpa').firmSlug).toBe('demo-cpa');
+    expect(secureUploadUrl('https://portal.test', 'demo-cpa', 'demo-cpa')).toBe(
+      'https://portal.test/secure-upload',
+    );
+    expect(secureUploadUrl('https://portal.test', 'demo-cpa', 'other')).toBe(
+      'https://portal.test/secure-upload?firm=demo-cpa',
+    );
     expect(dropOffParams(new URLSearchParams('firm=%20other-firm%20'), 'demo-cpa').firmSlug).toBe(
       'other-firm',
     );
@@ -409,6 +422,11 @@ describe('the drop link settings page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(url.value));
     expect(await screen.findByText(DROP_LINK_MESSAGES.copied)).toBeTruthy();
+    // The same drop-off at the portal's fixed address, for this firm.
+    const page = screen.getByTestId('secure-upload-url') as HTMLInputElement;
+    expect(page.value).toBe('http://localhost/secure-upload?firm=demo-cpa');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the secure upload page' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(page.value));
 
     const table = await screen.findByRole('table', { name: 'Received files' });
     expect(within(table).getByText('passport.pdf')).toBeTruthy();

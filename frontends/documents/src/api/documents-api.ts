@@ -135,9 +135,10 @@ export interface DropLink {
   notify_user_ids: string[];
   enabled: boolean;
   firm_users: DropLinkUser[];
+  /** The firm's public slug (its secure upload page). */
+  firm_slug: string;
 }
 
-/** The public drop-off page's header: which firm a drop link drops to. */
 /** The public drop-off page's firm: its name, public branding, and whether it shows Sign in. */
 export interface DropLinkInfo {
   firm_name: string;

@@ -6,6 +6,7 @@ import {
   Group,
   isApiError,
   Loader,
+  ShellContext,
   Stack,
   Text,
   TextInput,
@@ -13,9 +14,9 @@ import {
   toast,
 } from '@portico/kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useContext, useEffect, useState } from 'react';
 import type { DocumentsApi } from '../api/documents-api.js';
-import { choiceChanged, DROP_LINK_MESSAGES, dropLinkUrl } from '../rules/drop-link.js';
+import { choiceChanged, DROP_LINK_MESSAGES, dropLinkUrl, secureUploadUrl } from '../rules/drop-link.js';
 
 export const dropLinkKey = ['documents', 'drop-link'] as const;
 
@@ -47,6 +48,10 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
   const dirty = choiceChanged(saved, selected);
   const none = selected.length === 0;
   const url = link.data ? dropLinkUrl(window.location.origin, link.data.id) : '';
+  const portalFirm = useContext(ShellContext)?.firmSlug;
+  const pageUrl = link.data?.firm_slug
+    ? secureUploadUrl(window.location.origin, link.data.firm_slug, portalFirm)
+    : '';
 
   const toggle = (id: string) =>
     setChosen(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id]);
@@ -65,9 +70,9 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
     }
   };
 
-  const copy = async () => {
+  const copy = async (text: string) => {
     try {
-      await navigator.clipboard.writeText(url);
+      await navigator.clipboard.writeText(text);
       toast.success(DROP_LINK_MESSAGES.copied);
     } catch {
       toast.error();
@@ -99,12 +104,36 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
           <TextInput label="Drop link" value={url} readOnly style={{ flex: 1 }} data-testid="drop-link-url" />
           <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!dirty}>
             <span>
-              <Button variant="light" disabled={dirty} onClick={() => void copy()}>
+              <Button variant="light" disabled={dirty} onClick={() => void copy(url)}>
                 Copy
               </Button>
             </span>
           </Tooltip>
         </Group>
+        {pageUrl ? (
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput
+              label="Secure upload page"
+              description="The same drop-off at a fixed address of this portal, to print or put in an email signature."
+              value={pageUrl}
+              readOnly
+              style={{ flex: 1 }}
+              data-testid="secure-upload-url"
+            />
+            <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!dirty}>
+              <span>
+                <Button
+                  variant="light"
+                  disabled={dirty}
+                  onClick={() => void copy(pageUrl)}
+                  aria-label="Copy the secure upload page"
+                >
+                  Copy
+                </Button>
+              </span>
+            </Tooltip>
+          </Group>
+        ) : null}
         <Stack gap={6} role="group" aria-label="Notify these firm users">
           <Text size="sm" fw={600}>
             Notify these firm users of drop-offs

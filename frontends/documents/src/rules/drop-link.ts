@@ -38,6 +38,16 @@ export function dropLinkUrl(origin: string, id: string): string {
 }
 
 /**
+ * The firm's secure upload page on this portal: /secure-upload, with ?firm= unless the portal's own firm
+ * (its runtime configuration) is that firm.
+ */
+export function secureUploadUrl(origin: string, firmSlug: string, portalFirmSlug = ''): string {
+  const url = new URL(SECURE_UPLOAD_PATH, origin);
+  if (firmSlug && firmSlug !== portalFirmSlug) url.searchParams.set('firm', firmSlug);
+  return url.toString();
+}
+
+/**
  * What the public page reads from its query: the drop link id (/drop-link) or the firm's slug
  * (/secure-upload: ?firm=, else the portal's own firm), and signin=false to hide Sign in.
  */

@@ -228,6 +228,8 @@ describe('extracted documents and the firm drop link', () => {
       expect(saved.notifyUserIds).toEqual([h.firm.users.full?.id]);
       expect(saved.firmUsers.map((u) => u.id)).toContain(h.firm.users.full?.id);
       expect(saved.id).toMatch(/^[A-Za-z0-9_-]+$/);
+      // Its secure upload page names the firm by slug.
+      expect(saved.firmSlug).toMatch(/^firm-/);
     });
 
     it('takes public uploads, keeps valid ones and emails the chosen users', async () => {

@@ -42,6 +42,7 @@ export class DropLinksService {
     return {
       id: encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY),
       firmName: firm.name,
+      firmSlug: firm.theme?.slug ?? '',
       notifyUserIds: firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? [],
       enabled: !!firm.preferences?.dropLinkEnabled,
       firmUsers: firm.users.map((u) => ({ id: u.id, fullName: u.fullName, email: u.email })),
