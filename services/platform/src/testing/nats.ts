@@ -44,12 +44,17 @@ export async function startNatsServer(
   const configFile = join(storeDir, 'portico-nats.conf');
   await writeFile(configFile, `max_payload: ${NATS_MAX_PAYLOAD}\n`);
   let child: ChildProcess | undefined;
+  // A test process that exits without its teardown (process.exit in a failing suite) must not leave the
+  // server running: the signal is sent synchronously from the exit hook.
+  const killOnExit = () => child?.kill('SIGTERM');
   const launch = async () => {
     const args = ['-c', configFile, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
     child = spawn(binary, args, { stdio: 'ignore' });
+    process.once('exit', killOnExit);
     await waitFor(() => canConnect(port), 10_000, `nats-server on port ${port}`);
   };
   const halt = async () => {
+    process.off('exit', killOnExit);
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((r) => child?.once('exit', r));
     child.kill('SIGTERM');
