@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
+import yauzl from 'yauzl';
 import { keepScreenshot, launchChromium, signIn } from './browser.js';
 import { DEMO_PASSWORD, type PortalStack, startPortalStack } from './stack.js';
 
@@ -47,6 +48,23 @@ const hashOf = (key: string) => {
   if (!hash) throw new Error(`no demo company ${key}`);
   return hash;
 };
+
+/** The names of the files in a zip. */
+function zipEntries(bytes: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const names: string[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
 
 async function samplePdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -290,6 +308,31 @@ describe('documents', () => {
     expect(url.startsWith(`${stack.shellUrl}/drop-link?id=`)).toBe(true);
     expect(new URL(url).searchParams.get('id')).toMatch(/^[A-Za-z0-9_-]+$/);
     await keepScreenshot(page, 'documents-advisor-drop-link');
+  });
+
+  it('lets an advisor download a folder as a zip, built while they go on, with what is in it', async () => {
+    const page = await signedIn('partner@demo-cpa.test');
+    await page.goto(`${stack.shellUrl}/admin/${hashOf('anders_trust')}/documents`);
+    await page.getByTestId('file-manager').getByText('Anders Family Trust').waitFor();
+    await dropFiles(page, page.getByLabel('Drop files to upload').locator('..'), [
+      { name: 'Trust deed.pdf', type: 'application/pdf', body: await samplePdf() },
+    ]);
+    await row(page, 'Trust deed.pdf').waitFor();
+    await page.getByRole('button', { name: 'Download folder', exact: true }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog(page, 'Download').getByRole('button', { name: 'Download', exact: true }).click(),
+    ]);
+    // The dialog closed at once with the notice; the notification came with the download.
+    await page
+      .getByText('You will receive a notification when the zip file is ready for download.')
+      .first()
+      .waitFor();
+    await page.getByText('Your zip file is ready: Documents.zip').first().waitFor();
+    expect(download.suggestedFilename()).toBe('Documents.zip');
+    const saved = await download.path();
+    expect(await zipEntries(readFileSync(saved))).toContain('Trust deed.pdf');
+    await keepScreenshot(page, 'documents-advisor-zip-ready');
   });
 
   it('lets a client upload into their Documents without seeing a STAFF ONLY folder', async () => {

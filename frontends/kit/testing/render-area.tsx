@@ -16,7 +16,9 @@ export interface Call<Body = unknown> {
   body: Body;
 }
 
-export type Handler<Body = unknown> = (call: Call<Body>) => { status?: number; body: unknown } | undefined;
+type Reply = { status?: number; body: unknown } | undefined;
+/** The fake gateway's answer to a call; a promise holds the answer back until the test settles it. */
+export type Handler<Body = unknown> = (call: Call<Body>) => Reply | Promise<Reply>;
 
 const sessions: SessionStore[] = [];
 afterEach(() => {
@@ -38,7 +40,10 @@ export function fakeGateway<Body = unknown>(handler: Handler<Body> = () => undef
       body: (init?.body ? JSON.parse(String(init.body)) : undefined) as Body,
     };
     calls.push(call);
-    const reply = handler(call) ?? { status: 404, body: { error: 'not_found', message: 'Not found' } };
+    const reply = (await handler(call)) ?? {
+      status: 404,
+      body: { error: 'not_found', message: 'Not found' },
+    };
     return new Response(JSON.stringify(reply.body), { status: reply.status ?? 200 });
   }) as unknown as typeof globalThis.fetch;
   const session = new SessionStore(window.localStorage);

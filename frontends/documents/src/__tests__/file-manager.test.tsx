@@ -1,19 +1,19 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
-import { FileManager } from '../documents/FileManager.js';
+import { FileManager, MESSAGES } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import { MIXED_SELECTION } from '../rules/selection.js';
 import { VIEW_COOKIE } from '../rules/view-preference.js';
-import { aCompany, anItem, type Call, fakeApi } from './fixtures.js';
+import { aCompany, anItem, fakeApi } from './fixtures.js';
 
 const live = anItem({ name: 'W-2 2024.pdf' });
 const gone = anItem({ name: 'old.pdf', deleted_at: '2024-01-02T00:00:00Z' });
 const staff = anItem({ type: 'folder', name: 'Tax Returns (STAFF ONLY)', items_count: 0 });
 const fresh = anItem({ name: 'fresh.pdf', created_at: new Date().toISOString() });
 
-function listing(extra: (call: Call) => { body: unknown } | undefined = () => undefined) {
+function listing(extra: NonNullable<Parameters<typeof fakeApi>[0]> = () => undefined) {
   return fakeApi((call) => {
     if (call.path === '/integrations/get_documents') {
       const docs = [staff, live, fresh, ...(call.body.showWithDeleted ? [gone] : [])];
@@ -92,6 +92,78 @@ describe('file manager', () => {
     await waitFor(() => expect(within(bar).getByText(MIXED_SELECTION)).toBeTruthy());
     expect(within(bar).queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(within(bar).queryByRole('button', { name: 'Restore' })).toBeNull();
+  });
+
+  it('builds a zip in the background: the notice at once, then the download and a notification, or the refusal', async () => {
+    let finish: (answer: { status?: number; body: unknown }) => void = () => {};
+    const gw = listing((call) =>
+      call.path === '/integrations/download_folder' ||
+      call.path === '/integrations/download_multiple_documents'
+        ? new Promise((resolve) => {
+            finish = resolve;
+          })
+        : undefined,
+    );
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
+      />,
+      gw.client,
+    );
+    await table();
+    const clicked: string[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.href);
+    });
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Download folder' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Download' });
+      fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Convert images to PDF' }));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Download' }));
+      // The dialog closes and says what will happen while the zip is built.
+      expect(await screen.findByText(MESSAGES.zipPending)).toBeTruthy();
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Download' })).toBeNull());
+      await waitFor(() =>
+        expect(gw.calls.find((c) => c.path === '/integrations/download_folder')?.body).toEqual({
+          companyId: aCompany().id,
+          path: '',
+          convertImagesToPdf: true,
+        }),
+      );
+      expect(clicked).toEqual([]);
+      act(() =>
+        finish({
+          body: { document: { data: { link: 'http://s3.test/bucket/zip-1', file_name: 'Home.zip' } } },
+        }),
+      );
+      expect(await screen.findByText(MESSAGES.zipReady('Home.zip'))).toBeTruthy();
+      expect(clicked).toEqual(['http://s3.test/bucket/zip-1']);
+
+      // Two files over the size limit: the service's refusal (503 with the spec's text) is the notification.
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select W-2 2024.pdf' }));
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select fresh.pdf' }));
+      fireEvent.click(
+        within(await screen.findByTestId('bulk-bar')).getByRole('button', { name: 'Download' }),
+      );
+      fireEvent.click(
+        within(await screen.findByRole('dialog', { name: 'Download' })).getByRole('button', {
+          name: 'Download',
+        }),
+      );
+      await waitFor(() =>
+        expect(gw.calls.some((c) => c.path === '/integrations/download_multiple_documents')).toBe(true),
+      );
+      const tooLarge = 'The zip file would be too large. Please select fewer files.';
+      act(() => finish({ status: 503, body: { error: tooLarge, message: tooLarge } }));
+      expect(await screen.findByText(tooLarge)).toBeTruthy();
+      expect(clicked).toHaveLength(1);
+    } finally {
+      click.mockRestore();
+    }
   });
 
   it('remembers the grid view in a cookie', async () => {

@@ -61,6 +61,8 @@ export const MESSAGES = {
   linkCopied: 'Link copied to clipboard',
   documentDownloadFailed: DOWNLOAD_MESSAGES.documentDownloadFailed,
   folderDownloadFailed: 'There was a problem downloading the folder. Please refresh and try again.',
+  zipPending: 'You will receive a notification when the zip file is ready for download.',
+  zipReady: (fileName: string) => `Your zip file is ready: ${fileName}`,
   noLink: DOWNLOAD_MESSAGES.noLink,
   tagsFailed: 'Issue saving selected tags, please try again later.',
 } as const;
@@ -167,17 +169,27 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     [api, companyId],
   );
 
+  /**
+   * A zip (a folder, or several files) can take a while to build: the dialog closes at once with the
+   * spec's notice, the work goes on while the user does something else, and a notification says when it
+   * is ready as the download starts. A refusal (the size limits) or a failure is a notification too.
+   */
   const zip = useCallback(
-    async (request: () => Promise<{ document: { data: { link: string; file_name: string } } }>) => {
-      try {
-        const res = await request();
-        const link = res.document?.data?.link;
-        if (!link) return void toast.error(MESSAGES.noLink);
-        clickLink(link, res.document.data.file_name);
-        close();
-      } catch (err) {
-        toast.error(failure(err, MESSAGES.folderDownloadFailed));
-      }
+    (request: () => Promise<{ document: { data: { link: string; file_name: string } } }>) => {
+      close();
+      toast.info(MESSAGES.zipPending);
+      void (async () => {
+        try {
+          const res = await request();
+          const link = res.document?.data?.link;
+          if (!link) return void toast.error(MESSAGES.noLink);
+          clickLink(link, res.document.data.file_name);
+          toast.success(MESSAGES.zipReady(res.document.data.file_name));
+        } catch (err) {
+          toast.error(failure(err, MESSAGES.folderDownloadFailed));
+        }
+      })();
+      return Promise.resolve();
     },
     [close],
   );
