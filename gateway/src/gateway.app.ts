@@ -7,7 +7,8 @@ import type { GatewayConfig } from './config/gateway.config.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { corsOptions } from './http/cors.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
-import { registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
+import { registerPublicUploadRateLimit } from './rate-limit/public-upload-rate-limit.js';
+import { registerRateLimitPlugin, registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
 import { registerRequestTracing } from './tracing/request-tracing.js';
 
 /** Prefix of the sign-in routes that carry the per-address and per-account limits. */
@@ -58,7 +59,12 @@ export async function configureGatewayApp(
   registerRequestTracing(fastify, log);
   closeConnectionsWhileDraining(fastify, app.get(Lifecycle));
   app.enableCors(corsOptions(config));
+  await registerRateLimitPlugin(fastify);
   await registerSignInRateLimit(fastify, { ...config.rateLimit, prefix: SIGN_IN_PREFIX });
+  await registerPublicUploadRateLimit(fastify, {
+    windowMs: config.rateLimit.windowMs,
+    ipMax: config.rateLimit.publicUploadIpMax,
+  });
   serveOpenApi(app, buildOpenApiDocument(app));
   await app.init();
 }

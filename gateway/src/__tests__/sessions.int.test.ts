@@ -2,6 +2,7 @@ import '@portico/platform/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Identity } from '@portico/proto';
+import { isPublicUploadRoute } from '../rate-limit/public-upload-rate-limit.js';
 import { type RunningGateway, startGateway } from '../testing/start-gateway.js';
 import { fail, ok, respond } from './support/responders.js';
 
@@ -230,6 +231,35 @@ describe('gateway: per-address limit on sign-in routes', () => {
       expect(limited.status).toBe(429);
       expect(limited.headers.get('retry-after')).toBeTruthy();
       // Routes outside /sessions are not limited.
+      expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('gateway: per-address limit on the public drop-off routes', () => {
+  it('answers 429 once one address has used the drop-off routes too often, and leaves the others alone', async () => {
+    expect(isPublicUploadRoute('/integrations/drop_link/:id/upload_links')).toBe(true);
+    expect(isPublicUploadRoute('/integrations/secure_upload/:slug')).toBe(true);
+    expect(isPublicUploadRoute('/integrations/drop_link')).toBe(false);
+    const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+    const gateway = await startGateway({ natsUrl, env: { RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX: '2' } });
+    try {
+      const get = (path: string) => fetch(`${gateway.url}${path}`);
+      // No documents service answers here: the first two get through the limit to a 503.
+      expect((await get('/integrations/secure_upload/demo-cpa')).status).not.toBe(429);
+      expect((await get('/integrations/drop_link/some-link-id')).status).not.toBe(429);
+      const limited = await get('/integrations/secure_upload/demo-cpa');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBeTruthy();
+      expect(await limited.json()).toMatchObject({
+        code: 'rate_limited',
+        error: expect.stringMatching(/^Too many/),
+      });
+      // The budget is shared by the public drop-off routes, and only by them.
+      expect((await get('/integrations/drop_link/some-link-id')).status).toBe(429);
+      expect((await get('/integrations/drop_link')).status).toBe(401);
       expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
     } finally {
       await gateway.stop();

@@ -21,6 +21,8 @@ export const gatewayEnv = {
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1_000).default(60_000),
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(20),
+  /** Per address, all public drop-off routes together (/drop-link and /secure-upload pages). */
+  RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX: z.coerce.number().int().min(1).default(30),
   /** Shortest time between two JWKS refreshes caused by an unknown key id. */
   JWKS_REFRESH_MIN_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** Keys are fetched again after this age even when every kid is known (rotation). */
@@ -43,7 +45,7 @@ export interface GatewayConfig {
   devRoutesEnabled: boolean;
   bodyLimitBytes: number;
   trustProxy: boolean | number;
-  rateLimit: { windowMs: number; ipMax: number; accountMax: number };
+  rateLimit: { windowMs: number; ipMax: number; accountMax: number; publicUploadIpMax: number };
   jwks: { refreshMinIntervalMs: number; maxAgeMs: number };
   shutdownDelayMs: number;
   realtimePingIntervalMs: number;
@@ -76,6 +78,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       windowMs: e.RATE_LIMIT_WINDOW_MS,
       ipMax: e.RATE_LIMIT_IP_MAX,
       accountMax: e.RATE_LIMIT_ACCOUNT_MAX,
+      publicUploadIpMax: e.RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX,
     },
     jwks: { refreshMinIntervalMs: e.JWKS_REFRESH_MIN_INTERVAL_MS, maxAgeMs: e.JWKS_MAX_AGE_MS },
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,

@@ -13,7 +13,7 @@ export interface SignInRateLimitOptions {
   prefix: string;
 }
 
-const tooMany = (retryAfterSeconds: number) =>
+export const tooMany = (retryAfterSeconds: number) =>
   new AppError(
     'too_many_requests',
     'rate_limited',
@@ -21,13 +21,17 @@ const tooMany = (retryAfterSeconds: number) =>
     { retryAfterSeconds },
   );
 
+/** The rate-limit plugin, once per app, before the limits of the routes below are set up. */
+export async function registerRateLimitPlugin(app: FastifyInstance) {
+  await app.register(rateLimit, { global: false });
+}
+
 /**
  * Per-address and per-account limits on the sign-in routes. The address limit runs before the body is
  * read; the account limit after, keyed by the email or uid in the body. Over the limit: 429 with
  * Retry-After. Identity keeps its own finer limits (wrong codes, lockout) behind these.
  */
 export async function registerSignInRateLimit(app: FastifyInstance, options: SignInRateLimitOptions) {
-  await app.register(rateLimit, { global: false });
   const byAddress = app.createRateLimit({
     max: options.ipMax,
     timeWindow: options.windowMs,
@@ -52,7 +56,7 @@ export async function registerSignInRateLimit(app: FastifyInstance, options: Sig
   });
 }
 
-function toArray<T>(value: T | T[] | undefined): T[] {
+export function toArray<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }
