@@ -19,6 +19,15 @@ function assertDropLinkManager(actor: Actor): void {
     throw new AppError('forbidden', 'drop_link_forbidden', 'You do not have permission to do that');
 }
 
+const invalidLink = () => new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+
+/** A public page's firm must have its drop link on. */
+function dropLinkOn<F extends { preferences?: { dropLinkEnabled?: boolean } }>(firm: F): F {
+  if (!firm.preferences?.dropLinkEnabled)
+    throw new AppError('not_found', 'drop_link_disabled', Messages.dropLinkDisabled);
+  return firm;
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
 
 /** The firm drop link (spec 1 s.5.4, s.9): settings, and public uploads that notify the chosen advisors. */
@@ -40,7 +49,7 @@ export class DropLinksService {
     assertDropLinkManager(actor);
     const firm = await this.access.firmContacts({ firmId: actor.firm_id, userIds: [] });
     return {
-      id: encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY),
+      id: this.dropLinkIdOf(firm),
       firmName: firm.name,
       firmSlug: firm.theme?.slug ?? '',
       notifyUserIds: firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? [],
@@ -78,7 +87,7 @@ export class DropLinksService {
       logoUrl: firm.theme?.logoUrl ?? '',
       primary: firm.theme?.primary ?? '',
       hideSignInButton: firm.preferences?.hideSignInButtonOnDropLink ?? false,
-      dropLinkId: encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY),
+      dropLinkId: this.dropLinkIdOf(firm),
     };
   }
 
@@ -200,32 +209,29 @@ export class DropLinksService {
   /** The decoded firm, which must exist under that name with the drop link on. */
   private async firmOf(dropLinkId: string) {
     const decoded = decodeDropLinkId(dropLinkId, this.config.DROP_LINK_KEY);
-    if (!decoded) throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
-    const firm = await this.access.firmContacts({ firmId: decoded.firmId, userIds: [] }).catch((err) => {
-      if (err instanceof AppError && err.status === 404)
-        throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
-      throw err;
-    });
-    if (firm.name !== decoded.firmName)
-      throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
-    if (!firm.preferences?.dropLinkEnabled)
-      throw new AppError('not_found', 'drop_link_disabled', Messages.dropLinkDisabled);
-    return firm;
+    if (!decoded) throw invalidLink();
+    const firm = await this.dropOffFirm({ firmId: decoded.firmId });
+    if (firm.name !== decoded.firmName) throw invalidLink();
+    return dropLinkOn(firm);
   }
 
   /** The firm of a slug, which must have its drop link on; an unknown slug is an invalid link. */
   private async firmBySlug(slug: string) {
     const wanted = slug.trim().toLowerCase();
-    if (!wanted || wanted.length > 200)
-      throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
-    const firm = await this.access.firmContacts({ slug: wanted, userIds: [] }).catch((err) => {
-      if (err instanceof AppError && err.status === 404)
-        throw new AppError('not_found', 'drop_link_invalid', Messages.dropLinkInvalid);
+    if (!wanted || wanted.length > 200) throw invalidLink();
+    return dropLinkOn(await this.dropOffFirm({ slug: wanted }));
+  }
+
+  /** The firm a public page names, by id or slug; one identity does not know is an invalid link. */
+  private dropOffFirm(lookup: { firmId: string } | { slug: string }) {
+    return this.access.firmContacts({ ...lookup, userIds: [] }).catch((err) => {
+      if (err instanceof AppError && err.status === 404) throw invalidLink();
       throw err;
     });
-    if (!firm.preferences?.dropLinkEnabled)
-      throw new AppError('not_found', 'drop_link_disabled', Messages.dropLinkDisabled);
-    return firm;
+  }
+
+  private dropLinkIdOf(firm: { firmId: string; name: string }): string {
+    return encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY);
   }
 
   /** Emails the chosen firm users through the notifications service; a failure is logged, not the uploader's problem. */
