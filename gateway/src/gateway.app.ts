@@ -8,7 +8,8 @@ import { Lifecycle } from './health/lifecycle.js';
 import { corsOptions } from './http/cors.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
 import { registerPublicUploadRateLimit } from './rate-limit/public-upload-rate-limit.js';
-import { registerRateLimitPlugin, registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
+import { registerRateLimitPlugin } from './rate-limit/route-limits.js';
+import { registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
 import { registerRequestTracing } from './tracing/request-tracing.js';
 
 /** Prefix of the sign-in routes that carry the per-address and per-account limits. */

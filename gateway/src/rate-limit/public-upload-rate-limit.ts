@@ -1,5 +1,5 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { toArray, tooMany } from './sign-in-rate-limit.js';
+import type { FastifyInstance } from 'fastify';
+import { enforce, limitRoutes } from './route-limits.js';
 
 export interface PublicUploadRateLimitOptions {
   windowMs: number;
@@ -30,12 +30,5 @@ export async function registerPublicUploadRateLimit(
     timeWindow: options.windowMs,
     keyGenerator: (req) => `drop-off-ip:${req.ip}`,
   });
-  const addressHook: onRequestHookHandler = async (req) => {
-    const result = await byAddress(req);
-    if (!result.isAllowed && result.isExceeded) throw tooMany(Math.max(1, result.ttlInSeconds));
-  };
-  app.addHook('onRoute', (route) => {
-    if (!isPublicUploadRoute(route.url)) return;
-    route.onRequest = [...toArray(route.onRequest), addressHook] as typeof route.onRequest;
-  });
+  limitRoutes(app, isPublicUploadRoute, 'onRequest', enforce(byAddress));
 }

@@ -1,7 +1,6 @@
-import rateLimit from '@fastify/rate-limit';
-import { AppError } from '@portico/platform';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { accountKeyOf } from '../sessions/sessions.schemas.js';
+import { enforce, limitRoutes } from './route-limits.js';
 
 export interface SignInRateLimitOptions {
   windowMs: number;
@@ -11,19 +10,6 @@ export interface SignInRateLimitOptions {
   accountMax: number;
   /** Routes whose path starts with this prefix are limited. */
   prefix: string;
-}
-
-export const tooMany = (retryAfterSeconds: number) =>
-  new AppError(
-    'too_many_requests',
-    'rate_limited',
-    `Too many attempts. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
-    { retryAfterSeconds },
-  );
-
-/** The rate-limit plugin, once per app, before the limits of the routes below are set up. */
-export async function registerRateLimitPlugin(app: FastifyInstance) {
-  await app.register(rateLimit, { global: false });
 }
 
 /**
@@ -43,20 +29,7 @@ export async function registerSignInRateLimit(app: FastifyInstance, options: Sig
     keyGenerator: (req) => accountKeyOf(req.body) ?? '',
     allowList: (req) => accountKeyOf(req.body) === undefined,
   });
-  const check = async (limiter: typeof byAddress, req: FastifyRequest) => {
-    const result = await limiter(req);
-    if (!result.isAllowed && result.isExceeded) throw tooMany(Math.max(1, result.ttlInSeconds));
-  };
-  const addressHook: onRequestHookHandler = async (req) => check(byAddress, req);
-  const accountHook: preHandlerHookHandler = async (req) => check(byAccount, req);
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(options.prefix)) return;
-    route.onRequest = [...toArray(route.onRequest), addressHook] as typeof route.onRequest;
-    route.preHandler = [...toArray(route.preHandler), accountHook] as typeof route.preHandler;
-  });
-}
-
-export function toArray<T>(value: T | T[] | undefined): T[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
+  const signIn = (url: string) => url.startsWith(options.prefix);
+  limitRoutes(app, signIn, 'onRequest', enforce(byAddress));
+  limitRoutes(app, signIn, 'preHandler', enforce(byAccount));
 }
