@@ -100,39 +100,23 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
         <Text size="sm">
           Anyone with this link can drop files off for {link.data.firm_name}, without signing in.
         </Text>
-        <Group align="flex-end" gap="xs" wrap="nowrap">
-          <TextInput label="Drop link" value={url} readOnly style={{ flex: 1 }} data-testid="drop-link-url" />
-          <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!dirty}>
-            <span>
-              <Button variant="light" disabled={dirty} onClick={() => void copy(url)}>
-                Copy
-              </Button>
-            </span>
-          </Tooltip>
-        </Group>
+        <CopyableAddress
+          label="Drop link"
+          value={url}
+          testId="drop-link-url"
+          dirty={dirty}
+          onCopy={() => void copy(url)}
+        />
         {pageUrl ? (
-          <Group align="flex-end" gap="xs" wrap="nowrap">
-            <TextInput
-              label="Secure upload page"
-              description="The same drop-off at a fixed address of this portal, to print or put in an email signature."
-              value={pageUrl}
-              readOnly
-              style={{ flex: 1 }}
-              data-testid="secure-upload-url"
-            />
-            <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!dirty}>
-              <span>
-                <Button
-                  variant="light"
-                  disabled={dirty}
-                  onClick={() => void copy(pageUrl)}
-                  aria-label="Copy the secure upload page"
-                >
-                  Copy
-                </Button>
-              </span>
-            </Tooltip>
-          </Group>
+          <CopyableAddress
+            label="Secure upload page"
+            description="The same drop-off at a fixed address of this portal, to print or put in an email signature."
+            value={pageUrl}
+            testId="secure-upload-url"
+            copyLabel="Copy the secure upload page"
+            dirty={dirty}
+            onCopy={() => void copy(pageUrl)}
+          />
         ) : null}
         <Stack gap={6} role="group" aria-label="Notify these firm users">
           <Text size="sm" fw={600}>
@@ -177,5 +161,37 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
       ) : null}
       {enabled ? children : null}
     </>
+  );
+}
+
+/** An address to copy; Copy waits until the choice of users is saved (spec 1 s.5.4). */
+function CopyableAddress(props: {
+  label: string;
+  description?: string;
+  value: string;
+  testId: string;
+  /** The button's accessible name when the panel has more than one Copy. */
+  copyLabel?: string;
+  dirty: boolean;
+  onCopy: () => void;
+}) {
+  return (
+    <Group align="flex-end" gap="xs" wrap="nowrap">
+      <TextInput
+        label={props.label}
+        description={props.description}
+        value={props.value}
+        readOnly
+        style={{ flex: 1 }}
+        data-testid={props.testId}
+      />
+      <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!props.dirty}>
+        <span>
+          <Button variant="light" disabled={props.dirty} onClick={props.onCopy} aria-label={props.copyLabel}>
+            Copy
+          </Button>
+        </span>
+      </Tooltip>
+    </Group>
   );
 }
