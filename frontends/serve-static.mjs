@@ -4,8 +4,10 @@
 //   node frontends/serve-static.mjs --dir frontends/client/dist --port 8081
 //   node frontends/serve-static.mjs frontends/shell/dist 8080        (positional form)
 // With PORTICO_SPA=1 it behaves as --spa. With PORTICO_API_URL set, the shell's /runtime-config.json is
-// generated: that API URL, and every remote of frontends/ports.json that has a build, at
-// http://localhost:<port>/mf-manifest.json (PORTICO_REMOTE_HOST changes the host).
+// generated: that API URL, the firm of PORTICO_FIRM_SLUG, and every remote of frontends/ports.json that
+// has a build, at http://localhost:<port>/mf-manifest.json (PORTICO_REMOTE_HOST changes the host).
+// A file's gzip copy (`<file>.gz`, made by the build) is sent to a client that accepts gzip, as nginx's
+// gzip_static does in production, unless the file is newer than its copy.
 // Module-federation files (mf-manifest.json, remoteEntry.js, chunks) are readable from any origin and
 // the manifests are never cached; with --spa, unknown paths without an extension get index.html.
 // --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
@@ -43,18 +45,13 @@ function generatedRuntimeConfig() {
   const frontends = dirname(import.meta.filename);
   const ports = JSON.parse(readFileSync(join(frontends, 'ports.json'), 'utf8'));
   const host = process.env.PORTICO_REMOTE_HOST ?? 'localhost';
-  let base = {};
-  try {
-    base = JSON.parse(readFileSync(join(root, 'runtime-config.json'), 'utf8'));
-  } catch {
-    // no built-in default
-  }
+  const firmSlug = process.env.PORTICO_FIRM_SLUG;
   const remotes = {};
   for (const [name, port] of Object.entries(ports)) {
     if (name === 'shell' || !existsSync(join(frontends, name, 'dist', 'mf-manifest.json'))) continue;
     remotes[name] = `http://${host}:${port}/mf-manifest.json`;
   }
-  return { ...base, apiUrl, remotes };
+  return { apiUrl, ...(firmSlug ? { firmSlug } : {}), remotes };
 }
 
 const TYPES = {
@@ -74,17 +71,23 @@ const TYPES = {
 const NO_CACHE =
   /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|runtime-config\.json|remotes-manifest\.json)$/;
 
+/** Whether the request takes gzip (a q of 0 refuses it). */
+const acceptsGzip = (req) =>
+  /(^|,)\s*(gzip|\*)\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(
+    req.headers['accept-encoding'] ?? '',
+  );
+
 async function fileAt(urlPath) {
   const decoded = decodeURIComponent(urlPath.split('?')[0]);
   const path = normalize(join(root, decoded));
   if (path !== root && !path.startsWith(root + sep)) return null;
   try {
     const info = await stat(path);
-    if (info.isFile()) return { path, size: info.size };
+    if (info.isFile()) return { path, size: info.size, modified: info.mtimeMs };
     if (info.isDirectory()) {
       const index = join(path, 'index.html');
       const indexInfo = await stat(index);
-      return { path: index, size: indexInfo.size };
+      return { path: index, size: indexInfo.size, modified: indexInfo.mtimeMs };
     }
   } catch {
     // not there
@@ -131,13 +134,18 @@ const server = createServer(async (req, res) => {
     return;
   }
   const relative = file.path.slice(root.length).replaceAll(sep, '/');
+  const copy = acceptsGzip(req) ? await fileAt(`${relative}.gz`) : null;
+  // A copy older than its file (the file was replaced by hand) is not the file any more.
+  const gzipped = copy && copy.modified >= file.modified ? copy : null;
   res.writeHead(200, {
     'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream',
-    'Content-Length': file.size,
+    'Content-Length': (gzipped ?? file).size,
     'Cache-Control': NO_CACHE.test(relative) ? 'no-cache' : 'public, max-age=31536000, immutable',
+    Vary: 'Accept-Encoding',
+    ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
   });
   if (req.method === 'HEAD') res.end();
-  else createReadStream(file.path).pipe(res);
+  else createReadStream((gzipped ?? file).path).pipe(res);
 });
 
 server.listen(Number(values.port), values.host, () => {

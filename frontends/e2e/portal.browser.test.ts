@@ -1,5 +1,6 @@
 // Browser journeys of issue 3 against the production builds, served the way the local stack serves them.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -50,6 +51,35 @@ async function signedIn(email: string): Promise<Page> {
 /** The input (or select) with this label. */
 const field = (page: Page, label: string) =>
   page.locator('input').and(page.getByLabel(label, { exact: true }));
+
+describe('serving the builds', () => {
+  it('sends the scripts gzipped, from the copies the build made', async () => {
+    const page = await freshPage();
+    await page.goto(`${stack.shellUrl}/signin`);
+    await page.getByLabel('Email').waitFor();
+    const scripts = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script')
+        .map((e) => {
+          const t = e as PerformanceResourceTiming;
+          return { name: t.name, onTheWire: t.encodedBodySize, decoded: t.decodedBodySize };
+        }),
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      const file = join(FRONTENDS, 'shell', 'dist', new URL(script.name).pathname);
+      expect(script.decoded).toBe((await readFile(file)).length);
+      expect(script.onTheWire).toBe((await readFile(`${file}.gz`)).length);
+    }
+  });
+
+  it('leaves the dev runtime configuration out of the production build', () => {
+    // Built in, its localhost URLs would win over the manifest a deployment mounts.
+    expect(existsSync(join(FRONTENDS, 'shell', 'dist', 'runtime-config.json'))).toBe(false);
+    expect(existsSync(join(FRONTENDS, 'shell', 'public', 'runtime-config.json'))).toBe(true);
+  });
+});
 
 describe('sign-in and navigation', () => {
   it('signs the partner in; the navigation shows exactly what the role and the built areas allow', async () => {

@@ -231,6 +231,7 @@ async function startFrontends() {
     run(`web:${name}`, [script, dist, String(port)], {
       PORTICO_API_URL: `http://localhost:${ports.gateway}`,
       PORTICO_SPA: name === 'shell' ? '1' : '',
+      PORTICO_FIRM_SLUG: 'demo-cpa',
     });
     served.push({ name, port });
   }

@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
+import { PrecompressPlugin } from './precompress.mjs';
 import { KIT_ONLY_PACKAGES, SHARED_VERSIONS, sharedSingletons } from './shared.mjs';
 
-export { KIT_ONLY_PACKAGES, SHARED_VERSIONS, sharedSingletons };
+export { KIT_ONLY_PACKAGES, PrecompressPlugin, SHARED_VERSIONS, sharedSingletons };
 
 /** The browsers the portal supports: those Mantine (the component library) is tested on. */
 export const BROWSERS = [
@@ -112,7 +113,16 @@ export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
       plugins: [
         new rspack.HtmlRspackPlugin({ template: join(dir, 'index.html'), minify: production }),
         new rspack.CopyRspackPlugin({
-          patterns: [{ from: join(dir, 'public'), to: '.', noErrorOnMissing: true }],
+          patterns: [
+            {
+              from: join(dir, 'public'),
+              to: '.',
+              noErrorOnMissing: true,
+              // The shell's runtime configuration in public/ is the dev server's (localhost URLs). A
+              // production build must not carry it: it would win over what the deployment provides.
+              ...(production ? { globOptions: { ignore: ['**/runtime-config.json'] } } : {}),
+            },
+          ],
         }),
         new rspack.DefinePlugin({
           'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
@@ -132,6 +142,7 @@ export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
               }),
             ]
           : []),
+        ...(production ? [new PrecompressPlugin()] : []),
       ],
       optimization: {
         // The host's initial code in two files, React and the rest, requested together by the HTML:

@@ -20,6 +20,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { PrecompressPlugin } from '@portico/kit/build';
 import { rspack } from '@rspack/core';
 import { chromium } from 'playwright-core';
 import { spawnNode, stopChild, waitUntilOk } from '../lib.mjs';
@@ -63,6 +64,8 @@ async function buildBaseline(outDir) {
     plugins: [
       new rspack.HtmlRspackPlugin({ template: join(import.meta.dirname, 'baseline/index.html') }),
       new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production') }),
+      // Gzip copies as the shell's build makes them, so both pages travel alike.
+      new PrecompressPlugin(),
     ],
     performance: { hints: false },
   });
