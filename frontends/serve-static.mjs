@@ -7,7 +7,8 @@
 // generated: that API URL, the firm of PORTICO_FIRM_SLUG, and every remote of frontends/ports.json that
 // has a build, at http://localhost:<port>/mf-manifest.json (PORTICO_REMOTE_HOST changes the host).
 // A file's gzip copy (`<file>.gz`, made by the build) is sent to a client that accepts gzip, as nginx's
-// gzip_static does in production, unless the file is newer than its copy.
+// gzip_static does in production, once the copy is checked to hold the file's bytes (a file replaced by
+// hand keeps a stale copy beside it).
 // Module-federation files (mf-manifest.json, remoteEntry.js, chunks) are readable from any origin and
 // the manifests are never cached; with --spa, unknown paths without an extension get index.html.
 // --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
@@ -16,6 +17,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -95,6 +97,23 @@ async function fileAt(urlPath) {
   return null;
 }
 
+/** Whether the gzip copy holds the file's bytes; checked once per version of the two files. */
+const checkedCopies = new Map();
+async function isCopyOf(copy, file) {
+  const key = `${file.path}:${file.modified}:${file.size}:${copy.modified}:${copy.size}`;
+  if (!checkedCopies.has(key)) {
+    const [plain, packed] = await Promise.all([readFile(file.path), readFile(copy.path)]);
+    let same = false;
+    try {
+      same = gunzipSync(packed).equals(plain);
+    } catch {
+      // not gzip
+    }
+    checkedCopies.set(key, same);
+  }
+  return checkedCopies.get(key);
+}
+
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://local');
   res.setHeader('Access-Control-Allow-Origin', '*');
@@ -135,8 +154,7 @@ const server = createServer(async (req, res) => {
   }
   const relative = file.path.slice(root.length).replaceAll(sep, '/');
   const copy = acceptsGzip(req) ? await fileAt(`${relative}.gz`) : null;
-  // A copy older than its file (the file was replaced by hand) is not the file any more.
-  const gzipped = copy && copy.modified >= file.modified ? copy : null;
+  const gzipped = copy && (await isCopyOf(copy, file)) ? copy : null;
   res.writeHead(200, {
     'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream',
     'Content-Length': (gzipped ?? file).size,
