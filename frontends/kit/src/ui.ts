@@ -59,4 +59,10 @@ export {
   useMantineTheme,
   VisuallyHidden,
 } from '@mantine/core';
-export { useDebouncedValue, useDisclosure, useMediaQuery, useTimeout } from '@mantine/hooks';
+export {
+  useDebouncedValue,
+  useDisclosure,
+  useElementSize,
+  useMediaQuery,
+  useTimeout,
+} from '@mantine/hooks';

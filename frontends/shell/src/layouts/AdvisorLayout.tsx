@@ -9,6 +9,7 @@ import {
   InAppBanner,
   Text,
   useDisclosure,
+  useElementSize,
 } from '@portico/kit';
 import { Outlet } from 'react-router';
 import { useAreas } from '../app/areas-context.js';
@@ -21,44 +22,49 @@ export interface LayoutProps {
   ctx: AccessContext;
 }
 
+const HEADER_HEIGHT = 56;
+
 /** Firm staff: header, the left navigation and the area. */
 export function AdvisorLayout({ user, firm, ctx }: LayoutProps) {
   const [opened, { toggle }] = useDisclosure();
   const { descriptors } = useAreas();
+  // The firm's banner is part of the fixed header, which grows by its height (it wraps on narrow
+  // screens), so the navigation and the page start below it instead of under it.
+  const banner = useElementSize();
   return (
-    <>
-      <InAppBanner
-        enabled={firm.preferences.in_app_banner_enabled}
-        text={firm.preferences.in_app_banner_text}
-      />
-      <AppShell
-        header={{ height: 56 }}
-        navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-        padding="md"
-      >
-        <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between">
-            <Group gap="sm">
-              <Burger
-                opened={opened}
-                onClick={toggle}
-                hiddenFrom="sm"
-                size="sm"
-                aria-label="Toggle navigation"
-              />
-              {firm.logo_url && <Image src={firm.logo_url} alt="" h={32} w="auto" />}
-              <Text fw={600}>{firm.name}</Text>
-            </Group>
-            <UserMenu user={user} />
+    <AppShell
+      header={{ height: HEADER_HEIGHT + banner.height }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <div ref={banner.ref}>
+          <InAppBanner
+            enabled={firm.preferences.in_app_banner_enabled}
+            text={firm.preferences.in_app_banner_text}
+          />
+        </div>
+        <Group h={HEADER_HEIGHT} px="md" justify="space-between">
+          <Group gap="sm">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            {firm.logo_url && <Image src={firm.logo_url} alt="" h={32} w="auto" />}
+            <Text fw={600}>{firm.name}</Text>
           </Group>
-        </AppShell.Header>
-        <AppShell.Navbar p="xs">
-          <LeftNavigation descriptors={descriptors} ctx={ctx} userId={user.id} />
-        </AppShell.Navbar>
-        <AppShell.Main>
-          <Outlet />
-        </AppShell.Main>
-      </AppShell>
-    </>
+          <UserMenu user={user} />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs">
+        <LeftNavigation descriptors={descriptors} ctx={ctx} userId={user.id} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
   );
 }
