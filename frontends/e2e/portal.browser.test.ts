@@ -96,6 +96,18 @@ describe('sign-in and navigation', () => {
     await page.waitForURL(`${stack.shellUrl}/admin-profile`);
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
     expect(await field(page, 'First Name').inputValue()).toBe('Paula');
+    // The firm's banner is on top, not under the fixed header, and the page starts below both.
+    const banner = page.getByTestId('in-app-banner');
+    await banner.getByText('Tax season hours').waitFor();
+    const onTop = await banner.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(box.left + 10, box.top + box.height / 2));
+    });
+    expect(onTop).toBe(true);
+    const bannerBox = await banner.boundingBox();
+    const headingBox = await page.getByRole('heading', { name: 'Profile Settings' }).boundingBox();
+    expect(headingBox?.y).toBeGreaterThan((bannerBox?.y ?? 0) + (bannerBox?.height ?? 0) + 56);
+    expect(headingBox?.y).toBeLessThan((bannerBox?.y ?? 0) + (bannerBox?.height ?? 0) + 56 + 40);
     await keepScreenshot(page, 'partner-signed-in');
   });
 
@@ -136,6 +148,26 @@ describe('sign-in and navigation', () => {
     await page.getByTestId('entity-selector').waitFor();
     expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
     await keepScreenshot(page, 'client-signed-in');
+  });
+
+  it('gives a client on a phone a way to every page, and a file list that scrolls inside the screen', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    await signIn(page, stack.shellUrl, 'alice@client.test', DEMO_PASSWORD);
+    await page.waitForURL(`${stack.shellUrl}/profile`);
+    const pages = page.getByRole('navigation', { name: 'Client pages' });
+    await pages.getByRole('link', { name: 'Documents' }).click();
+    await page.getByTestId('documents-table').waitFor();
+    // The page itself does not scroll sideways: the table does, within its own container.
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await keepScreenshot(page, 'client-phone-documents');
+    await pages.getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await field(page, 'Primary Contact Email').waitFor();
   });
 
   it("sends an advisor home when the sign-in redirect is a client's page", async () => {

@@ -317,50 +317,55 @@ export function DocumentsTable(props: TableProps) {
       </SimpleGrid>
     );
   }
+  // On a narrow screen the table scrolls sideways instead of squeezing the names to a few letters.
   return (
-    <Table highlightOnHover data-testid="documents-table">
-      <Table.Thead>
-        {table.getHeaderGroups().map((group) => (
-          <Table.Tr key={group.id}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              const canSort =
-                header.column.getCanSort() && header.column.id !== 'select' && header.column.id !== 'actions';
-              return (
-                <Table.Th
-                  key={header.id}
-                  aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
-                >
-                  {canSort ? (
-                    <UnstyledButton onClick={header.column.getToggleSortingHandler()} fw={600} fz="sm">
+    <Table.ScrollContainer minWidth={caps.role === 'advisor' ? 760 : 520}>
+      <Table highlightOnHover data-testid="documents-table">
+        <Table.Thead>
+          {table.getHeaderGroups().map((group) => (
+            <Table.Tr key={group.id}>
+              {group.headers.map((header) => {
+                const sorted = header.column.getIsSorted();
+                const canSort =
+                  header.column.getCanSort() &&
+                  header.column.id !== 'select' &&
+                  header.column.id !== 'actions';
+                return (
+                  <Table.Th
+                    key={header.id}
+                    aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
+                    {canSort ? (
+                      <UnstyledButton onClick={header.column.getToggleSortingHandler()} fw={600} fz="sm">
+                        <table.FlexRender header={header} />
+                        {sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : ''}
+                      </UnstyledButton>
+                    ) : (
                       <table.FlexRender header={header} />
-                      {sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : ''}
-                    </UnstyledButton>
-                  ) : (
-                    <table.FlexRender header={header} />
-                  )}
-                </Table.Th>
-              );
-            })}
-          </Table.Tr>
-        ))}
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((row) => (
-          <Table.Tr
-            key={row.id}
-            data-deleted={row.original.deleted_at ? true : undefined}
-            bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
-          >
-            {row.getAllCells().map((cell) => (
-              <Table.Td key={cell.id}>
-                <table.FlexRender cell={cell} />
-              </Table.Td>
-            ))}
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+                    )}
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
+          ))}
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr
+              key={row.id}
+              data-deleted={row.original.deleted_at ? true : undefined}
+              bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
+            >
+              {row.getAllCells().map((cell) => (
+                <Table.Td key={cell.id}>
+                  <table.FlexRender cell={cell} />
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 

@@ -4,6 +4,7 @@ import {
   Button,
   Center,
   type Entity,
+  Flex,
   Group,
   isApiError,
   Loader,
@@ -362,8 +363,9 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
         </Group>
       </Group>
 
-      <Group align="flex-start" wrap="nowrap" gap="lg">
-        <Paper withBorder p="sm" w={240} miw={200} style={{ flexShrink: 0 }}>
+      {/* Tree beside the list; on a phone above it, so the list keeps the screen's width. */}
+      <Flex direction={{ base: 'column', sm: 'row' }} align={{ base: 'stretch', sm: 'flex-start' }} gap="lg">
+        <Paper withBorder p="sm" w={{ base: '100%', sm: 240 }} style={{ flexShrink: 0 }}>
           <FolderTree api={api} companyId={companyId} caps={caps} current={path} onSelect={goTo} />
         </Paper>
 
@@ -536,7 +538,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           </Box>
           {dialog.kind !== 'upload' ? <UploadProgressList files={uploads.files} /> : null}
         </Stack>
-      </Group>
+      </Flex>
 
       {dialog.kind === 'createFolder' ? (
         <CreateFolderDialog

@@ -61,6 +61,9 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
   const params = { companyHash: selected?.hash_id };
   const items = buildNavigation(descriptors, 'client', ctx, params);
   const segments = items.filter((i) => (CLIENT_MOBILE_SEGMENTS as string[]).includes(i.id));
+  // On a phone the header's links are hidden: the segments take Dashboard and Documents (when both
+  // exist), and the other pages (Profile, ...) are links under the header, so every page stays reachable.
+  const phoneLinks = segments.length > 1 ? items.filter((i) => !segments.includes(i)) : items;
   const activeSegment = segments.find((s) =>
     s.path === '/' ? location.pathname === '/' : location.pathname.startsWith(s.path),
   );
@@ -102,6 +105,23 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
           <UserMenu user={user} />
         </Group>
       </Box>
+      {phoneLinks.length > 0 && (
+        <Group
+          hiddenFrom="sm"
+          gap="lg"
+          px="md"
+          py={8}
+          component="nav"
+          aria-label="Client pages"
+          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        >
+          {phoneLinks.map((i) => (
+            <Text key={i.id} component={Link} to={i.path} size="sm" fw={500}>
+              {i.label}
+            </Text>
+          ))}
+        </Group>
+      )}
       {segments.length > 1 && (
         <SegmentedControl
           hiddenFrom="sm"
