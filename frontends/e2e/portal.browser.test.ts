@@ -48,6 +48,14 @@ async function signedIn(email: string): Promise<Page> {
   return page;
 }
 
+/** Waits until `check` holds, up to 5 s (a transition, not a request). */
+async function until(check: () => Promise<boolean>) {
+  for (const started = Date.now(); !(await check()); ) {
+    if (Date.now() - started > 5_000) throw new Error('not within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The input (or select) with this label. */
 const field = (page: Page, label: string) =>
   page.locator('input').and(page.getByLabel(label, { exact: true }));
@@ -170,6 +178,23 @@ describe('sign-in and navigation', () => {
     await pages.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL(`${stack.shellUrl}/profile`);
     await field(page, 'Primary Contact Email').waitFor();
+  });
+
+  it('closes the advisor navigation on a phone once a page is chosen', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    await signIn(page, stack.shellUrl, 'partner@demo-cpa.test', DEMO_PASSWORD);
+    await page.waitForURL(`${stack.shellUrl}/admin-profile`);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    // Collapsed, the navigation is moved off the screen to the left (it stays in the page).
+    const onScreen = async () => ((await nav.boundingBox())?.x ?? -1) >= 0;
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await until(onScreen);
+    await nav.getByRole('link', { name: 'Drop Link' }).click();
+    await page.waitForURL((url) => url.pathname !== '/admin-profile');
+    await until(async () => !(await onScreen()));
+    await keepScreenshot(page, 'partner-phone-page-chosen');
   });
 
   it("sends an advisor home when the sign-in redirect is a client's page", async () => {

@@ -11,7 +11,8 @@ import {
   useDisclosure,
   useElementSize,
 } from '@portico/kit';
-import { Outlet } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { useAreas } from '../app/areas-context.js';
 import { LeftNavigation } from './LeftNavigation.js';
 import { UserMenu } from './UserMenu.js';
@@ -26,8 +27,12 @@ const HEADER_HEIGHT = 56;
 
 /** Firm staff: header, the left navigation and the area. */
 export function AdvisorLayout({ user, firm, ctx }: LayoutProps) {
-  const [opened, { toggle }] = useDisclosure();
+  const [opened, { toggle, close }] = useDisclosure();
   const { descriptors } = useAreas();
+  // On a phone the navigation covers the page: going to a page closes it.
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every new path, by intent
+  useEffect(() => close(), [pathname]);
   // The firm's banner is part of the fixed header, which grows by its height (it wraps on narrow
   // screens), so the navigation and the page start below it instead of under it.
   const banner = useElementSize();
