@@ -1,5 +1,6 @@
 // Writes src/theme/default-theme-css.ts: the stylesheet of CSS variables that Mantine's provider would
-// compute at run time for the portal's default theme (createPorticoTheme() without a firm colour), made
+// compute at run time for the portal's default theme (createPorticoTheme() without a firm colour, and
+// porticoCssVariables), made
 // the way its MantineCssVariables component makes it (the theme's variables minus Mantine's defaults).
 // KitThemeProvider renders it as it is while the theme is the default one (on the sign-in page's first
 // render, before the firm's colour is known), instead of computing it. A kit test checks it against what
@@ -12,10 +13,15 @@ import {
   defaultCssVariablesResolver,
   mergeMantineTheme,
 } from '@mantine/core';
-import { createPorticoTheme } from '../src/theme/theme.ts';
+import { createPorticoTheme, porticoCssVariables } from '../src/theme/theme.ts';
 
 const theme = mergeMantineTheme(DEFAULT_THEME, createPorticoTheme(undefined));
-const own = defaultCssVariablesResolver(theme);
+// Mantine's variables with Portico's on top, as the provider merges its cssVariablesResolver.
+const base = defaultCssVariablesResolver(theme);
+const extra = porticoCssVariables(theme);
+const own = Object.fromEntries(
+  ['variables', 'light', 'dark'].map((part) => [part, { ...base[part], ...extra[part] }]),
+);
 const mantine = defaultCssVariablesResolver(DEFAULT_THEME);
 const changed = Object.fromEntries(
   ['variables', 'light', 'dark'].map((part) => [

@@ -14,7 +14,9 @@ export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
   const me = user.data;
   return (
     <Stack gap="lg" maw={880} data-testid="profile-settings">
-      <Title order={2}>Profile Settings</Title>
+      <Title order={1} size="h2">
+        Profile Settings
+      </Title>
       <NameSection user={me} />
       <ContactSection key={me.email} user={me} />
       <OutOfOfficeSection user={me} />

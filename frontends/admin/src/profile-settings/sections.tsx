@@ -38,7 +38,9 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-label={title} data-testid={testId}>
       <Stack gap="md">
-        <Title order={3}>{title}</Title>
+        <Title order={2} size="h3">
+          {title}
+        </Title>
         {children}
       </Stack>
     </Paper>

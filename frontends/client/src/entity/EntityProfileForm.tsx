@@ -122,7 +122,9 @@ export function EntityProfileForm({
   return (
     <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate aria-label="Entity information">
       <Stack gap="md" maw={720}>
-        <Title order={3}>{entity.name}</Title>
+        <Title order={2} size="h3">
+          {entity.name}
+        </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label="Entity email"

@@ -60,7 +60,9 @@ function PreviewUser() {
       <Alert color="gray" variant="light">
         Preview of {client.full_name || client.email}'s profile as they see it. Nothing can be changed here.
       </Alert>
-      <Title order={2}>Profile</Title>
+      <Title order={1} size="h2">
+        Profile
+      </Title>
       <ClientProfileForm user={client} preview />
       {list.length > 1 && (
         <Select

@@ -64,7 +64,9 @@ export default function ProfileRoute(_props: RemoteRouteProps) {
   const me = user.data;
   return (
     <Stack gap="lg" data-testid="client-profile">
-      <Title order={2}>Profile</Title>
+      <Title order={1} size="h2">
+        Profile
+      </Title>
       {/* A confirmed email change restarts the form from the server's values. */}
       <ClientProfileForm key={`${me.id}:${me.email}`} user={me} readOnly={me.readonly_access} />
       {entity && (

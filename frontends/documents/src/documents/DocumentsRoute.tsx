@@ -93,7 +93,9 @@ export function CompanyDocuments({ companyHash }: { companyHash: string }) {
   if (!entity || !caps) {
     return (
       <Stack p="xl" data-testid="entity-not-found">
-        <Title order={3}>Entity not found</Title>
+        <Title order={1} size="h3">
+          Entity not found
+        </Title>
         <Text>This entity does not exist or you do not have access to it.</Text>
       </Stack>
     );

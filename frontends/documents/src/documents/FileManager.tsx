@@ -335,7 +335,9 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     <Stack p="md" gap="md" data-testid="file-manager" data-role={caps.role}>
       <Group justify="space-between" align="flex-end">
         <Stack gap={2}>
-          <Title order={2}>Documents</Title>
+          <Title order={1} size="h2">
+            Documents
+          </Title>
           <Text size="sm" c="dimmed">
             {company.name}
           </Text>

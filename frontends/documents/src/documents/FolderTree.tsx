@@ -24,12 +24,16 @@ export interface TreeProps {
 export const folderKey = (companyId: string, path: string) =>
   ['documents', companyId, 'folders', path] as const;
 
-/** The folder tree: the All Files header (the root), a Home button and lazily loaded sub-folders. */
+/**
+ * The folder tree: the All Files header (the root), a Home button and lazily loaded sub-folders. The
+ * tree holds only tree items and groups (ARIA): Home is beside it, and a folder opens from its item
+ * (ArrowRight / ArrowLeft, or the chevron with a pointer) rather than from a button of its own.
+ */
 export function FolderTree(props: TreeProps) {
   const { current, onSelect } = props;
   return (
-    <Stack gap={4} aria-label={props.label ?? 'Folders'} role="tree">
-      <Group justify="space-between" wrap="nowrap">
+    <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+      <Stack gap={4} aria-label={props.label ?? 'Folders'} role="tree" style={{ flex: 1, minWidth: 0 }}>
         <UnstyledButton
           onClick={() => onSelect('/')}
           fw={current === '/' ? 700 : 500}
@@ -38,12 +42,12 @@ export function FolderTree(props: TreeProps) {
         >
           All Files
         </UnstyledButton>
-        <Button size="compact-xs" variant="subtle" onClick={() => onSelect('/')}>
-          Home
-        </Button>
-      </Group>
-      <Children {...props} path="/" depth={0} />
-    </Stack>
+        <Children {...props} path="/" depth={0} />
+      </Stack>
+      <Button size="compact-xs" variant="subtle" onClick={() => onSelect('/')}>
+        Home
+      </Button>
+    </Group>
   );
 }
 
@@ -91,19 +95,27 @@ function Node(
   return (
     <Box>
       <Group gap={4} wrap="nowrap" pl={depth * 14}>
-        <UnstyledButton
-          aria-label={open ? `Collapse ${props.name}` : `Expand ${props.name}`}
+        <Box
+          component="span"
+          aria-hidden
           onClick={() => setOpen((o) => !o)}
-          style={{ visibility: props.hasChildren ? 'visible' : 'hidden' }}
+          style={{ visibility: props.hasChildren ? 'visible' : 'hidden', cursor: 'pointer', display: 'flex' }}
           w={16}
         >
           <ChevronIcon open={open} />
-        </UnstyledButton>
+        </Box>
         <UnstyledButton
           role="treeitem"
           aria-selected={selected}
+          aria-expanded={props.hasChildren ? open : undefined}
           aria-disabled={disabled || undefined}
           disabled={disabled}
+          onKeyDown={(event) => {
+            const next = event.key === 'ArrowRight' ? true : event.key === 'ArrowLeft' ? false : undefined;
+            if (next === undefined || !props.hasChildren) return;
+            event.preventDefault();
+            setOpen(next);
+          }}
           onClick={() => {
             props.onSelect(path);
             setOpen(true);

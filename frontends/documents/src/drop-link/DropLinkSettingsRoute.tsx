@@ -32,7 +32,9 @@ export default function DropLinkSettingsRoute(_props: RemoteRouteProps) {
   const api = useMemo(() => documentsApi(client), [client]);
   return (
     <Stack p="md" gap="md" maw={960} data-testid="drop-link-settings">
-      <Title order={2}>Drop Link</Title>
+      <Title order={1} size="h2">
+        Drop Link
+      </Title>
       <DropLinkPanel api={api}>
         <Divider my="lg" />
         <ReceivedFiles api={api} />
@@ -136,7 +138,9 @@ export function ReceivedFiles({ api }: { api: Pick<DocumentsApi, 'dropOffs' | 'd
   }
   return (
     <Stack gap="sm">
-      <Title order={3}>Received files</Title>
+      <Title order={2} size="h3">
+        Received files
+      </Title>
       {body}
     </Stack>
   );

@@ -126,7 +126,7 @@ export default function DropOffRoute({
           </Group>
         </Container>
       </Box>
-      <Container size="sm" py="xl">
+      <Container component="main" size="sm" py="xl">
         {body}
       </Container>
     </Box>
@@ -235,7 +235,9 @@ export function DropOffForm({
       >
         <Stack gap="md">
           <Stack gap={4}>
-            <Title order={2}>Drop off documents</Title>
+            <Title order={1} size="h2">
+              Drop off documents
+            </Title>
             <Text c="dimmed" size="sm">
               Send files securely to {firmName}. No account or sign-in needed.
             </Text>

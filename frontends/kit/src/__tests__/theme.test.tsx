@@ -3,7 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { render } from '@testing-library/react';
 import { DEFAULT_THEME_CSS } from '../theme/default-theme-css.js';
 import { KitThemeProvider } from '../theme/KitThemeProvider.js';
-import { createPorticoTheme, DEFAULT_PRIMARY } from '../theme/theme.js';
+import { createPorticoTheme, DEFAULT_PRIMARY, porticoCssVariables } from '../theme/theme.js';
 
 /** The stylesheets of CSS variables a provider rendered (Mantine marks its own the same way). */
 const variableSheets = (container: HTMLElement) =>
@@ -14,7 +14,11 @@ const variableSheets = (container: HTMLElement) =>
 describe('theme variables', () => {
   it('renders for the default theme exactly what Mantine computes for it (rerun build/default-theme-css.mjs if not)', () => {
     const mantine = render(
-      <MantineProvider theme={createPorticoTheme(undefined)} env="test">
+      <MantineProvider
+        theme={createPorticoTheme(undefined)}
+        env="test"
+        cssVariablesResolver={porticoCssVariables}
+      >
         <div />
       </MantineProvider>,
     );

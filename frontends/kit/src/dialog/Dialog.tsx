@@ -72,7 +72,8 @@ export function Dialog({
       data-dialog-size={full ? 'full-screen' : size}
       data-dialog-depth={depth}
       styles={size === 'tall' && !full ? { content: { minHeight: '90vh' } } : undefined}
-      aria-label={rest['aria-label']}
+      // On the element with role dialog (Mantine's content), not its root, where ARIA does not allow it.
+      attributes={rest['aria-label'] ? { content: { 'aria-label': rest['aria-label'] } } : undefined}
     >
       {children}
     </Modal>

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import { DialogStackProvider } from '../dialog/DialogStack.js';
 import { DEFAULT_THEME_CSS } from './default-theme-css.js';
-import { createPorticoTheme, DEFAULT_PRIMARY } from './theme.js';
+import { createPorticoTheme, DEFAULT_PRIMARY, porticoCssVariables } from './theme.js';
 
 export interface KitThemeProviderProps {
   /** The firm's preferences.theme.primary. */
@@ -24,7 +24,12 @@ export function KitThemeProvider({ primary, children, env = 'default' }: KitThem
   const theme = useMemo(() => createPorticoTheme(primary), [primary]);
   const isDefault = !primary || primary.toLowerCase() === DEFAULT_PRIMARY;
   return (
-    <MantineProvider theme={theme} env={env} withCssVariables={!isDefault}>
+    <MantineProvider
+      theme={theme}
+      env={env}
+      withCssVariables={!isDefault}
+      cssVariablesResolver={porticoCssVariables}
+    >
       {isDefault && <style data-mantine-styles="">{DEFAULT_THEME_CSS}</style>}
       <DialogStackProvider>{children}</DialogStackProvider>
     </MantineProvider>

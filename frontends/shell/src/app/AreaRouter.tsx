@@ -197,7 +197,9 @@ function EntityHome({ descriptors, ctx }: { descriptors: RemoteDescriptor[]; ctx
 function Welcome({ name }: { name: string }) {
   return (
     <Stack p="xl">
-      <Title order={2}>Welcome{name ? `, ${name}` : ''}</Title>
+      <Title order={1} size="h2">
+        Welcome{name ? `, ${name}` : ''}
+      </Title>
     </Stack>
   );
 }
@@ -224,7 +226,9 @@ function Unmatched({
 function NotFound(): ReactNode {
   return (
     <Stack p="xl" data-testid="not-found">
-      <Title order={2}>Page not found</Title>
+      <Title order={1} size="h2">
+        Page not found
+      </Title>
       <Text>The page you are looking for does not exist.</Text>
     </Stack>
   );

@@ -4,7 +4,7 @@ import { Outlet } from 'react-router';
 /** Centered pages: no left navigation (spec 1 s.2.2). */
 export function CenteredLayout() {
   return (
-    <Container size="sm" py="xl">
+    <Container component="main" size="sm" py="xl">
       <Outlet />
     </Container>
   );

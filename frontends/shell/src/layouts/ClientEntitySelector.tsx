@@ -1,4 +1,13 @@
-import { Button, type Entity, Menu, ScrollArea, Text, TextInput, UnstyledButton } from '@portico/kit';
+import {
+  Button,
+  type Entity,
+  Menu,
+  ScrollArea,
+  Text,
+  TextInput,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@portico/kit';
 import { useState } from 'react';
 
 /** Entities listed before Show All; the filter shows above this many (spec 1 s.2.2, s.9). */
@@ -23,8 +32,13 @@ export function ClientEntitySelector({
   return (
     <Menu position="bottom-start" width={280} closeOnItemClick onClose={() => setFilter('')}>
       <Menu.Target>
-        <UnstyledButton aria-label="Select entity" data-testid="entity-selector">
-          <Text fw={600}>{selected?.name ?? 'Select entity'} ▾</Text>
+        {/* Named by what it shows (the entity), then what it does, so speech input finds it by its text. */}
+        <UnstyledButton data-testid="entity-selector">
+          <Text fw={600} component="span">
+            {selected?.name ?? 'Select entity'}
+            <span aria-hidden> ▾</span>
+          </Text>
+          {selected ? <VisuallyHidden>, select entity</VisuallyHidden> : null}
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>

@@ -133,7 +133,7 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
           data-testid="mobile-segments"
         />
       )}
-      <Stack p="md" gap="md">
+      <Stack component="main" p="md" gap="md">
         {user.readonly_access && <ReadOnlyBanner variant="account" />}
         {!user.readonly_access && selected?.readonly_access && <ReadOnlyBanner variant="entity" />}
         <Outlet />

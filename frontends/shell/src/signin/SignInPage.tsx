@@ -198,7 +198,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const hasSms = flow.methods.some((m) => m.name === 'sms');
 
   return (
-    <Center mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
+    <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={440} data-signin-state={state}>
         <Stack gap="md">
           {(branding?.logo_url || branding?.name) && (
@@ -213,7 +213,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               )}
             </Stack>
           )}
-          <Title order={2} ta="center">
+          <Title order={1} size="h2" ta="center">
             {header}
           </Title>
           {error && (
