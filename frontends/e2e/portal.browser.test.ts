@@ -221,6 +221,60 @@ describe('sign-in and navigation', () => {
   });
 });
 
+describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practices)', () => {
+  const AXE_SCRIPT = join(FRONTENDS, '..', 'node_modules', 'axe-core', 'axe.min.js');
+
+  /** axe's violations on the page as it is: rule, impact and the elements, for a readable failure. */
+  async function violations(page: Page) {
+    await page.addScriptTag({ path: AXE_SCRIPT });
+    // A string, run in the page (the project's types have no DOM library).
+    return (await page.evaluate(
+      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) =>
+        ({ rule: v.id, impact: v.impact, elements: v.nodes.map((n) => n.target.join(' ')) })))`,
+    )) as { rule: string; impact: string; elements: string[] }[];
+  }
+
+  it('finds nothing on the sign-in states, the secure upload page and an advisor’s pages', async () => {
+    const page = await freshPage();
+    await page.goto(`${stack.shellUrl}/secure-upload`);
+    await page.getByRole('heading', { name: 'Drop off documents' }).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page.goto(`${stack.shellUrl}/signin`);
+    await page.getByLabel('Email', { exact: true }).fill('partner@demo-cpa.test');
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Drop Link' })
+      .click();
+    await page.getByRole('heading', { name: 'Drop Link', level: 1 }).waitFor();
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it('finds nothing on a client’s profile and documents, nor on the advisor’s documents of that entity', async () => {
+    const client = await signedIn('alice@client.test');
+    await field(client, 'Primary Contact Email').waitFor();
+    expect(await violations(client)).toEqual([]);
+    await client
+      .getByRole('navigation', { name: 'Client navigation' })
+      .getByRole('link', { name: 'Documents' })
+      .click();
+    await client.getByTestId('documents-table').waitFor();
+    expect(await violations(client)).toEqual([]);
+    const hash = new URL(client.url()).pathname.split('/').at(-1);
+
+    const advisor = await signedIn('partner@demo-cpa.test');
+    await advisor.goto(`${stack.shellUrl}/admin/${hash}/documents`);
+    await advisor.getByTestId('documents-table').waitFor();
+    expect(await violations(advisor)).toEqual([]);
+  });
+});
+
 describe('profiles', () => {
   it('saves a client profile change that survives a reload', async () => {
     const page = await signedIn('bob@client.test');
