@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MantineProvider } from '@mantine/core';
+import { Loader, MantineProvider } from '@mantine/core';
 import { render } from '@testing-library/react';
 import { DEFAULT_THEME_CSS } from '../theme/default-theme-css.js';
 import { KitThemeProvider } from '../theme/KitThemeProvider.js';
@@ -46,6 +46,16 @@ describe('theme variables', () => {
     const [sheet] = variableSheets(kit.container);
     expect(sheet).toContain('--mantine-color-firm-6: #c92a2a');
     expect(sheet).not.toEqual(DEFAULT_THEME_CSS);
+    kit.unmount();
+  });
+
+  it('gives every spinner the status role, so its name is allowed and announced', () => {
+    const kit = render(
+      <KitThemeProvider env="test">
+        <Loader aria-label="Loading" />
+      </KitThemeProvider>,
+    );
+    expect(kit.getByRole('status', { name: 'Loading' })).toBeTruthy();
     kit.unmount();
   });
 });

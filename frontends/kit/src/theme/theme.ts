@@ -36,6 +36,11 @@ export function createPorticoTheme(primary: string | undefined): MantineThemeOve
     primaryShade: 6,
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
     defaultRadius: 'md',
+    components: {
+      // A spinner is named ('Loading ...') where it stands for content; a name needs a role, and
+      // status is the one that announces it.
+      Loader: { defaultProps: { role: 'status' } },
+    },
   });
 }
 
