@@ -100,7 +100,7 @@ export function ItemMenu({
 
 function MenuEntry({ verdict, label, onClick }: { verdict: Verdict; label: string; onClick: () => void }) {
   const entry = (
-    <Menu.Item disabled={!verdict.enabled} onClick={onClick} color={label === 'Delete' ? 'red' : undefined}>
+    <Menu.Item disabled={!verdict.enabled} onClick={onClick} color={label === 'Delete' ? 'red.9' : undefined}>
       {label}
     </Menu.Item>
   );

@@ -72,8 +72,13 @@ export function Dialog({
       data-dialog-size={full ? 'full-screen' : size}
       data-dialog-depth={depth}
       styles={size === 'tall' && !full ? { content: { minHeight: '90vh' } } : undefined}
-      // On the element with role dialog (Mantine's content), not its root, where ARIA does not allow it.
-      attributes={rest['aria-label'] ? { content: { 'aria-label': rest['aria-label'] } } : undefined}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      attributes={{
+        // On the element with role dialog (Mantine's content), not its root, where ARIA does not allow it.
+        ...(rest['aria-label'] ? { content: { 'aria-label': rest['aria-label'] } } : {}),
+        // Mantine's header is a <header>: outside a section it would be a second banner landmark.
+        header: { role: 'none' },
+      }}
     >
       {children}
     </Modal>

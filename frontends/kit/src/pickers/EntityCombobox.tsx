@@ -93,7 +93,7 @@ export function EntityCombobox({
         />
       </Combobox.Target>
       <Combobox.Dropdown data-testid="entity-combobox-dropdown">
-        <Combobox.Options mah={320} style={{ overflowY: 'auto' }}>
+        <Combobox.Options mah={320} style={{ overflowY: 'auto' }} aria-label="Matching entities">
           {entities.map((e) => (
             <Combobox.Option key={e.id} value={e.id} disabled={e.inactive} active={e.id === value?.id}>
               <Text size="sm" c={e.inactive ? 'dimmed' : undefined}>

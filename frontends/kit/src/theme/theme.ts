@@ -40,6 +40,9 @@ export function createPorticoTheme(primary: string | undefined): MantineThemeOve
       // A spinner is named ('Loading ...') where it stands for content; a name needs a role, and
       // status is the one that announces it.
       Loader: { defaultProps: { role: 'status' } },
+      // Without the placeholder an open menu focuses its first item (the ARIA menu pattern), and holds
+      // nothing but items (the placeholder is a focusable element that ARIA does not allow in a menu).
+      Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     },
   });
 }

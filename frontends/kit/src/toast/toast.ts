@@ -24,6 +24,7 @@ function show(kind: ToastKind, message?: string): string {
     autoClose: toastDuration(text),
     withBorder: true,
     role: kind === 'error' ? 'alert' : 'status',
+    closeButtonProps: { 'aria-label': 'Close notification' },
     'data-toast': kind,
   } as Parameters<typeof notifications.show>[0]);
 }
