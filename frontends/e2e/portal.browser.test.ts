@@ -247,12 +247,18 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
     await page.goto(`${stack.shellUrl}/secure-upload`);
     await page.getByRole('heading', { name: 'Drop off documents' }).waitFor();
     expect(await violations(page)).toEqual([]);
+    await page.goto(`${stack.shellUrl}/signin?token=not-a-token`);
+    await page.getByText('This link has expired or was already used').waitFor();
+    expect(await violations(page)).toEqual([]);
     await page.goto(`${stack.shellUrl}/signin`);
     await page.getByLabel('Email', { exact: true }).fill('partner@demo-cpa.test');
     expect(await violations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByTestId('signin-error').waitFor();
     expect(await violations(page)).toEqual([]);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
     expect(await violations(page)).toEqual([]);
@@ -325,7 +331,16 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
     expect(await violations(advisor, { popup: true })).toEqual([]);
     await advisor.getByRole('menuitem', { name: 'Move' }).click();
     await advisor.getByRole('menu').waitFor({ state: 'hidden' });
-    await advisor.getByRole('dialog').first().getByRole('tree').waitFor();
+    const move = advisor.getByRole('dialog').first();
+    await move.getByRole('tree').waitFor();
+    expect(await violations(advisor)).toEqual([]);
+    await move.getByRole('button', { name: 'Close' }).first().click();
+    await move.waitFor({ state: 'hidden' });
+    // The confirmation of a destructive action (its red button).
+    await advisor.getByRole('button', { name: 'Actions for Audited folder', exact: true }).click();
+    await advisor.getByRole('menuitem', { name: 'Delete' }).click();
+    await advisor.getByRole('menu').waitFor({ state: 'hidden' });
+    await advisor.getByRole('dialog').first().getByRole('button', { name: 'Cancel' }).waitFor();
     expect(await violations(advisor)).toEqual([]);
   });
 });

@@ -36,7 +36,7 @@ function Actions({
       <Button variant="default" onClick={onClose}>
         Cancel
       </Button>
-      <Button type="submit" loading={busy} color={danger ? 'red' : undefined}>
+      <Button type="submit" loading={busy} color={danger ? 'red.9' : undefined}>
         {submit}
       </Button>
     </Group>
