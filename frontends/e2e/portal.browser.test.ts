@@ -5,7 +5,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { freePort } from '@portico/platform/testing';
+import { freePort, waitFor } from '@portico/platform/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { keepScreenshot, launchChromium, navigationIds, signIn } from './browser.js';
 import { DEMO_PASSWORD, FRONTENDS, type PortalStack, startPortalStack } from './stack.js';
@@ -46,14 +46,6 @@ async function signedIn(email: string): Promise<Page> {
   await signIn(page, stack.shellUrl, email, DEMO_PASSWORD);
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
   return page;
-}
-
-/** Waits until `check` holds, up to 5 s (a transition, not a request). */
-async function until(check: () => Promise<boolean>) {
-  for (const started = Date.now(); !(await check()); ) {
-    if (Date.now() - started > 5_000) throw new Error('not within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The input (or select) with this label. */
@@ -190,10 +182,10 @@ describe('sign-in and navigation', () => {
     // Collapsed, the navigation is moved off the screen to the left (it stays in the page).
     const onScreen = async () => ((await nav.boundingBox())?.x ?? -1) >= 0;
     await page.getByRole('button', { name: 'Toggle navigation' }).click();
-    await until(onScreen);
+    await waitFor(onScreen, 5_000, 'the navigation to open');
     await nav.getByRole('link', { name: 'Drop Link' }).click();
     await page.waitForURL((url) => url.pathname !== '/admin-profile');
-    await until(async () => !(await onScreen()));
+    await waitFor(async () => !(await onScreen()), 5_000, 'the navigation to close');
     await keepScreenshot(page, 'partner-phone-page-chosen');
   });
 
