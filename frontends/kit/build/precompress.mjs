@@ -8,14 +8,10 @@ import { rspack } from '@rspack/core';
 /** What is worth compressing: text formats only, and not tiny files (the header costs more). */
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt)$/;
 const MIN_BYTES = 1024;
-/**
- * Files replaced where the build is deployed (the shell's runtime configuration is mounted over the
- * built default): a copy made at build time would be served in place of the deployed file.
- */
-const REPLACED_AT_DEPLOY = /(^|\/)runtime-config\.json$/;
 
-export const precompressible = (name, bytes) =>
-  COMPRESSIBLE.test(name) && !REPLACED_AT_DEPLOY.test(name) && bytes >= MIN_BYTES;
+// A file replaced where the build is deployed would be shadowed by its copy; the only such file, the
+// shell's runtime configuration, is left out of production builds (see the copy of public/ in index.mjs).
+export const precompressible = (name, bytes) => COMPRESSIBLE.test(name) && bytes >= MIN_BYTES;
 
 export class PrecompressPlugin {
   apply(compiler) {
