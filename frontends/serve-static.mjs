@@ -70,8 +70,7 @@ const TYPES = {
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
 };
-const NO_CACHE =
-  /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|runtime-config\.json|remotes-manifest\.json)$/;
+const NO_CACHE = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|runtime-config\.json)$/;
 
 /** Whether the request takes gzip (a q of 0 refuses it). */
 const acceptsGzip = (req) =>

@@ -130,7 +130,7 @@ describe('gateway/kong/kong.yml', () => {
     const port = c.frontends.port;
     expect(route(config, { path: '/' })?.upstream).toEqual({ host: 'frontend-shell', port, path: '/' });
     expect(route(config, { path: '/sign-in' })?.upstream.host).toBe('frontend-shell');
-    expect(route(config, { path: '/remotes-manifest.json' })?.upstream.host).toBe('frontend-shell');
+    expect(route(config, { path: '/runtime-config.json' })?.upstream.host).toBe('frontend-shell');
     for (const name of c.frontends.remotes)
       expect(route(config, { path: `/remotes/${name}/mf-manifest.json` })?.upstream).toEqual({
         host: `frontend-${name}`,
@@ -139,10 +139,13 @@ describe('gateway/kong/kong.yml', () => {
       });
   });
 
-  it('points the runtime remote manifest at paths Kong routes to each remote', () => {
-    const manifest = readJson<Record<string, string>>('k8s/base/frontends/remotes-manifest.json');
-    expect(Object.keys(manifest).sort()).toEqual([...c.frontends.remotes].sort());
-    for (const [name, url] of Object.entries(manifest))
+  it("points the shell's runtime configuration at this origin's API and at paths Kong routes to each remote", () => {
+    const config = readJson<{ apiUrl: string; remotes: Record<string, string> }>(
+      'k8s/base/frontends/runtime-config.json',
+    );
+    expect(config.apiUrl).toBe('');
+    expect(Object.keys(config.remotes).sort()).toEqual([...c.frontends.remotes].sort());
+    for (const [name, url] of Object.entries(config.remotes))
       expect(route(load(), { path: url })?.service.name).toBe(`frontend-${name}`);
   });
 

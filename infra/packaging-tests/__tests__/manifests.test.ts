@@ -278,6 +278,23 @@ describe.each(overlays())('overlay %s', (overlay) => {
     expect(rollout.sort()).toEqual(expected.sort());
   });
 
+  it("mounts the shell's runtime configuration where the shell reads it, and only into the shell", () => {
+    const path = '/usr/share/nginx/html/runtime-config.json';
+    const mounting = byKind(objects, 'Deployment').filter((d) =>
+      d.spec.template.spec.containers.some((k: { volumeMounts?: { mountPath: string }[] }) =>
+        k.volumeMounts?.some((m) => m.mountPath === path),
+      ),
+    );
+    expect(mounting.map((d) => d.metadata.name)).toEqual([`frontend-${c.frontends.shell}`]);
+    const volume = mounting[0]?.spec.template.spec.volumes.find(
+      (v: { configMap?: { name: string } }) => v.configMap,
+    );
+    const map = byKind(objects, 'ConfigMap').find((m) => m.metadata.name === volume?.configMap.name);
+    const config = JSON.parse(map?.data['runtime-config.json'] ?? '{}');
+    expect(config.apiUrl).toBe('');
+    expect(Object.keys(config.remotes).sort()).toEqual([...c.frontends.remotes].sort());
+  });
+
   it('runs NATS as a StatefulSet with JetStream volumes', () => {
     const nats = find(objects, 'StatefulSet', 'nats') as K8sObject;
     expect(nats.spec.volumeClaimTemplates[0].metadata.name).toBe('data');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { type Entity, KitProvider } from '@portico/kit';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
@@ -43,17 +43,27 @@ describe('runtime configuration', () => {
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
   it('reads /runtime-config.json', async () => {
-    const config = { apiUrl: 'http://api', remotes: { client: 'http://c/mf-manifest.json' } };
+    const config = {
+      apiUrl: 'http://api',
+      firmSlug: 'demo-cpa',
+      remotes: { client: 'http://c/mf-manifest.json' },
+    };
     const fetch = (async (url: string) =>
       url === '/runtime-config.json' ? json(config) : json({}, 404)) as typeof globalThis.fetch;
     await expect(loadRuntimeConfig(fetch)).resolves.toMatchObject(config);
   });
 
-  it('falls back to /remotes-manifest.json with the API on this origin', async () => {
-    const remotes = { client: '/remotes/client/mf-manifest.json' };
-    const fetch = (async (url: string) =>
-      url === '/remotes-manifest.json' ? json(remotes) : json({}, 404)) as typeof globalThis.fetch;
-    await expect(loadRuntimeConfig(fetch)).resolves.toEqual({ apiUrl: '', remotes });
+  it('starts without remotes, the API on this origin, when the file is missing or malformed', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      for (const answer of [json({}, 404), json({ remotes: {} }), json({ apiUrl: '', remotes: { a: 1 } })]) {
+        const fetch = (async () => answer.clone()) as typeof globalThis.fetch;
+        await expect(loadRuntimeConfig(fetch)).resolves.toEqual({ apiUrl: '', remotes: {} });
+      }
+      expect(logged).toHaveBeenCalledTimes(3);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

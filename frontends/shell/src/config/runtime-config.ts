@@ -13,28 +13,21 @@ function isRecordOfStrings(value: unknown): value is Record<string, string> {
 }
 
 /**
- * Reads /runtime-config.json; falls back to /remotes-manifest.json (the flat name -> manifest map the
- * Kubernetes deployment mounts) with the API on the same origin.
+ * Reads /runtime-config.json: the local stack generates it, Kubernetes and compose mount it. Without a
+ * usable one the shell still starts, with the API on its own origin and no remotes, and says why in the
+ * console.
  */
 export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
-  const read = async (path: string) => {
-    const res = await fetchImpl(path, { cache: 'no-store' });
-    if (!res.ok) throw new Error(`${path}: ${res.status}`);
-    return (await res.json()) as unknown;
-  };
   try {
-    const raw = (await read('/runtime-config.json')) as Partial<RuntimeConfig>;
+    const res = await fetchImpl('/runtime-config.json', { cache: 'no-store' });
+    if (!res.ok) throw new Error(`/runtime-config.json: ${res.status}`);
+    const raw = (await res.json()) as Partial<RuntimeConfig>;
     if (typeof raw.apiUrl !== 'string' || !isRecordOfStrings(raw.remotes))
-      throw new Error('bad runtime config');
-    return { apiUrl: raw.apiUrl, firmSlug: raw.firmSlug, remotes: raw.remotes };
-  } catch (first) {
-    try {
-      const remotes = await read('/remotes-manifest.json');
-      if (!isRecordOfStrings(remotes)) throw first;
-      return { apiUrl: '', remotes };
-    } catch {
-      console.error('[portico] no runtime configuration', first);
-      return { apiUrl: '', remotes: {} };
-    }
+      throw new Error('/runtime-config.json: apiUrl (a string) and remotes (name -> URL) are required');
+    const firmSlug = typeof raw.firmSlug === 'string' && raw.firmSlug ? raw.firmSlug : undefined;
+    return { apiUrl: raw.apiUrl, firmSlug, remotes: raw.remotes };
+  } catch (problem) {
+    console.error('[portico] no runtime configuration', problem);
+    return { apiUrl: '', remotes: {} };
   }
 }
