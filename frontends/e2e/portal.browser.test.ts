@@ -52,6 +52,20 @@ async function signedIn(email: string): Promise<Page> {
 const field = (page: Page, label: string) =>
   page.locator('input').and(page.getByLabel(label, { exact: true }));
 
+/** For a page's first seconds: on every animation frame, the banner's bottom and the content's top. */
+const HEADER_FRAMES_PROBE = `(() => {
+  const frames = (window.__headerFrames = []);
+  const started = performance.now();
+  const note = () => {
+    const banner = document.querySelector('[data-testid="in-app-banner"]');
+    const main = document.querySelector('main');
+    if (banner && main)
+      frames.push({ banner: banner.getBoundingClientRect().bottom, content: parseFloat(getComputedStyle(main).paddingTop) });
+    if (performance.now() - started < 5000) requestAnimationFrame(note);
+  };
+  requestAnimationFrame(note);
+})();`;
+
 describe('serving the builds', () => {
   it('sends the scripts gzipped, from the copies the build made', async () => {
     const page = await freshPage();
@@ -74,7 +88,7 @@ describe('serving the builds', () => {
   });
 
   it('leaves the dev runtime configuration out of the production build', () => {
-    // Built in, its localhost URLs would win over the manifest a deployment mounts.
+    // Built in, its localhost URLs would be served wherever a deployment has not mounted its own.
     expect(existsSync(join(FRONTENDS, 'shell', 'dist', 'runtime-config.json'))).toBe(false);
     expect(existsSync(join(FRONTENDS, 'shell', 'public', 'runtime-config.json'))).toBe(true);
   });
@@ -105,6 +119,15 @@ describe('sign-in and navigation', () => {
     const headingBox = await page.getByRole('heading', { name: 'Profile Settings' }).boundingBox();
     expect(headingBox?.y).toBeGreaterThan((bannerBox?.y ?? 0) + (bannerBox?.height ?? 0) + 56);
     expect(headingBox?.y).toBeLessThan((bannerBox?.y ?? 0) + (bannerBox?.height ?? 0) + 56 + 40);
+    // From the first frame that shows the banner, not one frame later: on a reload every animation frame
+    // notes where the banner ends and where the page's content starts (the main landmark's padding).
+    await page.addInitScript(HEADER_FRAMES_PROBE);
+    await page.reload();
+    await banner.getByText('Tax season hours').waitFor();
+    await page.waitForTimeout(300);
+    const frames = (await page.evaluate('window.__headerFrames')) as { banner: number; content: number }[];
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.filter((f) => f.content < f.banner + 56)).toEqual([]);
     await keepScreenshot(page, 'partner-signed-in');
   });
 

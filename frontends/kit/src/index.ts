@@ -26,3 +26,4 @@ export * from './theme/theme.js';
 export * from './toast/toast.js';
 export * from './ui.js';
 export * from './utils/cookies.js';
+export * from './utils/element-height.js';

@@ -62,7 +62,6 @@ export {
 export {
   useDebouncedValue,
   useDisclosure,
-  useElementSize,
   useMediaQuery,
   useTimeout,
 } from '@mantine/hooks';

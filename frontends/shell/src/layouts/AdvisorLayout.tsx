@@ -9,7 +9,7 @@ import {
   InAppBanner,
   Text,
   useDisclosure,
-  useElementSize,
+  useElementHeight,
 } from '@portico/kit';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
@@ -35,7 +35,7 @@ export function AdvisorLayout({ user, firm, ctx }: LayoutProps) {
   useEffect(() => close(), [pathname]);
   // The firm's banner is part of the fixed header, which grows by its height (it wraps on narrow
   // screens), so the navigation and the page start below it instead of under it.
-  const banner = useElementSize();
+  const banner = useElementHeight();
   return (
     <AppShell
       header={{ height: HEADER_HEIGHT + banner.height }}
