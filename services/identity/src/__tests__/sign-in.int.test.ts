@@ -203,6 +203,11 @@ describe('identity sign-in over NATS', () => {
         redirect: '/documents/abc',
       });
       const token = await h.lastLinkTokenTo(who?.email as string);
+      // The link opens /signin with the firm's branding: it names the user's firm.
+      const [firm] = await h.identity.query('select slug from firms where id = $1', [h.firm.firmId]);
+      expect((await h.lastMessageTo(who?.email as string))?.text).toContain(
+        `/signin?token=${token}&firm=${firm?.slug}`,
+      );
       const res = await h.bus.request(Identity.verifyAuthLink, { token });
       expect(res).toMatchObject({ purpose: 'sign_in', redirect: '/documents/abc' });
       expect(res.authToken).toBeTruthy();

@@ -3,6 +3,7 @@ import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
 import type { IdentityConfig } from '../config.js';
 import { hashPassword, verifyPassword } from '../crypto/passwords.js';
 import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
+import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import type { UserRow } from '../schema.js';
@@ -55,6 +56,7 @@ export class SignInService {
     @Inject(CONFIG) private readonly config: IdentityConfig,
     private readonly users: UsersRepository,
     private readonly preferences: PreferencesCache,
+    private readonly firms: FirmsRepository,
     private readonly secrets: SecretsRepository,
     private readonly tokens: SessionTokensService,
     private readonly limiter: RateLimiter,
@@ -163,11 +165,12 @@ export class SignInService {
     const { secret } = await this.secrets.issue(user, SecretPurpose.signInLink, {
       redirect: safeRedirect(input.redirect),
     });
+    const link = await this.link(secret, user.firmId);
     await this.outbound.email(
       {
         to: user.email,
         subject: 'Your Portico sign-in link',
-        text: `Sign in to Portico with this link: ${this.link(secret)}\n\nIt works once and expires in 15 minutes.`,
+        text: `Sign in to Portico with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
         kind: 'sign_in_link',
         firmId: user.firmId,
         idempotencyKey: `sign_in_link:${user.id}:${secret.slice(0, 16)}`,
@@ -205,11 +208,12 @@ export class SignInService {
     const user = await this.userByEmail(rawEmail);
     await this.throttle(`link:${user.id}`, Limits.linkSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.passwordReset);
+    const link = await this.link(secret, user.firmId);
     await this.outbound.email(
       {
         to: user.email,
         subject: 'Reset your Portico password',
-        text: `Choose a new password with this link: ${this.link(secret)}\n\nIt works once and expires in one hour. If you did not ask for this, ignore this email.`,
+        text: `Choose a new password with this link: ${link}\n\nIt works once and expires in one hour. If you did not ask for this, ignore this email.`,
         kind: 'password_reset',
         firmId: user.firmId,
         idempotencyKey: `password_reset:${user.id}:${secret.slice(0, 16)}`,
@@ -248,11 +252,12 @@ export class SignInService {
       const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, {
         challenge_id: challenge.id,
       });
+      const link = await this.link(secret, user.firmId);
       await this.outbound.email(
         {
           to: user.email,
           subject: 'Finish signing in to Portico',
-          text: `Finish signing in with this link: ${this.link(secret)}\n\nIt works once and expires in 15 minutes.`,
+          text: `Finish signing in with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
           kind: 'two_factor_link',
           firmId: user.firmId,
           idempotencyKey: `two_factor_link:${user.id}:${secret.slice(0, 16)}`,
@@ -426,8 +431,12 @@ export class SignInService {
     }
   }
 
-  private link(token: string) {
-    return `${this.config.PUBLIC_URL.replace(/\/$/, '')}/signin?token=${encodeURIComponent(token)}`;
+  /** An emailed link to /signin. It names the user's firm, so the page it opens shows that firm's branding. */
+  private async link(token: string, firmId: string) {
+    const query = new URLSearchParams({ token });
+    const firm = await this.firms.get(firmScope(firmId));
+    if (firm?.slug) query.set('firm', firm.slug);
+    return `${this.config.PUBLIC_URL.replace(/\/$/, '')}/signin?${query}`;
   }
 }
 
