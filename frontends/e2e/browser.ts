@@ -6,6 +6,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts/browser');
+const AXE_SCRIPT = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
 
 const ARGS = [
   '--headless',
@@ -42,4 +43,23 @@ export async function navigationIds(page: Page, navName: 'Main navigation' | 'Cl
   const nav = page.getByRole('navigation', { name: navName });
   await nav.locator('[data-nav-id]').first().waitFor();
   return nav.locator('[data-nav-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-nav-id')));
+}
+
+/**
+ * axe's violations (every rule of WCAG 2 A and AA and its best practices) on the page as it is: rule,
+ * impact and the elements, for a readable failure. `popup`: a menu or list is open. It is rendered at the
+ * end of the body, outside the landmarks, which axe's best-practice rule 'region' reports; that rule is
+ * left out then, every other rule stays.
+ */
+export async function accessibilityViolations(page: Page, options: { popup?: boolean } = {}) {
+  // Audit what the user sees once it has settled: a dialog or menu fading in or out has the contrast of
+  // a frame of its transition.
+  await page.waitForFunction('document.getAnimations().every((a) => a.playState !== "running")');
+  if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_SCRIPT });
+  const rules = options.popup ? '{ region: { enabled: false } }' : '{}';
+  // A string, run in the page (the project's types have no DOM library).
+  return (await page.evaluate(
+    `axe.run(document, { resultTypes: ['violations'], rules: ${rules} }).then((r) => r.violations.map((v) =>
+      ({ rule: v.id, impact: v.impact, elements: v.nodes.map((n) => n.target.join(' ')) })))`,
+  )) as { rule: string; impact: string; elements: string[] }[];
 }

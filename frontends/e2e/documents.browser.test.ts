@@ -11,7 +11,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
-import { keepScreenshot, launchChromium, signIn } from './browser.js';
+import { accessibilityViolations, keepScreenshot, launchChromium, signIn } from './browser.js';
 import { DEMO_PASSWORD, type PortalStack, startPortalStack } from './stack.js';
 
 jest.setTimeout(120_000);
@@ -202,6 +202,7 @@ describe('documents', () => {
     await act(page, 'Boat photo.png', 'Rename');
     const rename = dialog(page, 'Rename file');
     expect(await rename.getByLabel('Extension').inputValue()).toBe('.png');
+    expect(await accessibilityViolations(page)).toEqual([]);
     await rename.getByLabel('Name', { exact: true }).fill('Hull inspection');
     await rename.getByRole('button', { name: 'Rename', exact: true }).click();
     await row(page, 'Hull inspection.png').waitFor();
@@ -224,6 +225,7 @@ describe('documents', () => {
     await page.getByLabel('Include deleted files').check();
     const deleted = row(page, 'Hull inspection.png');
     await deleted.getByText('Deleted', { exact: true }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await act(page, 'Hull inspection.png', 'Restore');
     await dialog(page, 'Restore').getByRole('button', { name: 'Restore', exact: true }).click();
     await deleted.getByText('Deleted', { exact: true }).waitFor({ state: 'detached' });
@@ -238,6 +240,7 @@ describe('documents', () => {
       .click();
     const preview = dialog(page, 'Engagement letter.pdf');
     await preview.getByTestId('pdf-pages').locator('canvas[aria-label="Page 1"]').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await keepScreenshot(page, 'documents-advisor-pdf-preview');
 
     const stored = await stack.documents.query<{ folder: string; name: string; deleted_at: Date | null }>(
@@ -274,6 +277,7 @@ describe('documents', () => {
     const income = preview.getByRole('table', { name: 'Sheet Income' });
     await income.getByText('1250.5', { exact: true }).waitFor();
     expect(await income.getByText('Anders Design LLC', { exact: true }).count()).toBe(1);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await keepScreenshot(page, 'documents-advisor-xlsx-preview');
     await preview.getByRole('tab', { name: 'Notes', exact: true }).click();
     await preview.getByRole('table', { name: 'Sheet Notes' }).getByText('Filed on time').waitFor();
@@ -361,6 +365,8 @@ describe('documents', () => {
       .getByLabel('Choose files')
       .setInputFiles({ name: 'Bank statement.pdf', mimeType: 'application/pdf', buffer: await samplePdf() });
     await page.getByText('Document(s) uploaded successfully').first().waitFor();
+    // The dialog with each file's progress bar and result, and the toast.
+    expect(await accessibilityViolations(page)).toEqual([]);
     await dialog(page, 'Upload').getByRole('button', { name: 'Done', exact: true }).click();
     await row(page, 'Bank statement.pdf').waitFor();
     expect(await page.getByText('Workpapers (STAFF ONLY)').count()).toBe(0);

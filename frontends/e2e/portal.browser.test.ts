@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { freePort, waitFor } from '@portico/platform/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { keepScreenshot, launchChromium, navigationIds, signIn } from './browser.js';
+import { accessibilityViolations, keepScreenshot, launchChromium, navigationIds, signIn } from './browser.js';
 import { DEMO_PASSWORD, FRONTENDS, type PortalStack, startPortalStack } from './stack.js';
 
 const run = promisify(execFile);
@@ -237,70 +237,50 @@ describe('sign-in and navigation', () => {
 });
 
 describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practices)', () => {
-  const AXE_SCRIPT = join(FRONTENDS, '..', 'node_modules', 'axe-core', 'axe.min.js');
-
-  /**
-   * axe's violations on the page as it is: rule, impact and the elements, for a readable failure.
-   * `popup`: a menu or list is open. It is rendered at the end of the body, outside the landmarks, which
-   * axe's best-practice rule 'region' reports; that rule is left out then, every other rule stays.
-   */
-  async function violations(page: Page, options: { popup?: boolean } = {}) {
-    // Audit what the user sees once it has settled: a dialog or menu fading in or out has the contrast of
-    // a frame of its transition.
-    await page.waitForFunction('document.getAnimations().every((a) => a.playState !== "running")');
-    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_SCRIPT });
-    const rules = options.popup ? '{ region: { enabled: false } }' : '{}';
-    // A string, run in the page (the project's types have no DOM library).
-    return (await page.evaluate(
-      `axe.run(document, { resultTypes: ['violations'], rules: ${rules} }).then((r) => r.violations.map((v) =>
-        ({ rule: v.id, impact: v.impact, elements: v.nodes.map((n) => n.target.join(' ')) })))`,
-    )) as { rule: string; impact: string; elements: string[] }[];
-  }
-
   it('finds nothing on the sign-in states, the secure upload page and an advisor’s pages', async () => {
     const page = await freshPage();
     await page.goto(`${stack.shellUrl}/secure-upload`);
     await page.getByRole('heading', { name: 'Drop off documents' }).waitFor();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.goto(`${stack.shellUrl}/signin?token=not-a-token`);
     await page.getByText('This link has expired or was already used').waitFor();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.goto(`${stack.shellUrl}/signin`);
     await page.getByLabel('Email', { exact: true }).fill('partner@demo-cpa.test');
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.getByTestId('signin-error').waitFor();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page
       .getByRole('navigation', { name: 'Main navigation' })
       .getByRole('link', { name: 'Drop Link' })
       .click();
     await page.getByRole('heading', { name: 'Drop Link', level: 1 }).waitFor();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   it('finds nothing on a client’s profile and documents, nor on the advisor’s documents of that entity', async () => {
     const client = await signedIn('alice@client.test');
     await field(client, 'Primary Contact Email').waitFor();
-    expect(await violations(client)).toEqual([]);
+    expect(await accessibilityViolations(client)).toEqual([]);
     await client
       .getByRole('navigation', { name: 'Client navigation' })
       .getByRole('link', { name: 'Documents' })
       .click();
     await client.getByTestId('documents-table').waitFor();
-    expect(await violations(client)).toEqual([]);
+    expect(await accessibilityViolations(client)).toEqual([]);
     const hash = new URL(client.url()).pathname.split('/').at(-1);
 
     const advisor = await signedIn('partner@demo-cpa.test');
     await advisor.goto(`${stack.shellUrl}/admin/${hash}/documents`);
     await advisor.getByTestId('documents-table').waitFor();
-    expect(await violations(advisor)).toEqual([]);
+    expect(await accessibilityViolations(advisor)).toEqual([]);
   });
 
   it('finds nothing in the file manager’s dialogs and menus, nor in the entity switcher’s list', async () => {
@@ -318,7 +298,7 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
     await switcher.click();
     await switcher.fill('Anders');
     await advisor.getByRole('option').first().waitFor();
-    expect(await violations(advisor, { popup: true })).toEqual([]);
+    expect(await accessibilityViolations(advisor, { popup: true })).toEqual([]);
 
     await advisor.goto(`${stack.shellUrl}/admin/${hash}/documents`);
     await advisor.getByTestId('documents-table').waitFor();
@@ -331,7 +311,7 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
       await advisor.getByRole('button', { name: button, exact: true }).first().click();
       const open = advisor.getByRole('dialog', { name: title });
       await open.waitFor();
-      expect({ title, found: await violations(advisor) }).toEqual({ title, found: [] });
+      expect({ title, found: await accessibilityViolations(advisor) }).toEqual({ title, found: [] });
       if (button === 'Add Folder') {
         // A folder of this test's own, for the menu and the Move dialog below.
         await open.getByLabel('Folder name').fill('Audited folder');
@@ -343,12 +323,12 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
     }
     await advisor.getByRole('button', { name: 'Actions for Audited folder', exact: true }).click();
     await advisor.getByRole('menuitem', { name: 'Move' }).waitFor();
-    expect(await violations(advisor, { popup: true })).toEqual([]);
+    expect(await accessibilityViolations(advisor, { popup: true })).toEqual([]);
     await advisor.getByRole('menuitem', { name: 'Move' }).click();
     await advisor.getByRole('menu').waitFor({ state: 'hidden' });
     const move = advisor.getByRole('dialog').first();
     await move.getByRole('tree').waitFor();
-    expect(await violations(advisor)).toEqual([]);
+    expect(await accessibilityViolations(advisor)).toEqual([]);
     await move.getByRole('button', { name: 'Close' }).first().click();
     await move.waitFor({ state: 'hidden' });
     // The confirmation of a destructive action (its red button).
@@ -356,7 +336,7 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
     await advisor.getByRole('menuitem', { name: 'Delete' }).click();
     await advisor.getByRole('menu').waitFor({ state: 'hidden' });
     await advisor.getByRole('dialog').first().getByRole('button', { name: 'Cancel' }).waitFor();
-    expect(await violations(advisor)).toEqual([]);
+    expect(await accessibilityViolations(advisor)).toEqual([]);
   });
 });
 

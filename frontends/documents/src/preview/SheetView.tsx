@@ -114,7 +114,10 @@ function SheetGrid({ sheet }: { sheet: SheetTable }) {
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th aria-label="Row" w={48} />
+              {/* The row numbers' column: '#' on screen (a header needs visible text), 'Row' when read out. */}
+              <Table.Th aria-label="Row" w={48} c="dimmed" ta="right">
+                #
+              </Table.Th>
               {sheet.columns.map((c) => (
                 <Table.Th key={c} ta="center" miw={72}>
                   {c}
