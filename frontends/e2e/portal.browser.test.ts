@@ -131,6 +131,29 @@ describe('sign-in and navigation', () => {
     await keepScreenshot(page, 'partner-signed-in');
   });
 
+  it('brands /signin with the firm of the last user signed in here when the deployment names none', async () => {
+    const { firmSlug: _deploymentFirm, ...withoutFirm } = stack.standard;
+    await stack.setRuntimeConfig(withoutFirm);
+    try {
+      const page = await freshPage();
+      await page.goto(`${stack.shellUrl}/signin`);
+      await page.getByLabel('Email', { exact: true }).waitFor();
+      expect(await page.getByTestId('firm-branding').count()).toBe(0);
+      await signIn(page, stack.shellUrl, 'bob@client.test', DEMO_PASSWORD);
+      await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.pathname.startsWith('/signin'));
+      await page.getByTestId('firm-branding').getByText('Demo CPA').waitFor();
+      // An address that names a firm still wins.
+      await page.goto(`${stack.shellUrl}/signin?firm=no-such-firm`);
+      await page.getByLabel('Email', { exact: true }).waitFor();
+      await page.waitForTimeout(300);
+      expect(await page.getByTestId('firm-branding').count()).toBe(0);
+    } finally {
+      await stack.setRuntimeConfig(stack.standard);
+    }
+  });
+
   it("takes an advisor to an entity's documents with the entity switcher, and to another entity's", async () => {
     const page = await signedIn('partner@demo-cpa.test');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });

@@ -22,6 +22,7 @@ import { RemoteArea } from '../remotes/RemoteArea.js';
 import type { AreaStatus } from '../remotes/registry.js';
 import { useSession } from '../session/useSession.js';
 import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
+import { rememberFirm } from '../signin/remembered-firm.js';
 import { AreasContext } from './areas-context.js';
 import { homePath } from './home.js';
 import { useShellRuntime } from './services.js';
@@ -102,6 +103,10 @@ function SignedIn({
   useEffect(() => {
     if (primary) setPrimary(primary);
   }, [primary, setPrimary]);
+  const slug = firm.data?.slug;
+  useEffect(() => {
+    if (slug) rememberFirm(slug);
+  }, [slug]);
 
   if (user.isPending || firm.isPending) {
     return (

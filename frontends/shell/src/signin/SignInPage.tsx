@@ -25,6 +25,7 @@ import { useShellRuntime } from '../app/services.js';
 import { useThemePrimary } from '../app/theme-context.js';
 import { CODE_LENGTH, MESSAGES } from './messages.js';
 import { useSignInNavigation } from './navigation.js';
+import { rememberedFirm } from './remembered-firm.js';
 import { HEADER_OF, type SignInState, safeRedirect } from './states.js';
 import { useFields } from './useFields.js';
 import { useFirmBranding } from './useFirmBranding.js';
@@ -73,7 +74,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const [busy, setBusy] = useState(false);
   const [smsFailed, setSmsFailed] = useState(false);
   const linkToken = params.get('token');
-  const slug = params.get('firm') ?? config.firmSlug ?? '';
+  // The address's firm, else the deployment's, else the last one signed in here (read once).
+  const [remembered] = useState(rememberedFirm);
+  const slug = params.get('firm') ?? config.firmSlug ?? remembered ?? '';
   const setPrimary = useThemePrimary();
 
   const branding = useFirmBranding(users, slug);
