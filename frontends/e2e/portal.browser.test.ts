@@ -35,14 +35,19 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close()));
 });
 
-async function freshPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+/** A page in a browser context of its own: a desktop screen, or a phone's (390 px, touch). */
+async function freshPage(screen: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
+  const context = await browser.newContext(
+    screen === 'phone'
+      ? { viewport: { width: 390, height: 844 }, isMobile: true }
+      : { viewport: { width: 1280, height: 900 } },
+  );
   contexts.push(context);
   return context.newPage();
 }
 
-async function signedIn(email: string): Promise<Page> {
-  const page = await freshPage();
+async function signedIn(email: string, screen: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
+  const page = await freshPage(screen);
   await signIn(page, stack.shellUrl, email, DEMO_PASSWORD);
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
   return page;
@@ -194,10 +199,7 @@ describe('sign-in and navigation', () => {
   });
 
   it('gives a client on a phone a way to every page, and a file list that scrolls inside the screen', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    await signIn(page, stack.shellUrl, 'alice@client.test', DEMO_PASSWORD);
+    const page = await signedIn('alice@client.test', 'phone');
     await page.waitForURL(`${stack.shellUrl}/profile`);
     const pages = page.getByRole('navigation', { name: 'Client pages' });
     await pages.getByRole('link', { name: 'Documents' }).click();
@@ -219,10 +221,7 @@ describe('sign-in and navigation', () => {
   });
 
   it('closes the advisor navigation on a phone once a page is chosen', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    await signIn(page, stack.shellUrl, 'partner@demo-cpa.test', DEMO_PASSWORD);
+    const page = await signedIn('partner@demo-cpa.test', 'phone');
     await page.waitForURL(`${stack.shellUrl}/admin-profile`);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     // Collapsed, the navigation is moved off the screen to the left (it stays in the page).
