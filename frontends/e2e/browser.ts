@@ -17,6 +17,9 @@ const ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Chromium's own omnibox popup (a WebUI renderer) is preloaded as windows open and competes with the
+  // page under test for the CPU (the suite ran 2 s faster without it, 127 s against 129 s).
+  '--disable-features=PreloadTopChromeWebUI',
 ];
 
 export function launchChromium(): Promise<Browser> {
