@@ -23,4 +23,20 @@ describe('the remembered firm', () => {
     expect(() => rememberFirm('demo-cpa', refusing)).not.toThrow();
     expect(rememberedFirm(refusing)).toBeUndefined();
   });
+
+  it('is nothing, without an error, when reading localStorage itself throws', () => {
+    const own = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+    Object.defineProperty(globalThis, 'localStorage', {
+      configurable: true,
+      get: () => {
+        throw new DOMException('blocked', 'SecurityError');
+      },
+    });
+    try {
+      expect(() => rememberFirm('demo-cpa')).not.toThrow();
+      expect(rememberedFirm()).toBeUndefined();
+    } finally {
+      if (own) Object.defineProperty(globalThis, 'localStorage', own);
+    }
+  });
 });

@@ -6,17 +6,20 @@
  */
 const KEY = 'portico.firm';
 
-export function rememberedFirm(storage: Storage | undefined = globalThis.localStorage): string | undefined {
+// A browser that blocks site data throws from `localStorage` itself, not only from its methods: it is
+// read inside the try.
+export function rememberedFirm(storage?: Storage): string | undefined {
   try {
-    return storage?.getItem(KEY) || undefined;
+    return (storage ?? globalThis.localStorage)?.getItem(KEY) || undefined;
   } catch {
     return undefined; // storage refused (privacy settings): no branding, as before
   }
 }
 
-export function rememberFirm(slug: string, storage: Storage | undefined = globalThis.localStorage): void {
+export function rememberFirm(slug: string, storage?: Storage): void {
   try {
-    if (slug && storage?.getItem(KEY) !== slug) storage?.setItem(KEY, slug);
+    const store = storage ?? globalThis.localStorage;
+    if (slug && store?.getItem(KEY) !== slug) store?.setItem(KEY, slug);
   } catch {
     // storage refused: nothing to remember
   }
