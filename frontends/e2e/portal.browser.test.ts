@@ -57,6 +57,22 @@ async function signedIn(email: string, screen: 'desktop' | 'phone' = 'desktop'):
 const field = (page: Page, label: string) =>
   page.locator('input').and(page.getByLabel(label, { exact: true }));
 
+/** A signed-in client's Documents, from the client navigation; answers the entity's hash. */
+async function openClientDocuments(page: Page): Promise<string> {
+  await page
+    .getByRole('navigation', { name: 'Client navigation' })
+    .getByRole('link', { name: 'Documents' })
+    .click();
+  await page.getByTestId('documents-table').waitFor();
+  return new URL(page.url()).pathname.split('/').at(-1) as string;
+}
+
+/** The advisor's documents of the entity with this hash. */
+async function openAdvisorDocuments(page: Page, hash: string) {
+  await page.goto(`${stack.shellUrl}/admin/${hash}/documents`);
+  await page.getByTestId('documents-table').waitFor();
+}
+
 /** For a page's first seconds: on every animation frame, the banner's bottom and the content's top. */
 const HEADER_FRAMES_PROBE = `(() => {
   const frames = (window.__headerFrames = []);
@@ -291,28 +307,16 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
     const client = await signedIn('alice@client.test');
     await field(client, 'Primary Contact Email').waitFor();
     expect(await accessibilityViolations(client)).toEqual([]);
-    await client
-      .getByRole('navigation', { name: 'Client navigation' })
-      .getByRole('link', { name: 'Documents' })
-      .click();
-    await client.getByTestId('documents-table').waitFor();
+    const hash = await openClientDocuments(client);
     expect(await accessibilityViolations(client)).toEqual([]);
-    const hash = new URL(client.url()).pathname.split('/').at(-1);
 
     const advisor = await signedIn('partner@demo-cpa.test');
-    await advisor.goto(`${stack.shellUrl}/admin/${hash}/documents`);
-    await advisor.getByTestId('documents-table').waitFor();
+    await openAdvisorDocuments(advisor, hash);
     expect(await accessibilityViolations(advisor)).toEqual([]);
   });
 
   it('finds nothing in the file manager’s dialogs and menus, nor in the entity switcher’s list', async () => {
-    const page = await signedIn('alice@client.test');
-    await page
-      .getByRole('navigation', { name: 'Client navigation' })
-      .getByRole('link', { name: 'Documents' })
-      .click();
-    await page.getByTestId('documents-table').waitFor();
-    const hash = new URL(page.url()).pathname.split('/').at(-1);
+    const hash = await openClientDocuments(await signedIn('alice@client.test'));
     const advisor = await signedIn('partner@demo-cpa.test');
     const switcher = advisor
       .getByRole('navigation', { name: 'Main navigation' })
@@ -322,8 +326,7 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
     await advisor.getByRole('option').first().waitFor();
     expect(await accessibilityViolations(advisor, { popup: true })).toEqual([]);
 
-    await advisor.goto(`${stack.shellUrl}/admin/${hash}/documents`);
-    await advisor.getByTestId('documents-table').waitFor();
+    await openAdvisorDocuments(advisor, hash);
     const dialogs: [string, string][] = [
       ['Add Folder', 'Add Folder'],
       ['Add', 'Upload'],
