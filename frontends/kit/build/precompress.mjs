@@ -11,7 +11,7 @@ const MIN_BYTES = 1024;
 
 // A file replaced where the build is deployed would be shadowed by its copy; the only such file, the
 // shell's runtime configuration, is left out of production builds (see the copy of public/ in index.mjs).
-export const precompressible = (name, bytes) => COMPRESSIBLE.test(name) && bytes >= MIN_BYTES;
+const precompressible = (name, bytes) => COMPRESSIBLE.test(name) && bytes >= MIN_BYTES;
 
 export class PrecompressPlugin {
   apply(compiler) {

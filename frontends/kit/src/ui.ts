@@ -59,9 +59,4 @@ export {
   useMantineTheme,
   VisuallyHidden,
 } from '@mantine/core';
-export {
-  useDebouncedValue,
-  useDisclosure,
-  useMediaQuery,
-  useTimeout,
-} from '@mantine/hooks';
+export { useDebouncedValue, useDisclosure, useMediaQuery, useTimeout } from '@mantine/hooks';
