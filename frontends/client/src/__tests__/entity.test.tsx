@@ -130,4 +130,14 @@ describe('advisor preview of a client profile', () => {
     expect(screen.queryByRole('button', { name: 'Save Information' })).toBeNull();
     expect(calls.every((c) => c.method === 'GET')).toBe(true);
   });
+
+  it('says the user is not found when the gateway answers 404', async () => {
+    renderArea(
+      <PreviewUserRoute basePath="/preview/user" />,
+      (c) => (c.path === '/users/u-other' ? { status: 404, body: { error: 'Not found' } } : undefined),
+      '/u-other',
+    );
+    await screen.findByRole('heading', { name: 'User not found' });
+    expect(screen.queryByTestId('profile-preview')).toBeNull();
+  });
 });

@@ -2,6 +2,7 @@ import {
   Alert,
   type Entity,
   ErrorFallback,
+  isApiError,
   Loader,
   type RemoteRouteProps,
   Select,
@@ -49,6 +50,7 @@ function PreviewUser() {
   const [chosen, setChosen] = useState<string | null>(null);
 
   if (user.isPending) return <Loader aria-label="Loading" />;
+  if (isApiError(user.error) && user.error.status === 404) return <UserNotFound />;
   if (user.isError || !user.data) return <ErrorFallback />;
   const client = user.data;
   const list: Entity[] = entities.data ?? [];
@@ -79,6 +81,18 @@ function PreviewUser() {
       ) : (
         entities.isPending && companyIds.length > 0 && <Text c="dimmed">Loading entities…</Text>
       )}
+    </Stack>
+  );
+}
+
+/** A user id that is not a client of the advisor's firm (or no user at all): the gateway answers 404. */
+function UserNotFound() {
+  return (
+    <Stack data-testid="user-not-found">
+      <Title order={1} size="h3">
+        User not found
+      </Title>
+      <Text>This user does not exist or you do not have access to it.</Text>
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiClient } from '../api/client.js';
-import { ApiError, errorMessage } from '../api/errors.js';
+import { ApiError, errorMessage, shouldRetryRead } from '../api/errors.js';
 import { SESSION_KEY, SessionStore } from '../session/session-store.js';
 
 type Call = { method: string; url: string; auth?: string; body?: unknown };
@@ -157,6 +157,16 @@ describe('ApiClient', () => {
       'Failed to send SMS code',
     );
     expect(errorMessage(new Error('network'))).toBe('Something went wrong');
+  });
+
+  it('tries a failed read once more after a dropped connection or a 5xx, never after a 4xx', () => {
+    const unavailable = new ApiError(503, { error: 'Service unavailable' });
+    expect(shouldRetryRead(0, new TypeError('Failed to fetch'))).toBe(true);
+    expect(shouldRetryRead(0, unavailable)).toBe(true);
+    expect(shouldRetryRead(1, unavailable)).toBe(false);
+    for (const status of [400, 403, 404, 429]) {
+      expect(shouldRetryRead(0, new ApiError(status, { error: 'x' }))).toBe(false);
+    }
   });
 });
 

@@ -25,6 +25,18 @@ export class ApiError extends Error {
 
 export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;
 
+/** How many times a failed read is tried again (react-query's `retry`). */
+const READ_RETRIES = 1;
+
+/**
+ * Whether a failed read is worth trying again: a dropped connection or a 5xx may pass, a 4xx answers
+ * the same the next time (a record that is not there, a refused role), so it is shown at once.
+ */
+export function shouldRetryRead(failureCount: number, err: unknown): boolean {
+  if (isApiError(err) && err.status >= 400 && err.status < 500) return false;
+  return failureCount < READ_RETRIES;
+}
+
 /**
  * The text to show for a failed call: 429 always shows the server's message (spec 1 s.8), a listed
  * message wins otherwise, then the server's message, then the generic one.

@@ -9,6 +9,7 @@ import {
   type ShellServices,
   SIGNED_OUT_NOTICE,
   SIGNED_OUT_NOTICE_MS,
+  shouldRetryRead,
 } from '@portico/kit';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
@@ -67,7 +68,10 @@ function SharedMismatchWarning() {
 export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initialPrimary?: string }) {
   const [primary, setPrimary] = useState<string | undefined>(initialPrimary);
   const queryClient = useMemo(
-    () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: { queries: { retry: shouldRetryRead, refetchOnWindowFocus: false } },
+      }),
     [],
   );
   const shell = useMemo<ShellServices>(
