@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { fireEvent, screen } from '@testing-library/react';
+import { Select } from '@mantine/core';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { Dialog, type DialogSize } from '../dialog/Dialog.js';
 import { renderWithKit } from './render.js';
@@ -19,6 +20,16 @@ function Stacked({ persistentTop = false }: { persistentTop?: boolean }) {
         </button>
       </Dialog>
     </>
+  );
+}
+
+function WithSelect() {
+  const [opened, setOpened] = useState(true);
+  return (
+    <Dialog opened={opened} onClose={() => setOpened(false)} title="Pick">
+      dialog body
+      <Select label="Tax year" data={['2024', '2025']} comboboxProps={{ withinPortal: false }} />
+    </Dialog>
   );
 }
 
@@ -45,6 +56,18 @@ describe('Dialog', () => {
     expect(screen.queryByText('inner body')).toBeNull();
     pressEscape();
     expect(screen.queryByText('outer body')).toBeNull();
+  });
+
+  it('lets Escape close an open list inside the dialog first, then the dialog', async () => {
+    renderWithKit(<WithSelect />);
+    const input = screen.getByLabelText('Tax year', { selector: 'input' });
+    fireEvent.keyDown(input, { key: 'ArrowDown', code: 'ArrowDown' });
+    await waitFor(() => expect(input.getAttribute('data-expanded')).toBe('true'));
+    fireEvent.keyDown(input, { key: 'Escape' });
+    await waitFor(() => expect(input.getAttribute('data-expanded')).toBeNull());
+    expect(screen.queryByText('dialog body')).not.toBeNull();
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByText('dialog body')).toBeNull();
   });
 
   it('has no close button when persistent', () => {

@@ -14,8 +14,20 @@ export interface DialogStackApi {
 const DialogStackContext = createContext<DialogStackApi | null>(null);
 
 /**
+ * Whether Escape pressed on `target` belongs to an open popup inside the dialog (a select's or
+ * combobox's list, a menu, a popover): the popup closes itself, and the dialog stays open.
+ */
+function escapeClosesPopup(target: EventTarget | null): boolean {
+  if (!(target instanceof Element)) return false;
+  // Mantine marks a combobox target with an open list by data-mantine-stop-propagation.
+  const popup = '[data-mantine-stop-propagation], [aria-expanded="true"], [role="menu"], [role="listbox"]';
+  return target.closest(popup) !== null;
+}
+
+/**
  * Keeps the open dialogs in opening order. Escape closes only the topmost one, and not at all when
- * that one is persistent (spec 1 s.2.10: stacked dialogs close topmost first).
+ * that one is persistent (spec 1 s.2.10: stacked dialogs close topmost first). An open popup inside
+ * the dialog takes its Escape first.
  */
 export function DialogStackProvider({ children }: { children: ReactNode }) {
   const stack = useRef<Entry[]>([]);
@@ -23,7 +35,7 @@ export function DialogStackProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (event.key !== 'Escape' || event.defaultPrevented || escapeClosesPopup(event.target)) return;
       const top = stack.current.at(-1);
       if (!top) return;
       event.preventDefault();
