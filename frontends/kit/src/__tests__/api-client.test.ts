@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiClient } from '../api/client.js';
 import { ApiError, errorMessage, shouldRetryRead } from '../api/errors.js';
+import { companiesApi } from '../api/users.js';
 import { SESSION_KEY, SessionStore } from '../session/session-store.js';
 
 type Call = { method: string; url: string; auth?: string; body?: unknown };
@@ -188,5 +189,33 @@ describe('SessionStore across tabs', () => {
     expect(here.get()).toBeNull();
     here.close();
     other.close();
+  });
+});
+
+describe('entity list', () => {
+  it('reads every entity in pages of 50, and asks for inactive ones (identity lists them to advisors only)', async () => {
+    const total = 120;
+    const { fetch, calls } = fakeFetch((call) => {
+      const url = new URL(call.url);
+      const size = Number(url.searchParams.get('rows_per_page'));
+      const page = Number(url.searchParams.get('page'));
+      const ids = Array.from({ length: total }, (_, i) => `c-${i + 1}`).slice((page - 1) * size, page * size);
+      return json(200, {
+        companies: ids.map((id) => ({ id, name: id })),
+        current_page: page,
+        total_count: total,
+        total_pages: Math.ceil(total / size),
+      });
+    });
+    const session = new SessionStore();
+    const api = companiesApi(new ApiClient({ baseUrl: 'http://api.test', session, fetch }));
+    const all = await api.listAll();
+    expect(all.companies.map((c) => c.id)).toEqual(Array.from({ length: total }, (_, i) => `c-${i + 1}`));
+    expect(all.total_count).toBe(total);
+    expect(calls).toHaveLength(3);
+    for (const call of calls) {
+      expect(new URL(call.url).searchParams.get('rows_per_page')).toBe('50');
+      expect(new URL(call.url).searchParams.get('include_inactive')).toBe('true');
+    }
   });
 });

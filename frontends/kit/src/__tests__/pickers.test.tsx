@@ -195,6 +195,22 @@ describe('EntityChips', () => {
     expect(screen.getByTestId('entity-chips-more').textContent).toBe('+2 more');
   });
 
+  it('removes a chosen entity that has become inactive with its remove button', () => {
+    const changes: Entity[][] = [];
+    const chosen = ENTITIES.filter((e) => e.id === '3' || e.id === '4');
+    renderWithKit(
+      <EntityChips
+        label="Entities"
+        value={chosen}
+        onChange={(next) => changes.push(next)}
+        search={searchSpy().search}
+      />,
+    );
+    const [oldAcme] = screen.getAllByTestId('entity-chip');
+    fireEvent.click(oldAcme?.querySelector('button') as HTMLButtonElement);
+    expect(changes.at(-1)?.map((e) => e.id)).toEqual(['4']);
+  });
+
   it('keeps one entity in single selection, a new choice replacing it', async () => {
     const { search } = searchSpy();
     const changes: Entity[][] = [];

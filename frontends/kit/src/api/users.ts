@@ -88,6 +88,24 @@ export const usersApi = (api: ApiClient) => ({
     api.post<CurrentFirm>('/firms/update_preferences', { preferences }),
 });
 
+export interface EntityListParams {
+  search_term?: string;
+  page?: number;
+  rows_per_page?: number;
+}
+
+/** The largest of the entity list's page sizes (spec 1 s.9: 10, 20, 50). */
+const LARGEST_ENTITY_PAGE = 50;
+
+/**
+ * GET /v2/entities. Advisors are shown inactive entities too, which the pickers list but do not let
+ * them choose (spec 1 s.4.2); identity never lists them to clients, whatever is asked.
+ */
+const listEntities = (api: ApiClient, params: EntityListParams) =>
+  api.get<EntityPage>('/v2/entities', {
+    query: { rows_per_page: 10, page: 1, include_inactive: true, ...params },
+  });
+
 export const companiesApi = (api: ApiClient) => ({
   get: (id: string) => api.get<Entity>(`/companies/${encodeURIComponent(id)}`),
   /** Advisor edit. */
@@ -96,8 +114,17 @@ export const companiesApi = (api: ApiClient) => ({
   /** Client entity profile. */
   updateProfile: (id: string, changes: EntityChanges) =>
     api.put<Entity>(`/companies/${encodeURIComponent(id)}`, changes),
-  list: (params: { search_term?: string; page?: number; rows_per_page?: number }) =>
-    api.get<EntityPage>('/v2/entities', { query: { rows_per_page: 10, page: 1, ...params } }),
+  list: (params: EntityListParams) => listEntities(api, params),
+  /** Every entity the caller may see, read in pages of the largest size (a client's own entities). */
+  listAll: async (): Promise<EntityPage> => {
+    const page = (n: number) => listEntities(api, { rows_per_page: LARGEST_ENTITY_PAGE, page: n });
+    const first = await page(1);
+    const rest = await Promise.all(
+      Array.from({ length: Math.max(0, first.total_pages - 1) }, (_, i) => page(i + 2)),
+    );
+    const companies = [first, ...rest].flatMap((p) => p.companies);
+    return { ...first, companies, total_pages: 1 };
+  },
   setDefault: (company_id: string) => api.post<unknown>('/set_default_company', { company_id }),
 });
 export type UsersApi = ReturnType<typeof usersApi>;

@@ -35,9 +35,11 @@ export function EntityChips({
   const shown = value.slice(0, limit);
   const hidden = value.length - shown.length;
 
+  const remove = (entity: Entity) => onChange(value.filter((e) => e.id !== entity.id));
+  // An inactive entity cannot be chosen, but one chosen before it became inactive can be removed.
   const toggle = (entity: Entity) => {
-    if (entity.inactive) return;
-    if (selected.has(entity.id)) onChange(value.filter((e) => e.id !== entity.id));
+    if (selected.has(entity.id)) remove(entity);
+    else if (entity.inactive) return;
     else onChange(single ? [entity] : [...value, entity]);
     if (single) combobox.closeDropdown();
   };
@@ -56,7 +58,7 @@ export function EntityChips({
         <PillsInput label={label} onClick={() => combobox.openDropdown()}>
           <Pill.Group>
             {shown.map((e) => (
-              <Pill key={e.id} withRemoveButton onRemove={() => toggle(e)} data-testid="entity-chip">
+              <Pill key={e.id} withRemoveButton onRemove={() => remove(e)} data-testid="entity-chip">
                 {e.name}
               </Pill>
             ))}

@@ -37,7 +37,7 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
   const navigate = useNavigate();
   const entities = useQuery({
     queryKey: CLIENT_ENTITIES_KEY,
-    queryFn: () => api.companies.list({ rows_per_page: 100, page: 1 }),
+    queryFn: () => api.companies.listAll(),
   });
   const [chosenId, setChosenId] = useState<string | null>(null);
   const setDefault = useMutation({
