@@ -202,3 +202,57 @@ describe('file manager', () => {
     expect(await screen.findByText('Updated successfully')).toBeTruthy();
   });
 });
+
+describe('a documents link to a file', () => {
+  const w2 = anItem({ name: 'W-2.pdf', path: '/2024' });
+  const other = anItem({ name: 'notes.pdf', path: '/2024' });
+
+  function open(query: string) {
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/get_documents')
+        return call.body.path === '/2024'
+          ? { body: { documents: [w2, other], path: '/2024', count: 2 } }
+          : { body: { documents: [], path: '/', count: 0 } };
+      if (call.path === '/integrations/download_document')
+        return { body: { document: { data: { link: '', file_name: 'W-2.pdf', expires_at: '' } } } };
+      return undefined;
+    });
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'client' })}
+      />,
+      gw.client,
+      `/documents/h1?${query}`,
+    );
+    return gw;
+  }
+
+  it.each(['file=/2024/W-2.pdf', 'path=/2024&file=W-2.pdf', 'path=/2024&previewName=W-2.pdf'])(
+    'opens the preview of the file in its folder (%s)',
+    async (query) => {
+      const gw = open(query);
+      const preview = await screen.findByRole('dialog', { name: 'W-2.pdf' });
+      expect(preview).toBeTruthy();
+      expect(within(await table()).getByText('notes.pdf')).toBeTruthy();
+      await waitFor(() =>
+        expect(gw.calls.find((c) => c.path === '/integrations/download_document')?.body).toEqual({
+          companyId: 'c-1',
+          link: '/2024/W-2.pdf',
+          isDownload: false,
+        }),
+      );
+      // Closed, it stays closed: the link now names the folder only.
+      fireEvent.click(within(preview).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'W-2.pdf' })).toBeNull());
+      expect(screen.getByText('2024')).toBeTruthy();
+    },
+  );
+
+  it('shows the folder alone when the file is not in it', async () => {
+    open('file=/2024/gone.pdf');
+    expect(within(await table()).getByText('W-2.pdf')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

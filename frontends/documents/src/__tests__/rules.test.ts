@@ -12,6 +12,7 @@ import {
   isNew,
   isStaffOnly,
   joinPath,
+  linkedFile,
   parentPath,
   previewKind,
   renamedName,
@@ -19,6 +20,7 @@ import {
 } from '../rules/names.js';
 import { bulkActions, FOLDERS_NOT_DOWNLOADABLE } from '../rules/selection.js';
 import { readView, saveView, VIEW_COOKIE } from '../rules/view-preference.js';
+import { splitFolders } from '../upload/upload.js';
 import { anItem } from './fixtures.js';
 
 const advisor = capabilitiesFor({ role: 'advisor', preferences: { document_tags_enabled: true } });
@@ -67,6 +69,21 @@ describe('capabilities per role', () => {
     expect(onlyFiles.folderEdit.enabled).toBe(true);
     expect(itemActions(onlyFiles, anItem()).rename.reason).toBe(DISABLED_BY_FIRM);
     expect(itemActions(onlyFiles, anItem({ type: 'folder', name: 'A' })).rename.enabled).toBe(true);
+  });
+
+  it("holds clients' folder uploads with disable_folder_action, as it holds Add Folder", () => {
+    const prefs = { disable_folder_action: true };
+    expect(capabilitiesFor({ role: 'client', preferences: prefs }).folderUpload).toEqual({
+      visible: true,
+      enabled: false,
+      reason: DISABLED_BY_FIRM,
+    });
+    expect(capabilitiesFor({ role: 'client' }).folderUpload.enabled).toBe(true);
+    expect(capabilitiesFor({ role: 'advisor', preferences: prefs }).folderUpload.enabled).toBe(true);
+    const file = (name: string) => new File(['x'], name);
+    const plain = { file: file('w2.pdf'), dir: '' };
+    const nested = { file: file('a.pdf'), dir: 'Receipts/May' };
+    expect(splitFolders([plain, nested])).toEqual({ files: [plain], inFolders: [nested] });
   });
 
   it('makes read-only users, read-only and inactive entities change nothing', () => {
@@ -157,6 +174,18 @@ describe('names and paths', () => {
     expect(parentPath('/a')).toBe('/');
     expect(crumbs('/2024/Receipts').map((c) => c.path)).toEqual(['/', '/2024', '/2024/Receipts']);
     expect(crumbs('/')[0]?.name).toBe('All Files');
+  });
+
+  it('reads the file a documents link names: a path in file, or a name in path', () => {
+    const q = (query: string) => linkedFile(new URLSearchParams(query));
+    expect(q('path=/2024')).toBeNull();
+    expect(q('file=')).toBeNull();
+    expect(q('file=/2024/Receipts/W-2.pdf')).toEqual({ folder: '/2024/Receipts', name: 'W-2.pdf' });
+    expect(q('path=/Other&file=2024/W-2.pdf')).toEqual({ folder: '/2024', name: 'W-2.pdf' });
+    expect(q('file=/W-2.pdf')).toEqual({ folder: '/', name: 'W-2.pdf' });
+    expect(q('path=/2024&file=W-2.pdf')).toEqual({ folder: '/2024', name: 'W-2.pdf' });
+    expect(q('path=/2024&previewName=W-2.pdf')).toEqual({ folder: '/2024', name: 'W-2.pdf' });
+    expect(q('previewName=W-2.pdf')).toEqual({ folder: '/', name: 'W-2.pdf' });
   });
 
   it('badges recent items as New and picks the previewer by extension', () => {

@@ -3,7 +3,7 @@ import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
-import { capabilitiesFor } from '../rules/capabilities.js';
+import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import { UPLOAD_MESSAGES, uploadFiles, uploadToasts } from '../upload/upload.js';
 import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
 
@@ -217,5 +217,94 @@ describe('file manager upload', () => {
     });
     await settlePuts();
     expect(await screen.findByText('w2.pdf was already uploaded')).toBeTruthy();
+  });
+});
+
+/** A drop of files as a browser gives them: each with its place in what was dropped ('/Receipts/a.pdf'). */
+function dropOn(target: HTMLElement, dropped: { file: File; fullPath: string }[]) {
+  const items = dropped.map(({ file, fullPath }) => ({
+    kind: 'file',
+    type: file.type,
+    getAsFile: () => file,
+    webkitGetAsEntry: () => ({ isDirectory: false, isFile: true, fullPath }),
+  }));
+  fireEvent.drop(target, {
+    dataTransfer: { files: dropped.map((d) => d.file), items, types: ['Files'] },
+  });
+}
+
+describe('folder uploads when the firm disables folder actions', () => {
+  function show(role: 'advisor' | 'client') {
+    const gw = gateway((c) => processed(c.body.uploadIds as string[]));
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role, preferences: { disable_folder_action: true } })}
+        makeXhr={makeFakeXhr}
+      />,
+      gw.client,
+    );
+    return gw;
+  }
+
+  it("disables a client's folder choice with 'Disabled by firm', not the file choice", async () => {
+    show('client');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    const folder = within(dialog).getByRole('button', { name: 'Choose a folder' }) as HTMLButtonElement;
+    expect(folder.disabled).toBe(true);
+    expect(folder.closest('[data-disabled-reason]')?.getAttribute('data-disabled-reason')).toBe(
+      DISABLED_BY_FIRM,
+    );
+    expect((within(dialog).getByRole('button', { name: 'Choose files' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+    expect(within(dialog).getByText('Drag files here')).toBeTruthy();
+  });
+
+  it("refuses a client's dropped folder with a message and still uploads the files dropped with it", async () => {
+    const gw = show('client');
+    await screen.findByText('This folder is empty.');
+    await act(async () => {
+      dropOn(screen.getByTestId('drop-area'), [
+        { file: file('w2.pdf'), fullPath: '/w2.pdf' },
+        { file: file('a.pdf'), fullPath: '/Receipts/a.pdf' },
+      ]);
+    });
+    expect(await screen.findByText(UPLOAD_MESSAGES.foldersDisabled)).toBeTruthy();
+    await settlePuts();
+    expect(await screen.findByText('Document(s) uploaded successfully')).toBeTruthy();
+    const links = gw.calls.filter((c) => c.path === '/integrations/upload_links');
+    expect(links.map((c) => [c.body.path, (c.body.files as { name: string }[]).map((f) => f.name)])).toEqual([
+      ['/', ['w2.pdf']],
+    ]);
+    expect(FakeXhr.all).toHaveLength(1);
+  });
+
+  it('refuses a folder dropped in the upload dialog too, uploading nothing when only a folder came', async () => {
+    const gw = show('client');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    await act(async () => {
+      dropOn(within(dialog).getByTestId('upload-dropzone'), [
+        { file: file('a.pdf'), fullPath: '/Receipts/a.pdf' },
+      ]);
+    });
+    expect(await screen.findByText(UPLOAD_MESSAGES.foldersDisabled)).toBeTruthy();
+    expect(gw.calls.some((c) => c.path === '/integrations/upload_links')).toBe(false);
+  });
+
+  it('lets advisors upload a folder whatever the preference', async () => {
+    const gw = show('advisor');
+    await screen.findByText('This folder is empty.');
+    await act(async () => {
+      dropOn(screen.getByTestId('drop-area'), [{ file: file('a.pdf'), fullPath: '/Receipts/a.pdf' }]);
+    });
+    await settlePuts();
+    await waitFor(() =>
+      expect(gw.calls.find((c) => c.path === '/integrations/upload_links')?.body.path).toBe('/Receipts'),
+    );
+    expect(screen.queryByText(UPLOAD_MESSAGES.foldersDisabled)).toBeNull();
   });
 });

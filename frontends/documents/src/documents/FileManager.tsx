@@ -20,18 +20,18 @@ import {
 } from '@portico/kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useSearchParams } from 'react-router';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { PreviewDialog } from '../preview/PreviewDialog.js';
 import { type Capabilities, visibleItems } from '../rules/capabilities.js';
-import { crumbs, normalizePath, parentPath } from '../rules/names.js';
+import { crumbs, linkedFile, normalizePath, parentPath } from '../rules/names.js';
 import { bulkActions, FOLDERS_NOT_DOWNLOADABLE, MIXED_SELECTION } from '../rules/selection.js';
 import { type DocumentsView, readView, saveView } from '../rules/view-preference.js';
 import { UploadDialog } from '../upload/UploadDialog.js';
 import { UploadProgressList } from '../upload/UploadProgressList.js';
-import { entryOf } from '../upload/upload.js';
+import { entryOf, splitFolders, UPLOAD_MESSAGES, type UploadEntry } from '../upload/upload.js';
 import { useUploads } from '../upload/useUploads.js';
 import { DocumentsTable, type ItemAction } from './DocumentsTable.js';
 import { DropLinkDialog } from './DropLinkDialog.js';
@@ -110,7 +110,10 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   const companyId = company.id;
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const path = normalizePath(params.get('path'));
+  // A link to a file (?file= or ?previewName=) shows the file's folder and opens its preview.
+  const linked = linkedFile(params);
+  const linkedName = linked?.name;
+  const path = linked ? linked.folder : normalizePath(params.get('path'));
   const [showDeleted, setShowDeleted] = useState(false);
   const [term, setTerm] = useState('');
   const [debounced] = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
@@ -155,6 +158,24 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   const items = useMemo(() => visibleItems(caps, listing.data?.documents ?? []), [caps, listing.data]);
   const selected = useMemo(() => items.filter((i) => selection[i.id]), [items, selection]);
   const bulk = bulkActions(caps, selected);
+
+  // Once the folder is listed, the linked file's preview opens and the link becomes the folder's.
+  useEffect(() => {
+    if (!linkedName || debounced || !listing.data) return;
+    const item = items.find((i) => i.type !== 'folder' && !i.deleted_at && i.name === linkedName);
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        p.delete('file');
+        p.delete('previewName');
+        if (path === '/') p.delete('path');
+        else p.set('path', path);
+        return p;
+      },
+      { replace: true },
+    );
+    if (item) setDialog({ kind: 'preview', item });
+  }, [linkedName, path, debounced, listing.data, items, setParams]);
 
   const download = useCallback(
     async (item: DocItem) => {
@@ -322,11 +343,19 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     await refresh();
   };
 
+  /** Uploads into the current folder; a folder is refused when the firm keeps clients from creating folders. */
+  const upload = (entries: UploadEntry[]) => {
+    if (caps.folderUpload.enabled) return void uploads.start(path, entries);
+    const { files, inFolders } = splitFolders(entries);
+    if (inFolders.length) toast.error(UPLOAD_MESSAGES.foldersDisabled);
+    if (files.length) void uploads.start(path, files);
+  };
+
   const drop = useDropzone({
     noClick: true,
     noKeyboard: true,
     disabled: !caps.upload.enabled || uploads.busy || dialog.kind === 'upload',
-    onDrop: (files) => void uploads.start(path, files.map(entryOf)),
+    onDrop: (files) => upload(files.map(entryOf)),
   });
 
   const itemCount = listing.data?.count ?? items.length;
@@ -371,7 +400,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           <FolderTree api={api} companyId={companyId} caps={caps} current={path} onSelect={goTo} />
         </Paper>
 
-        <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} {...drop.getRootProps()}>
+        <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} {...drop.getRootProps()} data-testid="drop-area">
           <input {...drop.getInputProps()} aria-label="Drop files to upload" />
           <Group justify="space-between" gap="xs">
             <Group gap={4} aria-label="Breadcrumbs">
@@ -534,7 +563,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
             )}
             {drop.isDragActive ? (
               <Center pos="absolute" inset={0} style={{ background: 'rgba(255,255,255,.7)' }}>
-                <Text fw={600}>Drop files or folders to upload them here</Text>
+                <Text fw={600}>
+                  {caps.folderUpload.enabled
+                    ? 'Drop files or folders to upload them here'
+                    : 'Drop files to upload them here'}
+                </Text>
               </Center>
             ) : null}
           </Box>
@@ -567,7 +600,8 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
             close();
             uploads.clear();
           }}
-          onFiles={(entries) => void uploads.start(path, entries)}
+          onFiles={upload}
+          folderUpload={caps.folderUpload}
         />
       ) : null}
       {dialog.kind === 'rename' ? (

@@ -9,6 +9,8 @@ const PdfView = lazy(() => import('./PdfView.js').then((m) => ({ default: m.PdfV
 const SheetView = lazy(() => import('./SheetView.js').then((m) => ({ default: m.SheetView })));
 
 export const NOT_SUPPORTED = 'File type not supported yet';
+/** A preview the service could not make (a HEIC whose conversion failed): spec 2 s.8's loading error. */
+export const PREVIEW_FAILED = 'An error occurred while loading the document.';
 const HEIC_POLL_MS = 1500;
 
 /**
@@ -41,6 +43,8 @@ export function PreviewDialog({
   });
   const data = link.data?.document.data;
   const pending = kind === 'heic' && (!data || data.preview_status === 'pending');
+  // An answer without a link that is not still converting (preview_status failed) will never get one.
+  const failed = Boolean(data) && !pending && !data?.link;
   let body: React.ReactNode;
   if (!supported) {
     body = (
@@ -55,6 +59,12 @@ export function PreviewDialog({
     body = (
       <Center p="xl">
         <Text c="red">There was a problem downloading the document.</Text>
+      </Center>
+    );
+  } else if (failed) {
+    body = (
+      <Center p="xl">
+        <Text c="red">{PREVIEW_FAILED}</Text>
       </Center>
     );
   } else if (pending || !data?.link) {

@@ -43,6 +43,8 @@ export interface Capabilities {
   editDescription: Verdict;
   editTags: Verdict;
   upload: Verdict;
+  /** Uploading a folder creates folders: held by disable_folder_action like Add Folder. */
+  folderUpload: Verdict;
   createFolder: Verdict;
   /** Rename, move, copy and delete of folders. */
   folderEdit: Verdict;
@@ -82,6 +84,7 @@ export function capabilitiesFor(input: CapabilityInput): Capabilities {
     editDescription: advisorChange(),
     editTags: advisorChange(prefs.document_tags_enabled === true),
     upload: change(false),
+    folderUpload: change(prefs.disable_folder_action === true),
     createFolder: change(prefs.disable_folder_action === true),
     folderEdit: change(prefs.disable_folder_action === true),
     fileEdit: change(prefs.disable_file_edit_action === true),

@@ -71,6 +71,22 @@ export function parentPath(path: string): string {
   return i <= 0 ? '/' : p.slice(0, i);
 }
 
+/**
+ * The file a documents link names (spec 1 s.2.1: /documents/{companyHash} with the query path, file or
+ * previewName), whose preview the page opens: `file` is the file's path ('/2024/W-2.pdf') or a name in
+ * the folder `path`; `previewName` is a name in `path`. Null when the link names no file.
+ */
+export function linkedFile(query: URLSearchParams): { folder: string; name: string } | null {
+  const file = query.get('file')?.trim() ?? '';
+  const name = file || (query.get('previewName')?.trim() ?? '');
+  if (!name) return null;
+  if (file.includes('/')) {
+    const full = normalizePath(file);
+    return { folder: parentPath(full), name: full.slice(full.lastIndexOf('/') + 1) };
+  }
+  return { folder: normalizePath(query.get('path')), name };
+}
+
 /** Breadcrumbs of a folder path: [{ name: 'All Files', path: '/' }, { name: '2024', path: '/2024' }, …]. */
 export function crumbs(path: string): { name: string; path: string }[] {
   const parts = normalizePath(path).split('/').filter(Boolean);

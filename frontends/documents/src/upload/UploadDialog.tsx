@@ -1,20 +1,27 @@
 import { Button, Dialog, Group, Stack, Text } from '@portico/kit';
 import { useRef } from 'react';
 import { useDropzone } from 'react-dropzone';
+import { Guarded } from '../documents/Guarded.js';
+import type { Verdict } from '../rules/capabilities.js';
 import { UploadProgressList } from './UploadProgressList.js';
 import { entryOf, type FileProgress, MAX_FILES, type UploadEntry } from './upload.js';
 
-/** The upload dialog: a drop area for files and folders, file and folder pickers, progress per file. */
+/**
+ * The upload dialog: a drop area for files and folders, file and folder pickers, progress per file.
+ * `folderUpload` says whether folders may be uploaded (a dropped folder is refused by `onFiles`' owner).
+ */
 export function UploadDialog({
   onClose,
   onFiles,
   files,
   busy,
+  folderUpload,
 }: {
   onClose: () => void;
   onFiles: (entries: UploadEntry[]) => void;
   files: FileProgress[];
   busy: boolean;
+  folderUpload: Verdict;
 }) {
   const folderInput = useRef<HTMLInputElement>(null);
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
@@ -40,7 +47,7 @@ export function UploadDialog({
           }}
         >
           <input {...getInputProps()} aria-label="Choose files" />
-          <Text fw={500}>Drag files or folders here</Text>
+          <Text fw={500}>{folderUpload.enabled ? 'Drag files or folders here' : 'Drag files here'}</Text>
           <Text size="sm" c="dimmed">
             Max size 150 MB
           </Text>
@@ -48,9 +55,15 @@ export function UploadDialog({
             <Button variant="light" onClick={open} disabled={busy}>
               Choose files
             </Button>
-            <Button variant="light" onClick={() => folderInput.current?.click()} disabled={busy}>
-              Choose a folder
-            </Button>
+            <Guarded verdict={folderUpload}>
+              <Button
+                variant="light"
+                onClick={() => folderInput.current?.click()}
+                disabled={busy || !folderUpload.enabled}
+              >
+                Choose a folder
+              </Button>
+            </Guarded>
           </Group>
           <input
             ref={(el) => {

@@ -16,6 +16,7 @@ export const UPLOAD_MESSAGES = {
   failed: 'File upload failed, please try again.',
   tooLarge: (file: string) => `${file} is larger than the maximum size of 150 MB`,
   tooMany: `You can upload up to ${MAX_FILES} files at a time`,
+  foldersDisabled: 'Uploading folders is disabled by firm. Please upload files only.',
 } as const;
 
 /** A file to upload with the folder it goes to, relative to the current folder ('' = here). */
@@ -58,6 +59,17 @@ export function entryOf(file: File & { path?: string; relativePath?: string }): 
     .filter(Boolean);
   parts.pop();
   return { file, dir: parts.join('/') };
+}
+
+/**
+ * Splits an upload into the plain files and the files of dropped or chosen folders (which create
+ * folders, so the firm's disable_folder_action holds them for clients).
+ */
+export function splitFolders(entries: UploadEntry[]): { files: UploadEntry[]; inFolders: UploadEntry[] } {
+  return {
+    files: entries.filter((e) => !e.dir),
+    inFolders: entries.filter((e) => e.dir),
+  };
 }
 
 /** Checks before any call: size and count. Returns the error message or undefined. */

@@ -1,0 +1,67 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { renderWithClient } from '@portico/kit/testing';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { documentsApi } from '../api/documents-api.js';
+import { PREVIEW_FAILED, PreviewDialog } from '../preview/PreviewDialog.js';
+import { anItem, fakeApi } from './fixtures.js';
+
+/** A HEIC preview whose link answers follow `statuses` (the last one repeats), without a link until ready. */
+function heic(statuses: string[]) {
+  const answers = [...statuses];
+  const gw = fakeApi((call) => {
+    if (call.path !== '/integrations/download_document') return undefined;
+    const status = answers.length > 1 ? (answers.shift() as string) : (answers[0] as string);
+    return {
+      body: {
+        document: {
+          data: {
+            link: status === 'ready' ? 'http://s3.test/bucket/photo.jpg' : '',
+            file_name: 'photo.heic',
+            expires_at: '',
+            preview_status: status,
+          },
+        },
+      },
+    };
+  });
+  const item = anItem({ name: 'photo.heic', content_type: 'image/heic' });
+  const onDownload = jest.fn();
+  renderWithClient(
+    <PreviewDialog
+      item={item}
+      api={documentsApi(gw.client)}
+      companyId="c-1"
+      onClose={() => {}}
+      onDownload={onDownload}
+    />,
+    gw.client,
+  );
+  return { gw, item, onDownload };
+}
+
+describe('HEIC preview', () => {
+  it('says the preview failed, instead of loading for ever, when the conversion failed; Download stays', async () => {
+    const { item, onDownload } = heic(['failed']);
+    expect(await screen.findByText(PREVIEW_FAILED)).toBeTruthy();
+    expect(screen.queryByText('Loading')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Download' }));
+    expect(onDownload).toHaveBeenCalledWith(item);
+  });
+
+  it('shows Loading while the conversion is pending, then the failure once it fails', async () => {
+    const { gw } = heic(['pending', 'failed']);
+    expect(await screen.findByText('Loading')).toBeTruthy();
+    expect(await screen.findByText(PREVIEW_FAILED, undefined, { timeout: 4000 })).toBeTruthy();
+    expect(screen.queryByText('Loading')).toBeNull();
+    expect(gw.calls.filter((c) => c.path === '/integrations/download_document')).toHaveLength(2);
+  });
+
+  it('shows the converted image once it is ready', async () => {
+    heic(['ready']);
+    await waitFor(() =>
+      expect(screen.getByRole('img', { name: 'photo.heic' }).getAttribute('src')).toBe(
+        'http://s3.test/bucket/photo.jpg',
+      ),
+    );
+  });
+});
