@@ -55,7 +55,7 @@ describe('API: sign-in through the gateway', () => {
         accountant_id: s.firm.firmId,
         uid: s.firm.users.client?.uid,
         preferred_sign_in_method: 'password',
-        methods: [{ name: 'email' }, { name: 'phone', value: '(***) ***-0123' }],
+        methods: [{ name: 'email' }, { name: 'sms', value: '(***) ***-0123' }],
       });
     });
 

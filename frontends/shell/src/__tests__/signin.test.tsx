@@ -102,4 +102,183 @@ describe('sign-in page without the router', () => {
     await waitFor(() => expect(screen.queryByText(MESSAGES.passwordsDiffer)).toBeNull());
     expect(calls).toEqual([]);
   });
+
+  describe('another way to sign in', () => {
+    const lookup = (methods: { name: string; value: string }[]) =>
+      json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'password', methods });
+
+    async function openAlternate(answer: (path: string, body: unknown) => Response) {
+      const rendered = renderSignIn('?email=cleo%40client.test', answer);
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Sign in another way' }));
+      await screen.findByRole('button', { name: 'Email me a code' });
+      return rendered;
+    }
+
+    it('offers Text me a code when the lookup lists the sms method, and sends it', async () => {
+      const { calls } = await openAlternate((path) => {
+        if (path === '/sessions/get_preferred_sign_in_method')
+          return lookup([
+            { name: 'email', value: 'c***@client.test' },
+            { name: 'sms', value: '(***) ***-0123' },
+          ]);
+        if (path === '/sessions/send_sms_verification_code')
+          return json({ uid: 'u1', sent_to: '(***) ***-0123' });
+        return json({ error: 'not found' }, 404);
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+      expect(await screen.findByText(/We sent a 6-digit code to \(\*\*\*\) \*\*\*-0123/)).toBeTruthy();
+      expect(calls.at(-1)).toBe('/sessions/send_sms_verification_code');
+    });
+
+    it('has no Text me a code without a phone', async () => {
+      await openAlternate((path) =>
+        path === '/sessions/get_preferred_sign_in_method'
+          ? lookup([{ name: 'email', value: 'c***@client.test' }])
+          : json({ error: 'not found' }, 404),
+      );
+      expect(screen.queryByRole('button', { name: 'Text me a code' })).toBeNull();
+    });
+
+    it('shows the SMS failure with the Reset sign-in method button it points to', async () => {
+      const { calls } = await openAlternate((path) => {
+        if (path === '/sessions/get_preferred_sign_in_method')
+          return lookup([
+            { name: 'email', value: 'c***@client.test' },
+            { name: 'sms', value: '(***) ***-0123' },
+          ]);
+        if (path === '/sessions/send_sms_verification_code')
+          return json({ error: 'sms_failed', message: MESSAGES.smsFailed }, 400);
+        if (path === '/sessions/forgot_password') return json({ sent_to: 'c***@client.test' });
+        return json({ error: 'not found' }, 404);
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+      expect((await screen.findByTestId('signin-error')).textContent).toBe(MESSAGES.smsFailed);
+      fireEvent.click(screen.getByRole('button', { name: 'Reset sign-in method' }));
+      expect(await screen.findByText(/We sent a link to c\*\*\*@client\.test/)).toBeTruthy();
+      expect(calls.at(-1)).toBe('/sessions/forgot_password');
+      expect(screen.queryByRole('button', { name: 'Reset sign-in method' })).toBeNull();
+    });
+  });
+
+  it('shows the Reset sign-in method button with the SMS failure on the expired-link screen', async () => {
+    const forgot: unknown[] = [];
+    renderSignIn('?token=used-link', (path, body) => {
+      if (path === '/sessions/verify_auth_link') return json({ error: 'link_expired', message: 'gone' }, 410);
+      if (path === '/sessions/get_preferred_sign_in_method')
+        return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'sms', methods: [] });
+      if (path === '/sessions/send_sms_verification_code')
+        return json({ error: 'sms_failed', message: MESSAGES.smsFailed }, 400);
+      if (path === '/sessions/forgot_password') {
+        forgot.push(body);
+        return json({ sent_to: 'c***@client.test' });
+      }
+      return json({ error: 'not found' }, 404);
+    });
+    await screen.findByText('This link has expired or was already used. Get a new one:');
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@client.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+    expect((await screen.findByTestId('signin-error')).textContent).toBe(MESSAGES.smsFailed);
+    expect(screen.getByText('This link has expired or was already used. Get a new one:')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Reset sign-in method' }));
+    await screen.findByText(/We sent a link to c\*\*\*@client\.test/);
+    expect(forgot).toEqual([{ email: 'cleo@client.test' }]);
+  });
+
+  it('asks for the second factor after a texted code when identity requires it', async () => {
+    renderSignIn('?email=cleo%40client.test', (path) => {
+      if (path === '/sessions/get_preferred_sign_in_method')
+        return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'sms', methods: [] });
+      if (path === '/sessions/send_sms_verification_code')
+        return json({ uid: 'u1', sent_to: '(***) ***-0123' });
+      if (path === '/sessions/verify_verification_code')
+        return json({
+          auth_token: '',
+          two_factor_required: true,
+          challenge_token: 'challenge',
+          uid: 'u1',
+          two_factor_methods: [{ name: 'email', value: 'c***@client.test' }],
+        });
+      return json({ error: 'not found' }, 404);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.change(await screen.findByLabelText('Verification code'), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
+    expect(await screen.findByRole('heading', { name: '2-Factor Auth' })).toBeTruthy();
+    expect(screen.getByText('Enter the 6-digit code we sent to c***@client.test.')).toBeTruthy();
+  });
+
+  describe('set-email (a user with a temporary email chooses email passcode)', () => {
+    const tempUser = { id: 'u1', email: 'temp-u1@temporary.test', preferences: { has_temp_email: true } };
+
+    it('asks to confirm the new email in a dialog and does not switch the sign-in method yet', async () => {
+      const { calls, navigation } = renderSignIn(
+        '',
+        (path) => {
+          if (path === '/current_user') return json(tempUser);
+          if (path === '/users/u1')
+            return json({
+              user: { ...tempUser, pending_email: 'cleo@real.test' },
+              email_confirmation_sent: true,
+            });
+          if (path === '/users/set_sign_in_method') return json({ auth_token: 'grant' });
+          return json({ error: 'not found' }, 404);
+        },
+        'set-sign-in-method',
+      );
+      fireEvent.click(screen.getByLabelText('Email passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      expect(await screen.findByRole('heading', { name: 'One more step to go…' })).toBeTruthy();
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@real.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm your new email' });
+      expect(dialog.textContent).toContain('We sent a confirmation link to cleo@real.test.');
+      expect(dialog.textContent).toContain(
+        'Your new email must be confirmed before it is used, and your login method will be updated',
+      );
+      expect(calls).toEqual(['/current_user', '/users/u1']);
+      expect(navigation.navigate).not.toHaveBeenCalled();
+      expect(screen.getByTestId('pending-email').textContent).toContain('cleo@real.test');
+    });
+
+    it('switches to email passcode at once when the address needs no confirmation', async () => {
+      const { calls, navigation } = renderSignIn(
+        '',
+        (path) => {
+          if (path === '/current_user') return json(tempUser);
+          if (path === '/users/u1') return json({ user: tempUser, email_confirmation_sent: false });
+          if (path === '/users/set_sign_in_method') return json({ auth_token: 'grant' });
+          if (path === '/sessions/exchange_token')
+            return json({ access_token: 'at', refresh_token: 'rt', expires_in: 900, user_id: 'u1' });
+          return json({ error: 'not found' }, 404);
+        },
+        'set-sign-in-method',
+      );
+      fireEvent.click(screen.getByLabelText('Email passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'cleo@real.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() => expect(navigation.navigate).toHaveBeenCalledWith('/'));
+      expect(calls).toEqual([
+        '/current_user',
+        '/users/u1',
+        '/users/set_sign_in_method',
+        '/sessions/exchange_token',
+      ]);
+    });
+
+    it('confirms the email from the emailed link on /signin and offers to sign in with it', async () => {
+      const bodies: unknown[] = [];
+      renderSignIn('?email_token=tok-1', (path, body) => {
+        if (path === '/users/confirm_email') {
+          bodies.push(body);
+          return json({ ...tempUser, email: 'cleo@real.test', preferences: { has_temp_email: false } });
+        }
+        return json({ error: 'not found' }, 404);
+      });
+      expect((await screen.findByTestId('signin-notice')).textContent).toBe(MESSAGES.emailConfirmed);
+      expect(bodies).toEqual([{ token: 'tok-1' }]);
+      expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('cleo@real.test');
+    });
+  });
 });

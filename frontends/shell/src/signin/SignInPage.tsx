@@ -3,6 +3,7 @@ import {
   Anchor,
   Button,
   Center,
+  type CurrentUser,
   errorMessage,
   Group,
   Image,
@@ -20,7 +21,7 @@ import {
   useApi,
   type VerifiedLink,
 } from '@portico/kit/signin';
-import { type ReactNode, startTransition, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, startTransition, useEffect, useRef, useState } from 'react';
 import { useShellRuntime } from '../app/services.js';
 import { useThemePrimary } from '../app/theme-context.js';
 import { CODE_LENGTH, MESSAGES } from './messages.js';
@@ -29,6 +30,21 @@ import { rememberedFirm } from './remembered-firm.js';
 import { HEADER_OF, type SignInState, safeRedirect } from './states.js';
 import { useFields } from './useFields.js';
 import { useFirmBranding } from './useFirmBranding.js';
+
+// Only the set-email step needs it, after sign-in, when the shell has loaded the whole kit anyway: it stays
+// out of the sign-in page's first load.
+const EmailConfirmationDialog = lazy(() =>
+  import('@portico/kit').then((kit) => ({ default: kit.EmailConfirmationDialog })),
+);
+
+const OWN_MESSAGES: ReadonlySet<string> = new Set(Object.values(MESSAGES));
+
+/** The text for a failed step: the server's (or the listed one), or the page's own message it threw. */
+function shownError(err: unknown, listed?: string): string {
+  if (!isApiError(err) && listed === undefined && err instanceof Error && OWN_MESSAGES.has(err.message))
+    return err.message;
+  return errorMessage(err, listed);
+}
 
 interface Flow {
   email: string;
@@ -43,6 +59,8 @@ interface Flow {
   grant: string;
   /** How set-password submits: a reset link, or choosing password as the sign-in method. */
   passwordMode: 'reset' | 'method';
+  /** The address set-email sent a confirmation link to. */
+  pendingEmail: string;
 }
 
 const EMPTY_FLOW: Flow = {
@@ -55,6 +73,7 @@ const EMPTY_FLOW: Flow = {
   sentTo: '',
   grant: '',
   passwordMode: 'reset',
+  pendingEmail: '',
 };
 
 export interface SignInPageProps {
@@ -64,16 +83,23 @@ export interface SignInPageProps {
 
 /** /signin and /set-sign-in-method: every state of spec 1 s.2.3 and the flow of s.4.4. */
 export function SignInPage({ initial = 'login' }: SignInPageProps) {
-  const { sessions, users } = useApi();
+  const { client, sessions, users } = useApi();
   const { session, config } = useShellRuntime();
   const { params, navigate, signedIn } = useSignInNavigation();
   const redirect = safeRedirect(params.get('redirect'));
   const [state, setState] = useState<SignInState>(initial);
   const [flow, setFlow] = useState<Flow>({ ...EMPTY_FLOW, email: (params.get('email') ?? '').trim() });
   const [error, setError] = useState<ReactNode>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The SMS failure message is shown: the button it points to ('the button below') goes with it, in every state. */
   const [smsFailed, setSmsFailed] = useState(false);
+  /** The set-email step's new address while its confirmation dialog is open. */
+  const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
+  /** Remounts the login form when its email changes from outside it. */
+  const [loginKey, setLoginKey] = useState(0);
   const linkToken = params.get('token');
+  const emailToken = params.get('email_token');
   // The address's firm, else the deployment's, else the last one signed in here (read once).
   const [remembered] = useState(rememberedFirm);
   const slug = params.get('firm') ?? config.firmSlug ?? remembered ?? '';
@@ -88,6 +114,8 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
 
   const go = (next: SignInState, patch: Partial<Flow> = {}) => {
     setError(null);
+    setNotice(null);
+    setSmsFailed(false);
     setFlow((f) => ({ ...f, ...patch }));
     setState(next);
   };
@@ -98,7 +126,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     try {
       await action();
     } catch (err) {
-      setError(errorMessage(err, listed?.(err)));
+      const text = shownError(err, listed?.(err));
+      setError(text);
+      setSmsFailed(text === MESSAGES.smsFailed);
     } finally {
       setBusy(false);
     }
@@ -147,6 +177,25 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     });
   }, [linkToken]);
 
+  // The confirmation link of an email set in the set-email step: /signin?email_token=... Once confirmed,
+  // the user signs in with a code sent to the new address.
+  const handledEmailToken = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per confirmation token
+  useEffect(() => {
+    if (!emailToken || handledEmailToken.current === emailToken) return;
+    handledEmailToken.current = emailToken;
+    void run(async () => {
+      const user = await client.post<CurrentUser>(
+        '/users/confirm_email',
+        { token: emailToken },
+        { auth: false },
+      );
+      go('login', { email: user.email, passwordStep: false });
+      setNotice(MESSAGES.emailConfirmed);
+      setLoginKey((k) => k + 1);
+    });
+  }, [emailToken]);
+
   async function sendLink(uid: string, accountantId: string) {
     if (!uid || !accountantId) throw new Error(MESSAGES.somethingWrong);
     const sent = await sessions.sendAuthLink({ uid, accountant_id: accountantId, redirect });
@@ -157,11 +206,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     if (!uid) throw new Error(MESSAGES.somethingWrong);
     try {
       const sent = await sessions.sendSmsCode(uid);
-      setSmsFailed(false);
       go('sent-text', { sentTo: sent.sent_to });
     } catch (err) {
       if (isApiError(err) && err.status === 429) throw err;
-      setSmsFailed(true);
       throw new Error(MESSAGES.smsFailed);
     }
   }
@@ -219,14 +266,34 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
           <Title order={1} size="h2" ta="center">
             {header}
           </Title>
+          {notice && (
+            <Alert color="teal" role="status" data-testid="signin-notice">
+              {notice}
+            </Alert>
+          )}
           {error && (
             <Alert color="red" role="alert" data-testid="signin-error">
               {error}
             </Alert>
           )}
+          {smsFailed && (
+            <Button
+              variant="light"
+              loading={busy}
+              onClick={() =>
+                run(async () => {
+                  const sent = await sessions.forgotPassword(flow.email);
+                  go('sent-link', { sentTo: sent.sent_to });
+                })
+              }
+            >
+              Reset sign-in method
+            </Button>
+          )}
 
           {state === 'login' && (
             <LoginForm
+              key={loginKey}
               email={flow.email}
               passwordStep={flow.passwordStep}
               busy={busy}
@@ -325,21 +392,6 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 )
               }
             />
-          )}
-
-          {smsFailed && (state === 'login' || state === 'sent-text') && (
-            <Button
-              variant="light"
-              onClick={() =>
-                run(async () => {
-                  const sent = await sessions.forgotPassword(flow.email);
-                  setSmsFailed(false);
-                  go('sent-link', { sentTo: sent.sent_to });
-                })
-              }
-            >
-              Reset sign-in method
-            </Button>
           )}
 
           {state === 'sent-link' && (
@@ -508,20 +560,41 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
           )}
 
           {state === 'set-email' && (
-            <EmailForm
-              email=""
-              intro="Enter the email address you want to sign in with."
-              submitLabel="Continue"
-              busy={busy}
-              onSubmit={(email) =>
-                run(async () => {
-                  await users.updateUser(flow.uid, { email });
-                  const set = await sessions.setSignInMethod({ method: 'email' });
-                  await finish({ auth_token: set.auth_token } as SignInStep);
-                })
-              }
-              onBack={() => go('set-sign-in-method')}
-            />
+            <>
+              {flow.pendingEmail && (
+                <Text data-testid="pending-email">
+                  We sent a confirmation link to {flow.pendingEmail}. Once you open it, you sign in with a
+                  code sent to that address.
+                </Text>
+              )}
+              <EmailForm
+                email=""
+                intro="Enter the email address you want to sign in with."
+                submitLabel="Continue"
+                busy={busy}
+                onSubmit={(email) =>
+                  run(async () => {
+                    const saved = await users.updateUser(flow.uid, { email });
+                    if (saved.email_confirmation_sent) {
+                      // The address is not the user's yet: sign-in by email passcode starts once the
+                      // emailed link confirms it (identity switches the method then), not now.
+                      const pending = saved.user?.pending_email || email;
+                      setFlow((f) => ({ ...f, pendingEmail: pending }));
+                      setConfirmationTo(pending);
+                      return;
+                    }
+                    const set = await sessions.setSignInMethod({ method: 'email' });
+                    await finish({ auth_token: set.auth_token } as SignInStep);
+                  })
+                }
+                onBack={() => go('set-sign-in-method')}
+              />
+            </>
+          )}
+          {confirmationTo !== null && (
+            <Suspense fallback={null}>
+              <EmailConfirmationDialog to={confirmationTo} onClose={() => setConfirmationTo(null)} />
+            </Suspense>
           )}
         </Stack>
       </Paper>

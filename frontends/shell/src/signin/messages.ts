@@ -28,6 +28,7 @@ export const MESSAGES = {
   invalidCode: 'Invalid or expired verification code',
   tooManyAttempts: 'Too many incorrect attempts',
   phoneInvalid: 'Please enter a valid phone number',
+  emailConfirmed: 'Your new email address is confirmed.',
 } as const;
 
 export const CODE_LENGTH = 6;

@@ -110,6 +110,88 @@ describe('identity users, entities and firm settings over NATS', () => {
       });
     });
 
+    it("links the email confirmation to the profile page of the user's role", async () => {
+      const linkTo = async (key: string) => {
+        const newEmail = `${key}.moved.${Date.now()}@example.com`;
+        await h.bus.request(Identity.updateProfile, { id: id(key), email: newEmail }, { actor: actor(key) });
+        return { newEmail, text: (await h.lastMessageTo(newEmail))?.text ?? '' };
+      };
+      const advisor = await linkTo('full');
+      expect(advisor.text).toMatch(/http:\/\/portal\.test\/admin-profile\?email_token=[A-Za-z0-9_-]+\s/);
+      const client = await linkTo('rocompany');
+      expect(client.text).toMatch(/http:\/\/portal\.test\/profile\?email_token=[A-Za-z0-9_-]+\s/);
+      const confirmed = await h.bus.request(Identity.confirmEmail, {
+        token: await h.lastLinkTokenTo(advisor.newEmail),
+      });
+      expect(confirmed).toMatchObject({ email: advisor.newEmail, isAdvisor: true });
+    });
+
+    it('switches a user with a temporary email to email passcode only once the email from the set-email step is confirmed', async () => {
+      await h.identity.query('update users set has_temp_email = true where id = $1', [id('setpw')]);
+      const newEmail = `real.${Date.now()}@example.com`;
+      const res = await h.bus.request(
+        Identity.updateProfile,
+        { id: id('setpw'), email: newEmail },
+        { actor: actor('setpw') },
+      );
+      expect(res.emailConfirmationSent).toBe(true);
+      expect(res.user).toMatchObject({ preferredSignInMethod: 'password', setPasswordRequired: true });
+      const text = (await h.lastMessageTo(newEmail))?.text ?? '';
+      expect(text).toContain(`http://portal.test/signin?email_token=`);
+      const [firm] = await h.identity.query<{ slug: string }>('select slug from firms where id = $1', [
+        h.firm.firmId,
+      ]);
+      expect(text).toContain(`&firm=${firm?.slug}`);
+      const confirmed = await h.bus.request(Identity.confirmEmail, {
+        token: await h.lastLinkTokenTo(newEmail),
+      });
+      expect(confirmed).toMatchObject({
+        email: newEmail,
+        preferredSignInMethod: 'email',
+        setPasswordRequired: false,
+        preferences: { hasTempEmail: false },
+      });
+      await expect(h.bus.request(Identity.lookupEmail, { email: newEmail })).resolves.toMatchObject({
+        preferredSignInMethod: 'email',
+        setPasswordRequired: false,
+      });
+    });
+
+    it('keeps a sign-in method chosen after the set-email step when its email is confirmed later', async () => {
+      await h.identity.query(
+        'update users set has_temp_email = true, set_password_required = true where id = $1',
+        [id('linkonly')],
+      );
+      const newEmail = `later.${Date.now()}@example.com`;
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: id('linkonly'), email: newEmail },
+        { actor: actor('linkonly') },
+      );
+      await h.bus.request(
+        Identity.setSignInMethod,
+        { method: 'sms', phoneNumber: '4155550111' },
+        { actor: actor('linkonly') },
+      );
+      const confirmed = await h.bus.request(Identity.confirmEmail, {
+        token: await h.lastLinkTokenTo(newEmail),
+      });
+      expect(confirmed).toMatchObject({ email: newEmail, preferredSignInMethod: 'sms' });
+    });
+
+    it('leaves the sign-in method alone when a confirmed email change is an ordinary one', async () => {
+      const newEmail = `plain.${Date.now()}@example.com`;
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: id('nogroup'), email: newEmail },
+        { actor: actor('nogroup') },
+      );
+      const confirmed = await h.bus.request(Identity.confirmEmail, {
+        token: await h.lastLinkTokenTo(newEmail),
+      });
+      expect(confirmed).toMatchObject({ email: newEmail, preferredSignInMethod: 'password' });
+    });
+
     it('refuses an email another user has, with This email already exists', async () => {
       await expect(
         h.bus.request(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Identity } from '@portico/proto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { TEST_PASSWORD } from '../testing/index.js';
+import { type BuiltFirm, TEST_PASSWORD, testFirmSpec } from '../testing/index.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
 describe('identity sign-in over NATS', () => {
@@ -21,7 +21,7 @@ describe('identity sign-in over NATS', () => {
       expect(res.uid).toBe(h.firm.users.client?.uid);
       expect(res.accountantId).toBe(h.firm.firmId);
       expect(res.preferredSignInMethod).toBe('password');
-      expect(res.methods.map((m) => m.name)).toEqual(['email', 'phone']);
+      expect(res.methods.map((m) => m.name)).toEqual(['email', 'sms']);
       expect(res.methods[1]?.value).toBe('(***) ***-0123');
       expect(res.methods[0]?.value).not.toContain(email('client').split('@')[0]);
     });
@@ -351,6 +351,79 @@ describe('identity sign-in over NATS', () => {
         { preferences: { force_2fa_on_users: false } },
         { actor: partner },
       );
+    });
+  });
+
+  describe('two-factor after a sign-in code', () => {
+    // A firm of its own: these tests change users and firm preferences.
+    let firm: BuiltFirm;
+    const user = (key: string) => firm.users[key] as { id: string; uid: string; email: string };
+    const setPhone = (key: string, phone: string) =>
+      h.identity.query('update users set phone_number = $2 where id = $1', [user(key).id, phone]);
+    const textedSignIn = async (key: string, phone: string) => {
+      await h.bus.request(Identity.sendSmsCode, { uid: user(key).uid });
+      return h.bus.request(Identity.verifyCode, { uid: user(key).uid, code: await h.lastCodeTo(phone) });
+    };
+
+    beforeAll(async () => {
+      firm = await h.identity.buildFirm(testFirmSpec('codes-2fa'));
+    });
+
+    it('asks for the second factor after a texted code when the user enabled it, and accepts the emailed code', async () => {
+      await setPhone('twofa', '4155550177');
+      const step = await textedSignIn('twofa', '4155550177');
+      expect(step).toMatchObject({ twoFactorRequired: true, authToken: '' });
+      expect(step.twoFactorMethods.map((m) => m.name)).toEqual(['email']);
+      const done = await h.bus.request(Identity.verifyTwoFactor, {
+        challengeToken: step.challengeToken,
+        code: await h.lastCodeTo(user('twofa').email),
+      });
+      expect(done.authToken).toBeTruthy();
+    });
+
+    it('asks for it after a texted code when the firm forces it on firm users or on clients', async () => {
+      const partner = h.actorOf(firm, 'partner');
+      await setPhone('full', '4155550178');
+      await setPhone('client', '4155550179');
+      expect((await textedSignIn('full', '4155550178')).authToken).toBeTruthy();
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_firm_users: true } },
+        { actor: partner },
+      );
+      expect(await textedSignIn('full', '4155550178')).toMatchObject({ twoFactorRequired: true });
+      expect((await textedSignIn('client', '4155550179')).authToken).toBeTruthy();
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_firm_users: false, force_2fa_on_users: true } },
+        { actor: partner },
+      );
+      expect(await textedSignIn('client', '4155550179')).toMatchObject({ twoFactorRequired: true });
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { force_2fa_on_users: false } },
+        { actor: partner },
+      );
+    });
+
+    it('counts an emailed code as both factors, as a sign-in link', async () => {
+      await h.bus.request(Identity.sendEmailCode, { uid: user('twofa').uid });
+      const step = await h.bus.request(Identity.verifyCode, {
+        uid: user('twofa').uid,
+        code: await h.lastCodeTo(user('twofa').email),
+      });
+      expect(step.twoFactorRequired).toBe(false);
+      expect(step.authToken).toBeTruthy();
+    });
+
+    it('signs a user with a temporary email in by the texted code alone, having no mailbox for a second factor', async () => {
+      await setPhone('other', '4155550180');
+      await h.identity.query('update users set enabled_2fa = true, has_temp_email = true where id = $1', [
+        user('other').id,
+      ]);
+      const step = await textedSignIn('other', '4155550180');
+      expect(step.twoFactorRequired).toBe(false);
+      expect(step.authToken).toBeTruthy();
     });
   });
 

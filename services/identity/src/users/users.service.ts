@@ -12,6 +12,7 @@ import { IdentityEvents, type UpdateProfileRequest } from '@portico/proto';
 import { eq, sql } from 'drizzle-orm';
 import { canEditUser, canSeeUser } from '../access/visibility.js';
 import type { IdentityConfig } from '../config.js';
+import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import { type UserRow, users } from '../schema.js';
@@ -38,6 +39,7 @@ export class UsersService {
     @Inject(CONFIG) private readonly config: IdentityConfig,
     private readonly users: UsersRepository,
     private readonly preferences: PreferencesCache,
+    private readonly firms: FirmsRepository,
     private readonly secrets: SecretsRepository,
     private readonly outbound: OutboundMessages,
   ) {}
@@ -80,11 +82,19 @@ export class UsersService {
       });
       return rows[0] as UserRow;
     });
-    if (newEmail) await this.sendEmailConfirmation(updated, newEmail);
+    if (newEmail) {
+      // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
+      // sign in picked email passcode. The method switches to email when the new address is confirmed.
+      const setsSignInEmail = actor.user_id === user.id && user.hasTempEmail && user.setPasswordRequired;
+      await this.sendEmailConfirmation(updated, newEmail, setsSignInEmail);
+    }
     return { user: await this.present(updated), emailConfirmationSent: !!newEmail };
   }
 
-  /** Applies a confirmed email change; the new address becomes the sign-in email. */
+  /**
+   * Applies a confirmed email change; the new address becomes the sign-in email, and the sign-in method
+   * becomes email passcode when the change came from the set-email step.
+   */
   async confirmEmail(token: string) {
     const { row, expired } = await this.secrets.findToken(token, [SecretPurpose.emailConfirmation]);
     if (!row) throw new AppError(expired ? 'gone' : 'not_found', 'link_expired', Messages.linkExpired);
@@ -98,15 +108,30 @@ export class UsersService {
       throw new AppError('gone', 'link_expired', Messages.linkExpired);
     const scope = firmScope(row.firmId);
     const updated = await inFirm(this.db, scope, async (tx) => {
+      // From the set-email step, unless the user has chosen another method since.
+      const [current] = await tx
+        .select({ setPasswordRequired: users.setPasswordRequired })
+        .from(users)
+        .where(eq(users.id, row.userId));
+      const signInMethod: UserChanges =
+        row.data.sign_in_method === 'email' && current?.setPasswordRequired
+          ? { preferredSignInMethod: 'email', setPasswordRequired: false }
+          : {};
       const rows = await tx
         .update(users)
-        .set({ email: newEmail, pendingEmail: null, hasTempEmail: false, updatedAt: sql`now()` })
+        .set({
+          email: newEmail,
+          pendingEmail: null,
+          hasTempEmail: false,
+          ...signInMethod,
+          updatedAt: sql`now()`,
+        })
         .where(eq(users.id, row.userId))
         .returning();
       await recordEvent(tx, IdentityEvents.userUpdated, {
         userId: row.userId,
         firmId: row.firmId,
-        changedFields: ['email'],
+        changedFields: ['email', ...(signInMethod.preferredSignInMethod ? ['preferred_sign_in_method'] : [])],
         occurredAt: new Date().toISOString(),
       });
       return rows[0] as UserRow;
@@ -208,20 +233,43 @@ export class UsersService {
     return { changes, fields, newEmail };
   }
 
-  private async sendEmailConfirmation(user: UserRow, newEmail: string) {
-    const { secret } = await this.secrets.issue(user, SecretPurpose.emailConfirmation, { email: newEmail });
-    const link = `${this.config.PUBLIC_URL.replace(/\/$/, '')}/profile?email_token=${encodeURIComponent(secret)}`;
+  private async sendEmailConfirmation(user: UserRow, newEmail: string, setsSignInEmail: boolean) {
+    const { secret } = await this.secrets.issue(
+      user,
+      SecretPurpose.emailConfirmation,
+      setsSignInEmail ? { email: newEmail, sign_in_method: 'email' } : { email: newEmail },
+    );
+    const link = await this.confirmationLink(user, secret, setsSignInEmail);
+    const afterwards = setsSignInEmail
+      ? 'Once you confirm, you sign in with a code sent to this address.'
+      : 'Until you confirm, you keep signing in with your current address.';
     await this.outbound.email(
       {
         to: newEmail,
         subject: 'Confirm your new Portico email address',
-        text: `Confirm that this is your new email address: ${link}\n\nUntil you confirm, you keep signing in with your current address.`,
+        text: `Confirm that this is your new email address: ${link}\n\n${afterwards}`,
         kind: 'email_confirmation',
         firmId: user.firmId,
         idempotencyKey: `email_confirmation:${user.id}:${secret.slice(0, 16)}`,
       },
       Messages.codeSendFailed,
     );
+  }
+
+  /**
+   * Where the confirmation link lands: the profile page of the user's role (/admin-profile for advisors,
+   * /profile for clients), which confirms it. A user still choosing a sign-in method sees no other page
+   * than that choice in the signed-in shell, so their link opens the sign-in page, with the firm's branding.
+   */
+  private async confirmationLink(user: UserRow, token: string, setsSignInEmail: boolean) {
+    const base = this.config.PUBLIC_URL.replace(/\/$/, '');
+    const query = new URLSearchParams({ email_token: token });
+    if (setsSignInEmail) {
+      const firm = await this.firms.get(firmScope(user.firmId));
+      if (firm?.slug) query.set('firm', firm.slug);
+      return `${base}/signin?${query}`;
+    }
+    return `${base}${user.isAdvisor ? '/admin-profile' : '/profile'}?${query}`;
   }
 }
 
