@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { EMAIL_CONFIRMED } from '@portico/kit';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import ProfileSettingsRoute from '../profile-settings/ProfileSettingsRoute.js';
 import { SETTINGS_MESSAGES, validatePassword } from '../profile-settings/rules.js';
 import { aUser, type Call, renderArea } from './render.js';
@@ -10,16 +12,31 @@ const field = (testId: string, label: string) =>
 const click = (testId: string, name: string) =>
   fireEvent.click(section(testId).getByRole('button', { name }));
 
+/** The address the router is at, to see what the page leaves in it. */
+function Address() {
+  const { pathname, search } = useLocation();
+  return <output data-testid="address">{pathname + search}</output>;
+}
+
 function renderSettings(
   user = aUser(),
   reply: (c: Call) => { status?: number; body: unknown } | undefined = () => undefined,
+  path = '/admin-profile',
 ) {
-  return renderArea(<ProfileSettingsRoute basePath="/admin-profile" />, (c) => {
-    if (c.path === '/current_user') return { body: user };
-    return (
-      reply(c) ?? (c.method === 'PATCH' ? { body: { user, email_confirmation_sent: false } } : undefined)
-    );
-  });
+  return renderArea(
+    <>
+      <ProfileSettingsRoute basePath="/admin-profile" />
+      <Address />
+    </>,
+    (c) =>
+      reply(c) ??
+      (c.path === '/current_user'
+        ? { body: user }
+        : c.method === 'PATCH'
+          ? { body: { user, email_confirmation_sent: false } }
+          : undefined),
+    path,
+  );
 }
 
 describe('password rules', () => {
@@ -167,5 +184,47 @@ describe('advisor Profile Settings', () => {
     expect(toggle.disabled).toBe(false);
     fireEvent.click(toggle);
     await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ enabled_2fa: true }));
+  });
+
+  it('confirms a changed email from the emailed link once, and takes the token out of the address', async () => {
+    let me = aUser({ pending_email: 'fiona@new.test' });
+    const { calls } = renderSettings(
+      me,
+      (c) => {
+        if (c.path === '/users/confirm_email') me = aUser({ email: 'fiona@new.test' });
+        return c.path === '/users/confirm_email' || c.path === '/current_user' ? { body: me } : undefined;
+      },
+      '/admin-profile?email_token=tok-123&tab=contact',
+    );
+    expect(await screen.findByText(EMAIL_CONFIRMED)).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/users/confirm_email')).toEqual([
+      { method: 'POST', path: '/users/confirm_email', body: { token: 'tok-123' } },
+    ]);
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('/admin-profile?tab=contact'));
+    await waitFor(() => expect(field('settings-contact', 'Email').value).toBe('fiona@new.test'));
+    await act(async () => {});
+  });
+
+  it("shows the server's message when the confirmation link has expired, and still drops the token", async () => {
+    const { calls } = renderSettings(
+      aUser(),
+      (c) =>
+        c.path === '/users/confirm_email'
+          ? {
+              status: 410,
+              body: {
+                error: 'link_expired',
+                message: 'This link has expired. Choose how you would like to sign in instead.',
+              },
+            }
+          : undefined,
+      '/admin-profile?email_token=old',
+    );
+    expect(
+      await screen.findByText('This link has expired. Choose how you would like to sign in instead.'),
+    ).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('/admin-profile'));
+    expect(calls.filter((c) => c.path === '/users/confirm_email')).toHaveLength(1);
+    expect(field('settings-contact', 'Email').value).toBe('fiona@firm.test');
   });
 });

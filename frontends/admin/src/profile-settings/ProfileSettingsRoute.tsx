@@ -1,4 +1,11 @@
-import { Loader, type RemoteRouteProps, Stack, Title, useCurrentUser } from '@portico/kit';
+import {
+  Loader,
+  type RemoteRouteProps,
+  Stack,
+  Title,
+  useCurrentUser,
+  useEmailConfirmationLink,
+} from '@portico/kit';
 import {
   ContactSection,
   NameSection,
@@ -7,8 +14,12 @@ import {
   TwoFactorSection,
 } from './sections.js';
 
-/** /admin-profile: advisor Profile Settings (name, contact, out of office, sign-in method, two-factor). */
+/**
+ * /admin-profile: advisor Profile Settings (name, contact, out of office, sign-in method, two-factor), and
+ * where the confirmation link of an advisor's changed email lands.
+ */
 export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
+  useEmailConfirmationLink();
   const user = useCurrentUser();
   if (!user.data) return <Loader aria-label="Loading" />;
   const me = user.data;

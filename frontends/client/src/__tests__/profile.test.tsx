@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { EMAIL_CONFIRMED } from '@portico/kit';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ClientProfileForm } from '../profile/ClientProfileForm.js';
 import ProfileRoute from '../profile/ProfileRoute.js';
@@ -187,7 +188,7 @@ describe('/profile', () => {
       },
       '/profile?email_token=tok-123',
     );
-    expect(await screen.findByText(PROFILE_MESSAGES.emailConfirmed)).toBeTruthy();
+    expect(await screen.findByText(EMAIL_CONFIRMED)).toBeTruthy();
     const confirm = calls.filter((c) => c.path === '/users/confirm_email');
     expect(confirm).toEqual([{ method: 'POST', path: '/users/confirm_email', body: { token: 'tok-123' } }]);
     await waitFor(() => expect(input('Primary Contact Email').value).toBe('new@client.test'));

@@ -36,7 +36,6 @@ export const PROFILE_MESSAGES = {
   smsNeedsPhone: 'You must have a phone number to receive SMS notifications.',
   invalidTimeZone: 'Choose a US time zone',
   twoFactorForced: 'Your firm requires two-factor authentication.',
-  emailConfirmed: 'Your new email address is confirmed.',
 } as const;
 
 /** {email} with a top-level domain of at least two letters (spec 1 s.5.5). */
