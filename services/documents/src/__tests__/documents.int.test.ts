@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
 import { testFirmSpec } from '@portico/identity/testing';
+import type { Actor } from '@portico/platform';
 import { Documents, DocumentsEvents } from '@portico/proto';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
+import { Messages } from '../messages.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import {
   encryptedPdf,
@@ -52,6 +54,12 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
   const actor = (key: string) => h.actorOf(h.firm, key);
   const company = (key: string) => h.firm.companies[key]?.id as string;
   const names = (docs: { name: string }[]) => docs.map((d) => d.name);
+  /** 'done', or the refusal's status and message. */
+  const outcome = (call: Promise<unknown>) =>
+    call.then(
+      () => 'done',
+      (err: { status: number; message: string }) => [err.status, err.message],
+    );
 
   beforeAll(async () => {
     h = await startDocumentsHarness('docs');
@@ -639,6 +647,13 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       await expect(h.list(actor('client'), company('llc'), '', true)).rejects.toMatchObject({ status: 403 });
       await expect(
         h.bus.request(
+          Documents.searchDocuments,
+          { companyId: company('llc'), searchTerm: 'Archive', showWithDeleted: true },
+          { actor: actor('client') },
+        ),
+      ).rejects.toMatchObject({ status: 403 });
+      await expect(
+        h.bus.request(
           Documents.restoreDeletedDocument,
           { companyId: company('llc'), path: '/Archive' },
           { actor: actor('client') },
@@ -672,6 +687,89 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       ).rejects.toMatchObject({ status: 403 });
       const system = await h.list(actor('client'), company('llc'), '/_portico');
       expect(names(system.documents).sort()).toEqual(['Signature Requests', 'Tax Return Delivery']);
+    });
+
+    it('files under the stored folder whatever the case of the path asked, with new folder names sanitised', async () => {
+      const llc = company('llc');
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: llc, path: '', name: 'Statements' },
+        { actor: actor('partner') },
+      );
+      // A dropped folder whose name differs in case from the folder there, holding a new folder.
+      const march = await h.upload(actor('client'), llc, [{ name: 'march.pdf', body: await pdf() }], {
+        path: 'statements/Bank #1 (2024)',
+      });
+      expect(march.documentLocation).toBe('/Statements/Bank 1 (2024)/march.pdf');
+      // The same folder again, found by its sanitised name.
+      const april = await h.upload(actor('client'), llc, [{ name: 'april.pdf', body: await pdf() }], {
+        path: '/STATEMENTS/bank #1 (2024)',
+      });
+      expect(april.documentLocation).toBe('/Statements/Bank 1 (2024)/april.pdf');
+      expect(names((await h.list(actor('client'), llc, '/Statements')).documents)).toEqual(['Bank 1 (2024)']);
+      expect(
+        names((await h.list(actor('client'), llc, '/Statements/Bank 1 (2024)')).documents).sort(),
+      ).toEqual(['april.pdf', 'march.pdf']);
+
+      const created = await h.bus.request(
+        Documents.createFolder,
+        { companyId: llc, path: '/statements', name: 'Q1' },
+        { actor: actor('client') },
+      );
+      expect(created.document?.link).toBe('/Statements/Q1');
+      await h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: llc,
+          oldPath: '/Statements/bank 1 (2024)',
+          newPath: '/STATEMENTS/q1',
+          deleteOldPath: true,
+        },
+        { actor: actor('client') },
+      );
+      expect(names((await h.list(actor('client'), llc, '/Statements')).documents)).toEqual(['Q1']);
+      expect(
+        names((await h.list(actor('client'), llc, '/Statements/Q1/Bank 1 (2024)')).documents).sort(),
+      ).toEqual(['april.pdf', 'march.pdf']);
+
+      // Deleting the folder takes everything filed under it.
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: llc, path: '/Statements' },
+        { actor: actor('client') },
+      );
+      const [live] = await h.documents.query<{ n: string }>(
+        `select count(*) as n from items where company_id = $1 and folder ilike '/statements%' and deleted_at is null`,
+        [llc],
+      );
+      expect(Number(live?.n)).toBe(0);
+    });
+
+    it('announces the folders an upload or a restore creates', async () => {
+      const client = actor('client');
+      const partner = actor('partner');
+      const createdBy = async (path: string, userId: string, count: number) =>
+        (
+          await h.eventsOn(
+            DocumentsEvents.created.subject,
+            (e) => e.path === path && e.actor_user_id === userId,
+            count,
+          )
+        ).length;
+      expect(await createdBy('/Statements/Bank 1 (2024)', client.user_id, 1)).toBe(1);
+      // The file comes back where it was: the deleted folders above it are made again.
+      await h.bus.request(
+        Documents.restoreDeletedDocument,
+        { companyId: company('llc'), path: '/Statements/Q1/Bank 1 (2024)/april.pdf' },
+        { actor: partner },
+      );
+      // '/Statements' was made by the partner once already.
+      for (const [path, count] of [
+        ['/Statements', 2],
+        ['/Statements/Q1', 1],
+        ['/Statements/Q1/Bank 1 (2024)', 1],
+      ] as const)
+        expect([path, await createdBy(path, partner.user_id, count)]).toEqual([path, count]);
     });
 
     it('publishes uploaded, moved, deleted and restored events on JetStream', async () => {
@@ -808,6 +906,26 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
     it('hides STAFF ONLY folders from clients, in listings, search and direct paths', async () => {
       const root = await h.list(actor('client'), company('llc'));
       expect(names(root.documents)).toContain('2022');
+      // '2022' holds only the STAFF ONLY folder: empty to a client, in every shape of the listing.
+      const yearOf = <T extends { name: string }>(items: T[]) => items.find((i) => i.name === '2022');
+      expect(yearOf(root.documents)?.itemsCount).toBe(0);
+      expect(yearOf((await h.list(actor('partner'), company('llc'))).documents)?.itemsCount).toBe(1);
+      const { columns } = await h.bus.request(
+        Documents.getDocuments,
+        { companyId: company('llc'), path: '', columnar: true },
+        { actor: actor('client') },
+      );
+      expect(columns?.itemsCount[columns.name.indexOf('2022')]).toBe(0);
+      const leanYear = async (key: string) => {
+        const page = await h.bus.request(
+          Documents.getDocuments,
+          { companyId: company('llc'), path: '', lean: true },
+          { actor: actor(key) },
+        );
+        return yearOf(JSON.parse(`[${page.leanItems}]`) as { name: string; items_count?: number }[]);
+      };
+      expect(await leanYear('client')).not.toHaveProperty('items_count');
+      expect(await leanYear('partner')).toMatchObject({ items_count: 1 });
       const year = await h.list(actor('client'), company('llc'), '/2022');
       expect(year.documents).toHaveLength(0);
       await expect(
@@ -855,45 +973,234 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       await expect(h.list(actor('partner'), company('inactive'))).resolves.toBeDefined();
     });
 
-    it("blocks client folder and file actions with 'Disabled by firm' when the firm says so; advisors are not held", async () => {
-      const strict = await h.identity.buildFirm(
-        testFirmSpec('strict', {
-          preferences: { disable_folder_action: true, disable_file_edit_action: true },
-        }),
+    describe('read-only users and read-only or inactive entities', () => {
+      beforeAll(async () => {
+        // Straight in the table: the service itself refuses to write into these companies.
+        await h.documents.query(
+          `insert into items (firm_id, company_id, folder, name, type, deleted_at)
+           select $1::uuid, company, '', name, type, case when name = 'gone.pdf' then now() end
+           from unnest($2::uuid[]) company,
+                (values ('Kept', 'folder'), ('kept.pdf', 'file'), ('gone.pdf', 'file')) item(name, type)`,
+          [h.firm.firmId, ['rita', 'rex_ro', 'inactive', 'llc'].map(company)],
+        );
+      });
+      /** Each change of an item, and whether only advisors may ask for it at all. */
+      const changes = (companyId: string): [string, boolean, (a: Actor) => Promise<unknown>][] => [
+        [
+          'rename',
+          false,
+          (a) =>
+            h.bus.request(
+              Documents.renameItem,
+              { companyId, path: '', itemName: 'kept.pdf', newName: 'other' },
+              { actor: a },
+            ),
+        ],
+        [
+          'move',
+          false,
+          (a) =>
+            h.bus.request(
+              Documents.moveItem,
+              { companyId, oldPath: '/kept.pdf', newPath: '/Kept', deleteOldPath: true },
+              { actor: a },
+            ),
+        ],
+        [
+          'copy',
+          false,
+          (a) =>
+            h.bus.request(
+              Documents.moveItem,
+              { companyId, oldPath: '/kept.pdf', newPath: '/Kept', deleteOldPath: false },
+              { actor: a },
+            ),
+        ],
+        [
+          'delete',
+          false,
+          (a) =>
+            h.bus.request(
+              Documents.deleteDocument,
+              { companyId, path: '', documentName: 'Kept', isFolder: true },
+              { actor: a },
+            ),
+        ],
+        [
+          'delete path',
+          false,
+          (a) => h.bus.request(Documents.deletePath, { companyId, path: '/kept.pdf' }, { actor: a }),
+        ],
+        [
+          'restore',
+          true,
+          (a) =>
+            h.bus.request(Documents.restoreDeletedDocument, { companyId, path: '/gone.pdf' }, { actor: a }),
+        ],
+        [
+          'update',
+          true,
+          (a) =>
+            h.bus.request(
+              Documents.updateItem,
+              { companyId, link: '/kept.pdf', description: 'changed' },
+              { actor: a },
+            ),
+        ],
+      ];
+
+      it.each([
+        ['a read-only user', 'readonly', false, 'rita', Messages.accountReadOnly],
+        ['an advisor whose account is read-only', 'partner', true, 'llc', Messages.accountReadOnly],
+        ['a read-only entity', 'partner', false, 'rex_ro', Messages.entityReadOnly],
+        ['an inactive entity', 'partner', false, 'inactive', Messages.entityInactive],
+      ])(
+        '%s: rename, move, copy, delete, restore and update are refused',
+        async (_, key, readonly, companyKey, message) => {
+          const who = h.actorOf(h.firm, key, readonly ? { readonly_access: true } : {});
+          for (const [what, advisorOnly, change] of changes(company(companyKey))) {
+            if (advisorOnly && who.role === 'client') continue;
+            expect([what, await outcome(change(who))]).toEqual([what, [403, message]]);
+          }
+        },
       );
-      const llc = strict.companies.llc?.id as string;
-      const client = h.actorOf(strict, 'client');
-      const partner = h.actorOf(strict, 'partner');
-      await h.upload(partner, llc, [{ name: 'a.pdf', body: await pdf() }]);
-      await expect(
-        h.bus.request(Documents.createFolder, { companyId: llc, name: 'Mine' }, { actor: client }),
-      ).rejects.toMatchObject({ status: 403, message: 'Disabled by firm' });
-      await expect(
-        h.bus.request(Documents.deletePath, { companyId: llc, path: '/a.pdf' }, { actor: client }),
-      ).rejects.toMatchObject({ status: 403, message: 'Disabled by firm' });
-      await expect(
+
+      it.each([
+        ['a read-only', 'rex_ro', Messages.entityReadOnly],
+        ['an inactive', 'inactive', Messages.entityInactive],
+      ])('refuses a move or copy into %s entity', async (_, companyKey, message) => {
+        for (const deleteOldPath of [true, false]) {
+          const change = h.bus.request(
+            Documents.moveItem,
+            {
+              companyId: company('llc'),
+              oldPath: '/kept.pdf',
+              newPath: '',
+              deleteOldPath,
+              newCompanyId: company(companyKey),
+            },
+            { actor: actor('partner') },
+          );
+          expect([deleteOldPath, await outcome(change)]).toEqual([deleteOldPath, [403, message]]);
+        }
+      });
+    });
+
+    /**
+     * One firm per preference, each client action tried in both: refused with 'Disabled by firm' in the
+     * firm whose preference covers it, done in the other. Advisors are held by neither.
+     */
+    describe.each([
+      ['disable_folder_action', 'folder'],
+      ['disable_file_edit_action', 'file'],
+    ] as const)('with only the firm preference %s', (preference, covers) => {
+      let llc = '';
+      let client: Actor;
+      let partner: Actor;
+      beforeAll(async () => {
+        const firm = await h.identity.buildFirm(
+          testFirmSpec(preference.replaceAll('_', '-'), { preferences: { [preference]: true } }),
+        );
+        llc = firm.companies.llc?.id as string;
+        client = h.actorOf(firm, 'client');
+        partner = h.actorOf(firm, 'partner');
+        for (const name of ['Box1', 'Box2', 'Box3', 'Box4', 'Shared'])
+          await h.bus.request(Documents.createFolder, { companyId: llc, name }, { actor: partner });
+        await h.upload(
+          partner,
+          llc,
+          await Promise.all(
+            ['a1.pdf', 'a2.pdf', 'a3.pdf', 'a4.pdf'].map(async (name) => ({ name, body: await pdf() })),
+          ),
+        );
+      });
+      const move = (who: () => Actor, oldPath: string, deleteOldPath: boolean) => () =>
+        h.bus.request(
+          Documents.moveItem,
+          { companyId: llc, oldPath, newPath: '/Shared', deleteOldPath },
+          { actor: who() },
+        );
+      const rename = (who: () => Actor, itemName: string, newName: string) => () =>
         h.bus.request(
           Documents.renameItem,
-          { companyId: llc, path: '', itemName: 'a.pdf', newName: 'b' },
-          { actor: client },
-        ),
-      ).rejects.toMatchObject({ status: 403, message: 'Disabled by firm' });
-      await expect(
-        h.upload(client, llc, [{ name: 'still-ok.pdf', body: await pdf() }]),
-      ).resolves.toMatchObject({
-        message: 'Document(s) uploaded successfully',
+          { companyId: llc, path: '', itemName, newName },
+          { actor: who() },
+        );
+      const remove = (who: () => Actor, path: string) => () =>
+        h.bus.request(Documents.deletePath, { companyId: llc, path }, { actor: who() });
+      const asClient = () => client;
+      const asPartner = () => partner;
+
+      it.each<[string, 'folder' | 'file' | 'neither', () => Promise<unknown>]>([
+        [
+          "a client's new folder",
+          'folder',
+          () => h.bus.request(Documents.createFolder, { companyId: llc, name: 'Mine' }, { actor: client }),
+        ],
+        ["a client's rename of a folder", 'folder', rename(asClient, 'Box1', 'Crate')],
+        ["a client's move of a folder", 'folder', move(asClient, '/Box2', true)],
+        ["a client's copy of a folder", 'folder', move(asClient, '/Box3', false)],
+        ["a client's delete of a folder", 'folder', remove(asClient, '/Box4')],
+        ["a client's rename of a file", 'file', rename(asClient, 'a1.pdf', 'b1')],
+        ["a client's move of a file", 'file', move(asClient, '/a2.pdf', true)],
+        ["a client's copy of a file", 'file', move(asClient, '/a3.pdf', false)],
+        ["a client's delete of a file", 'file', remove(asClient, '/a4.pdf')],
+        [
+          "a client's upload into a folder there, named in another case",
+          'neither',
+          async () => h.upload(client, llc, [{ name: 'up.pdf', body: await pdf() }], { path: 'shared' }),
+        ],
+        [
+          "a client's upload links for a folder that is not there yet",
+          'folder',
+          () =>
+            h.bus.request(
+              Documents.createUploadLinks,
+              { companyId: llc, path: '/Shared/New', files: [{ name: 'new.pdf', size: 10n }] },
+              { actor: client },
+            ),
+        ],
+        [
+          "a client's upload processed into a folder that is not there yet",
+          'folder',
+          async () => {
+            const body = await pdf();
+            const { links } = await h.bus.request(
+              Documents.createUploadLinks,
+              { companyId: llc, path: '/Shared', files: [{ name: 'later.pdf', size: BigInt(body.length) }] },
+              { actor: client },
+            );
+            const link = links[0] as (typeof links)[number];
+            await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+            return h.bus.request(
+              Documents.processDocument,
+              { companyId: llc, path: '/Fresh', uploadIds: [link.uploadId] },
+              { actor: client },
+            );
+          },
+        ],
+        [
+          "an advisor's folder and file changes",
+          'neither',
+          async () => {
+            await h.bus.request(
+              Documents.createFolder,
+              { companyId: llc, name: 'Staff made' },
+              { actor: partner },
+            );
+            await rename(asPartner, 'Staff made', 'Staff renamed')();
+            await h.upload(partner, llc, [{ name: 'staff.pdf', body: await pdf() }], { path: '/Staff new' });
+            return h.bus.request(
+              Documents.renameItem,
+              { companyId: llc, path: '/Staff new', itemName: 'staff.pdf', newName: 'staff 2' },
+              { actor: partner },
+            );
+          },
+        ],
+      ])('%s', async (_, heldBy, change) => {
+        const expected = heldBy === covers ? [403, 'Disabled by firm'] : 'done';
+        expect(await outcome(change())).toEqual(expected);
       });
-      await expect(
-        h.bus.request(Documents.createFolder, { companyId: llc, name: 'Staff made' }, { actor: partner }),
-      ).resolves.toBeDefined();
-      // The same client actions pass in a firm without those preferences.
-      await expect(
-        h.bus.request(
-          Documents.createFolder,
-          { companyId: company('llc'), name: 'Mine' },
-          { actor: actor('client') },
-        ),
-      ).resolves.toBeDefined();
     });
 
     it("blocks client actions in the company's disabled folders, {year} patterns included", async () => {
@@ -928,6 +1235,70 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
         h.upload(actor('partner'), company('llc'), [{ name: 'x.pdf', body: await pdf() }], {
           path: '/Locked',
         }),
+      ).resolves.toBeDefined();
+    });
+
+    it("refuses a client's change of a folder holding a STAFF ONLY or blocked folder and changes nothing; advisors are not held", async () => {
+      const llc = company('llc');
+      const client = actor('client');
+      // '/Drafts/Final' is the client's, but renaming '/Drafts' to a year would put it in '/{year}/Final'.
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Drafts' }, { actor: client });
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: llc, path: '/Drafts', name: 'Final' },
+        { actor: client },
+      );
+      const tree = async () =>
+        (
+          await h.documents.query<{ rows: string }>(
+            `select string_agg(concat_ws('|', company_id, folder, name, deleted_at), ',' order by id) as rows
+             from items where company_id = any($1::uuid[])`,
+            [[llc, company('individual')]],
+          )
+        )[0]?.rows;
+      const before = await tree();
+      const move = (oldPath: string, newPath: string, deleteOldPath: boolean, newCompanyId = '') =>
+        h.bus.request(
+          Documents.moveItem,
+          { companyId: llc, oldPath, newPath, deleteOldPath, isFolder: true, newCompanyId },
+          { actor: client },
+        );
+      const rename = (itemName: string, newName: string) =>
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: llc, path: '', itemName, newName },
+          { actor: client },
+        );
+      // '/2022' holds '/2022/Tax Returns and Tax Organizers (STAFF ONLY)'; '/2031' holds '/2031/Final'.
+      for (const folder of ['2022', '2031']) {
+        const path = `/${folder}`;
+        for (const [what, change] of [
+          ['delete', () => h.bus.request(Documents.deletePath, { companyId: llc, path }, { actor: client })],
+          ['rename', () => rename(folder, `${folder} renamed`)],
+          ['move', () => move(path, '/Archive', true)],
+          ['copy', () => move(path, '/Archive', false)],
+          ['move to another company', () => move(path, '', true, company('individual'))],
+          ['copy to another company', () => move(path, '', false, company('individual'))],
+        ] as const)
+          expect([path, what, await outcome(change())]).toEqual([path, what, [403, 'Disabled by firm']]);
+      }
+      expect(await outcome(rename('Drafts', '2032'))).toEqual([403, 'Disabled by firm']);
+      expect(await tree()).toBe(before);
+
+      await expect(rename('Drafts', 'Drafts 2')).resolves.toBeDefined();
+      await expect(
+        h.bus.request(
+          Documents.moveItem,
+          { companyId: llc, oldPath: '/2022', newPath: '/Archive', deleteOldPath: false, isFolder: true },
+          { actor: actor('partner') },
+        ),
+      ).resolves.toBeDefined();
+      await expect(
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: llc, path: '', itemName: 'Drafts 2', newName: '2032' },
+          { actor: actor('partner') },
+        ),
       ).resolves.toBeDefined();
     });
 

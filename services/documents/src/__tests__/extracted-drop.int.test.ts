@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Documents, Identity } from '@portico/proto';
+import { Documents, DocumentsEvents, Identity } from '@portico/proto';
 import { PDFDocument } from 'pdf-lib';
 import { Messages } from '../messages.js';
 import { seedDemoDocuments } from '../seed/demo-documents.js';
@@ -93,6 +93,11 @@ describe('extracted documents and the firm drop link', () => {
       { actor: actor('partner') },
     );
     expect(source.status).toBe('split_succeeded');
+    // The parts are uploaded and the hidden source leaves the tree.
+    const announced = async (event: { subject: string }, path: string) =>
+      (await h.eventsOn(event.subject, (e) => e.path === path && e.firm_id === h.firm.firmId)).length;
+    expect(await announced(DocumentsEvents.uploaded, '/W-2.pdf')).toBe(1);
+    expect(await announced(DocumentsEvents.deleted, '/bundle.pdf')).toBe(1);
   });
 
   it('refuses to split what is not a PDF', async () => {
@@ -122,12 +127,21 @@ describe('extracted documents and the firm drop link', () => {
       color: 'red',
       mode: 'textbox',
     };
+    await expect(
+      h.bus.request(
+        Documents.saveAnnotations,
+        { id: bulkId, companyId: company('llc'), annotations: [annotation] },
+        { actor: actor('client') },
+      ),
+    ).rejects.toMatchObject({ status: 403 });
     const saved = await h.bus.request(
       Documents.saveAnnotations,
       { id: bulkId, companyId: company('llc'), annotations: [annotation] },
       { actor: actor('partner') },
     );
     expect(saved.annotations[0]).toMatchObject({ width: 400, fontSize: 12, color: 'red' });
+    const updated = await h.eventsOn(DocumentsEvents.updated.subject, (e) => e.path === '/bundle.pdf');
+    expect(updated).toHaveLength(1);
     await expect(
       h.bus.request(
         Documents.saveAnnotations,
@@ -172,6 +186,13 @@ describe('extracted documents and the firm drop link', () => {
       { actor: actor('client') },
     );
     expect(marked.markedAsOthers).toBe(true);
+    await expect(
+      h.bus.request(
+        Documents.attachToQuestionnaire,
+        { questionnaireId: 'q-1', companyId: company('llc'), extractedDocumentIds: [id] },
+        { actor: actor('client') },
+      ),
+    ).rejects.toMatchObject({ status: 403 });
     const attached = await h.bus.request(
       Documents.attachToQuestionnaire,
       { questionnaireId: 'q-1', companyId: company('llc'), extractedDocumentIds: [id] },
@@ -185,6 +206,14 @@ describe('extracted documents and the firm drop link', () => {
         { actor: actor('partner') },
       ),
     ).rejects.toMatchObject({ status: 409 });
+    // Description, tags, marked as others and the attachment: one event each.
+    const updates = await h.eventsOn(DocumentsEvents.updated.subject, (e) => e.path === '/W-2.pdf', 4);
+    expect(updates.map((e) => e.actor_user_id)).toEqual([
+      h.firm.users.partner?.id,
+      h.firm.users.partner?.id,
+      h.firm.users.client?.id,
+      h.firm.users.partner?.id,
+    ]);
     await h.bus.request(
       Documents.deleteExtractedDocument,
       { id, companyId: company('llc') },

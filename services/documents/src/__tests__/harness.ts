@@ -1,7 +1,8 @@
+import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type BuiltFirm, startIdentity, testActor, testFirmSpec } from '@portico/identity/testing';
 import { startNotifications } from '@portico/notifications/testing';
-import { type Actor, BusClient } from '@portico/platform';
+import { type Actor, BusClient, EVENTS_STREAM, ensureEventStream } from '@portico/platform';
 import {
   createServiceDatabase,
   startNatsServer,
@@ -28,6 +29,16 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
   const documents = await startDocuments({ natsUrl: nats.url, pgAdminUrl, s3Env: s3.env });
   const nc: NatsConnection = await connect({ servers: nats.url });
   const bus = new BusClient(nc);
+  // Every documents event the stream takes, in order, for the tests to wait on.
+  await ensureEventStream(nc);
+  const eventStream = await (
+    await jetstream(nc).consumers.get(EVENTS_STREAM, { filter_subjects: 'events.documents.>' })
+  ).consume();
+  const received: { subject: string; event: DocumentEvent }[] = [];
+  const reading = (async () => {
+    for await (const msg of eventStream)
+      received.push({ subject: msg.subject, event: msg.json<DocumentEvent>() });
+  })();
   const firm: BuiltFirm = await identity.buildFirm(testFirmSpec(label, { preferences }));
   const other: BuiltFirm = await identity.buildFirm(testFirmSpec(`${label}-other`));
 
@@ -80,6 +91,19 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
     return bus.request(Documents.getDocuments, { companyId, path, showWithDeleted }, { actor });
   }
 
+  /**
+   * The events on `subject` (an event contract's) that `match` accepts, once there are `count` of them
+   * or 5 seconds have passed.
+   */
+  async function eventsOn(subject: string, match: (event: DocumentEvent) => boolean, count = 1) {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const found = received.filter((r) => r.subject === subject && match(r.event)).map((r) => r.event);
+      if (found.length >= count || Date.now() > deadline) return found;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
   const lastMessageTo = async (to: string) =>
     (await bus.request(Notifications.listOutbox, { to, limit: 1 })).messages[0];
 
@@ -95,7 +119,10 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
     upload,
     list,
     lastMessageTo,
+    eventsOn,
     stop: async () => {
+      await eventStream.close();
+      await reading;
       await nc.drain();
       await documents.stop();
       await identity.stop();
@@ -105,4 +132,14 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
     },
   };
 }
+/** A documents event as the stream carries it (the contract's wire JSON). */
+export type DocumentEvent = {
+  firm_id: string;
+  company_id: string;
+  item_type: string;
+  path: string;
+  new_path: string;
+  actor_user_id: string;
+};
+
 export type DocumentsHarness = Awaited<ReturnType<typeof startDocumentsHarness>>;

@@ -1,6 +1,11 @@
 import { type Actor, AppError } from '@portico/platform';
 import type { CompanyAccess } from '@portico/proto';
-import { clientActionsDisabledIn, isStaffOnly } from '../items/paths.rules.js';
+import {
+  clientActionsDisabledIn,
+  clientBlockedPrefixes,
+  isStaffOnly,
+  isWithin,
+} from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 
 /** What a change touches, for the firm's client-action preferences (spec 1 s.4.3). */
@@ -37,4 +42,28 @@ export function assertCanChange(actor: Actor, access: CompanyAccess, kind: Chang
   if (kind === 'folder' && prefs?.disableFolderAction) throw disabledByFirm();
   if (kind === 'file_edit' && prefs?.disableFileEditAction) throw disabledByFirm();
   if (clientActionsDisabledIn(folder, access.foldersWhereClientActionsDisabled)) throw disabledByFirm();
+}
+
+/**
+ * A folder's rename, move, copy or delete carries everything inside it: a client may not carry anything
+ * STAFF ONLY (hidden from them) or anything in a folder the company blocks for clients. `paths` are the
+ * contents' full paths where the change reads or writes them.
+ */
+export function assertCanCarry(actor: Actor, access: CompanyAccess, paths: readonly string[]): void {
+  if (!isClient(actor)) return;
+  const blocked = clientBlockedPrefixes(access.foldersWhereClientActionsDisabled);
+  if (paths.some((path) => isStaffOnly(path) || blocked.some((prefix) => isWithin(path, prefix))))
+    throw disabledByFirm();
+}
+
+/**
+ * Making folders is a folder action: with the firm's disable_folder_action on, a client's upload may
+ * only go into folders that exist already.
+ */
+export function assertCanCreateFolders(
+  actor: Actor,
+  access: CompanyAccess,
+  missing: readonly string[],
+): void {
+  if (missing.length && isClient(actor) && access.preferences?.disableFolderAction) throw disabledByFirm();
 }

@@ -74,10 +74,11 @@ export class ExtractedService {
     const annotations = req.annotations.map(normaliseAnnotation);
     if (annotations.some((a) => !a))
       throw badRequest(Messages.annotationText, { annotations: Messages.annotationText });
-    return this.change(actor, access, req.id, async (tx, row) => {
+    return this.change(actor, access, req.id, async (tx, row, item) => {
       await this.repo.update(tx, firmScope(actor.firm_id), row.id, {
         annotations: annotations as Record<string, unknown>[],
       });
+      if (item) await recordItemEvent(tx, 'updated', actor, item);
       return { annotations: annotations as never };
     });
   }
@@ -179,6 +180,8 @@ export class ExtractedService {
         }
         await this.repo.update(tx, scope, row.id, { status: 'split_succeeded' });
         await this.items.update(tx, scope, item.id, { hidden: true });
+        // The hidden source leaves the tree as a deleted item does.
+        await recordItemEvent(tx, 'deleted', actor, item);
         return results;
       });
       return { documents: created, message: Messages.updated };
@@ -194,7 +197,10 @@ export class ExtractedService {
     return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) => {
       const description = req.description.trim().slice(0, 1_000);
       const updated = await this.repo.update(tx, firmScope(actor.firm_id), row.id, { description });
-      if (item) await this.items.update(tx, firmScope(actor.firm_id), item.id, { description });
+      if (item) {
+        await this.items.update(tx, firmScope(actor.firm_id), item.id, { description });
+        await recordItemEvent(tx, 'updated', actor, item);
+      }
       return toExtracted(updated, item);
     });
   }
@@ -207,7 +213,10 @@ export class ExtractedService {
     const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
     return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) => {
       const updated = await this.repo.update(tx, firmScope(actor.firm_id), row.id, { tags });
-      if (item) await this.items.update(tx, firmScope(actor.firm_id), item.id, { tags });
+      if (item) {
+        await this.items.update(tx, firmScope(actor.firm_id), item.id, { tags });
+        await recordItemEvent(tx, 'updated', actor, item);
+      }
       return toExtracted(updated, item);
     });
   }
@@ -215,12 +224,13 @@ export class ExtractedService {
   /** Dropping into Additional Attachments marks a document as others; clients do it too. */
   async updateMarkedAsOthers(actor: Actor, req: UpdateMarkedAsOthersRequest) {
     const access = await this.access.company(actor, req.companyId);
-    return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) =>
-      toExtracted(
-        await this.repo.update(tx, firmScope(actor.firm_id), row.id, { markedAsOthers: req.markedAsOthers }),
-        item,
-      ),
-    );
+    return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) => {
+      const updated = await this.repo.update(tx, firmScope(actor.firm_id), row.id, {
+        markedAsOthers: req.markedAsOthers,
+      });
+      if (item) await recordItemEvent(tx, 'updated', actor, item);
+      return toExtracted(updated, item);
+    });
   }
 
   /** Removes the extracted document and its file (soft delete; restorable from the tree). */
@@ -258,8 +268,10 @@ export class ExtractedService {
           questionnaireId: req.questionnaireId.trim(),
         });
         const [item] = await this.items.byIds(tx, scope, [r.itemId]);
-        if (item)
+        if (item) {
           await this.items.update(tx, scope, item.id, { questionnaireId: req.questionnaireId.trim() });
+          await recordItemEvent(tx, 'updated', actor, item);
+        }
         out.push(toExtracted(updated, item));
       }
       return out;

@@ -213,7 +213,8 @@ export class ItemsRepository {
               case when items.type = 'folder' then ',"items_count":' || nullif((
                 select count(*) from items c
                 where c.firm_id = items.firm_id and c.company_id = items.company_id
-                  and c.folder = items.folder || '/' || items.name and c.deleted_at is null and not c.hidden), 0) end,
+                  and c.folder = items.folder || '/' || items.name and c.deleted_at is null and not c.hidden
+                  ${forClient ? sql`and not c.staff_only` : sql``}), 0) end,
               case when ${itemStaffOnly} then ',"staff_only":true' end), '') as extension
           ) extended
           where ${this.listingWhere(scope, companyId, folder, withDeleted, after)}
@@ -249,12 +250,16 @@ export class ItemsRepository {
     };
   }
 
-  /** Each listed folder's count of live, shown children, keyed by the folder's full path. */
+  /**
+   * Each listed folder's count of live, shown children, keyed by the folder's full path; a client's
+   * counts leave out the STAFF ONLY children they are not shown.
+   */
   async liveCounts(
     tx: DocTx,
     scope: FirmScope,
     companyId: string,
     rows: readonly Pick<ItemRow, 'type' | 'folder' | 'name'>[],
+    forClient: boolean,
   ) {
     const folders = rows.filter((r) => r.type === 'folder').map((r) => `${r.folder}/${r.name}`);
     const counts = new Map<string, number>();
@@ -268,6 +273,7 @@ export class ItemsRepository {
           inArray(items.folder, folders),
           isNull(items.deletedAt),
           eq(items.hidden, false),
+          forClient ? eq(items.staffOnly, false) : undefined,
         ),
       )
       .groupBy(items.folder);
@@ -312,6 +318,32 @@ export class ItemsRepository {
         ),
       );
     return rows[0];
+  }
+
+  /**
+   * The live item directly in `folder` named one of `names`, compared case-insensitively; the first of
+   * `names` wins when several are there.
+   */
+  async findChild(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    folder: string,
+    names: readonly string[],
+  ): Promise<ItemRow | undefined> {
+    const lower = names.map((name) => name.toLowerCase());
+    const rows = await tx
+      .select()
+      .from(items)
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          eq(items.folder, folder),
+          inArray(sql`lower(${items.name})`, lower),
+          isNull(items.deletedAt),
+        ),
+      );
+    return rows.sort((a, b) => lower.indexOf(a.name.toLowerCase()) - lower.indexOf(b.name.toLowerCase()))[0];
   }
 
   /** The most recently deleted item at a full path, or the deleted item with this id. */
@@ -365,12 +397,30 @@ export class ItemsRepository {
       .orderBy(asc(items.folder), asc(items.name));
   }
 
+  /** The full paths of everything live inside the folder at `fullPath` (not the folder itself). */
+  async subtreePaths(tx: DocTx, scope: FirmScope, companyId: string, fullPath: string): Promise<string[]> {
+    const rows = await tx
+      .select({ path: sql<string>`${items.folder} || '/' || ${items.name}` })
+      .from(items)
+      .where(
+        and(
+          this.inCompany(scope, companyId),
+          or(eq(items.folder, fullPath), ilike(items.folder, `${escapeLike(fullPath)}/%`)),
+          isNull(items.deletedAt),
+        ),
+      );
+    return rows.map((row) => row.path);
+  }
+
   async insert(tx: DocTx, values: NewItem): Promise<ItemRow> {
     const rows = await tx.insert(items).values(values).returning();
     return rows[0] as ItemRow;
   }
 
-  /** Creates every missing folder down to `folder` (or to each of several), in one statement. */
+  /**
+   * Creates every missing folder down to `folder` (or to each of several), in one statement; answers the
+   * folders it created.
+   */
   async ensureFolders(
     tx: DocTx,
     scope: FirmScope,
@@ -378,10 +428,10 @@ export class ItemsRepository {
     folder: string | readonly string[],
     createdBy: string | null,
     isSystem = false,
-  ): Promise<void> {
+  ): Promise<ItemRow[]> {
     const paths = [...new Set((typeof folder === 'string' ? [folder] : folder).flatMap(ancestors))];
-    if (!paths.length) return;
-    await tx
+    if (!paths.length) return [];
+    return tx
       .insert(items)
       .values(
         paths.map((path) => {
@@ -397,7 +447,8 @@ export class ItemsRepository {
           };
         }),
       )
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning();
   }
 
   /**

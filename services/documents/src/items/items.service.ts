@@ -15,6 +15,7 @@ import type {
 import { AccessClient } from '../access/access.client.js';
 import {
   assertAdvisor,
+  assertCanCarry,
   assertCanChange,
   assertVisiblePath,
   type ChangeKind,
@@ -25,7 +26,7 @@ import { Messages } from '../messages.js';
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, LOG, OBJECT_STORE } from '../tokens.js';
-import { recordItemEvent } from './item.events.js';
+import { recordItemEvent, recordItemEvents } from './item.events.js';
 import { listedToDocumentItem, toDocumentItem } from './item.mapper.js';
 import { type DocTx, ItemsRepository, type ListCursor, type ListedRow } from './items.repository.js';
 import {
@@ -79,11 +80,94 @@ export class ItemsService {
 
   /** The system folder and its two subfolders exist in every company's tree (spec 3 s.9). */
   ensureSystemFolders(tx: DocTx, firmId: string, companyId: string) {
+    return this.ensureFolders(tx, undefined, firmId, companyId, SYSTEM_FOLDERS, true);
+  }
+
+  /**
+   * Creates the missing folders down to each of `folders` (stored paths), announcing each as created.
+   * The system folders are the product's: no actor.
+   */
+  async ensureFolders(
+    tx: DocTx,
+    actor: Actor | undefined,
+    firmId: string,
+    companyId: string,
+    folders: string | readonly string[],
+    isSystem = false,
+  ): Promise<void> {
     const scope = firmScope(firmId);
-    return Promise.all([
-      this.repo.ensureFolders(tx, scope, companyId, SIGNATURE_REQUESTS_FOLDER, null, true),
-      this.repo.ensureFolders(tx, scope, companyId, TAX_RETURN_DELIVERY_FOLDER, null, true),
-    ]).then(() => undefined);
+    const created = await this.repo.ensureFolders(
+      tx,
+      scope,
+      companyId,
+      folders,
+      actor?.user_id ?? null,
+      isSystem,
+    );
+    await recordItemEvents(tx, 'created', actor, created);
+  }
+
+  /**
+   * A folder path from a request as stored (`folder` normalised by requestPath). Each segment that
+   * exists becomes the live folder's stored name, matched case-insensitively by the name as sent or as
+   * sanitised; from the first that does not exist on, segments are sanitised as new folder names are, and
+   * `missing` lists those folders. A file where a folder is asked answers 404.
+   */
+  async storedFolder(
+    tx: DocTx,
+    firmId: string,
+    companyId: string,
+    folder: string,
+  ): Promise<{ path: string; missing: string[] }> {
+    const segments = folder.split('/').filter(Boolean);
+    let path = '';
+    for (const [i, segment] of segments.entries()) {
+      const found = await this.repo.findChild(tx, firmScope(firmId), companyId, path, [
+        segment,
+        sanitiseName(segment),
+      ]);
+      if (found && found.type !== 'folder') throw notFound(Messages.folderNotFound);
+      if (!found) {
+        const names = segments.slice(i).map(sanitiseName);
+        if (names.some((name) => !name))
+          throw badRequest(Messages.folderNotFound, { path: Messages.folderNotFound });
+        const missing = names.map((_, j) => `${path}/${names.slice(0, j + 1).join('/')}`);
+        return { path: missing[missing.length - 1] as string, missing };
+      }
+      path = joinPath(path, found.name);
+    }
+    return { path, missing: [] };
+  }
+
+  /** An existing folder's stored path, or 404. */
+  private async existingFolder(tx: DocTx, actor: Actor, companyId: string, folder: string) {
+    const { path, missing } = await this.storedFolder(tx, actor.firm_id, companyId, folder);
+    if (missing.length) throw notFound(Messages.folderNotFound);
+    return path;
+  }
+
+  /**
+   * A folder takes its contents with it (rename, move, copy, delete): for a client, none of them may be
+   * STAFF ONLY or in a folder the company blocks, where they are now or, when `to` is given, where they
+   * would land.
+   */
+  private async assertCanCarryContents(
+    tx: DocTx,
+    actor: Actor,
+    item: ItemRow,
+    from: CompanyAccess,
+    to?: { access: CompanyAccess; path: string },
+  ) {
+    if (!isClient(actor) || item.type !== 'folder') return;
+    const oldFull = fullPathOf(item);
+    const inside = await this.repo.subtreePaths(tx, firmScope(actor.firm_id), item.companyId, oldFull);
+    assertCanCarry(actor, from, inside);
+    if (to)
+      assertCanCarry(
+        actor,
+        to.access,
+        inside.map((path) => to.path + path.slice(oldFull.length)),
+      );
   }
 
   /**
@@ -115,7 +199,7 @@ export class ItemsService {
         after,
       );
       const page = fetched.slice(0, fitToBudget(fetched.slice(0, limit), req.columnar));
-      const counts = await this.repo.liveCounts(tx, scope, access.companyId, page);
+      const counts = await this.repo.liveCounts(tx, scope, access.companyId, page, isClient(actor));
       return { rows: page, counts, more: fetched.length > page.length };
     });
     const last = rows[rows.length - 1];
@@ -182,15 +266,18 @@ export class ItemsService {
 
   async createFolder(actor: Actor, req: CreateFolderRequest) {
     const access = await this.access.company(actor, req.companyId);
-    const parent = requestPath(req.path);
+    const asked = requestPath(req.path);
     const name = sanitiseName(req.name);
     if (!name) throw badRequest(Messages.folderNameRequired, { name: Messages.folderNameRequired });
     // The system folders are made by the product only.
-    if (isInSystemFolder(joinPath(parent, name))) throw systemFolder();
-    assertCanChange(actor, access, 'folder', joinPath(parent, name));
+    if (isInSystemFolder(joinPath(asked, name))) throw systemFolder();
+    assertCanChange(actor, access, 'folder', joinPath(asked, name));
     const scope = firmScope(actor.firm_id);
     const row = await this.repo.transaction(scope, async (tx) => {
-      if (parent) await this.folderOrThrow(tx, actor, access.companyId, parent);
+      const parent = await this.existingFolder(tx, actor, access.companyId, asked);
+      // Again as stored: a segment matched by its sanitised name can be the system folder or a blocked one.
+      if (isInSystemFolder(joinPath(parent, name))) throw systemFolder();
+      assertCanChange(actor, access, 'folder', joinPath(parent, name));
       if (await this.repo.findLive(tx, scope, access.companyId, joinPath(parent, name))) throw nameTaken();
       const created = await this.repo.insert(tx, {
         firmId: scope.firmId,
@@ -219,6 +306,10 @@ export class ItemsService {
       if (!newName) throw badRequest(Messages.nameRequired, { newName: Messages.nameRequired });
       assertCanChange(actor, access, kindOf(item), joinPath(item.folder, newName));
       if (newName === item.name) return item;
+      await this.assertCanCarryContents(tx, actor, item, access, {
+        access,
+        path: joinPath(item.folder, newName),
+      });
       const clash = await this.repo.findLive(tx, scope, access.companyId, joinPath(item.folder, newName));
       if (clash && clash.id !== item.id) throw nameTaken();
       const renamed = await this.repo.update(tx, scope, item.id, { name: newName });
@@ -237,24 +328,34 @@ export class ItemsService {
       req.newCompanyId && req.newCompanyId !== req.companyId
         ? await this.access.company(actor, req.newCompanyId)
         : source;
-    const oldPath = requestPath(req.oldPath);
-    const destination = requestPath(req.newPath);
+    const askedOldPath = requestPath(req.oldPath);
+    const askedDestination = requestPath(req.newPath);
     const moving = req.deleteOldPath;
     const scope = firmScope(actor.firm_id);
     const created: string[] = [];
     const obsolete: string[] = [];
     try {
       const row = await this.repo.transaction(scope, async (tx) => {
-        const item = await this.liveOrThrow(tx, actor, source.companyId, oldPath);
+        const item = await this.liveOrThrow(tx, actor, source.companyId, askedOldPath);
+        // As stored: the asked path may differ from it in case.
+        const oldPath = fullPathOf(item);
         // The system folders stay where they are, and nothing goes into them by hand (spec 3 s.9).
-        if (item.isSystem || isSystemPath(oldPath) || isInSystemFolder(destination)) throw systemFolder();
+        if (item.isSystem || isSystemPath(oldPath) || isInSystemFolder(askedDestination))
+          throw systemFolder();
         if (moving) assertCanChange(actor, source, kindOf(item), oldPath);
+        assertCanChange(actor, target, kindOf(item), joinPath(askedDestination, item.name));
+        const destination = await this.existingFolder(tx, actor, target.companyId, askedDestination);
+        // Again as stored: a segment matched by its sanitised name can be the system folder or a blocked one.
+        if (isInSystemFolder(destination)) throw systemFolder();
         assertCanChange(actor, target, kindOf(item), joinPath(destination, item.name));
-        if (destination) await this.folderOrThrow(tx, actor, target.companyId, destination);
         if (item.type === 'folder' && target.companyId === source.companyId && isWithin(destination, oldPath))
           throw badRequest(Messages.intoItself);
         const sameCompany = target.companyId === source.companyId;
         if (moving && sameCompany && item.folder === destination) return item;
+        await this.assertCanCarryContents(tx, actor, item, source, {
+          access: target,
+          path: joinPath(destination, item.name),
+        });
         let name = item.name;
         for (
           let n = 1;
@@ -384,6 +485,7 @@ export class ItemsService {
       const item = await this.liveOrThrow(tx, actor, access.companyId, full);
       if (item.isSystem || isSystemPath(full)) throw systemFolder();
       assertCanChange(actor, access, kindOf(item), full);
+      await this.assertCanCarryContents(tx, actor, item, access);
       await this.repo.softDelete(tx, scope, item);
       await recordItemEvent(tx, 'deleted', actor, item);
     });
@@ -407,7 +509,7 @@ export class ItemsService {
         assertCanChange(actor, access, kindOf(item), fullPathOf(item));
         if (await this.repo.findLive(tx, scope, access.companyId, fullPathOf(item)))
           throw new AppError('conflict', 'restore_conflict', Messages.restoreConflict);
-        await this.repo.ensureFolders(tx, scope, access.companyId, item.folder, actor.user_id);
+        await this.ensureFolders(tx, actor, actor.firm_id, access.companyId, item.folder);
         await this.repo.restore(tx, scope, item);
         await recordItemEvent(tx, 'restored', actor, item);
         return { ...item, deletedAt: null };
@@ -439,6 +541,7 @@ export class ItemsService {
   }
 }
 
+const SYSTEM_FOLDERS = [SIGNATURE_REQUESTS_FOLDER, TAX_RETURN_DELIVERY_FOLDER];
 const nameTaken = () => new AppError('conflict', 'name_taken', Messages.nameTaken);
 /** 403: the system folder and what is in it are the product's. */
 export const systemFolder = () => new AppError('forbidden', 'system_folder', Messages.systemFolder);

@@ -67,23 +67,23 @@ export const isWithin = (path: string, prefix: string) =>
 export const isInSystemFolder = (path: string) => isWithin(path, `/${SYSTEM_FOLDER}`);
 
 /**
- * The company setting folders_where_client_actions_disabled (spec 1 s.4.3): each entry is a path
- * prefix, or a pattern whose {year} stands for any year from 2000 to 2034.
+ * The company setting folders_where_client_actions_disabled (spec 1 s.4.3) as path prefixes: each entry
+ * is a path prefix, or a pattern whose {year} stands for any year from 2000 to 2034.
  */
-export function clientActionsDisabledIn(path: string, entries: readonly string[]): boolean {
+export function clientBlockedPrefixes(entries: readonly string[]): string[] {
+  const prefixes: (string | undefined)[] = [];
   for (const entry of entries) {
     if (entry.includes('{year}')) {
-      for (let year = YEAR_PATTERN_FIRST; year <= YEAR_PATTERN_LAST; year++) {
-        const prefix = normalisePath(entry.replaceAll('{year}', String(year)));
-        if (prefix && isWithin(path, prefix)) return true;
-      }
-    } else {
-      const prefix = normalisePath(entry);
-      if (prefix && isWithin(path, prefix)) return true;
-    }
+      for (let year = YEAR_PATTERN_FIRST; year <= YEAR_PATTERN_LAST; year++)
+        prefixes.push(normalisePath(entry.replaceAll('{year}', String(year))));
+    } else prefixes.push(normalisePath(entry));
   }
-  return false;
+  return prefixes.filter((prefix): prefix is string => !!prefix);
 }
+
+/** Whether `path` lies in a folder the company setting blocks for clients. */
+export const clientActionsDisabledIn = (path: string, entries: readonly string[]) =>
+  clientBlockedPrefixes(entries).some((prefix) => isWithin(path, prefix));
 
 /** The extension of a name, lower case, without the dot ('' when none). */
 export function extensionOf(name: string): string {

@@ -8,12 +8,12 @@ import type {
   UploadFile,
 } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
-import { assertAdvisor, assertCanChange, notFound } from '../access/access.rules.js';
+import { assertAdvisor, assertCanChange, assertCanCreateFolders, notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { recordItemEvents } from '../items/item.events.js';
-import { ItemsRepository, type NewFile } from '../items/items.repository.js';
-import { requestPath, systemFolder } from '../items/items.service.js';
+import { type DocTx, ItemsRepository, type NewFile } from '../items/items.repository.js';
+import { ItemsService, requestPath, systemFolder } from '../items/items.service.js';
 import {
   extensionOf,
   isInSystemFolder,
@@ -78,6 +78,7 @@ export class UploadsService {
   constructor(
     private readonly uploads: UploadsRepository,
     private readonly items: ItemsRepository,
+    private readonly tree: ItemsService,
     private readonly extracted: ExtractedRepository,
     private readonly access: AccessClient,
     private readonly validator: UploadValidator,
@@ -89,10 +90,11 @@ export class UploadsService {
   /** Step one: a presigned PUT per file, straight to storage. */
   async createLinks(actor: Actor, req: CreateUploadLinksRequest) {
     const access = await this.access.company(actor, req.companyId);
-    const folder = uploadFolder(actor, req.documentType, req.path, req.taxYear);
-    assertCanChange(actor, access, 'upload', folder);
+    const asked = uploadFolder(actor, req.documentType, req.path, req.taxYear);
+    assertCanChange(actor, access, 'upload', asked);
     assertUploadFiles(req.files);
     const scope = firmScope(actor.firm_id);
+    await this.items.transaction(scope, (tx) => this.folderFor(tx, actor, access, asked));
     const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
     const expiresAt = new Date(Date.now() + ttl * 1000);
     const rows = await this.uploads.create(
@@ -134,12 +136,14 @@ export class UploadsService {
    */
   async process(actor: Actor, req: ProcessDocumentRequest) {
     const access = await this.access.company(actor, req.companyId);
-    const folder = uploadFolder(actor, req.documentType, req.path, req.taxYear);
-    assertCanChange(actor, access, 'upload', folder);
+    const asked = uploadFolder(actor, req.documentType, req.path, req.taxYear);
+    assertCanChange(actor, access, 'upload', asked);
     const ids = [...new Set(req.uploadIds)];
     if (!ids.length) throw badRequest(Messages.noFiles, { uploadIds: Messages.noFiles });
     if (ids.length > MAX_FILES_PER_UPLOAD) throw badRequest(Messages.tooManyFiles);
     const scope = firmScope(actor.firm_id);
+    // Checked before the files are read, and again when they are filed.
+    await this.items.transaction(scope, (tx) => this.folderFor(tx, actor, access, asked));
     const found = await this.uploads.pending(scope, ids, access.companyId);
     if (found.length !== ids.length || found.some((u) => u.createdBy !== actor.user_id)) throw notFound();
     if (found.some((u) => u.expiresAt.getTime() < Date.now() - 60 * 60 * 1000))
@@ -182,15 +186,15 @@ export class UploadsService {
     const description = req.description.trim().slice(0, 1_000);
     const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
 
-    const filedIds = await this.items.transaction(scope, async (tx) => {
+    const { filedIds, folder } = await this.items.transaction(scope, async (tx) => {
       const consumed = await this.uploads.consumeAll(tx, scope, ids);
       // Another call took some of them first: that call files them.
       if (consumed.size !== ids.length) throw notFound();
-      if (!toFile.length) return new Set<string>();
-      if (isInSystemFolder(folder))
-        await this.items.ensureFolders(tx, scope, access.companyId, SYSTEM_UPLOAD_FOLDERS, null, true);
+      const folder = await this.folderFor(tx, actor, access, asked);
+      if (!toFile.length) return { filedIds: new Set<string>(), folder };
+      if (isInSystemFolder(folder)) await this.tree.ensureSystemFolders(tx, scope.firmId, access.companyId);
       if (!isSystemPath(folder))
-        await this.items.ensureFolders(tx, scope, access.companyId, folder, actor.user_id);
+        await this.tree.ensureFolders(tx, actor, scope.firmId, access.companyId, folder);
       const filed = await this.items.insertFiles(
         tx,
         scope,
@@ -238,7 +242,7 @@ export class UploadsService {
           uploadType: req.documentType,
         })),
       );
-      return filed;
+      return { filedIds: filed, folder };
     });
 
     // Answers in the order asked; the objects of what was not filed are deleted.
@@ -307,6 +311,19 @@ export class UploadsService {
     };
   }
 
+  /**
+   * The folder an upload files into, as stored (existing folders by their stored names, new ones
+   * sanitised), checked again as stored: a new folder is a folder action, and a sanitised name can land
+   * in the system folder or a blocked one.
+   */
+  private async folderFor(tx: DocTx, actor: Actor, access: CompanyAccess, asked: string): Promise<string> {
+    const { path, missing } = await this.tree.storedFolder(tx, actor.firm_id, access.companyId, asked);
+    if (isInSystemFolder(path) && !isInSystemFolder(asked)) throw systemFolder();
+    assertCanChange(actor, access, 'upload', path);
+    assertCanCreateFolders(actor, access, missing);
+    return path;
+  }
+
   companyAccess(actor: Actor, companyId: string): Promise<CompanyAccess> {
     return this.access.company(actor, companyId);
   }
@@ -324,9 +341,6 @@ type ProcessedFileInit = {
   extractedDocumentId?: string;
   message: string;
 };
-
-/** The system folders an upload into '/_portico' makes sure of. */
-const SYSTEM_UPLOAD_FOLDERS = [SIGNATURE_REQUESTS_FOLDER, TAX_RETURN_DELIVERY_FOLDER];
 
 /** Files validated at once per process call: each holds one object's bytes (a whole PDF) while checked. */
 export const VALIDATE_CONCURRENCY = 4;
