@@ -52,6 +52,10 @@ describe('name sanitising (spec 1 s.5.5)', () => {
     ['   spaced    out   ', 'spaced out'],
     ['Ünïcödé 2024.pdf', 'Ünïcödé 2024.pdf'],
     ['<>:"|', ''],
+    ['..', ''],
+    [' . ', ''],
+    ['...', ''],
+    ['..pdf', '..pdf'],
   ])('%j becomes %j', (input, output) => {
     expect(sanitiseName(input)).toBe(output);
   });

@@ -12,13 +12,15 @@ export const YEAR_PATTERN_LAST = 2034;
 
 /**
  * File and folder names keep letters, digits and ! - _ . * ' ( ); every other run of characters becomes
- * one space (spec 1 s.5.5). Leading and trailing spaces go.
+ * one space (spec 1 s.5.5). Leading and trailing spaces go. A name of dots only is no name: '.' and '..'
+ * would be path steps, which no path may hold.
  */
 export function sanitiseName(name: string): string {
-  return name
+  const sanitised = name
     .normalize('NFC')
     .replace(/[^\p{L}\p{N}!\-_.*'()]+/gu, ' ')
     .trim();
+  return /^\.+$/.test(sanitised) ? '' : sanitised;
 }
 
 /**
