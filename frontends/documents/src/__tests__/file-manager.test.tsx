@@ -80,6 +80,39 @@ describe('file manager', () => {
     expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it("disables a client's actions in a folder the company blocks, and in that folder's row", async () => {
+    const locked = anItem({ type: 'folder', name: 'Locked', items_count: 1 });
+    const inside = anItem({ name: 'letter.pdf', path: '/Locked' });
+    const gw = fakeApi((call) => {
+      if (call.path !== '/integrations/get_documents') return undefined;
+      const docs = call.body.path === '/Locked' ? [inside] : [locked, live];
+      return { body: { documents: docs, path: call.body.path, count: docs.length } };
+    });
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'client', blockedFolders: ['/Locked'] })}
+      />,
+      gw.client,
+    );
+    await within(await table()).findByText('Locked');
+    expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Locked' }));
+    const remove = await screen.findByRole('menuitem', { name: 'Delete' });
+    expect(remove.closest('[data-disabled-reason]')?.getAttribute('data-disabled-reason')).toBe(
+      DISABLED_BY_FIRM,
+    );
+    fireEvent.keyDown(remove, { key: 'Escape' });
+    fireEvent.click(within(await table()).getByText('Locked'));
+    await within(await table()).findByText('letter.pdf');
+    const add = screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    expect(add.closest('[data-disabled-reason]')?.getAttribute('data-disabled-reason')).toBe(
+      DISABLED_BY_FIRM,
+    );
+  });
+
   it('offers no bulk action on a mix of deleted and live items', async () => {
     show('advisor');
     await table();

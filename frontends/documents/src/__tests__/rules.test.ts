@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { blockedPrefixes, isInBlockedFolder } from '../rules/blocked-folders.js';
 import {
   ACCOUNT_READ_ONLY,
+  capabilitiesAt,
   capabilitiesFor,
   DISABLED_BY_FIRM,
   ENTITY_READ_ONLY,
@@ -84,6 +86,40 @@ describe('capabilities per role', () => {
     const plain = { file: file('w2.pdf'), dir: '' };
     const nested = { file: file('a.pdf'), dir: 'Receipts/May' };
     expect(splitFolders([plain, nested])).toEqual({ files: [plain], inFolders: [nested] });
+  });
+
+  it('reads the folders a company blocks for clients as the service does: prefixes and {year} over 2000 to 2034', () => {
+    const prefixes = blockedPrefixes(['/{year}/Final', 'Locked/']);
+    expect(isInBlockedFolder('/Locked', prefixes)).toBe(true);
+    expect(isInBlockedFolder('/locked/inner/x.pdf', prefixes)).toBe(true);
+    expect(isInBlockedFolder('/Lockedness', prefixes)).toBe(false);
+    expect(isInBlockedFolder('/2000/Final', prefixes)).toBe(true);
+    expect(isInBlockedFolder('/2034/Final/a.pdf', prefixes)).toBe(true);
+    expect(isInBlockedFolder('/1999/Final', prefixes)).toBe(false);
+    expect(isInBlockedFolder('/2035/Final', prefixes)).toBe(false);
+    expect(isInBlockedFolder('/2024', prefixes)).toBe(false);
+  });
+
+  it("disables a client's changes inside the company's blocked folders with 'Disabled by firm', never staff's", () => {
+    const blockedFolders = ['/{year}/Final'];
+    const c = capabilitiesFor({ role: 'client', blockedFolders });
+    const inFinal = capabilitiesAt(c, '/2024/Final');
+    for (const verdict of [inFinal.upload, inFinal.createFolder, inFinal.folderEdit, inFinal.fileEdit]) {
+      expect(verdict).toEqual({ visible: true, enabled: false, reason: DISABLED_BY_FIRM });
+    }
+    expect(capabilitiesAt(c, '/2024').upload.enabled).toBe(true);
+    // Row actions follow each item's own path: the blocked folder itself, and what is inside it.
+    expect(itemActions(c, anItem({ type: 'folder', name: 'Final', path: '/2024' })).delete.reason).toBe(
+      DISABLED_BY_FIRM,
+    );
+    expect(itemActions(c, anItem({ path: '/2024/Final' })).rename.reason).toBe(DISABLED_BY_FIRM);
+    expect(itemActions(c, anItem({ path: '/2024' })).rename.enabled).toBe(true);
+    const inside = anItem({ path: '/2024/Final' });
+    expect(bulkActions(c, [anItem({ path: '/2024' }), inside]).reasons.delete).toBe(DISABLED_BY_FIRM);
+    const staff = capabilitiesFor({ role: 'advisor', blockedFolders });
+    expect(capabilitiesAt(staff, '/2024/Final').upload.enabled).toBe(true);
+    const readOnly = capabilitiesFor({ role: 'client', blockedFolders, userReadOnly: true });
+    expect(capabilitiesAt(readOnly, '/2024/Final').upload.reason).toBe(ACCOUNT_READ_ONLY);
   });
 
   it('makes read-only users, read-only and inactive entities change nothing', () => {

@@ -77,6 +77,7 @@ export function CompanyDocuments({ companyHash }: { companyHash: string }) {
             entityReadOnly: entity.readonly_access,
             entityInactive: entity.inactive,
             preferences: prefs,
+            blockedFolders: entity.folders_where_client_actions_disabled,
           })
         : null,
     [me, entity, prefs],

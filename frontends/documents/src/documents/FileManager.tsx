@@ -25,7 +25,7 @@ import { useDropzone } from 'react-dropzone';
 import { useSearchParams } from 'react-router';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { PreviewDialog } from '../preview/PreviewDialog.js';
-import { type Capabilities, visibleItems } from '../rules/capabilities.js';
+import { type Capabilities, capabilitiesAt, visibleItems } from '../rules/capabilities.js';
 import { crumbs, linkedFile, normalizePath, parentPath } from '../rules/names.js';
 import { bulkActions, FOLDERS_NOT_DOWNLOADABLE, MIXED_SELECTION } from '../rules/selection.js';
 import { type DocumentsView, readView, saveView } from '../rules/view-preference.js';
@@ -343,9 +343,12 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     await refresh();
   };
 
+  // Adding here: the company may block clients' actions in this folder (items check their own paths).
+  const here = capabilitiesAt(caps, path);
+
   /** Uploads into the current folder; a folder is refused when the firm keeps clients from creating folders. */
   const upload = (entries: UploadEntry[]) => {
-    if (caps.folderUpload.enabled) return void uploads.start(path, entries);
+    if (here.folderUpload.enabled) return void uploads.start(path, entries);
     const { files, inFolders } = splitFolders(entries);
     if (inFolders.length) toast.error(UPLOAD_MESSAGES.foldersDisabled);
     if (files.length) void uploads.start(path, files);
@@ -354,7 +357,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   const drop = useDropzone({
     noClick: true,
     noKeyboard: true,
-    disabled: !caps.upload.enabled || uploads.busy || dialog.kind === 'upload',
+    disabled: !here.upload.enabled || uploads.busy || dialog.kind === 'upload',
     onDrop: (files) => upload(files.map(entryOf)),
   });
 
@@ -377,17 +380,17 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
               Drop Link
             </Button>
           ) : null}
-          <Guarded verdict={caps.createFolder}>
+          <Guarded verdict={here.createFolder}>
             <Button
               variant="default"
-              disabled={!caps.createFolder.enabled}
+              disabled={!here.createFolder.enabled}
               onClick={() => setDialog({ kind: 'createFolder' })}
             >
               Add Folder
             </Button>
           </Guarded>
-          <Guarded verdict={caps.upload}>
-            <Button disabled={!caps.upload.enabled} onClick={() => setDialog({ kind: 'upload' })}>
+          <Guarded verdict={here.upload}>
+            <Button disabled={!here.upload.enabled} onClick={() => setDialog({ kind: 'upload' })}>
               Add
             </Button>
           </Guarded>
@@ -564,7 +567,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
             {drop.isDragActive ? (
               <Center pos="absolute" inset={0} style={{ background: 'rgba(255,255,255,.7)' }}>
                 <Text fw={600}>
-                  {caps.folderUpload.enabled
+                  {here.folderUpload.enabled
                     ? 'Drop files or folders to upload them here'
                     : 'Drop files to upload them here'}
                 </Text>
@@ -601,7 +604,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
             uploads.clear();
           }}
           onFiles={upload}
-          folderUpload={caps.folderUpload}
+          folderUpload={here.folderUpload}
         />
       ) : null}
       {dialog.kind === 'rename' ? (

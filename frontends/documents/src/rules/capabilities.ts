@@ -1,4 +1,5 @@
 import type { DocItem } from '../api/documents-api.js';
+import { blockedPrefixes, isInBlockedFolder } from './blocked-folders.js';
 import { isStaffOnly } from './names.js';
 
 export const DISABLED_BY_FIRM = 'Disabled by firm';
@@ -17,6 +18,8 @@ export interface CapabilityInput {
   entityInactive?: boolean;
   /** Firm preferences: disable_folder_action, disable_file_edit_action, document_tags_enabled, drop_link_enabled. */
   preferences?: Record<string, unknown>;
+  /** The company setting folders_where_client_actions_disabled. */
+  blockedFolders?: readonly string[];
 }
 
 /** An action is shown or not; a shown action may be disabled with a tooltip saying why. */
@@ -55,6 +58,8 @@ export interface Capabilities {
   otherCompanies: boolean;
   /** The drop-link dialog: partners, admins and full users, when the firm has the drop link on. */
   dropLink: boolean;
+  /** Whether the company blocks a client's changes at this path (never for advisors). */
+  blockedAt: (path: string) => boolean;
 }
 
 /** Drop Link is for partners, admins and full users (spec 1 s.2.2, s.6). */
@@ -92,6 +97,29 @@ export function capabilitiesFor(input: CapabilityInput): Capabilities {
     otherCompanies: isAdvisor,
     dropLink:
       isAdvisor && DROP_LINK_ACCESS.includes(input.firmAccess ?? '') && prefs.drop_link_enabled === true,
+    blockedAt: blockedAtFor(isAdvisor ? [] : (input.blockedFolders ?? [])),
+  };
+}
+
+function blockedAtFor(entries: readonly string[]): (path: string) => boolean {
+  const prefixes = blockedPrefixes(entries);
+  return prefixes.length ? (path) => isInBlockedFolder(path, prefixes) : () => false;
+}
+
+/**
+ * The capabilities at a path: where the company blocks clients' actions, every change a client could
+ * make there is disabled by firm (a read-only reason, when there is one, still shows first).
+ */
+export function capabilitiesAt(caps: Capabilities, path: string): Capabilities {
+  if (!caps.blockedAt(path)) return caps;
+  const held = (v: Verdict): Verdict => (v.enabled ? blocked(DISABLED_BY_FIRM) : v);
+  return {
+    ...caps,
+    upload: held(caps.upload),
+    folderUpload: held(caps.folderUpload),
+    createFolder: held(caps.createFolder),
+    folderEdit: held(caps.folderEdit),
+    fileEdit: held(caps.fileEdit),
   };
 }
 
@@ -111,7 +139,8 @@ export interface ItemActions {
 const SYSTEM_FOLDER = 'System folder';
 
 /** The actions of one row's menu. */
-export function itemActions(caps: Capabilities, item: DocItem): ItemActions {
+export function itemActions(all: Capabilities, item: DocItem): ItemActions {
+  const caps = capabilitiesAt(all, item.link);
   const deleted = Boolean(item.deleted_at);
   const folder = item.type === 'folder';
   const edit = folder ? caps.folderEdit : caps.fileEdit;

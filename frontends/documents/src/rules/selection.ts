@@ -1,5 +1,5 @@
 import type { DocItem } from '../api/documents-api.js';
-import type { Capabilities } from './capabilities.js';
+import { type Capabilities, capabilitiesAt } from './capabilities.js';
 import { isDeleted } from './names.js';
 
 export const MIXED_SELECTION = 'Bulk actions are not available on a mix of deleted and non-deleted items.';
@@ -27,8 +27,10 @@ const none = (mixed: boolean): BulkActions => ({
   reasons: {},
 });
 
-/** The bulk action bar for a selection. */
-export function bulkActions(caps: Capabilities, selected: DocItem[]): BulkActions {
+/** The bulk action bar for a selection (search results may come from several folders). */
+export function bulkActions(all: Capabilities, selected: DocItem[]): BulkActions {
+  const blockedItem = selected.find((i) => all.blockedAt(i.link));
+  const caps = blockedItem ? capabilitiesAt(all, blockedItem.link) : all;
   if (selected.length === 0) return none(false);
   const deleted = selected.filter(isDeleted).length;
   if (deleted > 0 && deleted < selected.length) return none(true);

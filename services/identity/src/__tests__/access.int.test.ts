@@ -40,6 +40,21 @@ describe('company access and firm contacts for other services', () => {
     });
   });
 
+  it('shows the folders blocked for clients on the company itself, so the file manager can disable them', async () => {
+    for (const who of ['client', 'partner']) {
+      const shown = await h.bus.request(Identity.getCompany, { id: company('llc') }, { actor: actor(who) });
+      expect(shown.foldersWhereClientActionsDisabled).toEqual(['/{year}/Final']);
+    }
+    const list = await h.bus.request(
+      Identity.listCompanies,
+      { searchTerm: '', page: 1, rowsPerPage: 50, includeInactive: false },
+      { actor: actor('client') },
+    );
+    expect(list.companies.find((c) => c.id === company('llc'))?.foldersWhereClientActionsDisabled).toEqual([
+      '/{year}/Final',
+    ]);
+  });
+
   it('reports read-only users and companies, and inactive companies to advisors', async () => {
     const ro = await h.bus.request(
       Identity.companyAccess,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, AppError, firmScope } from '@portico/platform';
 import { CompaniesRepository } from '../companies/companies.repository.js';
 import { CompaniesService } from '../companies/companies.service.js';
+import { clientBlockedFolders } from '../companies/company.mapper.js';
 import { documentPreferences } from '../firms/document-preferences.js';
 import { firmTheme } from '../firms/firm-theme.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
@@ -34,7 +35,6 @@ export class AccessService {
       this.users.get(scope, actor.user_id),
       this.preferences.get(actor.firm_id),
     ]);
-    const folders = company.settings.folders_where_client_actions_disabled;
     return {
       companyId: company.id,
       firmId: company.firmId,
@@ -43,9 +43,7 @@ export class AccessService {
       inactive: company.inactive,
       readonlyAccess: company.readonlyAccess,
       ownerIds: owners.map((o) => o.id),
-      foldersWhereClientActionsDisabled: Array.isArray(folders)
-        ? folders.filter((f): f is string => typeof f === 'string')
-        : [],
+      foldersWhereClientActionsDisabled: clientBlockedFolders(company),
       actorReadonly: user?.readonlyAccess ?? true,
       preferences: documentPreferences(prefs),
     };

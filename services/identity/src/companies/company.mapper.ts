@@ -1,5 +1,11 @@
 import type { CompanyRow } from '../schema.js';
 
+/** The company setting folders_where_client_actions_disabled, without anything that is not a path. */
+export function clientBlockedFolders(company: Pick<CompanyRow, 'settings'>): string[] {
+  const folders = company.settings.folders_where_client_actions_disabled;
+  return Array.isArray(folders) ? folders.filter((f): f is string => typeof f === 'string') : [];
+}
+
 export function toCompanyMessage(
   company: CompanyRow,
   owners: { id: string; uid: string; fname: string; lname: string }[] = [],
@@ -32,5 +38,7 @@ export function toCompanyMessage(
     entityTags: company.entityTags,
     createdAt: company.createdAt.toISOString(),
     deletedAt: company.deletedAt?.toISOString() ?? '',
+    // The file manager disables clients' actions in these folders, as the documents service refuses them.
+    foldersWhereClientActionsDisabled: clientBlockedFolders(company),
   };
 }
