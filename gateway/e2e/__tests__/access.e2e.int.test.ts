@@ -64,10 +64,26 @@ describe('API: access rules through the gateway', () => {
       expect(res.body.companies.every((c) => c.firm_id === s.firm.firmId)).toBe(true);
     });
 
+    it('GET /v2/entities takes the page sizes 10, 20 and 50 only, and filters by entity type', async () => {
+      const bad = await s.call<{ fields: Record<string, string> }>('GET', '/v2/entities?rows_per_page=100', {
+        token: as('partner'),
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.fields.rows_per_page).toBe('Rows per page must be 10, 20 or 50');
+      const llcs = await s.call<{ companies: { entity_type: string }[] }>(
+        'GET',
+        '/v2/entities?rows_per_page=20&entity_type=Partnership',
+        { token: as('partner') },
+      );
+      expect(llcs.status).toBe(200);
+      expect(llcs.body.companies.length).toBeGreaterThan(0);
+      expect(llcs.body.companies.every((c) => c.entity_type === 'Partnership')).toBe(true);
+    });
+
     it('GET /v2/entities sorts newest first, oldest first with descending=false', async () => {
       const ids = async (query: string) =>
         (
-          await s.call<{ companies: { id: string }[] }>('GET', `/v2/entities?rows_per_page=100${query}`, {
+          await s.call<{ companies: { id: string }[] }>('GET', `/v2/entities?rows_per_page=50${query}`, {
             token: as('partner'),
           })
         ).body.companies.map((c) => c.id);

@@ -35,6 +35,8 @@ const flag = z
   .enum(['true', 'false'], { error: 'Must be true or false' })
   .transform((value) => value === 'true');
 
+const ENTITY_PAGE_SIZES = [10, 20, 50];
+
 /** GET /v2/entities: the paged entity list. */
 export const listCompaniesQuery = z.object({
   search_term: optionalText(200),
@@ -43,14 +45,14 @@ export const listCompaniesQuery = z.object({
     .int('Page must be a whole number')
     .min(1)
     .default(1),
+  // The page sizes of spec 1 s.9; identity would answer any other size with pages of 10.
   rows_per_page: z.coerce
     .number({ error: 'Rows per page must be a number' })
-    .int('Rows per page must be a whole number')
-    .min(1)
-    .max(100, 'Rows per page must be at most 100')
+    .refine((n) => ENTITY_PAGE_SIZES.includes(n), 'Rows per page must be 10, 20 or 50')
     .default(10),
   descending: flag.optional(),
   include_inactive: flag.optional(),
+  entity_type: optionalText(100),
 });
 
 export const setDefaultCompanyBody = z.object({ company_id: token('Company is missing') });

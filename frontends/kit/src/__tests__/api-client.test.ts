@@ -217,5 +217,7 @@ describe('entity list', () => {
       expect(new URL(call.url).searchParams.get('rows_per_page')).toBe('50');
       expect(new URL(call.url).searchParams.get('include_inactive')).toBe('true');
     }
+    await api.listAll({ entity_type: 'Trust' });
+    expect(new URL(calls.at(-1)?.url ?? '').searchParams.get('entity_type')).toBe('Trust');
   });
 });

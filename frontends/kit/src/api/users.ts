@@ -92,6 +92,8 @@ export interface EntityListParams {
   search_term?: string;
   page?: number;
   rows_per_page?: number;
+  /** Only entities of this type. */
+  entity_type?: string;
 }
 
 /** The largest of the entity list's page sizes (spec 1 s.9: 10, 20, 50). */
@@ -115,9 +117,12 @@ export const companiesApi = (api: ApiClient) => ({
   updateProfile: (id: string, changes: EntityChanges) =>
     api.put<Entity>(`/companies/${encodeURIComponent(id)}`, changes),
   list: (params: EntityListParams) => listEntities(api, params),
-  /** Every entity the caller may see, read in pages of the largest size (a client's own entities). */
-  listAll: async (): Promise<EntityPage> => {
-    const page = (n: number) => listEntities(api, { rows_per_page: LARGEST_ENTITY_PAGE, page: n });
+  /**
+   * Every entity the caller may see (of one type, if given), read in pages of the largest size: a
+   * client's own entities, the chips' selection by entity type.
+   */
+  listAll: async (filter: Pick<EntityListParams, 'entity_type'> = {}): Promise<EntityPage> => {
+    const page = (n: number) => listEntities(api, { ...filter, rows_per_page: LARGEST_ENTITY_PAGE, page: n });
     const first = await page(1);
     const rest = await Promise.all(
       Array.from({ length: Math.max(0, first.total_pages - 1) }, (_, i) => page(i + 2)),

@@ -1,5 +1,6 @@
-import { Combobox, Pill, PillsInput, Text, useCombobox } from '@mantine/core';
+import { Combobox, Group, Pill, PillsInput, Select, Text, useCombobox } from '@mantine/core';
 import { useState } from 'react';
+import { useApi } from '../api/ApiProvider.js';
 import type { Entity } from '../api/users.js';
 import { CHIPS_DEBOUNCE_MS, type EntitySearch, useEntitySearch } from './useEntitySearch.js';
 
@@ -15,6 +16,13 @@ export interface EntityChipsProps {
   label?: string;
   placeholder?: string;
   search?: EntitySearch;
+  /**
+   * Bulk selection by entity type (spec 1 s.2.10), off unless given: the firm's entity types. Choosing
+   * one adds every active entity of that type.
+   */
+  entityTypes?: string[];
+  /** Every entity of a type; defaults to GET /v2/entities filtered by type, all pages. */
+  entitiesOfType?: (entityType: string) => Promise<Entity[]>;
 }
 
 /** Entity multi-select chips (spec 1 s.2.10, s.9): 160 ms search debounce, '+N more' past the limit. */
@@ -26,7 +34,10 @@ export function EntityChips({
   label,
   placeholder = 'Search entities',
   search,
+  entityTypes,
+  entitiesOfType,
 }: EntityChipsProps) {
+  const api = useApi();
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [text, setText] = useState('');
   const { entities } = useEntitySearch(text, CHIPS_DEBOUNCE_MS, combobox.dropdownOpened, search);
@@ -44,7 +55,21 @@ export function EntityChips({
     if (single) combobox.closeDropdown();
   };
 
-  return (
+  const [addingType, setAddingType] = useState(false);
+  const addType = async (entityType: string) => {
+    setAddingType(true);
+    try {
+      const ofType = entitiesOfType
+        ? await entitiesOfType(entityType)
+        : (await api.companies.listAll({ entity_type: entityType })).companies;
+      const added = ofType.filter((e) => !e.inactive && !selected.has(e.id));
+      if (added.length) onChange([...value, ...added]);
+    } finally {
+      setAddingType(false);
+    }
+  };
+
+  const chips = (
     <Combobox
       store={combobox}
       withinPortal={false}
@@ -63,7 +88,7 @@ export function EntityChips({
               </Pill>
             ))}
             {hidden > 0 && <Pill data-testid="entity-chips-more">+{hidden} more</Pill>}
-            <Combobox.EventsTarget>
+            <Combobox.EventsTarget withExpandedAttribute>
               <PillsInput.Field
                 value={text}
                 placeholder={value.length ? undefined : placeholder}
@@ -96,5 +121,22 @@ export function EntityChips({
         </Combobox.Options>
       </Combobox.Dropdown>
     </Combobox>
+  );
+  if (single || !entityTypes?.length) return chips;
+  return (
+    <Group align="flex-end" gap="xs" wrap="nowrap">
+      <div style={{ flex: 1, minWidth: 0 }}>{chips}</div>
+      <Select
+        aria-label="Select all of an entity type"
+        placeholder="Select by entity type"
+        data={entityTypes}
+        value={null}
+        disabled={addingType}
+        onChange={(type) => {
+          if (type) void addType(type);
+        }}
+        w={200}
+      />
+    </Group>
   );
 }

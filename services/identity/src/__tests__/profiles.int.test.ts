@@ -471,6 +471,21 @@ describe('identity users, entities and firm settings over NATS', () => {
       expect(mine.totalCount).toBe(2);
     });
 
+    it('lists the entities of one type for the chips selection by type, inactive ones to advisors only', async () => {
+      const ofType = async (entityType: string, key: string) =>
+        (
+          await h.bus.request(
+            Identity.listCompanies,
+            { entityType, rowsPerPage: 50, includeInactive: true },
+            { actor: actor(key) },
+          )
+        ).companies.map((c) => c.id);
+      expect(await ofType('Partnership', 'partner')).toEqual([company('llc')]);
+      expect(await ofType('S-Corporation', 'partner')).toEqual([company('inactive')]);
+      expect(await ofType('S-Corporation', 'client')).toEqual([]);
+      expect((await ofType('Individual', 'partner')).length).toBeGreaterThan(1);
+    });
+
     it('lists entities newest first unless descending is false', async () => {
       const list = (descending?: boolean) =>
         h.bus.request(

@@ -102,6 +102,7 @@ export class CompaniesRepository {
       ownerId?: string;
       includeInactive: boolean;
       descending: boolean;
+      entityType?: string;
     },
   ) {
     return inFirm(this.db, scope, async (tx) => {
@@ -109,6 +110,7 @@ export class CompaniesRepository {
         eq(companies.firmId, scope.firmId),
         isNull(companies.deletedAt),
         options.includeInactive ? undefined : eq(companies.inactive, false),
+        options.entityType ? eq(companies.entityType, options.entityType) : undefined,
         options.search
           ? or(
               ilike(companies.name, `%${escapeLike(options.search)}%`),

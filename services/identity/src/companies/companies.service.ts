@@ -104,6 +104,7 @@ export class CompaniesService {
       // Clients see only active entities; advisors see all (spec 1 s.4.2).
       includeInactive: !isClient && request.includeInactive,
       descending: request.descending ?? true,
+      entityType: request.entityType.trim(),
     });
     return {
       companies: rows.map((c) => toCompanyMessage(c)),
