@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import type { Entity, EntityPage } from '../api/users.js';
 import { EntityChips } from '../pickers/EntityChips.js';
@@ -102,6 +102,11 @@ describe('EntityCombobox', () => {
     fireEvent.change(input, { target: { value: 'acme' } });
     await advance(300);
     await advance(0);
+    // A combobox to assistive technology: expanded, and naming the list it controls.
+    expect(input.getAttribute('role')).toBe('combobox');
+    expect(input.getAttribute('aria-expanded')).toBe('true');
+    const list = document.getElementById(input.getAttribute('aria-controls') ?? '');
+    expect(list?.getAttribute('role')).toBe('listbox');
     const inactive = screen.getByText('Old Acme (Inactive)').closest('[role="option"]');
     expect(inactive?.getAttribute('data-combobox-disabled')).toBe('true');
     fireEvent.click(inactive as Element);
@@ -225,6 +230,52 @@ describe('EntityChips', () => {
     expect(changes.at(-1)?.map((e) => e.id)).toEqual(['4']);
     expect(screen.getAllByTestId('entity-chip')).toHaveLength(1);
     expect(screen.queryByTestId('entity-chips-more')).toBeNull();
+  });
+});
+
+describe('EntityChips bulk selection by entity type', () => {
+  it('adds every active entity of the chosen type that is not chosen yet', async () => {
+    const asked: string[] = [];
+    const changes: Entity[][] = [];
+    const beta = ENTITIES.find((e) => e.id === '4') as Entity;
+    const ofType = async (type: string) => {
+      asked.push(type);
+      return ENTITIES.filter((e) => e.name.includes('Acme'));
+    };
+    renderWithKit(
+      <EntityChips
+        label="Entities"
+        value={[beta, ENTITIES[1] as Entity]}
+        onChange={(next) => changes.push(next)}
+        search={searchSpy().search}
+        entityTypes={['LLC', 'Trust']}
+        entitiesOfType={ofType}
+      />,
+    );
+    const byType = screen.getByLabelText('Select all of an entity type', { selector: 'input' });
+    fireEvent.keyDown(byType, { key: 'ArrowDown', code: 'ArrowDown' });
+    fireEvent.click(await screen.findByRole('option', { name: 'LLC' }));
+    await waitFor(() => expect(changes).toHaveLength(1));
+    expect(asked).toEqual(['LLC']);
+    // Acme Trust was chosen already and Old Acme is inactive: only Acme LLC is added.
+    expect(changes[0]?.map((e) => e.id)).toEqual(['4', '2', '1']);
+  });
+
+  it('is not offered without entity types or in single selection', () => {
+    renderWithKit(
+      <>
+        <EntityChips label="Many" value={[]} onChange={() => {}} search={searchSpy().search} />
+        <EntityChips
+          label="One"
+          single
+          value={[]}
+          onChange={() => {}}
+          search={searchSpy().search}
+          entityTypes={['LLC']}
+        />
+      </>,
+    );
+    expect(screen.queryByLabelText('Select all of an entity type')).toBeNull();
   });
 });
 

@@ -69,7 +69,7 @@ export function EntityCombobox({
         combobox.closeDropdown();
       }}
     >
-      <Combobox.Target>
+      <Combobox.Target withExpandedAttribute>
         <InputBase
           label={label}
           placeholder={value ? value.name : placeholder}
