@@ -107,6 +107,11 @@ describe('sign-in page without the router', () => {
     const lookup = (methods: { name: string; value: string }[]) =>
       json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'password', methods });
 
+    const EMAIL_AND_SMS = [
+      { name: 'email', value: 'c***@client.test' },
+      { name: 'sms', value: '(***) ***-0123' },
+    ];
+
     async function openAlternate(answer: (path: string, body: unknown) => Response) {
       const rendered = renderSignIn('?email=cleo%40client.test', answer);
       fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
@@ -117,11 +122,7 @@ describe('sign-in page without the router', () => {
 
     it('offers Text me a code when the lookup lists the sms method, and sends it', async () => {
       const { calls } = await openAlternate((path) => {
-        if (path === '/sessions/get_preferred_sign_in_method')
-          return lookup([
-            { name: 'email', value: 'c***@client.test' },
-            { name: 'sms', value: '(***) ***-0123' },
-          ]);
+        if (path === '/sessions/get_preferred_sign_in_method') return lookup(EMAIL_AND_SMS);
         if (path === '/sessions/send_sms_verification_code')
           return json({ uid: 'u1', sent_to: '(***) ***-0123' });
         return json({ error: 'not found' }, 404);
@@ -142,11 +143,7 @@ describe('sign-in page without the router', () => {
 
     it('shows the SMS failure with the Reset sign-in method button it points to', async () => {
       const { calls } = await openAlternate((path) => {
-        if (path === '/sessions/get_preferred_sign_in_method')
-          return lookup([
-            { name: 'email', value: 'c***@client.test' },
-            { name: 'sms', value: '(***) ***-0123' },
-          ]);
+        if (path === '/sessions/get_preferred_sign_in_method') return lookup(EMAIL_AND_SMS);
         if (path === '/sessions/send_sms_verification_code')
           return json({ error: 'sms_failed', message: MESSAGES.smsFailed }, 400);
         if (path === '/sessions/forgot_password') return json({ sent_to: 'c***@client.test' });

@@ -305,19 +305,7 @@ export class ItemsRepository {
     fullPath: string,
   ): Promise<ItemRow | undefined> {
     const parts = splitPath(fullPath);
-    if (!parts) return undefined;
-    const rows = await tx
-      .select()
-      .from(items)
-      .where(
-        and(
-          this.inCompany(scope, companyId),
-          eq(items.folder, parts[0]),
-          sql`lower(${items.name}) = ${parts[1].toLowerCase()}`,
-          isNull(items.deletedAt),
-        ),
-      );
-    return rows[0];
+    return parts ? this.findChild(tx, scope, companyId, parts[0], [parts[1]]) : undefined;
   }
 
   /**
