@@ -287,7 +287,7 @@ describe('documents', () => {
     // Move to another company of the firm: the company first, then a folder of its tree.
     await act(page, 'Lease agreement.pdf', 'Move');
     const move = dialog(page, 'Move "Lease agreement.pdf"');
-    await move.getByRole('textbox', { name: 'Company' }).fill('Anders Family');
+    await move.getByRole('combobox', { name: 'Company' }).fill('Anders Family');
     await move.getByRole('option', { name: 'Anders Family Trust' }).click();
     await move.getByText('Another company of the firm: Anders Family Trust').waitFor();
     // The system folder is in every tree but never a place to move or copy to.

@@ -76,7 +76,7 @@ describe('advisor-only pieces', () => {
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByRole('tree', { name: 'Location' });
     expect(within(dialog).queryByTestId('company-selector')).toBeNull();
-    expect(within(dialog).queryByRole('textbox', { name: 'Company' })).toBeNull();
+    expect(within(dialog).queryByRole('combobox', { name: 'Company' })).toBeNull();
   });
 
   it('shows an advisor those actions and the company selector', async () => {
@@ -100,7 +100,7 @@ describe('move or copy to another company', () => {
   it('lets an advisor choose another company of the firm, then a folder of its tree', async () => {
     const gw = manager('advisor', 'partner');
     const dialog = await openAction('W-2 2024.pdf', 'Move');
-    const company = within(dialog).getByRole('textbox', { name: 'Company' });
+    const company = within(dialog).getByRole('combobox', { name: 'Company' });
     expect(company.getAttribute('placeholder')).toBe('Anders Design LLC');
     expect((within(dialog).getByRole('button', { name: 'Move here' }) as HTMLButtonElement).disabled).toBe(
       true,

@@ -1,30 +1,17 @@
-import type { Api, Entity } from '@portico/kit';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PAGE = 100;
+import { type Api, type Entity, isApiError } from '@portico/kit';
 
 /**
- * The company of a route's companyHash. The gateway has no lookup by hash: the entities the shell
- * already knows (the client's entity list) come first, then an id given as such, then the entity
- * list pages (GET /v2/entities, which carries hash_id).
+ * The company of a route's companyHash: among the entities the shell already knows (the client's own),
+ * else GET /companies/{hash}, which takes the hash as well as the id. Null when the caller may not see
+ * it (the gateway answers 404 for another firm's entity, or one the caller is not given).
  */
 export async function resolveCompany(api: Api, hash: string, known: Entity[] = []): Promise<Entity | null> {
   const local = known.find((e) => e.hash_id === hash || e.id === hash);
   if (local) return local;
-  if (UUID.test(hash)) {
-    try {
-      return await api.companies.get(hash);
-    } catch {
-      // fall through to the list
-    }
+  try {
+    return await api.companies.get(hash);
+  } catch (err) {
+    if (isApiError(err) && err.status === 404) return null;
+    throw err;
   }
-  for (let page = 1; page <= 200; page++) {
-    const result = await api.client.get<{ companies: Entity[]; count?: number }>('/v2/entities', {
-      query: { rows_per_page: PAGE, page, include_inactive: 'true' },
-    });
-    const found = result.companies.find((e) => e.hash_id === hash);
-    if (found) return found;
-    if (result.companies.length < PAGE) break;
-  }
-  return null;
 }

@@ -92,6 +92,31 @@ describe('company access and firm contacts for other services', () => {
     for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ status: 404 });
   });
 
+  it("finds a company by the hash in the portal's addresses as by its id, with the same 404s", async () => {
+    const get = (id: string, key: string) =>
+      h.bus.request(Identity.getCompany, { id }, { actor: actor(key) });
+    const byId = await get(company('llc'), 'partner');
+    expect((await get(byId.hashId, 'partner')).id).toBe(company('llc'));
+    expect((await get(byId.hashId, 'client')).id).toBe(company('llc'));
+    const otto = await get(company('otto'), 'partner');
+    const foreign = await h.bus.request(
+      Identity.getCompany,
+      { id: h.other.companies.otto?.id as string },
+      { actor: h.actorOf(h.other, 'partner') },
+    );
+    for (const [id, key] of [
+      [otto.hashId, 'client'],
+      [foreign.hashId, 'partner'],
+      ['NoSuchHash', 'partner'],
+    ] as const) {
+      await expect(get(id, key)).rejects.toMatchObject({ status: 404 });
+    }
+    // Other services name companies by id only.
+    await expect(
+      h.bus.request(Identity.companyAccess, { companyId: byId.hashId }, { actor: actor('partner') }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
   it('lists the chosen advisors of a firm by id or by slug, and 404s an unknown firm', async () => {
     const chosen = await h.bus.request(Identity.firmContacts, {
       firmId: h.firm.firmId,

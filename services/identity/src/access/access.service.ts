@@ -28,6 +28,8 @@ export class AccessService {
 
   /** 404 exactly when the actor may not see the company (another firm, not an owner, inactive for a client). */
   async companyAccess(actor: Actor, companyId: string) {
+    // Other services name companies by id only (the hash is for the portal's addresses).
+    if (!isUuid(companyId)) throw new AppError('not_found', 'company_not_found', Messages.notFound);
     const company = await this.companies.visible(actor, companyId);
     const scope = firmScope(actor.firm_id);
     const [owners, user, prefs] = await Promise.all([

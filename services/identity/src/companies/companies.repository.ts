@@ -20,6 +20,19 @@ export class CompaniesRepository {
     return rows[0];
   }
 
+  /** By the public hash in the portal's addresses (/admin/{companyHash}/documents). */
+  async getByHash(scope: FirmScope, hashId: string): Promise<CompanyRow | undefined> {
+    const rows = await readInFirm(this.db, scope, (read) =>
+      read
+        .select()
+        .from(companies)
+        .where(
+          and(eq(companies.firmId, scope.firmId), eq(companies.hashId, hashId), isNull(companies.deletedAt)),
+        ),
+    );
+    return rows[0];
+  }
+
   async owners(scope: FirmScope, companyId: string) {
     return readInFirm(this.db, scope, (read) =>
       read

@@ -155,10 +155,15 @@ export class CompaniesService {
     return this.present(actor, updated);
   }
 
-  /** Another firm's entity, a deleted one, or for a client one they do not own or that is inactive: 404. */
+  /**
+   * The company by id or by the hash in the portal's addresses. Another firm's entity, a deleted one, or
+   * for a client one they do not own or that is inactive: 404.
+   */
   async visible(actor: Actor, id: string): Promise<CompanyRow> {
     const scope = firmScope(actor.firm_id);
-    const company = isUuid(id) ? await this.companies.get(scope, id) : undefined;
+    const company = isUuid(id)
+      ? await this.companies.get(scope, id)
+      : await this.companies.getByHash(scope, id);
     if (!company) throw notFound();
     if (actor.role === 'client') {
       if (company.inactive || !(await this.companies.isOwner(scope, company.id, actor.user_id)))
