@@ -64,6 +64,15 @@ export async function seedDemoDocuments(bus: BusClient, slug: string): Promise<n
     await upload(bus, actor, company.id, `/${year}/Receipts`, [
       { name: 'Office supplies.png', body: await receipt() },
     ]);
+    // A folder some demo companies keep from their clients' changes (folders_where_client_actions_disabled).
+    await bus.request(
+      Documents.createFolder,
+      { companyId: company.id, path: `/${year}`, name: 'Final' },
+      { actor },
+    );
+    await upload(bus, actor, company.id, `/${year}/Final`, [
+      { name: `${year} Final return.pdf`, body: await samplePdf(`Final return ${year}`, [company.name]) },
+    ]);
     await upload(bus, actor, company.id, '', [
       { name: 'Engagement letter.pdf', body: await samplePdf('Engagement letter', [company.name]) },
     ]);

@@ -77,6 +77,8 @@ export const DEMO_FIRM: FirmSpec = {
           entityType: 'Partnership',
           city: 'Oakland',
           state: 'CA',
+          // The firm files the final return of each year here; its client cannot change that folder.
+          clientBlockedFolders: ['/{year}/Final'],
         },
         { key: 'anders_trust', name: 'Anders Family Trust', entityType: 'Trust' },
       ],

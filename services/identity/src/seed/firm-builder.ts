@@ -27,6 +27,8 @@ export interface CompanySpec {
   businessEmail?: string;
   city?: string;
   state?: string;
+  /** The company setting folders_where_client_actions_disabled. */
+  clientBlockedFolders?: string[];
 }
 
 export interface ClientSpec {
@@ -148,6 +150,9 @@ export async function buildFirm(db: IdentityDb, spec: FirmSpec): Promise<BuiltFi
             city: company.city ?? '',
             state: company.state ?? '',
             userId: user.id,
+            settings: company.clientBlockedFolders
+              ? { folders_where_client_actions_disabled: company.clientBlockedFolders }
+              : {},
           })
           .returning();
         const co = created as { id: string; hashId: string };
