@@ -294,6 +294,52 @@ describe('identity users, entities and firm settings over NATS', () => {
       ).resolves.toMatchObject({ id: id('client') });
     });
 
+    it('lists a group advisor only the entities they may open when firm groups are on', async () => {
+      const names = async (key: string) =>
+        (
+          await h.bus.request(
+            Identity.listCompanies,
+            { rowsPerPage: 50, includeInactive: true },
+            { actor: actor(key) },
+          )
+        ).companies.map((c) => c.id);
+      const everything = await names('partner');
+      // Otto's entity moves to another group for this test.
+      const [west] = await h.identity.query<{ id: string }>(
+        `insert into firm_groups (firm_id, name) values ($1, 'West') returning id`,
+        [h.firm.firmId],
+      );
+      await h.identity.query('update users set firm_group_id = $1 where id = $2', [west?.id, id('other')]);
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { has_firm_groups: true } },
+        { actor: actor('partner') },
+      );
+      try {
+        const east = await names('group');
+        expect(east).toEqual(expect.arrayContaining([company('individual'), company('llc')]));
+        expect(east).not.toContain(company('otto'));
+        expect(everything).toEqual(expect.arrayContaining(east));
+        // Every entity listed opens, and the one left out does not.
+        for (const companyId of east) {
+          await h.bus.request(Identity.getCompany, { id: companyId }, { actor: actor('group') });
+        }
+        await expect(
+          h.bus.request(Identity.getCompany, { id: company('otto') }, { actor: actor('group') }),
+        ).rejects.toMatchObject({ status: 404 });
+        expect(await names('nogroup')).toEqual([]);
+        expect(await names('full')).toEqual(everything);
+      } finally {
+        await h.bus.request(
+          Identity.updatePreferences,
+          { preferences: { has_firm_groups: false } },
+          { actor: actor('partner') },
+        );
+        await h.identity.query('update users set firm_group_id = null where id = $1', [id('other')]);
+      }
+      expect(await names('nogroup')).toEqual(everything);
+    });
+
     it('lets only partners and admins edit another firm user', async () => {
       await expect(
         h.bus.request(

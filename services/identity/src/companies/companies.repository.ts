@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, readInFirm, type Tx } from '@portico/platform';
-import { and, count, desc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import { type CompanyRow, companies, companyOwners, type IdentitySchema, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
 
@@ -31,6 +31,18 @@ export class CompaniesRepository {
         ),
     );
     return rows[0];
+  }
+
+  /** The rule of CompaniesService.visible for group advisors, as a condition on the list. */
+  private inFirmGroup(tx: Tx<IdentitySchema>, groupId: string | null) {
+    if (!groupId) return sql`false`;
+    const owned = tx.select({ id: companyOwners.companyId }).from(companyOwners);
+    const ownedInGroup = tx
+      .select({ id: companyOwners.companyId })
+      .from(companyOwners)
+      .innerJoin(users, eq(users.id, companyOwners.userId))
+      .where(or(isNull(users.firmGroupId), eq(users.firmGroupId, groupId)));
+    return or(notInArray(companies.id, owned), inArray(companies.id, ownedInGroup));
   }
 
   async owners(scope: FirmScope, companyId: string) {
@@ -116,10 +128,16 @@ export class CompaniesRepository {
       includeInactive: boolean;
       descending: boolean;
       entityType?: string;
+      /**
+       * A group advisor's view when firm groups are on: entities with no owner, or an owner in this group
+       * or in none. Null: a group advisor without a group, who sees none.
+       */
+      firmGroup?: { id: string | null };
     },
   ) {
     return inFirm(this.db, scope, async (tx) => {
       const where = and(
+        options.firmGroup ? this.inFirmGroup(tx, options.firmGroup.id) : undefined,
         eq(companies.firmId, scope.firmId),
         isNull(companies.deletedAt),
         options.includeInactive ? undefined : eq(companies.inactive, false),

@@ -96,6 +96,9 @@ export class CompaniesService {
     const perPage = PAGE_SIZES.includes(request.rowsPerPage) ? request.rowsPerPage : 10;
     const page = Math.max(1, request.page || 1);
     const isClient = actor.role === 'client';
+    // A group advisor lists what they may open (see visible).
+    const groupsOn =
+      actor.firm_access === 'group' && (await this.preferences.get(actor.firm_id)).has_firm_groups;
     const { rows, total } = await this.companies.list(firmScope(actor.firm_id), {
       search: request.searchTerm.trim(),
       page,
@@ -105,6 +108,7 @@ export class CompaniesService {
       includeInactive: !isClient && request.includeInactive,
       descending: request.descending ?? true,
       entityType: request.entityType.trim(),
+      firmGroup: groupsOn ? { id: actor.firm_group_id || null } : undefined,
     });
     return {
       companies: rows.map((c) => toCompanyMessage(c)),
