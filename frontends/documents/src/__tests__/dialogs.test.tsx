@@ -169,6 +169,38 @@ describe('the system folder', () => {
   });
 });
 
+describe('a folder the company blocks for its clients', () => {
+  it('is no move or copy target for a client, and is for an advisor', async () => {
+    const final = anItem({ type: 'folder', name: 'Final', items_count: 1 });
+    const archive = anItem({ type: 'folder', name: 'Archive', items_count: 0 });
+    for (const role of ['client', 'advisor'] as const) {
+      const gw = fakeApi((call) =>
+        call.path === '/integrations/get_documents'
+          ? { body: { documents: [final, archive, w2], path: '/', count: 3 } }
+          : undefined,
+      );
+      const { unmount } = renderWithClient(
+        <FileManager
+          api={documentsApi(gw.client)}
+          company={anders}
+          caps={capabilitiesFor({ role, blockedFolders: ['/Final'] })}
+        />,
+        gw.client,
+      );
+      const dialog = await openAction('W-2 2024.pdf', 'Move');
+      const tree = within(dialog).getByRole('tree', { name: 'Location' });
+      const target = await within(tree).findByRole('treeitem', { name: /Final/ });
+      expect(target.getAttribute('aria-disabled')).toBe(role === 'client' ? 'true' : null);
+      expect(
+        within(tree)
+          .getByRole('treeitem', { name: /Archive/ })
+          .getAttribute('aria-disabled'),
+      ).toBeNull();
+      unmount();
+    }
+  });
+});
+
 describe('drop link', () => {
   const writeText = jest.fn(async (_text: string) => {});
   beforeEach(() => {

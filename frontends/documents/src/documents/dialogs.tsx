@@ -351,7 +351,9 @@ export function MoveCopyDialog({
   const [busy, setBusy] = useState(false);
   const sameCompany = targetCompany.id === company.id;
   const folders = items.filter((i) => i.type === 'folder').map((i) => normalizePath(i.link));
-  const blocked = (p: string) => sameCompany && folders.some((f) => p === f || p.startsWith(`${f}/`));
+  // Not into itself, and for a client not into a folder the company blocks (the service refuses both).
+  const blocked = (p: string) =>
+    (sameCompany && folders.some((f) => p === f || p.startsWith(`${f}/`))) || caps.blockedAt(p);
   const verb = mode === 'move' ? 'Move' : 'Copy';
   return (
     <Dialog opened onClose={onClose} title={`${verb} ${describe(items)}`} size="wide">
