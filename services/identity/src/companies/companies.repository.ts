@@ -34,14 +34,22 @@ export class CompaniesRepository {
   }
 
   /** The rule of CompaniesService.visible for group advisors, as a condition on the list. */
-  private inFirmGroup(tx: Tx<IdentitySchema>, groupId: string | null) {
+  private inFirmGroup(tx: Tx<IdentitySchema>, scope: FirmScope, groupId: string | null) {
     if (!groupId) return sql`false`;
-    const owned = tx.select({ id: companyOwners.companyId }).from(companyOwners);
+    const owned = tx
+      .select({ id: companyOwners.companyId })
+      .from(companyOwners)
+      .where(eq(companyOwners.firmId, scope.firmId));
     const ownedInGroup = tx
       .select({ id: companyOwners.companyId })
       .from(companyOwners)
       .innerJoin(users, eq(users.id, companyOwners.userId))
-      .where(or(isNull(users.firmGroupId), eq(users.firmGroupId, groupId)));
+      .where(
+        and(
+          eq(companyOwners.firmId, scope.firmId),
+          or(isNull(users.firmGroupId), eq(users.firmGroupId, groupId)),
+        ),
+      );
     return or(notInArray(companies.id, owned), inArray(companies.id, ownedInGroup));
   }
 
@@ -137,7 +145,7 @@ export class CompaniesRepository {
   ) {
     return inFirm(this.db, scope, async (tx) => {
       const where = and(
-        options.firmGroup ? this.inFirmGroup(tx, options.firmGroup.id) : undefined,
+        options.firmGroup ? this.inFirmGroup(tx, scope, options.firmGroup.id) : undefined,
         eq(companies.firmId, scope.firmId),
         isNull(companies.deletedAt),
         options.includeInactive ? undefined : eq(companies.inactive, false),
