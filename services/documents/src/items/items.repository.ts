@@ -23,6 +23,10 @@ export type ItemChanges = Partial<Omit<NewItem, 'id' | 'firmId'>>;
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** Items anywhere inside the folder at `fullPath` (not the folder itself). */
+const insideFolder = (fullPath: string) =>
+  or(eq(items.folder, fullPath), ilike(items.folder, `${escapeLike(fullPath)}/%`));
+
 /** Where a listing page ended: the sort key of its last item (created_at as PostgreSQL's text, to the microsecond). */
 export interface ListCursor {
   type: 'file' | 'folder';
@@ -378,26 +382,11 @@ export class ItemsRepository {
       .where(
         and(
           this.inCompany(scope, companyId),
-          or(eq(items.folder, fullPath), ilike(items.folder, `${escapeLike(fullPath)}/%`)),
+          insideFolder(fullPath),
           filter === 'live' ? isNull(items.deletedAt) : undefined,
         ),
       )
       .orderBy(asc(items.folder), asc(items.name));
-  }
-
-  /** The full paths of everything live inside the folder at `fullPath` (not the folder itself). */
-  async subtreePaths(tx: DocTx, scope: FirmScope, companyId: string, fullPath: string): Promise<string[]> {
-    const rows = await tx
-      .select({ path: sql<string>`${items.folder} || '/' || ${items.name}` })
-      .from(items)
-      .where(
-        and(
-          this.inCompany(scope, companyId),
-          or(eq(items.folder, fullPath), ilike(items.folder, `${escapeLike(fullPath)}/%`)),
-          isNull(items.deletedAt),
-        ),
-      );
-    return rows.map((row) => row.path);
   }
 
   async insert(tx: DocTx, values: NewItem): Promise<ItemRow> {
@@ -502,13 +491,7 @@ export class ItemsRepository {
         folder: sql`${newFull} || substr(${items.folder}, ${oldFull.length + 1})`,
         updatedAt: sql`now()`,
       })
-      .where(
-        and(
-          this.inCompany(scope, companyId),
-          isNull(items.deletedAt),
-          or(eq(items.folder, oldFull), ilike(items.folder, `${escapeLike(oldFull)}/%`)),
-        ),
-      );
+      .where(and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(oldFull)));
   }
 
   /** Soft-deletes an item and, for a folder, everything live inside it, with one timestamp. */
@@ -521,9 +504,7 @@ export class ItemsRepository {
         and(
           this.inCompany(scope, item.companyId),
           isNull(items.deletedAt),
-          item.type === 'folder'
-            ? or(eq(items.id, item.id), eq(items.folder, full), ilike(items.folder, `${escapeLike(full)}/%`))
-            : eq(items.id, item.id),
+          item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
         ),
       );
   }
@@ -539,9 +520,7 @@ export class ItemsRepository {
           this.inCompany(scope, item.companyId),
           // Compared in SQL: the stored timestamp has microseconds a JavaScript Date cannot hold.
           sql`${items.deletedAt} = (select d.deleted_at from items d where d.id = ${item.id})`,
-          item.type === 'folder'
-            ? or(eq(items.id, item.id), eq(items.folder, full), ilike(items.folder, `${escapeLike(full)}/%`))
-            : eq(items.id, item.id),
+          item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
         ),
       );
   }

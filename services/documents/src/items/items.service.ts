@@ -160,7 +160,9 @@ export class ItemsService {
   ) {
     if (!isClient(actor) || item.type !== 'folder') return;
     const oldFull = fullPathOf(item);
-    const inside = await this.repo.subtreePaths(tx, firmScope(actor.firm_id), item.companyId, oldFull);
+    const inside = (await this.repo.subtree(tx, firmScope(actor.firm_id), item.companyId, oldFull)).map(
+      fullPathOf,
+    );
     assertCanCarry(actor, from, inside);
     if (to)
       assertCanCarry(
