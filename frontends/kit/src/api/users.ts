@@ -78,6 +78,8 @@ export type EntityChanges = Partial<
 
 export const usersApi = (api: ApiClient) => ({
   currentUser: () => api.get<CurrentUser>('/current_user'),
+  /** The emailed link of a changed email; answers the user with the new address (no session needed). */
+  confirmEmail: (token: string) => api.post<CurrentUser>('/users/confirm_email', { token }, { auth: false }),
   currentFirm: () => api.get<CurrentFirm>('/current_user_firm'),
   firmThemeBySlug: (slug: string) =>
     api.get<FirmBranding>('/firms/get_firm_theme_by_slug', { query: { slug }, auth: false }),

@@ -3,7 +3,6 @@ import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { useApi } from '../api/ApiProvider.js';
 import { errorMessage } from '../api/errors.js';
-import type { CurrentUser } from '../api/users.js';
 import { toast } from '../toast/toast.js';
 import { CURRENT_USER_KEY } from './hooks.js';
 
@@ -23,8 +22,8 @@ export function useEmailConfirmationLink() {
   useEffect(() => {
     if (!token || sent.current === token) return;
     sent.current = token;
-    api.client
-      .post<CurrentUser>('/users/confirm_email', { token }, { auth: false })
+    api.users
+      .confirmEmail(token)
       .then((user) => {
         toast.success(EMAIL_CONFIRMED);
         queryClient.setQueryData(CURRENT_USER_KEY, user);

@@ -3,7 +3,6 @@ import {
   Anchor,
   Button,
   Center,
-  type CurrentUser,
   errorMessage,
   Group,
   Image,
@@ -83,7 +82,7 @@ export interface SignInPageProps {
 
 /** /signin and /set-sign-in-method: every state of spec 1 s.2.3 and the flow of s.4.4. */
 export function SignInPage({ initial = 'login' }: SignInPageProps) {
-  const { client, sessions, users } = useApi();
+  const { sessions, users } = useApi();
   const { session, config } = useShellRuntime();
   const { params, navigate, signedIn } = useSignInNavigation();
   const redirect = safeRedirect(params.get('redirect'));
@@ -94,8 +93,8 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const [busy, setBusy] = useState(false);
   /** The SMS failure message is shown: the button it points to ('the button below') goes with it, in every state. */
   const [smsFailed, setSmsFailed] = useState(false);
-  /** The set-email step's new address while its confirmation dialog is open. */
-  const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
+  /** The set-email step's confirmation dialog (for flow.pendingEmail). */
+  const [confirmationOpen, setConfirmationOpen] = useState(false);
   /** Remounts the login form when its email changes from outside it. */
   const [loginKey, setLoginKey] = useState(0);
   const linkToken = params.get('token');
@@ -185,11 +184,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     if (!emailToken || handledEmailToken.current === emailToken) return;
     handledEmailToken.current = emailToken;
     void run(async () => {
-      const user = await client.post<CurrentUser>(
-        '/users/confirm_email',
-        { token: emailToken },
-        { auth: false },
-      );
+      const user = await users.confirmEmail(emailToken);
       go('login', { email: user.email, passwordStep: false });
       setNotice(MESSAGES.emailConfirmed);
       setLoginKey((k) => k + 1);
@@ -580,7 +575,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                       // emailed link confirms it (identity switches the method then), not now.
                       const pending = saved.user?.pending_email || email;
                       setFlow((f) => ({ ...f, pendingEmail: pending }));
-                      setConfirmationTo(pending);
+                      setConfirmationOpen(true);
                       return;
                     }
                     const set = await sessions.setSignInMethod({ method: 'email' });
@@ -591,9 +586,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               />
             </>
           )}
-          {confirmationTo !== null && (
+          {confirmationOpen && (
             <Suspense fallback={null}>
-              <EmailConfirmationDialog to={confirmationTo} onClose={() => setConfirmationTo(null)} />
+              <EmailConfirmationDialog to={flow.pendingEmail} onClose={() => setConfirmationOpen(false)} />
             </Suspense>
           )}
         </Stack>
