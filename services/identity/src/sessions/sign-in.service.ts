@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '../crypto/passwords.js';
 import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
+import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import type { UserRow } from '../schema.js';
 import { CONFIG } from '../tokens.js';
@@ -438,11 +439,8 @@ export class SignInService {
   }
 
   /** An emailed link to /signin. It names the user's firm, so the page it opens shows that firm's branding. */
-  private async link(token: string, firmId: string) {
-    const query = new URLSearchParams({ token });
-    const firm = await this.firms.get(firmScope(firmId));
-    if (firm?.slug) query.set('firm', firm.slug);
-    return `${this.config.PUBLIC_URL.replace(/\/$/, '')}/signin?${query}`;
+  private link(token: string, firmId: string) {
+    return signInPageLink(this.config.PUBLIC_URL, this.firms, firmId, { token });
   }
 }
 

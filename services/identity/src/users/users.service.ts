@@ -14,6 +14,7 @@ import { canEditUser, canSeeUser } from '../access/visibility.js';
 import type { IdentityConfig } from '../config.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
+import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
@@ -262,14 +263,10 @@ export class UsersService {
    * than that choice in the signed-in shell, so their link opens the sign-in page, with the firm's branding.
    */
   private async confirmationLink(user: UserRow, token: string, setsSignInEmail: boolean) {
-    const base = this.config.PUBLIC_URL.replace(/\/$/, '');
+    if (setsSignInEmail)
+      return signInPageLink(this.config.PUBLIC_URL, this.firms, user.firmId, { email_token: token });
     const query = new URLSearchParams({ email_token: token });
-    if (setsSignInEmail) {
-      const firm = await this.firms.get(firmScope(user.firmId));
-      if (firm?.slug) query.set('firm', firm.slug);
-      return `${base}/signin?${query}`;
-    }
-    return `${base}${user.isAdvisor ? '/admin-profile' : '/profile'}?${query}`;
+    return `${this.config.PUBLIC_URL.replace(/\/$/, '')}${user.isAdvisor ? '/admin-profile' : '/profile'}?${query}`;
   }
 }
 
