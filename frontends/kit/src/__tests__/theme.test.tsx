@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { Loader, MantineProvider } from '@mantine/core';
 import { render } from '@testing-library/react';
 import { DEFAULT_THEME_CSS } from '../theme/default-theme-css.js';
@@ -57,5 +57,20 @@ describe('theme variables', () => {
     );
     expect(kit.getByRole('status', { name: 'Loading' })).toBeTruthy();
     kit.unmount();
+  });
+
+  it('is always light: neither a stored scheme nor storage events change it', () => {
+    window.localStorage.setItem('mantine-color-scheme-value', 'dark');
+    const listen = jest.spyOn(window, 'addEventListener');
+    const kit = render(
+      <KitThemeProvider env="test">
+        <div />
+      </KitThemeProvider>,
+    );
+    expect(document.documentElement.getAttribute('data-mantine-color-scheme')).toBe('light');
+    expect(listen.mock.calls.map(([type]) => type)).not.toContain('storage');
+    kit.unmount();
+    listen.mockRestore();
+    window.localStorage.removeItem('mantine-color-scheme-value');
   });
 });

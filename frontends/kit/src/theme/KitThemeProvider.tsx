@@ -1,4 +1,4 @@
-import { MantineProvider } from '@mantine/core';
+import { type MantineColorSchemeManager, MantineProvider } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import { DialogStackProvider } from '../dialog/DialogStack.js';
 import { DEFAULT_THEME_CSS } from './default-theme-css.js';
@@ -20,6 +20,19 @@ export interface KitThemeProviderProps {
  * colour yet, as on the sign-in page's first render) they are known in advance (`DEFAULT_THEME_CSS`,
  * made by build/default-theme-css.mjs) and rendered as they are, in the same place.
  */
+/**
+ * Portico has one colour scheme. Mantine's default manager reads it from localStorage on the first
+ * render and listens for `storage` events and the system's dark-mode query; the first `storage`
+ * listener alone cost 2 to 7 ms of the sign-in page's first frame in chromium traces.
+ */
+const LIGHT_ONLY: MantineColorSchemeManager = {
+  get: () => 'light',
+  set: () => {},
+  subscribe: () => {},
+  unsubscribe: () => {},
+  clear: () => {},
+};
+
 export function KitThemeProvider({ primary, children, env = 'default' }: KitThemeProviderProps) {
   const theme = useMemo(() => createPorticoTheme(primary), [primary]);
   const isDefault = !primary || primary.toLowerCase() === DEFAULT_PRIMARY;
@@ -27,6 +40,8 @@ export function KitThemeProvider({ primary, children, env = 'default' }: KitThem
     <MantineProvider
       theme={theme}
       env={env}
+      colorSchemeManager={LIGHT_ONLY}
+      forceColorScheme="light"
       withCssVariables={!isDefault}
       cssVariablesResolver={porticoCssVariables}
     >
