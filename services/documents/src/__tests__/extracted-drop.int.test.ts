@@ -304,6 +304,8 @@ describe('extracted documents and the firm drop link', () => {
       expect(list.dropOffs.map((d) => d.name)).toEqual(['receipt.pdf']);
       const mail = await h.lastMessageTo(h.firm.users.full?.email as string);
       expect(mail?.text).toContain('receipt.pdf');
+      // The link opens the page that lists the drop-offs to download.
+      expect(mail?.text).toMatch(/https?:\/\/\S+\/drop-link-settings$/);
       expect(await h.lastMessageTo(h.firm.users.partner?.email as string)).toBeUndefined();
       await expect(
         h.bus.request(Documents.dropLinkInfo, { dropLinkId: `${id.slice(0, -4)}AAAA` }),

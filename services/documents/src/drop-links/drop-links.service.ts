@@ -244,7 +244,7 @@ export class DropLinksService {
       return;
     }
     const from = who.name ? `${who.name} <${who.email}>` : who.email;
-    const text = `${from} dropped off ${names.length} file(s) through your firm's drop link:\n\n${names.map((n) => `- ${n}`).join('\n')}\n\nOpen Portico to download them: ${this.config.PUBLIC_URL}`;
+    const text = `${from} dropped off ${names.length} file(s) through your firm's drop link:\n\n${names.map((n) => `- ${n}`).join('\n')}\n\nDownload them from Drop Link in Portico: ${new URL('/drop-link-settings', this.config.PUBLIC_URL)}`;
     for (const user of recipients) {
       await this.bus
         .request(Notifications.sendEmail, {
