@@ -14,3 +14,4 @@ export * from './health/health-server.js';
 export * from './logging/logger.js';
 export * from './service/run-service.js';
 export * from './telemetry/propagation.js';
+export * from './text/text.rules.js';

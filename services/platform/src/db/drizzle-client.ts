@@ -1,5 +1,6 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { isUuid } from '../text/text.rules.js';
 
 /** What a drizzle database was made from: its pg pool (when it has one) and its schema. */
 type DrizzleInternals = { $client: unknown; _: { fullSchema?: Record<string, unknown> } };
@@ -16,9 +17,7 @@ export function sameSchemaOn<D>(db: object, client: unknown): D {
   return drizzle(client as pg.PoolClient, schema ? { schema } : {}) as unknown as D;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A firm id that goes into a statement's text or a setting must be a plain UUID. */
 export function assertFirmUuid(firmId: string): void {
-  if (!UUID.test(firmId)) throw new Error('A firm scope needs a UUID');
+  if (!isUuid(firmId)) throw new Error('A firm scope needs a UUID');
 }

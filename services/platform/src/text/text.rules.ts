@@ -1,0 +1,17 @@
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` is a UUID as PostgreSQL's uuid columns take it; anything else there is a 22P02 error. */
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/**
+ * Whether text holds a C0 control character (NUL among them, which PostgreSQL refuses in text) or DEL.
+ * `typed` text (a note, a description) may keep tabs and line breaks; names, paths and ids may not.
+ */
+export function hasControlCharacters(value: string, { typed = false } = {}): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const whitespace = code === 0x09 || code === 0x0a || code === 0x0d;
+    if ((code < 0x20 || code === 0x7f) && !(typed && whitespace)) return true;
+  }
+  return false;
+}
