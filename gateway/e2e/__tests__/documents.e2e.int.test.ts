@@ -91,6 +91,26 @@ describe('API: documents through the gateway', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.fields.name).toBe('Please enter a folder name');
+    // A NUL or another control character in a name or path, and an upload id that is not a UUID: 400 with
+    // the field's message, never the database's error.
+    const refused: [string, Record<string, unknown>, string, string][] = [
+      ['create_folder', { name: 'Tax\u0000es' }, 'name', 'Must not contain control characters'],
+      ['get_documents', { path: '/a\u0001b' }, 'path', 'Path must not contain control characters'],
+      [
+        'restore_deleted_document',
+        { path: '/x.pdf', id: 'not-an-id' },
+        'id',
+        'This document id is not valid',
+      ],
+      ['process_document', { uploadIds: ['abc'] }, 'uploadIds.0', 'This upload is not valid'],
+    ];
+    for (const [route, fields, field, message] of refused) {
+      const res = await s.call<{ fields: Record<string, string> }>('POST', `/integrations/${route}`, {
+        token: as('partner'),
+        body: { companyId: company('llc'), ...fields },
+      });
+      expect([route, res.status, res.body.fields?.[field]]).toEqual([route, 400, message]);
+    }
   });
 
   it('uploads through presigned links, lists, renames, downloads and deletes', async () => {

@@ -1,19 +1,58 @@
+import { hasControlCharacters, isUuid } from '@portico/platform';
 import { z } from 'zod';
 
 /**
  * Bodies of the documents calls (spec 1 s.7.6), with the spec's camelCase keys. The documents service
- * validates again what it owns (names, paths, rights); this layer checks shapes and sizes.
+ * validates again what it owns (names, paths, rights); this layer checks shapes and sizes, that ids stored
+ * in uuid columns are UUIDs and that text holds no control characters (PostgreSQL refuses NUL in text).
  */
+const CONTROL = 'Must not contain control characters';
+
+/** Free of control characters; `typed` text (a description, a note) may keep tabs and line breaks. */
+const noControl =
+  (typed = false) =>
+  (value: string) =>
+    !hasControlCharacters(value, { typed });
+
 const companyId = () =>
-  z.string({ error: 'Company is missing' }).trim().min(1, 'Company is missing').max(100);
-const path = () => z.string({ error: 'Must be text' }).max(2_000, 'Path is too long').default('');
+  z
+    .string({ error: 'Company is missing' })
+    .trim()
+    .min(1, 'Company is missing')
+    .max(100)
+    .refine(noControl(), CONTROL);
+const path = () =>
+  z
+    .string({ error: 'Must be text' })
+    .max(2_000, 'Path is too long')
+    .refine(noControl(), 'Path must not contain control characters')
+    .default('');
+/** A path that must be given (an item's link). */
+const requiredPath = () =>
+  z
+    .string({ error: 'Path is missing' })
+    .min(1, 'Path is missing')
+    .max(2_000)
+    .refine(noControl(), 'Path must not contain control characters');
 const flag = () => z.boolean({ error: 'Must be true or false' }).default(false);
 const name = (missing: string) =>
-  z.string({ error: missing }).trim().min(1, missing).max(255, 'Name is too long');
-const text = (max: number) =>
-  z.string({ error: 'Must be text' }).max(max, `Must be at most ${max} characters`);
+  z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .max(255, 'Name is too long')
+    .refine(noControl(), CONTROL);
+const text = (max: number, control = CONTROL) =>
+  z
+    .string({ error: 'Must be text' })
+    .max(max, `Must be at most ${max} characters`)
+    .refine(noControl(true), control);
 const tags = () => z.array(text(100), { error: 'Tags must be a list' }).max(50, 'At most 50 tags');
-const id = (missing: string) => z.string({ error: missing }).trim().min(1, missing).max(100);
+const id = (missing: string) =>
+  z.string({ error: missing }).trim().min(1, missing).max(100).refine(noControl(), CONTROL);
+/** An id the service keeps in a uuid column. */
+const uuid = (missing: string, invalid: string) =>
+  z.string({ error: missing }).trim().min(1, missing).max(36, invalid).refine(isUuid, invalid);
 
 export const getDocumentsBody = z.object({
   companyId: companyId(),
@@ -44,23 +83,23 @@ export const renameItemBody = z.object({
 
 export const moveItemBody = z.object({
   companyId: companyId(),
-  oldPath: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+  oldPath: requiredPath(),
   newPath: path(),
   deleteOldPath: flag(),
   isFolder: flag(),
-  newCompanyId: z.string().trim().max(100).optional(),
+  newCompanyId: z.string().trim().max(100).refine(noControl(), CONTROL).optional(),
 });
 
 export const updateDocumentBody = z.object({
   companyId: companyId(),
-  link: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+  link: requiredPath(),
   description: text(1_000).optional(),
   tags: tags().optional(),
 });
 
 export const downloadDocumentBody = z.object({
   companyId: companyId(),
-  link: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+  link: requiredPath(),
   isDownload: flag(),
 });
 
@@ -73,7 +112,9 @@ export const downloadFolderBody = z.object({
 export const downloadMultipleBody = z.object({
   companyId: companyId(),
   links: z
-    .array(z.string().min(1).max(2_000), { error: 'Please select files' })
+    .array(z.string().min(1).max(2_000).refine(noControl(), 'Path must not contain control characters'), {
+      error: 'Please select files',
+    })
     .min(1, 'Please select files')
     .max(999, 'At most 999 files'),
   convertImagesToPdf: flag(),
@@ -88,10 +129,18 @@ export const deleteDocumentBody = z.object({
 
 export const removePathBody = z.object({
   companyId: companyId(),
-  path: z.string({ error: 'Path is missing' }).min(1, 'Path is missing').max(2_000),
+  path: requiredPath(),
 });
 
-export const restoreBody = removePathBody.extend({ id: z.string().trim().max(100).optional() });
+/** `id` picks one of the deleted items at that path; blank or left out, the path alone does. */
+export const restoreBody = removePathBody.extend({
+  id: z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(100)
+    .refine((value) => !value || isUuid(value), 'This document id is not valid')
+    .optional(),
+});
 
 const uploadFile = z.object({
   name: name('File name is missing'),
@@ -113,7 +162,9 @@ export const processDocumentBody = z.object({
   companyId: companyId(),
   path: path(),
   uploadIds: z
-    .array(id('Upload is missing'), { error: 'Please choose at least one file' })
+    .array(uuid('Upload is missing', 'This upload is not valid'), {
+      error: 'Please choose at least one file',
+    })
     .min(1, 'Please choose at least one file')
     .max(999, 'You can upload up to 999 files at once'),
   questionnaireId: text(100).default(''),
@@ -160,7 +211,11 @@ export const splitBody = z.object({
       z.object({
         name: text(255).default(''),
         differentiator: text(255).default(''),
-        pages: z.string({ error: 'Enter pages like 1-3, 5' }).min(1, 'Enter pages like 1-3, 5').max(500),
+        pages: z
+          .string({ error: 'Enter pages like 1-3, 5' })
+          .min(1, 'Enter pages like 1-3, 5')
+          .max(500)
+          .refine(noControl(), 'Enter pages like 1-3, 5'),
       }),
     )
     .min(1, 'Enter pages like 1-3, 5')
@@ -177,7 +232,9 @@ export const companyQuery = z.object({ company_id: companyId() });
 
 export const saveDropLinkBody = z.object({
   notifyUserIds: z
-    .array(z.string().trim().max(100), { error: 'Please select at least one user to receive notifications' })
+    .array(z.string().trim().max(100).refine(noControl(), CONTROL), {
+      error: 'Please select at least one user to receive notifications',
+    })
     .max(200),
 });
 
@@ -188,12 +245,21 @@ export const dropOffLinksBody = z.object({
 });
 
 export const dropOffProcessBody = z.object({
-  uploadIds: z.array(id('Upload is missing')).min(1, 'Please choose at least one file').max(999),
-  uploaderName: text(200).default(''),
+  uploadIds: z
+    .array(uuid('Upload is missing', 'This upload is not valid'))
+    .min(1, 'Please choose at least one file')
+    .max(999),
+  uploaderName: z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(200, 'Must be at most 200 characters')
+    .refine(noControl(), 'Your name contains characters that are not allowed')
+    .default(''),
   uploaderEmail: z
     .string({ error: 'Please enter a valid email' })
     .trim()
     .min(1, 'Please enter a valid email')
-    .max(254),
-  note: text(2_000).default(''),
+    .max(254)
+    .refine(noControl(), 'Please enter a valid email'),
+  note: text(2_000, 'The note contains characters that are not allowed').default(''),
 });

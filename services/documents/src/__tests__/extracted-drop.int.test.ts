@@ -311,6 +311,41 @@ describe('extracted documents and the firm drop link', () => {
         h.bus.request(Documents.dropLinkInfo, { dropLinkId: `${id.slice(0, -4)}AAAA` }),
       ).rejects.toMatchObject({ status: 404 });
     });
+    it('files the same uploads once when they are sent twice at once, and refuses bad ids and text', async () => {
+      const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
+      const body = await pdf();
+      const { links } = await h.bus.request(Documents.createDropOffLinks, {
+        dropLinkId: id,
+        files: [{ name: 'twice.pdf', size: BigInt(body.length) }],
+      });
+      for (const link of links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+      const send = (extra: Partial<{ uploadIds: string[]; uploaderName: string; note: string }>) =>
+        h.bus.request(Documents.processDropOff, {
+          dropLinkId: id,
+          uploadIds: links.map((l) => l.uploadId),
+          uploaderName: 'Visitor',
+          uploaderEmail: 'visitor@example.com',
+          ...extra,
+        });
+      // A NUL (PostgreSQL refuses it in text) or another control character: 400, and the uploads stay.
+      await expect(send({ uploaderName: 'Vis\u0000itor' })).rejects.toMatchObject({
+        status: 400,
+        message: 'Your name contains characters that are not allowed',
+      });
+      await expect(send({ note: 'see \u0007 attached' })).rejects.toMatchObject({ status: 400 });
+      // An id that is not a UUID names no upload: 404, not a database error.
+      await expect(send({ uploadIds: ['not-a-uuid'] })).rejects.toMatchObject({ status: 404 });
+      const results = await Promise.allSettled([
+        send({ note: 'first\nline two' }),
+        send({ note: 'first\nline two' }),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { status: 404 } });
+      const list = await h.bus.request(Documents.listDropOffs, {}, { actor: actor('full') });
+      expect(list.dropOffs.filter((d) => d.name === 'twice.pdf')).toHaveLength(1);
+      // Sent again once filed, they are gone.
+      await expect(send({})).rejects.toMatchObject({ status: 404 });
+    });
   });
 
   it("answers the portal's secure upload page by the firm's slug, while the drop link is on", async () => {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@portico/platform';
 
 function keystream(key: string, length: number): Buffer {
   const out = Buffer.alloc(length);
@@ -32,6 +31,6 @@ export function decodeDropLinkId(id: string, key: string): { firmId: string; fir
   const text = bytes.toString('utf8');
   const colon = text.indexOf(':');
   const firmId = text.slice(0, colon);
-  if (colon !== 36 || !UUID.test(firmId)) return undefined;
+  if (colon !== 36 || !isUuid(firmId)) return undefined;
   return { firmId: firmId.toLowerCase(), firmName: text.slice(colon + 1) };
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, recordEvent } from '@portico/platform';
 import { DocumentsEvents } from '@portico/proto';
 import { and, desc, eq } from 'drizzle-orm';
+import type { DocTx } from '../items/items.repository.js';
 import { dropOffs } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 
@@ -9,23 +10,26 @@ import { DB, type DocumentsDb } from '../tokens.js';
 export class DropLinksRepository {
   constructor(@Inject(DB) private readonly db: DocumentsDb) {}
 
-  /** Files the drop-offs and announces them in one transaction. */
+  transaction<T>(scope: FirmScope, work: (tx: DocTx) => Promise<T>): Promise<T> {
+    return inFirm(this.db, scope, work);
+  }
+
+  /** Files the drop-offs and announces them, in the caller's transaction (with their uploads consumed). */
   async addDropOffs(
+    tx: DocTx,
     scope: FirmScope,
     rows: (typeof dropOffs.$inferInsert)[],
     who: { name: string; email: string },
   ) {
-    return inFirm(this.db, scope, async (tx) => {
-      const inserted = rows.length ? await tx.insert(dropOffs).values(rows).returning() : [];
-      await recordEvent(tx, DocumentsEvents.dropOffReceived, {
-        firmId: scope.firmId,
-        names: inserted.map((r) => r.name),
-        uploaderName: who.name,
-        uploaderEmail: who.email,
-        occurredAt: new Date().toISOString(),
-      });
-      return inserted;
+    const inserted = rows.length ? await tx.insert(dropOffs).values(rows).returning() : [];
+    await recordEvent(tx, DocumentsEvents.dropOffReceived, {
+      firmId: scope.firmId,
+      names: inserted.map((r) => r.name),
+      uploaderName: who.name,
+      uploaderEmail: who.email,
+      occurredAt: new Date().toISOString(),
     });
+    return inserted;
   }
 
   list(scope: FirmScope) {

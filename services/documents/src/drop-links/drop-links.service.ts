@@ -1,15 +1,32 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, type BusClient, badRequest, firmScope, type Logger } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  type BusClient,
+  badRequest,
+  firmScope,
+  hasControlCharacters,
+  isUuid,
+  type Logger,
+} from '@portico/platform';
 import { type DropOffLinksRequest, type DropOffProcessRequest, Notifications } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import { notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { Messages } from '../messages.js';
+import type { dropOffs, UploadRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
-import { UploadValidator } from '../uploads/upload-validator.js';
+import { MAX_FILES_PER_UPLOAD } from '../uploads/file-type.rules.js';
+import { type Checked, UploadValidator } from '../uploads/upload-validator.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
-import { assertUploadFiles, storedName, UploadsService } from '../uploads/uploads.service.js';
+import {
+  assertUploadFiles,
+  mapLimited,
+  storedName,
+  UploadsService,
+  VALIDATE_CONCURRENCY,
+} from '../uploads/uploads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
 import { DropLinksRepository } from './drop-links.repository.js';
 
@@ -29,6 +46,9 @@ function dropLinkOn<F extends { preferences?: { dropLinkEnabled?: boolean } }>(f
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+
+const UPLOADER_NAME_CHARACTERS = 'Your name contains characters that are not allowed';
+const NOTE_CHARACTERS = 'The note contains characters that are not allowed';
 
 /** The firm drop link (spec 1 s.5.4, s.9): settings, and public uploads that notify the chosen advisors. */
 @Injectable()
@@ -115,27 +135,46 @@ export class DropLinksService {
     return { links: await Promise.all(rows.map((row) => this.uploadLinks.link(row, ttl, expiresAt))) };
   }
 
+  /**
+   * Checks every upload first, then consumes them all and files the valid ones in one transaction: a
+   * failed write leaves the uploads pending, so the uploader can send the same ids again. The objects of
+   * invalid files are deleted only once that has committed.
+   */
   async process(req: DropOffProcessRequest) {
     const firm = await this.firmOf(req.dropLinkId);
     const name = req.uploaderName.trim().slice(0, 200);
     const email = req.uploaderEmail.trim().toLowerCase();
+    const note = req.note.trim().slice(0, 2_000);
     if (!EMAIL.test(email))
       throw badRequest(Messages.uploaderEmail, { uploaderEmail: Messages.uploaderEmail });
+    if (hasControlCharacters(name))
+      throw badRequest(UPLOADER_NAME_CHARACTERS, { uploaderName: UPLOADER_NAME_CHARACTERS });
+    if (hasControlCharacters(note, { typed: true }))
+      throw badRequest(NOTE_CHARACTERS, { note: NOTE_CHARACTERS });
     const scope = firmScope(firm.firmId);
-    const ids = [...new Set(req.uploadIds)];
+    // As stored (lower case), so each is found again below.
+    const ids = [...new Set(req.uploadIds.map((id) => id.trim().toLowerCase()))];
     if (!ids.length) throw badRequest(Messages.noFiles);
-    const pending = await this.uploads.pending(scope, ids, null);
-    if (pending.length !== ids.length) throw notFound();
+    if (ids.length > MAX_FILES_PER_UPLOAD) throw badRequest(Messages.tooManyFiles);
+    const found = await this.uploads.pending(scope, ids, null);
+    if (found.length !== ids.length) throw notFound();
+    // In the order asked.
+    const byId = new Map(found.map((u) => [u.id, u]));
+    const pending = ids.map((id) => byId.get(id) as UploadRow);
+    const checks = await mapLimited(pending, VALIDATE_CONCURRENCY, (upload) =>
+      this.validator.check(upload, storedName(upload.fileName)),
+    );
+
     const files = [];
     const invalid: string[] = [];
-    const good = [];
-    for (const upload of pending) {
+    const unfiled: string[] = [];
+    const good: (typeof dropOffs.$inferInsert)[] = [];
+    for (const [i, upload] of pending.entries()) {
       const fileName = storedName(upload.fileName);
-      const checked = await this.validator.check(upload, fileName);
-      await this.uploads.consumeNow(scope, upload.id);
+      const checked = checks[i] as Checked;
       if (!checked.valid) {
         invalid.push(upload.fileName);
-        await this.store.delete(upload.storageKey).catch(() => undefined);
+        unfiled.push(upload.storageKey);
         files.push({
           uploadId: upload.id,
           documentName: fileName,
@@ -153,7 +192,7 @@ export class DropLinksService {
         contentType: checked.contentType,
         uploaderName: name,
         uploaderEmail: email,
-        note: req.note.trim().slice(0, 2_000),
+        note,
       });
       files.push({
         uploadId: upload.id,
@@ -162,8 +201,14 @@ export class DropLinksService {
         message: Messages.uploaded,
       });
     }
+    const saved = await this.repo.transaction(scope, async (tx) => {
+      const consumed = await this.uploads.consumeAll(tx, scope, ids);
+      // Another call took some of them first: that call files them.
+      if (consumed.size !== ids.length) throw notFound();
+      return good.length ? this.repo.addDropOffs(tx, scope, good, { name, email }) : [];
+    });
+    await mapLimited(unfiled, VALIDATE_CONCURRENCY, (key) => this.store.delete(key).catch(() => undefined));
     if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
-    const saved = await this.repo.addDropOffs(scope, good, { name, email });
     await this.notify(
       firm.firmId,
       saved.map((s) => s.name),
@@ -195,7 +240,7 @@ export class DropLinksService {
 
   async download(actor: Actor, id: string) {
     assertDropLinkManager(actor);
-    const row = /^[0-9a-f-]{36}$/i.test(id) ? await this.repo.get(firmScope(actor.firm_id), id) : undefined;
+    const row = isUuid(id) ? await this.repo.get(firmScope(actor.firm_id), id) : undefined;
     if (!row) throw notFound();
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
     const link = await this.store.presignGet(row.storageKey, ttl, row.name);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type FirmScope, inFirm } from '@portico/platform';
+import { type FirmScope, inFirm, isUuid } from '@portico/platform';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
@@ -14,9 +14,13 @@ export class UploadsRepository {
     return inFirm(this.db, scope, (tx) => tx.insert(uploads).values(rows).returning());
   }
 
-  /** Unconsumed uploads with these ids handed out for this company (null: the firm's drop link). */
+  /**
+   * Unconsumed uploads with these ids handed out for this company (null: the firm's drop link). An id that
+   * is not a UUID names no upload and is left out like an unknown one: callers answer 404, not a 500.
+   */
   pending(scope: FirmScope, ids: string[], companyId: string | null): Promise<UploadRow[]> {
-    if (!ids.length) return Promise.resolve([]);
+    const wanted = ids.filter(isUuid);
+    if (!wanted.length) return Promise.resolve([]);
     return inFirm(this.db, scope, (tx) =>
       tx
         .select()
@@ -24,7 +28,7 @@ export class UploadsRepository {
         .where(
           and(
             eq(uploads.firmId, scope.firmId),
-            inArray(uploads.id, ids),
+            inArray(uploads.id, wanted),
             companyId ? eq(uploads.companyId, companyId) : isNull(uploads.companyId),
             isNull(uploads.consumedAt),
           ),
@@ -32,24 +36,14 @@ export class UploadsRepository {
     );
   }
 
-  async consume(tx: DocTx, scope: FirmScope, id: string): Promise<void> {
-    await tx
-      .update(uploads)
-      .set({ consumedAt: sql`now()` })
-      .where(and(eq(uploads.firmId, scope.firmId), eq(uploads.id, id)));
-  }
-
   /** Marks these uploads used; answers the ids this call consumed (not those another call took first). */
   async consumeAll(tx: DocTx, scope: FirmScope, ids: readonly string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
+    const wanted = ids.filter(isUuid);
+    if (!wanted.length) return new Set();
     const result = await tx.execute<{ id: string }>(sql`
       update uploads set consumed_at = now()
-      where firm_id = ${scope.firmId}::uuid and id = any(${sql.param(ids)}::uuid[]) and consumed_at is null
+      where firm_id = ${scope.firmId}::uuid and id = any(${sql.param(wanted)}::uuid[]) and consumed_at is null
       returning id`);
     return new Set(result.rows.map((r) => r.id));
-  }
-
-  async consumeNow(scope: FirmScope, id: string): Promise<void> {
-    await inFirm(this.db, scope, (tx) => this.consume(tx, scope, id));
   }
 }
