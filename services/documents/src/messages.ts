@@ -41,6 +41,7 @@ export const Messages = {
   notPdf: 'This document is not a PDF',
   splitDisabled: 'Splitting is not enabled for your firm',
   splitWhileProcessing: 'This document is still processing',
+  alreadySplit: 'This document has already been split',
   badPages: 'Enter pages like 1-3, 5',
   pageOutOfRange: (pages: number) => `This document has ${pages} pages`,
   annotationText: 'Annotation text must be 1 to 32 characters',

@@ -145,11 +145,25 @@ describe('drop link id', () => {
 
 describe('splitting and annotations', () => {
   it('parses page ranges with -, .. and ... and collapses them back', () => {
-    expect(parsePageRanges('1-3, 5, 7..8, 10...11')).toEqual([1, 2, 3, 5, 7, 8, 10, 11]);
-    expect(parsePageRanges('3-1')).toBeUndefined();
-    expect(parsePageRanges('0')).toBeUndefined();
-    expect(parsePageRanges('a')).toBeUndefined();
+    expect(parsePageRanges('1-3, 5, 7..8, 10...11', 11)).toEqual({ pages: [1, 2, 3, 5, 7, 8, 10, 11] });
+    expect(parsePageRanges('3, 1-4', 4)).toEqual({ pages: [3, 1, 2, 4] });
+    for (const malformed of ['3-1', '0', '0-2', 'a', '1-', ' , ', '1-2-3'])
+      expect(parsePageRanges(malformed, 5)).toEqual({ error: 'malformed' });
     expect(formatPageRanges([5, 1, 2, 3, 7])).toBe('1-3,5,7');
+  });
+
+  it('refuses a page past the last before expanding, however large the range', () => {
+    expect(parsePageRanges('1-5', 5)).toEqual({ pages: [1, 2, 3, 4, 5] });
+    expect(parsePageRanges('6', 5)).toEqual({ error: 'out_of_range' });
+    expect(parsePageRanges('1-2, 4-6', 5)).toEqual({ error: 'out_of_range' });
+    // A billion pages would exhaust memory; past 2^53 p++ stops changing p and the loop never ends.
+    const started = Date.now();
+    expect(parsePageRanges('1-999999999', 5)).toEqual({ error: 'out_of_range' });
+    expect(parsePageRanges('1-99999999999999999999', 5)).toEqual({ error: 'out_of_range' });
+    expect(parsePageRanges('99999999999999999998..99999999999999999999', 5)).toEqual({
+      error: 'out_of_range',
+    });
+    expect(Date.now() - started).toBeLessThan(100);
   });
 
   it('clamps annotation width and refuses blank or long text', () => {

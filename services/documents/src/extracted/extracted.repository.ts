@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FirmScope } from '@portico/platform';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DocTx } from '../items/items.repository.js';
-import { type ExtractedRow, extractedDocuments } from '../schema.js';
+import { type ExtractedRow, extractedDocuments, type ItemRow, items } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 
 export type ExtractedChanges = Partial<Omit<typeof extractedDocuments.$inferInsert, 'id' | 'firmId'>>;
@@ -33,6 +33,27 @@ export class ExtractedRepository {
           isNull(extractedDocuments.deletedAt),
         ),
       );
+    return rows[0];
+  }
+
+  /**
+   * The extracted row and its file, locked (select ... for update) until the transaction ends, deleted
+   * or not: a split re-checks both under the lock, so two splits of one document cannot both succeed.
+   */
+  async lockWithItem(
+    tx: DocTx,
+    scope: FirmScope,
+    id: string,
+  ): Promise<{ row: ExtractedRow; item: ItemRow } | undefined> {
+    const rows = await tx
+      .select({ row: extractedDocuments, item: items })
+      .from(extractedDocuments)
+      .innerJoin(
+        items,
+        and(eq(items.firmId, extractedDocuments.firmId), eq(items.id, extractedDocuments.itemId)),
+      )
+      .where(and(eq(extractedDocuments.firmId, scope.firmId), eq(extractedDocuments.id, id)))
+      .for('update');
     return rows[0];
   }
 

@@ -1,28 +1,34 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Annotation, AnnotationSchema } from '@portico/proto';
 
+/** Why page ranges are refused: not written as ranges, or naming a page past the document's last. */
+export type PageRangesError = 'malformed' | 'out_of_range';
+
 /**
  * Page ranges of the split dialog (spec 2 s.5): comma lists of single pages and ranges written with
- * -, .. or ...; returns the 1-based pages in the order given, or undefined when malformed.
+ * -, .. or ...; returns the 1-based pages in the order given. Every bound is checked against
+ * `pageCount` before a range is expanded, so '1-999999999' costs no more than '1-5'.
  */
-export function parsePageRanges(input: string): number[] | undefined {
+export function parsePageRanges(
+  input: string,
+  pageCount: number,
+): { pages: number[] } | { error: PageRangesError } {
   const parts = input
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  if (!parts.length) return undefined;
-  const pages: number[] = [];
+  if (!parts.length) return { error: 'malformed' };
+  const pages = new Set<number>();
   for (const part of parts) {
-    const range = /^(\d+)\s*(?:-|\.{2,3})\s*(\d+)$/.exec(part);
-    if (range) {
-      const from = Number(range[1]);
-      const to = Number(range[2]);
-      if (from < 1 || to < from) return undefined;
-      for (let p = from; p <= to; p++) pages.push(p);
-    } else if (/^\d+$/.test(part) && Number(part) >= 1) pages.push(Number(part));
-    else return undefined;
+    const range = /^(\d+)\s*(?:-|\.{2,3})\s*(\d+)$/.exec(part) ?? /^(\d+)$/.exec(part);
+    if (!range) return { error: 'malformed' };
+    const from = Number(range[1]);
+    const to = Number(range[2] ?? range[1]);
+    if (from < 1 || to < from) return { error: 'malformed' };
+    if (to > pageCount) return { error: 'out_of_range' };
+    for (let p = from; p <= to; p++) pages.add(p);
   }
-  return [...new Set(pages)];
+  return { pages: [...pages] };
 }
 
 /** Contiguous pages collapse into a range: [1,2,3,5] is '1-3,5'. */

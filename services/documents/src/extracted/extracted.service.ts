@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
+import { type Actor, AppError, badRequest, firmScope, isUuid, type Logger } from '@portico/platform';
 import type {
   AttachToQuestionnaireRequest,
   CompanyAccess,
@@ -19,7 +19,7 @@ import { extensionOf, joinPath, numberedName, sanitiseName } from '../items/path
 import { Messages } from '../messages.js';
 import type { ExtractedRow, ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
-import { OBJECT_STORE } from '../tokens.js';
+import { LOG, OBJECT_STORE } from '../tokens.js';
 import { ExtractedRepository } from './extracted.repository.js';
 import { formatPageRanges, normaliseAnnotation, parsePageRanges } from './extracted.rules.js';
 
@@ -53,6 +53,7 @@ export class ExtractedService {
     private readonly items: ItemsRepository,
     private readonly access: AccessClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(LOG) private readonly log: Logger,
   ) {}
 
   async get(actor: Actor, req: ExtractedDocumentRequest) {
@@ -85,7 +86,7 @@ export class ExtractedService {
 
   /**
    * Splits a PDF by page ranges into new files beside it (pdf-lib); the source becomes split_succeeded
-   * and is hidden. PDFs only, only with the bulk upload processor, never while processing.
+   * and is hidden. PDFs only, only with the bulk upload processor, never while processing, and once.
    */
   async split(actor: Actor, req: SplitDocumentsRequest) {
     assertAdvisor(actor);
@@ -97,23 +98,31 @@ export class ExtractedService {
     const { row, item } = await this.load(actor, access, req.id);
     if (!item || extensionOf(item.name) !== 'pdf' || !item.storageKey)
       throw badRequest(Messages.notPdf, undefined, 'not_pdf');
-    if (row.status === 'processing')
-      throw new AppError('conflict', 'processing', Messages.splitWhileProcessing);
+    assertSplittable(row, item);
     assertCanChange(actor, access, 'upload', item.folder);
-    let source: PDFDocument;
+    const source = await loadPdf(await this.store.read(item.storageKey, item.size));
+    const parts = req.documents.map((part) => ({ part, pages: pagesOf(part.pages, source.getPageCount()) }));
+    const outputs = await this.render(source, parts, (id) =>
+      StorageKeys.file(scope.firmId, item.companyId, id),
+    );
+    // Every key is noted before its PUT: a PUT that fails late may still have stored the object.
+    const written: string[] = [];
     try {
-      source = await PDFDocument.load(await this.store.read(item.storageKey));
-    } catch {
-      throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
+      for (const o of outputs) {
+        written.push(o.key);
+        await this.store.put(o.key, o.bytes, 'application/pdf');
+      }
+      const created = await this.items.transaction(scope, (tx) => this.fileParts(tx, actor, row.id, outputs));
+      return { documents: created, message: Messages.updated };
+    } catch (err) {
+      await this.removeParts(written);
+      throw err;
     }
-    const pageCount = source.getPageCount();
-    const parts = req.documents.map((part) => {
-      const pages = parsePageRanges(part.pages);
-      if (!pages) throw badRequest(Messages.badPages, { pages: Messages.badPages });
-      if (pages.some((p) => p > pageCount)) throw badRequest(Messages.pageOutOfRange(pageCount));
-      return { part, pages };
-    });
-    const outputs: { id: string; key: string; bytes: Buffer; part: (typeof parts)[number] }[] = [];
+  }
+
+  /** One new PDF per part, in memory; ids are chosen here so the storage keys are known before the rows. */
+  private async render(source: PDFDocument, parts: SplitPart[], keyOf: (id: string) => string) {
+    const outputs: SplitOutput[] = [];
     for (const p of parts) {
       const out = await PDFDocument.create();
       const copied = await out.copyPages(
@@ -122,73 +131,79 @@ export class ExtractedService {
       );
       for (const page of copied) out.addPage(page);
       const id = crypto.randomUUID();
-      outputs.push({
-        id,
-        key: StorageKeys.file(scope.firmId, item.companyId, id),
-        bytes: Buffer.from(await out.save()),
-        part: p,
-      });
+      outputs.push({ id, key: keyOf(id), bytes: Buffer.from(await out.save()), part: p });
     }
-    for (const o of outputs) await this.store.put(o.key, o.bytes, 'application/pdf');
-    try {
-      const created = await this.items.transaction(scope, async (tx) => {
-        const results = [];
-        for (const o of outputs) {
-          const base =
-            sanitiseName(o.part.part.name) ||
-            `${item.name.replace(/\.pdf$/i, '')} pages ${formatPageRanges(o.part.pages)}`;
-          let name = `${base.replace(/\.pdf$/i, '')}.pdf`;
-          const first = name;
-          for (
-            let n = 1;
-            await this.items.findLive(tx, scope, item.companyId, joinPath(item.folder, name));
-            n++
-          )
-            name = numberedName(first, n);
-          const child = await this.items.insert(tx, {
-            id: o.id,
-            firmId: scope.firmId,
-            companyId: item.companyId,
-            folder: item.folder,
-            name,
-            type: 'file',
-            storageKey: o.key,
-            size: o.bytes.length,
-            contentType: 'application/pdf',
-            uploadType: item.uploadType,
-            questionnaireId: item.questionnaireId,
-            parentDocumentId: item.id,
-            createdBy: actor.user_id,
-          });
-          const extracted = await this.repo.insert(tx, {
-            firmId: scope.firmId,
-            companyId: item.companyId,
-            itemId: child.id,
-            name,
-            source: 'split',
-            status: 'review_required',
-            documentType: row.documentType,
-            parentDocumentId: row.id,
-            parentPages: formatPageRanges(o.part.pages),
-            differentiator: o.part.part.differentiator.trim(),
-            pageCount: o.part.pages.length,
-            questionnaireId: row.questionnaireId,
-          });
-          await this.items.update(tx, scope, child.id, { extractedDocumentId: extracted.id });
-          await recordItemEvent(tx, 'uploaded', actor, child);
-          results.push(toExtracted(extracted, child));
-        }
-        await this.repo.update(tx, scope, row.id, { status: 'split_succeeded' });
-        await this.items.update(tx, scope, item.id, { hidden: true });
-        // The hidden source leaves the tree as a deleted item does.
-        await recordItemEvent(tx, 'deleted', actor, item);
-        return results;
+    return outputs;
+  }
+
+  /**
+   * The parts' rows, under a lock on the source: its row and file are re-read and re-checked, so of
+   * two splits at once the second finds it split, and a source deleted meanwhile is refused.
+   */
+  private async fileParts(tx: DocTx, actor: Actor, id: string, outputs: SplitOutput[]) {
+    const scope = firmScope(actor.firm_id);
+    const locked = await this.repo.lockWithItem(tx, scope, id);
+    if (!locked) throw notFound();
+    const { row, item } = locked;
+    assertSplittable(row, item);
+    const results = [];
+    for (const o of outputs) {
+      const base =
+        sanitiseName(o.part.part.name) ||
+        `${item.name.replace(/\.pdf$/i, '')} pages ${formatPageRanges(o.part.pages)}`;
+      let name = `${base.replace(/\.pdf$/i, '')}.pdf`;
+      const first = name;
+      for (let n = 1; await this.items.findLive(tx, scope, item.companyId, joinPath(item.folder, name)); n++)
+        name = numberedName(first, n);
+      const child = await this.items.insert(tx, {
+        id: o.id,
+        firmId: scope.firmId,
+        companyId: item.companyId,
+        folder: item.folder,
+        name,
+        type: 'file',
+        storageKey: o.key,
+        size: o.bytes.length,
+        contentType: 'application/pdf',
+        uploadType: item.uploadType,
+        questionnaireId: item.questionnaireId,
+        parentDocumentId: item.id,
+        createdBy: actor.user_id,
       });
-      return { documents: created, message: Messages.updated };
-    } catch (err) {
-      for (const o of outputs) await this.store.delete(o.key).catch(() => undefined);
-      throw err;
+      const extracted = await this.repo.insert(tx, {
+        firmId: scope.firmId,
+        companyId: item.companyId,
+        itemId: child.id,
+        name,
+        source: 'split',
+        status: 'review_required',
+        documentType: row.documentType,
+        parentDocumentId: row.id,
+        parentPages: formatPageRanges(o.part.pages),
+        differentiator: o.part.part.differentiator.trim(),
+        pageCount: o.part.pages.length,
+        questionnaireId: row.questionnaireId,
+      });
+      await this.items.update(tx, scope, child.id, { extractedDocumentId: extracted.id });
+      await recordItemEvent(tx, 'uploaded', actor, child);
+      results.push(toExtracted(extracted, child));
     }
+    await this.repo.update(tx, scope, row.id, { status: 'split_succeeded' });
+    await this.items.update(tx, scope, item.id, { hidden: true });
+    // The hidden source leaves the tree as a deleted item does.
+    await recordItemEvent(tx, 'deleted', actor, item);
+    return results;
+  }
+
+  /** Best effort: a part left behind costs only storage, and the log names it so it can be removed. */
+  private async removeParts(keys: string[]) {
+    await Promise.all(
+      keys.map((key) =>
+        this.store
+          .delete(key)
+          .catch((err) => this.log.warn({ err, key }, 'A part of a failed split could not be deleted')),
+      ),
+    );
   }
 
   async updateDescription(actor: Actor, req: UpdateDescriptionRequest) {
@@ -307,5 +322,40 @@ export class ExtractedService {
   }
 }
 
-const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+type SplitPart = { part: SplitDocumentsRequest['documents'][number]; pages: number[] };
+type SplitOutput = { id: string; key: string; bytes: Buffer; part: SplitPart };
+
+/**
+ * A source is split once: not while processing, not after a split (its status, or its file hidden),
+ * and not once its extracted row or its file is deleted.
+ */
+function assertSplittable(row: ExtractedRow, item: ItemRow) {
+  if (row.deletedAt || item.deletedAt) throw notFound();
+  if (row.status === 'split_succeeded' || item.hidden)
+    throw new AppError('conflict', 'already_split', Messages.alreadySplit);
+  if (row.status === 'processing')
+    throw new AppError('conflict', 'processing', Messages.splitWhileProcessing);
+}
+
+/**
+ * Only bytes pdf-lib cannot open are INVALID; a storage read failure is thrown before this, as the
+ * unexpected error it is (5xx), not blamed on the file.
+ */
+async function loadPdf(bytes: Buffer): Promise<PDFDocument> {
+  try {
+    const pdf = await PDFDocument.load(bytes);
+    // Some damage shows only when the page tree is read.
+    if (pdf.getPageCount() < 1) throw new Error('no pages');
+    return pdf;
+  } catch {
+    throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
+  }
+}
+
+/** The pages of one part, refused before expanding when malformed or past the last page. */
+function pagesOf(input: string, pageCount: number): number[] {
+  const parsed = parsePageRanges(input, pageCount);
+  if (!('error' in parsed)) return parsed.pages;
+  if (parsed.error === 'out_of_range') throw badRequest(Messages.pageOutOfRange(pageCount));
+  throw badRequest(Messages.badPages, { pages: Messages.badPages });
+}

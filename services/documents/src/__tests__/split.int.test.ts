@@ -1,0 +1,281 @@
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { create } from '@bufbuild/protobuf';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { AppError, createLogger, openDatabase } from '@portico/platform';
+import { Documents, SplitDocumentsRequestSchema } from '@portico/proto';
+import { AccessClient } from '../access/access.client.js';
+import { ExtractedRepository } from '../extracted/extracted.repository.js';
+import { ExtractedService } from '../extracted/extracted.service.js';
+import { ItemsRepository } from '../items/items.repository.js';
+import { Messages } from '../messages.js';
+import { schema } from '../schema.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { S3ObjectStore } from '../storage/s3.object-store.js';
+import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
+import { pdf } from './samples.js';
+
+jest.setTimeout(60_000);
+
+describe('splitting extracted documents', () => {
+  let h: DocumentsHarness;
+  let s3: S3Client;
+  const actor = () => h.actorOf(h.firm, 'partner');
+  const company = () => h.firm.companies.llc?.id as string;
+
+  beforeAll(async () => {
+    h = await startDocumentsHarness('split', { bulk_upload_processor: true });
+    s3 = new S3Client({
+      endpoint: h.s3.endpoint,
+      region: h.s3.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: h.s3.accessKeyId, secretAccessKey: h.s3.secretAccessKey },
+    });
+  });
+  afterAll(async () => {
+    s3.destroy();
+    await h.stop();
+  });
+
+  /** A bulk upload of a PDF with `pages` pages; answers its extracted document's id. */
+  async function bulk(name: string, pages = 5) {
+    const res = await h.upload(actor(), company(), [{ name, body: await pdf(pages) }], {
+      documentType: 'bulk_document',
+    });
+    return res.files[0]?.extractedDocumentId as string;
+  }
+
+  const request = (id: string, documents: { name: string; pages: string }[]) =>
+    create(SplitDocumentsRequestSchema, { id, companyId: company(), documents });
+  const split = (id: string, documents: { name: string; pages: string }[]) =>
+    h.bus.request(Documents.splitDocuments, request(id, documents), { actor: actor() });
+
+  /** What the company holds: its objects in storage and its rows, to prove a refusal wrote nothing. */
+  async function holdings() {
+    const listed = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: h.s3.bucket,
+        Prefix: `firms/${h.firm.firmId}/companies/${company()}/files/`,
+      }),
+    );
+    const [rows] = await h.documents.query<{ items: number; extracted: number }>(
+      `select (select count(*)::int from items where company_id = $1) as items,
+              (select count(*)::int from extracted_documents where company_id = $1) as extracted`,
+      [company()],
+    );
+    return {
+      objects: (listed.Contents ?? []).map((o) => o.Key).sort(),
+      items: rows?.items ?? 0,
+      extracted: rows?.extracted ?? 0,
+    };
+  }
+
+  const s3Options = () => ({
+    endpoint: h.s3.endpoint,
+    bucket: h.s3.bucket,
+    region: h.s3.region,
+    accessKeyId: h.s3.accessKeyId,
+    secretAccessKey: h.s3.secretAccessKey,
+  });
+
+  const statusOf = async (id: string) =>
+    (await h.bus.request(Documents.getExtractedDocument, { id, companyId: company() }, { actor: actor() }))
+      .status;
+
+  it('splits a document once; the second split is refused and creates no more parts', async () => {
+    const id = await bulk('twice.pdf');
+    const first = await split(id, [{ name: 'Twice A', pages: '1-2' }]);
+    expect(first.documents.map((d) => d.name)).toEqual(['Twice A.pdf']);
+    const before = await holdings();
+    await expect(split(id, [{ name: 'Twice B', pages: '3' }])).rejects.toMatchObject({
+      status: 409,
+      message: Messages.alreadySplit,
+    });
+    expect(await holdings()).toEqual(before);
+  });
+
+  it('of two splits of one document at once, exactly one succeeds and the other leaves nothing', async () => {
+    const id = await bulk('race.pdf');
+    const before = await holdings();
+    const results = await Promise.allSettled([
+      split(id, [
+        { name: 'Race A1', pages: '1-2' },
+        { name: 'Race A2', pages: '3-5' },
+      ]),
+      split(id, [
+        { name: 'Race B1', pages: '1' },
+        { name: 'Race B2', pages: '2-5' },
+      ]),
+    ]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r) => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.reason).toMatchObject({ status: 409, message: Messages.alreadySplit });
+    // The winner's two parts, and none of the loser's, in storage and in the tree.
+    const after = await holdings();
+    expect(after.objects).toHaveLength(before.objects.length + 2);
+    expect(after.items).toBe(before.items + 2);
+    expect(after.extracted).toBe(before.extracted + 2);
+    expect(await statusOf(id)).toBe('split_succeeded');
+  });
+
+  it('refuses to split a document whose file was deleted', async () => {
+    const id = await bulk('gone.pdf');
+    await h.bus.request(
+      Documents.deleteDocument,
+      { companyId: company(), path: '', documentName: 'gone.pdf', isFolder: false },
+      { actor: actor() },
+    );
+    const before = await holdings();
+    await expect(split(id, [{ name: 'Gone A', pages: '1' }])).rejects.toMatchObject({
+      status: 404,
+      message: Messages.notFound,
+    });
+    expect(await holdings()).toEqual(before);
+  });
+
+  it('refuses a range past the last page at once, however large, and writes nothing', async () => {
+    const id = await bulk('range.pdf');
+    const before = await holdings();
+    const started = Date.now();
+    for (const pages of ['6', '1-999999999', '1-99999999999999999999'])
+      await expect(split(id, [{ name: 'Range', pages }])).rejects.toMatchObject({
+        status: 400,
+        message: Messages.pageOutOfRange(5),
+      });
+    // A valid first part is not written when a later one is refused.
+    await expect(
+      split(id, [
+        { name: 'Range A', pages: '1-2' },
+        { name: 'Range B', pages: '3-99999999999999999999' },
+      ]),
+    ).rejects.toMatchObject({ status: 400, message: Messages.pageOutOfRange(5) });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await holdings()).toEqual(before);
+    expect(await statusOf(id)).toBe('review_required');
+  });
+
+  describe('with a store that fails', () => {
+    const database = () => openDatabase(h.documents.databaseUrl, schema, { max: 2 });
+    /** The service as the module builds it, on the real database and identity, with the given store. */
+    function serviceWith(db: ReturnType<typeof database>, store: ObjectStore) {
+      const log = createLogger('split-test', 'silent');
+      const service = new ExtractedService(
+        new ExtractedRepository(db.db),
+        new ItemsRepository(db.db),
+        new AccessClient(h.bus),
+        store,
+        log,
+      );
+      return { service, warn: jest.spyOn(log, 'warn') };
+    }
+
+    it('deletes the parts already written when a later PUT fails, and leaves no rows', async () => {
+      /** The real store, but its second PUT fails, as a store dropping out halfway does. */
+      class SecondPutFails extends S3ObjectStore {
+        readonly puts: string[] = [];
+        override async put(key: string, body: Buffer, contentType: string) {
+          this.puts.push(key);
+          if (this.puts.length === 2) throw new Error('socket hang up');
+          await super.put(key, body, contentType);
+        }
+      }
+      const id = await bulk('partial.pdf');
+      const db = database();
+      const store = new SecondPutFails(s3Options());
+      try {
+        const { service, warn } = serviceWith(db, store);
+        const before = await holdings();
+        await expect(
+          service.split(
+            actor(),
+            request(id, [
+              { name: 'Partial A', pages: '1' },
+              { name: 'Partial B', pages: '2' },
+              { name: 'Partial C', pages: '3' },
+            ]),
+          ),
+        ).rejects.toThrow('socket hang up');
+        expect(store.puts).toHaveLength(2);
+        expect(await store.head(store.puts[0] as string)).toBeUndefined();
+        expect(await holdings()).toEqual(before);
+        expect(warn).not.toHaveBeenCalled();
+        expect(await statusOf(id)).toBe('review_required');
+        // The source is still splittable once the store is back.
+        const res = await split(id, [{ name: 'Partial A', pages: '1' }]);
+        expect(res.documents).toHaveLength(1);
+      } finally {
+        store.destroy();
+        await db.close();
+      }
+    });
+
+    it('logs a part it cannot delete and still answers the first failure', async () => {
+      class NothingSticks extends S3ObjectStore {
+        override async put(): Promise<void> {
+          throw new Error('socket hang up');
+        }
+        override async delete(): Promise<void> {
+          throw new Error('connection refused');
+        }
+      }
+      const id = await bulk('stuck.pdf');
+      const db = database();
+      const store = new NothingSticks(s3Options());
+      try {
+        const { service, warn } = serviceWith(db, store);
+        await expect(service.split(actor(), request(id, [{ name: 'Stuck', pages: '1' }]))).rejects.toThrow(
+          'socket hang up',
+        );
+        expect(warn).toHaveBeenCalledTimes(1);
+        expect(warn.mock.calls[0]?.[0]).toMatchObject({ key: expect.stringContaining('/files/') });
+      } finally {
+        store.destroy();
+        await db.close();
+      }
+    });
+
+    it('answers a storage read failure as the store failed, not as an INVALID file', async () => {
+      class ReadFails extends S3ObjectStore {
+        override async read(): Promise<Buffer> {
+          throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+        }
+      }
+      const id = await bulk('unreadable.pdf');
+      const db = database();
+      const store = new ReadFails(s3Options());
+      try {
+        const { service } = serviceWith(db, store);
+        const err = await service
+          .split(actor(), request(id, [{ name: 'Unreadable', pages: '1' }]))
+          .catch((e: unknown) => e);
+        expect(err).toMatchObject({ message: 'read ECONNRESET' });
+        expect(err instanceof AppError && err.status === 400).toBe(false);
+      } finally {
+        store.destroy();
+        await db.close();
+      }
+    });
+  });
+
+  it('still refuses a PDF that cannot be opened as INVALID', async () => {
+    const id = await bulk('broken.pdf');
+    const [row] = await h.documents.query<{ storage_key: string; size: string }>(
+      'select storage_key, size from items where company_id = $1 and name = $2',
+      [company(), 'broken.pdf'],
+    );
+    // Of the same size: the store refuses a file whose size changed after it was checked.
+    const broken = Buffer.alloc(Number(row?.size), ' ');
+    broken.write('%PDF-1.7 not really');
+    const store = new S3ObjectStore(s3Options());
+    try {
+      await store.put(row?.storage_key as string, broken, 'application/pdf');
+    } finally {
+      store.destroy();
+    }
+    await expect(split(id, [{ name: 'Broken', pages: '1' }])).rejects.toMatchObject({
+      status: 400,
+      message: Messages.invalidFiles,
+    });
+  });
+});
