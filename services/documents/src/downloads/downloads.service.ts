@@ -148,7 +148,7 @@ export class DownloadsService {
     const done = collect(zip.outputStream);
     const used = new Set<string>();
     for (const { item, path } of entries) {
-      let bytes = await this.store.read(item.storageKey as string);
+      let bytes = await this.store.read(item.storageKey as string, item.size);
       let name = path;
       if (convertImages && isImageName(item.name)) {
         bytes = await imageToPdf(item.name, bytes);

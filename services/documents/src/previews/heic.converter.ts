@@ -9,7 +9,7 @@ import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 
 /** What a conversion needs of an item. */
-export type HeicItem = Pick<ItemRow, 'id' | 'firmId' | 'companyId' | 'storageKey'>;
+export type HeicItem = Pick<ItemRow, 'id' | 'firmId' | 'companyId' | 'storageKey' | 'size'>;
 
 /** Decodes HEIC (libheif in WebAssembly, works offline) and encodes a JPEG with sharp. */
 export async function heicToJpeg(heic: Buffer): Promise<Buffer> {
@@ -74,7 +74,7 @@ export class HeicConverter implements OnModuleDestroy {
     const scope = firmScope(item.firmId);
     const previewKey = StorageKeys.preview(item.firmId, item.companyId, item.id);
     try {
-      const jpeg = await heicToJpeg(await this.store.read(item.storageKey as string));
+      const jpeg = await heicToJpeg(await this.store.read(item.storageKey as string, item.size));
       await this.store.put(previewKey, jpeg, 'image/jpeg');
       await this.repo.transaction(scope, (tx) =>
         this.repo.update(tx, scope, item.id, { previewKey, previewStatus: 'ready' }),

@@ -1,14 +1,18 @@
 /** Where file bytes live. The database holds the tree; this holds the objects, one key per file. */
 export interface ObjectStore {
-  /** A temporary link the browser PUTs the file to directly. */
-  presignPut(key: string, contentType: string, ttlSeconds: number): Promise<string>;
+  /** A temporary link the browser PUTs the file to directly; the store refuses a body of another size. */
+  presignPut(key: string, contentType: string, size: number, ttlSeconds: number): Promise<string>;
   /** A temporary link to read the object; `downloadAs` makes the browser save it under that name. */
   presignGet(key: string, ttlSeconds: number, downloadAs?: string): Promise<string>;
   /** Size and type of an object, or undefined when it does not exist. */
   head(key: string): Promise<{ size: number; contentType: string } | undefined>;
   /** The first `length` bytes (fewer when the object is shorter). */
   readStart(key: string, length: number): Promise<Uint8Array>;
-  read(key: string): Promise<Buffer>;
+  /**
+   * The whole object. With `expectedSize` (the size it had when it was checked and filed), an object of
+   * another size is refused before its bytes are read: an upload link can still be used while it lasts.
+   */
+  read(key: string, expectedSize?: number): Promise<Buffer>;
   /** `length` bytes from `offset` (fewer at the end of the object). */
   readRange(key: string, offset: number, length: number): Promise<Buffer>;
   /**

@@ -17,6 +17,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { AppError } from '@portico/platform';
 import type { ObjectStore } from './object-store.js';
 
 export interface S3Options {
@@ -25,6 +26,26 @@ export interface S3Options {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** A connection not made within this many ms fails the attempt (default 3 s). */
+  connectTimeoutMs?: number;
+  /** An answer silent for this many ms fails the attempt (default 10 s; a long transfer is not silent). */
+  requestTimeoutMs?: number;
+}
+
+const NETWORK_ERROR = /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE)\b/;
+const OBJECT_CHANGED = 'This file changed after it was uploaded. Please upload it again.';
+const STORAGE_UNAVAILABLE = 'File storage is not available right now. Please try again.';
+
+/**
+ * A store that cannot be reached or stops answering is 503 to the caller, not a 500 or a wait without
+ * end; answers of the store itself (404, 403, ...) go through as they are.
+ */
+function unavailableIfUnreachable(err: unknown): unknown {
+  if (err instanceof AppError || (err as S3ServiceException)?.$metadata?.httpStatusCode) return err;
+  const e = err as { name?: string; code?: string; message?: string };
+  // The code, or only the message where the SDK's retry step re-wrapped an error of another realm.
+  const network = e?.name === 'TimeoutError' || NETWORK_ERROR.test(`${e?.code ?? ''} ${e?.message ?? ''}`);
+  return network ? new AppError('unavailable', 'storage_unavailable', STORAGE_UNAVAILABLE) : err;
 }
 
 /** RFC 6266 content-disposition with an ASCII fallback and the UTF-8 name. */
@@ -48,13 +69,31 @@ export class S3ObjectStore implements ObjectStore {
       // Checksums on every request are not understood by every S3-compatible server.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // Without these a store that accepts the connection and never answers holds the request (and the
+      // transaction around a move or copy) for ever. The SDK retries an attempt that timed out.
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs ?? 3_000,
+        requestTimeout: options.requestTimeoutMs ?? 10_000,
+        throwOnRequestTimeout: true,
+      },
     });
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          throw unavailableIfUnreachable(err);
+        }
+      },
+      { step: 'initialize', name: 'porticoStorageUnavailable' },
+    );
   }
 
-  presignPut(key: string, contentType: string, ttlSeconds: number): Promise<string> {
+  presignPut(key: string, contentType: string, size: number, ttlSeconds: number): Promise<string> {
+    // Content-Length is a signed header: S3 answers 403 to a body of another length.
     return getSignedUrl(
       this.client,
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: size }),
       { expiresIn: ttlSeconds },
     );
   }
@@ -93,8 +132,12 @@ export class S3ObjectStore implements ObjectStore {
     return bytes.subarray(0, length);
   }
 
-  async read(key: string): Promise<Buffer> {
+  async read(key: string, expectedSize?: number): Promise<Buffer> {
     const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    if (expectedSize !== undefined && Number(res.ContentLength ?? -1) !== expectedSize) {
+      (res.Body as Readable | undefined)?.destroy();
+      throw new AppError('conflict', 'object_changed', OBJECT_CHANGED);
+    }
     return Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
   }
 

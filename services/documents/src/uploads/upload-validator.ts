@@ -65,7 +65,7 @@ export class UploadValidator {
       this.store.readRange(key, offset, length),
     );
     return encrypted === undefined
-      ? pdfInfo(await this.store.read(key))
+      ? pdfInfo(await this.store.read(key, size))
       : { isProtected: encrypted, pageCount: 0 };
   }
 }

@@ -116,12 +116,16 @@ export class UploadsService {
     return { links: await Promise.all(rows.map((row) => this.link(row, ttl, expiresAt))) };
   }
 
-  async link(row: { id: string; storageKey: string; fileName: string }, ttl: number, expiresAt: Date) {
+  async link(
+    row: { id: string; storageKey: string; fileName: string; declaredSize: number },
+    ttl: number,
+    expiresAt: Date,
+  ) {
     const contentType = contentTypeOf(row.fileName);
     return {
       uploadId: row.id,
       fileName: row.fileName,
-      url: await this.store.presignPut(row.storageKey, contentType, ttl),
+      url: await this.store.presignPut(row.storageKey, contentType, row.declaredSize, ttl),
       method: 'PUT',
       headers: { 'content-type': contentType },
       expiresAt: expiresAt.toISOString(),
@@ -282,6 +286,7 @@ export class UploadsService {
           firmId: scope.firmId,
           companyId: access.companyId,
           storageKey: upload.storageKey,
+          size: file.size,
         });
       files.push({
         uploadId: upload.id,
