@@ -326,5 +326,14 @@ describe.each(overlays())('overlay %s', (overlay) => {
       expect(roles).toContain(d.database);
       expect(dbs).toContainEqual([d.database, d.database]);
     }
+    // lower() folds case beyond ASCII (unique names, lookups) only under a Unicode locale; the builtin one
+    // is the same on every node, as the test servers' initdb sets it.
+    for (const db of byKind(objects, 'Database'))
+      expect(db.spec).toMatchObject({
+        template: 'template0',
+        encoding: 'UTF8',
+        localeProvider: 'builtin',
+        builtinLocale: 'C.UTF-8',
+      });
   });
 });

@@ -38,6 +38,9 @@ export async function startEmbeddedPostgres(
     password,
     persistent: keep,
     createPostgresUser: process.getuid?.() === 0,
+    // Unicode case mapping whatever the machine's locale (as k8s/components/cnpg/databases.yaml): names
+    // are unique and found case-insensitively with lower(), which folds only ASCII under the C locale.
+    initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
     postgresFlags: [
       '-c',
       'listen_addresses=127.0.0.1',
