@@ -523,6 +523,41 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       ).rejects.toMatchObject({ status: 409 });
     });
 
+    it('answers 409 to all but one of the same folder made at once, and to a rename racing onto it', async () => {
+      const make = (name: string) =>
+        h.bus
+          .request(Documents.createFolder, { companyId: company('llc'), name }, { actor: actor('partner') })
+          .then(
+            () => 200,
+            (err: { status?: number }) => err.status,
+          );
+      const statuses = await Promise.all([1, 2, 3, 4].map(() => make('Race')));
+      expect(statuses.sort()).toEqual([200, 409, 409, 409]);
+      await make('Race B');
+      const outcomes = await Promise.all([
+        make('Race C'),
+        h.bus
+          .request(
+            Documents.renameItem,
+            { companyId: company('llc'), path: '', itemName: 'Race B', newName: 'Race C' },
+            { actor: actor('partner') },
+          )
+          .then(
+            () => 200,
+            (err: { status?: number }) => err.status,
+          ),
+      ]);
+      expect(outcomes.sort()).toEqual([200, 409]);
+      for (const name of ['Race', 'Race B', 'Race C'].filter((n) => n !== 'Race B' || outcomes[0] !== 200))
+        await h.bus
+          .request(
+            Documents.deleteDocument,
+            { companyId: company('llc'), path: '', documentName: name, isFolder: true },
+            { actor: actor('partner') },
+          )
+          .catch(() => undefined);
+    });
+
     it('renames a file keeping its extension, and a folder with its contents', async () => {
       await h.upload(actor('partner'), company('llc'), [{ name: 'inv.pdf', body: await pdf() }], {
         path: '/Receipts 2024',
@@ -623,6 +658,17 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       );
       expect(names((await h.list(actor('partner'), company('llc'))).documents)).not.toContain('scan.JPG');
       expect(names((await h.list(actor('partner'), company('individual'))).documents)).toContain('scan.JPG');
+      // Moved, not deleted: the old company offers nothing to restore (its object went with the move).
+      expect(names((await h.list(actor('partner'), company('llc'), '', true)).documents)).not.toContain(
+        'scan.JPG',
+      );
+      await expect(
+        h.bus.request(
+          Documents.restoreDeletedDocument,
+          { companyId: company('llc'), path: '/scan.JPG' },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 404 });
       await expect(
         h.bus.request(
           Documents.moveItem,
@@ -690,6 +736,32 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       ).rejects.toMatchObject({ status: 403 });
       const system = await h.list(actor('client'), company('llc'), '/_portico');
       expect(names(system.documents).sort()).toEqual(['Signature Requests', 'Tax Return Delivery']);
+    });
+
+    it('folds the case of names beyond ASCII the same way in the database and in the service', async () => {
+      const make = (name: string) =>
+        h.bus.request(
+          Documents.createFolder,
+          { companyId: company('llc'), name },
+          { actor: actor('partner') },
+        );
+      await make('Ärzte École');
+      await expect(make('ärzte école')).rejects.toMatchObject({ status: 409 });
+      const made = await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), path: '/ärzte ÉCOLE', name: 'Inside' },
+        { actor: actor('partner') },
+      );
+      expect(made.document?.link).toBe('/Ärzte École/Inside');
+      // A path asked in another case lists the folder as stored.
+      const listed = await h.list(actor('partner'), company('llc'), '/ÄRZTE école');
+      expect(listed.count).toBe(1);
+      expect(listed.path).toBe('/Ärzte École');
+      await h.bus.request(
+        Documents.deleteDocument,
+        { companyId: company('llc'), path: '', documentName: 'ÄRZTE école', isFolder: true },
+        { actor: actor('partner') },
+      );
     });
 
     it('files under the stored folder whatever the case of the path asked, with new folder names sanitised', async () => {
@@ -878,6 +950,41 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
         ),
       ).rejects.toMatchObject({ status: 503, message: TOO_LARGE });
       await h.documents.query(`update items set size = 100 where name = 'photo.png'`);
+    });
+
+    it('refuses to zip a file replaced through its upload link after it was filed', async () => {
+      const body = await pdf();
+      const { links } = await h.bus.request(
+        Documents.createUploadLinks,
+        { companyId: company('llc'), files: [{ name: 'swapped.pdf', size: BigInt(body.length) }] },
+        { actor: actor('partner') },
+      );
+      const [link] = links;
+      const put = (bytes: Buffer) =>
+        fetch(link?.url as string, { method: 'PUT', headers: link?.headers, body: bytes });
+      await put(body);
+      await h.bus.request(
+        Documents.processDocument,
+        { companyId: company('llc'), uploadIds: [link?.uploadId as string] },
+        { actor: actor('partner') },
+      );
+      // The link lasts a while after the check; a store that does not enforce the signed length takes this.
+      await put(Buffer.concat([body, Buffer.from('<script>alert(1)</script>')]));
+      await expect(
+        h.bus.request(
+          Documents.downloadMultipleDocuments,
+          { companyId: company('llc'), links: ['/swapped.pdf'] },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({
+        status: 409,
+        message: 'This file changed after it was uploaded. Please upload it again.',
+      });
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: company('llc'), path: '/swapped.pdf' },
+        { actor: actor('partner') },
+      );
     });
 
     it('gives a short-lived link that serves the file as an attachment', async () => {

@@ -509,6 +509,23 @@ export class ItemsRepository {
       );
   }
 
+  /**
+   * Removes for good an item that moved to another company, with its live contents: their objects are
+   * gone with the move, so a deleted row here would offer a restore of files that no longer exist.
+   */
+  async removeMoved(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
+    const full = `${item.folder}/${item.name}`;
+    await tx
+      .delete(items)
+      .where(
+        and(
+          this.inCompany(scope, item.companyId),
+          isNull(items.deletedAt),
+          item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
+        ),
+      );
+  }
+
   /** Restores an item and what was deleted with it (same timestamp, same place). */
   async restore(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
     const full = `${item.folder}/${item.name}`;

@@ -60,6 +60,12 @@ const isUniqueViolation = (err: unknown) =>
   (err as { code?: string })?.code === '23505' ||
   (err as { cause?: { code?: string } })?.cause?.code === '23505';
 
+/** Two requests making the same name at once: the loser's insert meets the unique index, not the check. */
+const nameTakenOnRace = <T>(work: Promise<T>): Promise<T> =>
+  work.catch((err) => {
+    throw isUniqueViolation(err) ? nameTaken() : err;
+  });
+
 /** A path from a request, or 400. */
 export function requestPath(input: string): string {
   const path = normalisePath(input);
@@ -179,18 +185,16 @@ export class ItemsService {
   async list(actor: Actor, req: GetDocumentsRequest) {
     const access = await this.access.company(actor, req.companyId);
     if (req.showWithDeleted) assertAdvisor(actor);
-    const folder = requestPath(req.path);
-    assertVisiblePath(actor, folder);
+    const asked = requestPath(req.path);
+    assertVisiblePath(actor, asked);
     const after = req.pageToken ? decodePageToken(req.pageToken) : undefined;
     if (req.pageToken && !after)
       throw badRequest(Messages.badPageToken, { pageToken: Messages.badPageToken });
     const scope = firmScope(actor.firm_id);
-    if (req.lean) return this.listLean(actor, req, access.companyId, folder, after);
+    if (req.lean) return this.listLean(actor, req, access.companyId, asked, after);
     const limit = rowsToRead(pageSizeOf(req.pageSize), req.columnar);
-    const { rows, counts, more } = await this.repo.transaction(scope, async (tx) => {
-      if (!folder) {
-        if (!after) await this.ensureSystemFolders(tx, actor.firm_id, access.companyId);
-      } else await this.folderOrThrow(tx, actor, access.companyId, folder);
+    const { folder, rows, counts, more } = await this.repo.transaction(scope, async (tx) => {
+      const folder = await this.listedFolder(tx, actor, access.companyId, asked, after);
       const fetched = await this.repo.listPage(
         tx,
         scope,
@@ -202,7 +206,7 @@ export class ItemsService {
       );
       const page = fetched.slice(0, fitToBudget(fetched.slice(0, limit), req.columnar));
       const counts = await this.repo.liveCounts(tx, scope, access.companyId, page, isClient(actor));
-      return { rows: page, counts, more: fetched.length > page.length };
+      return { folder, rows: page, counts, more: fetched.length > page.length };
     });
     const last = rows[rows.length - 1];
     const nextPageToken = more && last ? encodePageToken(cursorAfter(last)) : '';
@@ -227,16 +231,14 @@ export class ItemsService {
     actor: Actor,
     req: GetDocumentsRequest,
     companyId: string,
-    folder: string,
+    asked: string,
     after: ListCursor | undefined,
   ) {
     const scope = firmScope(actor.firm_id);
     const budget = leanPageBudget(this.bus.maxPayload);
-    const page = await this.repo.transaction(scope, async (tx) => {
-      if (!folder) {
-        if (!after) await this.ensureSystemFolders(tx, actor.firm_id, companyId);
-      } else await this.folderOrThrow(tx, actor, companyId, folder);
-      return this.repo.listLeanPage(tx, scope, companyId, folder, {
+    const { folder, page } = await this.repo.transaction(scope, async (tx) => {
+      const folder = await this.listedFolder(tx, actor, companyId, asked, after);
+      const page = await this.repo.listLeanPage(tx, scope, companyId, folder, {
         withDeleted: req.showWithDeleted,
         limit: leanRowsToRead(req.pageSize, budget),
         budget,
@@ -244,6 +246,7 @@ export class ItemsService {
         insideStaffOnly: isStaffOnly(folder),
         after,
       });
+      return { folder, page };
     });
     return {
       leanItems: page.text,
@@ -275,7 +278,7 @@ export class ItemsService {
     if (isInSystemFolder(joinPath(asked, name))) throw systemFolder();
     assertCanChange(actor, access, 'folder', joinPath(asked, name));
     const scope = firmScope(actor.firm_id);
-    const row = await this.repo.transaction(scope, async (tx) => {
+    const creating = this.repo.transaction(scope, async (tx) => {
       const parent = await this.existingFolder(tx, actor, access.companyId, asked);
       // Again as stored: a segment matched by its sanitised name can be the system folder or a blocked one.
       if (isInSystemFolder(joinPath(parent, name))) throw systemFolder();
@@ -292,6 +295,7 @@ export class ItemsService {
       await recordItemEvent(tx, 'created', actor, created);
       return created;
     });
+    const row = await nameTakenOnRace(creating);
     return { document: toDocumentItem(row), message: Messages.updated };
   }
 
@@ -299,7 +303,7 @@ export class ItemsService {
     const access = await this.access.company(actor, req.companyId);
     const folder = requestPath(req.path);
     const scope = firmScope(actor.firm_id);
-    const row = await this.repo.transaction(scope, async (tx) => {
+    const renaming = this.repo.transaction(scope, async (tx) => {
       const item = await this.liveOrThrow(tx, actor, access.companyId, joinPath(folder, req.itemName.trim()));
       if (item.isSystem || isSystemPath(fullPathOf(item))) throw systemFolder();
       assertCanChange(actor, access, kindOf(item), fullPathOf(item));
@@ -320,6 +324,7 @@ export class ItemsService {
       await recordItemEvent(tx, 'renamed', actor, item, { newPath: fullPathOf(renamed) });
       return renamed;
     });
+    const row = await nameTakenOnRace(renaming);
     return { document: toDocumentItem(row), message: Messages.updated };
   }
 
@@ -383,7 +388,7 @@ export class ItemsService {
               ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldPath))]
               : [item];
           for (const r of all) if (r.storageKey) obsolete.push(r.storageKey);
-          await this.repo.softDelete(tx, scope, item);
+          await this.repo.removeMoved(tx, scope, item);
           await recordItemEvent(tx, 'moved', actor, item, {
             newPath: newFull,
             newCompanyId: target.companyId,
@@ -529,6 +534,22 @@ export class ItemsService {
     const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, full);
     if (!item || item.hidden) throw notFound();
     return item;
+  }
+
+  /**
+   * The folder a listing reads, as stored: a path asked in another case lists the folder it names. The
+   * root makes sure the system folders exist (on the first page).
+   */
+  private async listedFolder(
+    tx: DocTx,
+    actor: Actor,
+    companyId: string,
+    asked: string,
+    after: ListCursor | undefined,
+  ): Promise<string> {
+    if (asked) return fullPathOf(await this.folderOrThrow(tx, actor, companyId, asked));
+    if (!after) await this.ensureSystemFolders(tx, actor.firm_id, companyId);
+    return asked;
   }
 
   private async folderOrThrow(tx: DocTx, actor: Actor, companyId: string, folder: string) {
