@@ -6,6 +6,8 @@ import { DocumentsModule } from './documents.module.js';
 import { startExportsExpiry } from './exports/exports-expiry.js';
 import { schema } from './schema.js';
 import { S3ObjectStore } from './storage/s3.object-store.js';
+import { startAbandonedUploadsSweep } from './uploads/abandoned-uploads.js';
+import { UploadsRepository } from './uploads/uploads.repository.js';
 
 /** The migrations folder sits beside src/ and dist/ in the package. */
 export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
@@ -35,6 +37,7 @@ export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env
     log,
     module: (resources) => DocumentsModule.create(resources, config, store),
   });
+  const abandonedUploads = startAbandonedUploadsSweep(new UploadsRepository(database.db), store, log);
   return {
     ...service,
     store,
@@ -42,6 +45,7 @@ export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env
     exportsExpiry,
     stop: async () => {
       await exportsExpiry.stop();
+      await abandonedUploads.stop();
       await service.stop();
       store.destroy();
     },

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type FirmScope, inFirm, isUuid } from '@portico/platform';
+import { acrossFirms, type FirmScope, inFirm, isUuid } from '@portico/platform';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
@@ -45,5 +45,39 @@ export class UploadsRepository {
       where firm_id = ${scope.firmId}::uuid and id = any(${sql.param(wanted)}::uuid[]) and consumed_at is null
       returning id`);
     return new Set(result.rows.map((r) => r.id));
+  }
+  /**
+   * Across firms (a sweep cannot know the firm first): up to `limit` uploads never processed whose link
+   * expired before `cutoff`, locked so a process call at the same moment waits and then finds them gone.
+   * `removeObjects` deletes their objects; the rows go once it has succeeded, in the same transaction.
+   * Answers how many were removed.
+   */
+  async removeAbandoned(
+    cutoff: Date,
+    limit: number,
+    removeObjects: (keys: string[]) => Promise<void>,
+  ): Promise<number> {
+    return acrossFirms(this.db, async (tx) => {
+      const claimed = await tx.execute<{ id: string; storage_key: string }>(sql`
+        select id, storage_key from uploads
+        where consumed_at is null and expires_at < ${cutoff.toISOString()}::timestamptz
+        order by expires_at limit ${limit} for update skip locked`);
+      if (!claimed.rows.length) return 0;
+      await removeObjects(claimed.rows.map((r) => r.storage_key));
+      await tx.execute(
+        sql`delete from uploads where id = any(${sql.param(claimed.rows.map((r) => r.id))}::uuid[])`,
+      );
+      return claimed.rows.length;
+    });
+  }
+
+  /** Across firms: forgets uploads processed before `cutoff` (their objects are files or drop-offs now). */
+  async forgetConsumed(cutoff: Date): Promise<number> {
+    return acrossFirms(this.db, async (tx) => {
+      const res = await tx.execute(
+        sql`delete from uploads where consumed_at < ${cutoff.toISOString()}::timestamptz`,
+      );
+      return res.rowCount ?? 0;
+    });
   }
 }
