@@ -155,6 +155,31 @@ describe('splitting extracted documents', () => {
     expect(await statusOf(id)).toBe('review_required');
   });
 
+  it('copies the parts of a split folder, and not the source the split hid', async () => {
+    await h.bus.request(
+      Documents.createFolder,
+      { companyId: company(), name: 'Bundles' },
+      { actor: actor() },
+    );
+    const res = await h.upload(actor(), company(), [{ name: 'pack.pdf', body: await pdf(3) }], {
+      documentType: 'bulk_document',
+      path: '/Bundles',
+    });
+    await split(res.files[0]?.extractedDocumentId as string, [{ name: 'Pack A', pages: '1-3' }]);
+    const copy = await h.bus.request(
+      Documents.moveItem,
+      { companyId: company(), oldPath: '/Bundles', newPath: '', deleteOldPath: false, isFolder: true },
+      { actor: actor() },
+    );
+    const copied = await h.list(actor(), company(), copy.document?.link as string);
+    expect(copied.documents.map((d) => d.name)).toEqual(['Pack A.pdf']);
+    const [stored] = await h.documents.query<{ n: number }>(
+      `select count(*)::int as n from items where company_id = $1 and folder = $2`,
+      [company(), copy.document?.link],
+    );
+    expect(stored?.n).toBe(1);
+  });
+
   describe('with a store that fails', () => {
     const database = () => openDatabase(h.documents.databaseUrl, schema, { max: 2 });
     /** The service as the module builds it, on the real database and identity, with the given store. */

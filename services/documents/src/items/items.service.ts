@@ -422,9 +422,10 @@ export class ItemsService {
     const scope = firmScope(actor.firm_id);
     const oldFull = fullPathOf(item);
     const newFull = joinPath(destination, name);
+    // A split's hidden source is not copied: its parts are, and a copy would show it again beside them.
     const rows =
       item.type === 'folder'
-        ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldFull))]
+        ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldFull)).filter((r) => !r.hidden)]
         : [item];
     let top: ItemRow | undefined;
     for (const r of rows) {
