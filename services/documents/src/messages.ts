@@ -42,6 +42,7 @@ export const Messages = {
   splitDisabled: 'Splitting is not enabled for your firm',
   splitWhileProcessing: 'This document is still processing',
   alreadySplit: 'This document has already been split',
+  pathTooLong: 'Path is too long',
   badPages: 'Enter pages like 1-3, 5',
   pageOutOfRange: (pages: number) => `This document has ${pages} pages`,
   annotationText: 'Annotation text must be 1 to 32 characters',

@@ -738,6 +738,61 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       expect(names(system.documents).sort()).toEqual(['Signature Requests', 'Tax Return Delivery']);
     });
 
+    it('refuses a folder, upload, rename or move that would make a path over 2,000 characters', async () => {
+      const llc = company('llc');
+      const folder = (path: string, name: string) =>
+        h.bus.request(Documents.createFolder, { companyId: llc, path, name }, { actor: actor('partner') });
+      const tooLong = { status: 400, message: 'Path is too long' };
+      // Seven nested folders of 250 characters: 1,757; a leaf of 240 brings the deepest path to 1,998.
+      let deep = '';
+      for (let i = 1; i <= 7; i++) {
+        const name = `Level ${i} `.padEnd(250, 'x');
+        await folder(deep, name);
+        deep = `${deep}/${name}`;
+      }
+      await folder(deep, 'leaf '.padEnd(240, 'y'));
+      await expect(folder(deep, 'z'.repeat(250))).rejects.toMatchObject(tooLong);
+      await expect(
+        h.bus.request(
+          Documents.createUploadLinks,
+          { companyId: llc, path: deep, files: [{ name: `${'f'.repeat(241)}.pdf`, size: 100n }] },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject(tooLong);
+      const top = deep.split('/')[1] as string;
+      // Five more characters on the top folder would push its deepest item to 2,003.
+      await expect(
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: llc, path: '', itemName: top, newName: `${top}12345` },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject(tooLong);
+      await folder('', 'Other');
+      await expect(
+        h.bus.request(
+          Documents.moveItem,
+          { companyId: llc, oldPath: `/${top}`, newPath: '/Other', deleteOldPath: true, isFolder: true },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject(tooLong);
+      // Nothing changed: the tree is where it was.
+      expect((await h.list(actor('partner'), llc, deep)).documents.map((d) => d.name)).toEqual([
+        'leaf '.padEnd(240, 'y'),
+      ]);
+      expect((await h.list(actor('partner'), llc, '/Other')).count).toBe(0);
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: llc, path: `/${top}` },
+        { actor: actor('partner') },
+      );
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: llc, path: '/Other' },
+        { actor: actor('partner') },
+      );
+    });
+
     it('folds the case of names beyond ASCII the same way in the database and in the service', async () => {
       const make = (name: string) =>
         h.bus.request(

@@ -526,6 +526,17 @@ export class ItemsRepository {
       );
   }
 
+  /** How many characters the deepest live item inside the folder `fullPath` adds to its path (0: empty). */
+  async deepestBelow(tx: DocTx, scope: FirmScope, companyId: string, fullPath: string): Promise<number> {
+    const [row] = await tx
+      .select({
+        longest: sql<number | null>`max(char_length(${items.folder}) + 1 + char_length(${items.name}))`,
+      })
+      .from(items)
+      .where(and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(fullPath)));
+    return row?.longest ? Number(row.longest) - fullPath.length : 0;
+  }
+
   /** Restores an item and what was deleted with it (same timestamp, same place). */
   async restore(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
     const full = `${item.folder}/${item.name}`;

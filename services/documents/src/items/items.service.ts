@@ -48,6 +48,7 @@ import {
   joinPath,
   normalisePath,
   numberedName,
+  pathsFit,
   renamedFileName,
   SIGNATURE_REQUESTS_FOLDER,
   sanitiseName,
@@ -70,8 +71,12 @@ const nameTakenOnRace = <T>(work: Promise<T>): Promise<T> =>
 export function requestPath(input: string): string {
   const path = normalisePath(input);
   if (path === undefined) throw badRequest(Messages.folderNotFound, { path: Messages.folderNotFound });
+  if (!pathsFit([path])) throw pathTooLong();
   return path;
 }
+
+/** 400: an item would get a path longer than MAX_PATH_LENGTH. */
+export const pathTooLong = () => badRequest(Messages.pathTooLong, { path: Messages.pathTooLong });
 
 /** The file tree calls of spec 1 s.7.6: list, search, folders, rename, move or copy, delete, restore. */
 @Injectable()
@@ -283,6 +288,7 @@ export class ItemsService {
       // Again as stored: a segment matched by its sanitised name can be the system folder or a blocked one.
       if (isInSystemFolder(joinPath(parent, name))) throw systemFolder();
       assertCanChange(actor, access, 'folder', joinPath(parent, name));
+      if (!pathsFit([joinPath(parent, name)])) throw pathTooLong();
       if (await this.repo.findLive(tx, scope, access.companyId, joinPath(parent, name))) throw nameTaken();
       const created = await this.repo.insert(tx, {
         firmId: scope.firmId,
@@ -312,6 +318,7 @@ export class ItemsService {
       if (!newName) throw badRequest(Messages.nameRequired, { newName: Messages.nameRequired });
       assertCanChange(actor, access, kindOf(item), joinPath(item.folder, newName));
       if (newName === item.name) return item;
+      await this.assertFits(tx, item, joinPath(item.folder, newName));
       await this.assertCanCarryContents(tx, actor, item, access, {
         access,
         path: joinPath(item.folder, newName),
@@ -373,6 +380,7 @@ export class ItemsService {
           name = numberedName(item.name, n);
         }
         const newFull = joinPath(destination, name);
+        await this.assertFits(tx, item, newFull);
         if (moving && sameCompany) {
           const moved = await this.repo.update(tx, scope, item.id, { folder: destination, name });
           if (item.type === 'folder')
@@ -535,6 +543,15 @@ export class ItemsService {
     const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, full);
     if (!item || item.hidden) throw notFound();
     return item;
+  }
+
+  /** 400 when `item` at `newFull` would give it, or the deepest of its contents, too long a path. */
+  private async assertFits(tx: DocTx, item: ItemRow, newFull: string) {
+    const below =
+      item.type === 'folder'
+        ? await this.repo.deepestBelow(tx, firmScope(item.firmId), item.companyId, fullPathOf(item))
+        : 0;
+    if (!pathsFit([newFull], below)) throw pathTooLong();
   }
 
   /**

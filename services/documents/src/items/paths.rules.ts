@@ -45,6 +45,13 @@ export function splitPath(full: string): [folder: string, name: string] | undefi
 
 export const joinPath = (folder: string, name: string) => `${folder}/${name}`;
 
+/** The longest path an item may have: the gateway takes no longer path, so a longer one could not be reached. */
+export const MAX_PATH_LENGTH = 2_000;
+
+/** Whether every path fits, each with `below` more characters under it (a folder's deepest contents). */
+export const pathsFit = (paths: string[], below = 0) =>
+  paths.every((p) => p.length + below <= MAX_PATH_LENGTH);
+
 /** Every folder above and including `folder`, outermost first: '/A/B' gives ['/A', '/A/B']. */
 export function ancestors(folder: string): string[] {
   const parts = folder.split('/').filter(Boolean);

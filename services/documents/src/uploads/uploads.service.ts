@@ -13,12 +13,13 @@ import type { DocumentsConfig } from '../config.js';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { recordItemEvents } from '../items/item.events.js';
 import { type DocTx, ItemsRepository, type NewFile } from '../items/items.repository.js';
-import { ItemsService, requestPath, systemFolder } from '../items/items.service.js';
+import { ItemsService, pathTooLong, requestPath, systemFolder } from '../items/items.service.js';
 import {
   extensionOf,
   isInSystemFolder,
   isSystemPath,
   joinPath,
+  pathsFit,
   priorYearFolder,
   renamedFileName,
   SIGNATURE_REQUESTS_FOLDER,
@@ -94,7 +95,8 @@ export class UploadsService {
     assertCanChange(actor, access, 'upload', asked);
     assertUploadFiles(req.files);
     const scope = firmScope(actor.firm_id);
-    await this.items.transaction(scope, (tx) => this.folderFor(tx, actor, access, asked));
+    const folder = await this.items.transaction(scope, (tx) => this.folderFor(tx, actor, access, asked));
+    if (!pathsFit(req.files.map((f) => joinPath(folder, storedName(f.name))))) throw pathTooLong();
     const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
     const expiresAt = new Date(Date.now() + ttl * 1000);
     const rows = await this.uploads.create(
@@ -196,6 +198,7 @@ export class UploadsService {
       if (consumed.size !== ids.length) throw notFound();
       const folder = await this.folderFor(tx, actor, access, asked);
       if (!toFile.length) return { filedIds: new Set<string>(), folder };
+      if (!pathsFit(toFile.map((f) => joinPath(folder, f.name)))) throw pathTooLong();
       if (isInSystemFolder(folder)) await this.tree.ensureSystemFolders(tx, scope.firmId, access.companyId);
       if (!isSystemPath(folder))
         await this.tree.ensureFolders(tx, actor, scope.firmId, access.companyId, folder);
