@@ -1,4 +1,5 @@
 import type { Logger } from '@portico/platform';
+import { startRepeating } from '../jobs/repeating.js';
 import { EXPORTS_PREFIX, type ObjectStore } from '../storage/object-store.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -24,22 +25,10 @@ export async function startExportsExpiry(
     { prefix: EXPORTS_PREFIX, reason: rule.reason },
     'Object storage did not take a lifecycle rule for zip exports; the service deletes them itself',
   );
-  let running: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    running = store
+  const sweep = () =>
+    store
       .deleteOlderThan(EXPORTS_PREFIX, new Date(Date.now() - options.ttlHours * HOUR_MS))
       .then((n) => n && log.info({ deleted: n }, 'Expired zip exports deleted'))
       .catch((err) => log.warn({ err }, 'Sweeping expired zip exports failed; will retry'));
-    return running;
-  };
-  void sweep();
-  const timer = setInterval(sweep, options.sweepEveryMs ?? HOUR_MS);
-  timer.unref();
-  return {
-    mode: 'sweeper',
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return { mode: 'sweeper', ...startRepeating(sweep, options.sweepEveryMs ?? HOUR_MS) };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@portico/platform';
+import { startRepeating } from '../jobs/repeating.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { UploadsRepository } from './uploads.repository.js';
 import { mapLimited } from './uploads.service.js';
@@ -53,24 +54,13 @@ export function startAbandonedUploadsSweep(
   log: Logger,
   options: AbandonedUploadsOptions = {},
 ): { stop: () => Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    running = sweepAbandonedUploads(repo, store, options)
+  const sweep = () =>
+    sweepAbandonedUploads(repo, store, options)
       .then(
         (done) =>
           (done.removed || done.forgotten) &&
           log.info(done, 'Abandoned uploads removed, processed ones forgotten'),
       )
       .catch((err) => log.warn({ err }, 'Sweeping abandoned uploads failed; will retry'));
-    return running;
-  };
-  void sweep();
-  const timer = setInterval(sweep, options.sweepEveryMs ?? HOUR_MS);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startRepeating(sweep, options.sweepEveryMs ?? HOUR_MS);
 }
