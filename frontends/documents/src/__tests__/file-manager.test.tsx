@@ -113,6 +113,54 @@ describe('file manager', () => {
     );
   });
 
+  it('lists a folder asked in another case as stored, and says so when a folder does not exist', async () => {
+    const gw = fakeApi((call) => {
+      if (call.path !== '/integrations/get_documents') return undefined;
+      const asked = String(call.body.path).toLowerCase();
+      if (asked === '/taxes') return { body: { documents: [live], path: '/Taxes', count: 1 } };
+      if (asked === '') return { body: { documents: [], path: '/', count: 0 } };
+      return { status: 404, body: { error: 'Folder not found', message: 'Folder not found' } };
+    });
+    const view = renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'advisor' })}
+      />,
+      gw.client,
+      '/?path=/TAXES',
+    );
+    await within(await table()).findByText('W-2 2024.pdf');
+    // The address takes the stored spelling, so the breadcrumb and copied URLs show it.
+    await waitFor(() =>
+      expect(
+        gw.calls.filter((c) => c.path === '/integrations/get_documents').map((c) => c.body.path),
+      ).toContain('/Taxes'),
+    );
+    expect(await screen.findByText('Taxes')).toBeTruthy();
+    view.unmount();
+
+    const missing = fakeApi((call) =>
+      call.path === '/integrations/get_documents' && call.body.path
+        ? { status: 404, body: { error: 'Folder not found', message: 'Folder not found' } }
+        : call.path === '/integrations/get_documents'
+          ? { body: { documents: [live], path: '/', count: 1 } }
+          : undefined,
+    );
+    renderWithClient(
+      <FileManager
+        api={documentsApi(missing.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'advisor' })}
+      />,
+      missing.client,
+      '/?path=/Gone',
+    );
+    expect(await screen.findByText('Folder not found')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Go to All Files' }));
+    await within(await table()).findByText('W-2 2024.pdf');
+  });
+
   it('offers no bulk action on a mix of deleted and live items', async () => {
     show('advisor');
     await table();

@@ -97,6 +97,23 @@ function failure(err: unknown, listed: string): string {
   return listed;
 }
 
+/** Why the listing is not shown: a folder that does not exist (a typed or old link) offers the way back. */
+function ListingFailure({ error, onHome }: { error: unknown; onHome: () => void }) {
+  const missing = isApiError(error) && (error.status === 404 || error.status === 400);
+  return (
+    <Center p="xl">
+      <Stack align="center" gap="xs">
+        <Text c="red">{missing ? error.message : failure(error, 'Something went wrong')}</Text>
+        {missing && (
+          <Button variant="subtle" onClick={onHome}>
+            Go to All Files
+          </Button>
+        )}
+      </Stack>
+    </Center>
+  );
+}
+
 export interface FileManagerProps {
   api: DocumentsApi;
   company: Entity;
@@ -158,6 +175,21 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   const items = useMemo(() => visibleItems(caps, listing.data?.documents ?? []), [caps, listing.data]);
   const selected = useMemo(() => items.filter((i) => selection[i.id]), [items, selection]);
   const bulk = bulkActions(caps, selected);
+
+  // A folder asked in another case ('/TAXES') is listed as stored ('/Taxes'): the address follows it.
+  const listedPath = debounced ? undefined : listing.data?.path;
+  useEffect(() => {
+    if (!listedPath || listedPath === path || linkedName) return;
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (listedPath === '/') p.delete('path');
+        else p.set('path', listedPath);
+        return p;
+      },
+      { replace: true },
+    );
+  }, [listedPath, path, linkedName, setParams]);
 
   // Once the folder is listed, the linked file's preview opens and the link becomes the folder's.
   useEffect(() => {
@@ -543,9 +575,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 <Loader aria-label="Loading" />
               </Center>
             ) : listing.isError ? (
-              <Center p="xl">
-                <Text c="red">{failure(listing.error, 'Something went wrong')}</Text>
-              </Center>
+              <ListingFailure error={listing.error} onHome={() => goTo('/')} />
             ) : items.length === 0 ? (
               <Center p="xl">
                 <Text c="dimmed">
