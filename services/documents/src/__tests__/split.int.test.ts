@@ -180,6 +180,44 @@ describe('splitting extracted documents', () => {
     expect(stored?.n).toBe(1);
   });
 
+  it('deletes, restores and removes an extracted document with its file', async () => {
+    const get = (id: string) =>
+      h.bus.request(Documents.getExtractedDocument, { id, companyId: company() }, { actor: actor() });
+    const remove = (path: string) =>
+      h.bus.request(Documents.deletePath, { companyId: company(), path }, { actor: actor() });
+    const restore = (path: string) =>
+      h.bus.request(Documents.restoreDeletedDocument, { companyId: company(), path }, { actor: actor() });
+    const id = await bulk('follows.pdf');
+    // Deleted from the tree: the extracted document goes too; restored from the tree, it is back.
+    await remove('/follows.pdf');
+    await expect(get(id)).rejects.toMatchObject({ status: 404 });
+    await restore('/follows.pdf');
+    expect(await get(id)).toMatchObject({ status: 'review_required', documentLocation: '/follows.pdf' });
+    // Deleted as an extracted document: its file goes; restoring the file brings both back.
+    await h.bus.request(Documents.deleteExtractedDocument, { id, companyId: company() }, { actor: actor() });
+    expect((await h.list(actor(), company())).documents.map((d) => d.name)).not.toContain('follows.pdf');
+    await restore('/follows.pdf');
+    expect(await get(id)).toMatchObject({ documentLocation: '/follows.pdf' });
+    // Moved to another company: the file there is a new one, and the extracted document here is gone.
+    await h.bus.request(
+      Documents.moveItem,
+      {
+        companyId: company(),
+        oldPath: '/follows.pdf',
+        newPath: '',
+        deleteOldPath: true,
+        newCompanyId: h.firm.companies.individual?.id as string,
+      },
+      { actor: actor() },
+    );
+    await expect(get(id)).rejects.toMatchObject({ status: 404 });
+    const [left] = await h.documents.query<{ n: number }>(
+      'select count(*)::int as n from extracted_documents where id = $1',
+      [id],
+    );
+    expect(left?.n).toBe(0);
+  });
+
   describe('with a store that fails', () => {
     const database = () => openDatabase(h.documents.databaseUrl, schema, { max: 2 });
     /** The service as the module builds it, on the real database and identity, with the given store. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, type Tx } from '@portico/platform';
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { type DocumentsSchema, type ItemRow, items } from '../schema.js';
+import { type DocumentsSchema, extractedDocuments, type ItemRow, items } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 import { ancestors, splitPath } from './paths.rules.js';
 
@@ -497,7 +497,7 @@ export class ItemsRepository {
   /** Soft-deletes an item and, for a folder, everything live inside it, with one timestamp. */
   async softDelete(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
     const full = `${item.folder}/${item.name}`;
-    await tx
+    const deleted = await tx
       .update(items)
       .set({ deletedAt: sql`now()` })
       .where(
@@ -506,7 +506,42 @@ export class ItemsRepository {
           isNull(items.deletedAt),
           item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
         ),
-      );
+      )
+      .returning({ id: items.id });
+    await this.extractedFollow(tx, scope, deleted, 'deleted');
+  }
+
+  /**
+   * An extracted document lives and dies with its file: deleted with it (from the tree or as the
+   * extracted document), restored with it, removed with it when it moves to another company.
+   */
+  private async extractedFollow(
+    tx: DocTx,
+    scope: FirmScope,
+    files: { id: string }[],
+    change: 'deleted' | 'restored' | 'removed',
+  ): Promise<void> {
+    if (!files.length) return;
+    const ofFiles = and(
+      eq(extractedDocuments.firmId, scope.firmId),
+      inArray(
+        extractedDocuments.itemId,
+        files.map((f) => f.id),
+      ),
+    );
+    if (change === 'removed') await tx.delete(extractedDocuments).where(ofFiles);
+    else
+      await tx
+        .update(extractedDocuments)
+        .set({ deletedAt: change === 'deleted' ? sql`now()` : null })
+        .where(
+          and(
+            ofFiles,
+            change === 'deleted'
+              ? isNull(extractedDocuments.deletedAt)
+              : isNotNull(extractedDocuments.deletedAt),
+          ),
+        );
   }
 
   /**
@@ -515,7 +550,7 @@ export class ItemsRepository {
    */
   async removeMoved(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
     const full = `${item.folder}/${item.name}`;
-    await tx
+    const removed = await tx
       .delete(items)
       .where(
         and(
@@ -523,7 +558,9 @@ export class ItemsRepository {
           isNull(items.deletedAt),
           item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
         ),
-      );
+      )
+      .returning({ id: items.id });
+    await this.extractedFollow(tx, scope, removed, 'removed');
   }
 
   /** How many characters the deepest live item inside the folder `fullPath` adds to its path (0: empty). */
@@ -540,7 +577,7 @@ export class ItemsRepository {
   /** Restores an item and what was deleted with it (same timestamp, same place). */
   async restore(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
     const full = `${item.folder}/${item.name}`;
-    await tx
+    const restored = await tx
       .update(items)
       .set({ deletedAt: null, updatedAt: sql`now()` })
       .where(
@@ -550,6 +587,8 @@ export class ItemsRepository {
           sql`${items.deletedAt} = (select d.deleted_at from items d where d.id = ${item.id})`,
           item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
         ),
-      );
+      )
+      .returning({ id: items.id });
+    await this.extractedFollow(tx, scope, restored, 'restored');
   }
 }
