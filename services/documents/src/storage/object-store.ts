@@ -1,6 +1,9 @@
 /** Where file bytes live. The database holds the tree; this holds the objects, one key per file. */
 export interface ObjectStore {
-  /** A temporary link the browser PUTs the file to directly; the store refuses a body of another size. */
+  /**
+   * A temporary link the browser PUTs the file to directly, once, with the headers the upload link lists:
+   * the store refuses a body of another size, and a second PUT once the object exists.
+   */
   presignPut(key: string, contentType: string, size: number, ttlSeconds: number): Promise<string>;
   /** A temporary link to read the object; `downloadAs` makes the browser save it under that name. */
   presignGet(key: string, ttlSeconds: number, downloadAs?: string): Promise<string>;

@@ -90,10 +90,18 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   presignPut(key: string, contentType: string, size: number, ttlSeconds: number): Promise<string> {
-    // Content-Length is a signed header: S3 answers 403 to a body of another length.
+    // Signed headers the browser must send as they are: Content-Length (S3 answers 403 to a body of another
+    // length) and If-None-Match: * (a conditional write: once the object exists, S3 answers 412, so the link
+    // cannot replace a file after it was checked and filed; stores without conditional writes ignore it).
     return getSignedUrl(
       this.client,
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: size }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ContentType: contentType,
+        ContentLength: size,
+        IfNoneMatch: '*',
+      }),
       { expiresIn: ttlSeconds },
     );
   }

@@ -129,7 +129,8 @@ export class UploadsService {
       fileName: row.fileName,
       url: await this.store.presignPut(row.storageKey, contentType, row.declaredSize, ttl),
       method: 'PUT',
-      headers: { 'content-type': contentType },
+      // If-None-Match is signed into the link (a conditional write; see S3ObjectStore.presignPut).
+      headers: { 'content-type': contentType, 'if-none-match': '*' },
       expiresAt: expiresAt.toISOString(),
     };
   }
