@@ -793,6 +793,33 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       );
     });
 
+    it('restores into a folder recreated since under another case, as it is spelled now', async () => {
+      const llc = company('llc');
+      const as = { actor: actor('partner') };
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Ledgers' }, as);
+      await h.bus.request(Documents.createFolder, { companyId: llc, path: '/Ledgers', name: 'Q1' }, as);
+      await h.upload(actor('partner'), llc, [{ name: 'jan.pdf', body: await pdf() }], {
+        path: '/Ledgers/Q1',
+      });
+      await h.upload(actor('partner'), llc, [{ name: 'feb.pdf', body: await pdf() }], { path: '/Ledgers' });
+      await h.bus.request(Documents.deletePath, { companyId: llc, path: '/Ledgers' }, as);
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'LEDGERS' }, as);
+      // A file and a folder with its contents, each into '/LEDGERS'.
+      const file = await h.bus.request(
+        Documents.restoreDeletedDocument,
+        { companyId: llc, path: '/Ledgers/feb.pdf' },
+        as,
+      );
+      expect(file.document?.link).toBe('/LEDGERS/feb.pdf');
+      await h.bus.request(Documents.restoreDeletedDocument, { companyId: llc, path: '/Ledgers/Q1' }, as);
+      expect(names((await h.list(actor('partner'), llc, '/LEDGERS')).documents).sort()).toEqual([
+        'Q1',
+        'feb.pdf',
+      ]);
+      expect(names((await h.list(actor('partner'), llc, '/LEDGERS/Q1')).documents)).toEqual(['jan.pdf']);
+      await h.bus.request(Documents.deletePath, { companyId: llc, path: '/LEDGERS' }, as);
+    });
+
     it('folds the case of names beyond ASCII the same way in the database and in the service', async () => {
       const make = (name: string) =>
         h.bus.request(

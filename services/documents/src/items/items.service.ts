@@ -525,10 +525,24 @@ export class ItemsService {
         assertCanChange(actor, access, kindOf(item), fullPathOf(item));
         if (await this.repo.findLive(tx, scope, access.companyId, fullPathOf(item)))
           throw new AppError('conflict', 'restore_conflict', Messages.restoreConflict);
-        await this.ensureFolders(tx, actor, actor.firm_id, access.companyId, item.folder);
+        // Into the folders as they are now: one recreated since under another case keeps its spelling.
+        const parent = (await this.storedFolder(tx, actor.firm_id, access.companyId, item.folder)).path;
+        await this.ensureFolders(tx, actor, actor.firm_id, access.companyId, parent);
         await this.repo.restore(tx, scope, item);
-        await recordItemEvent(tx, 'restored', actor, item);
-        return { ...item, deletedAt: null };
+        if (parent !== item.folder) {
+          await this.repo.update(tx, scope, item.id, { folder: parent });
+          if (item.type === 'folder')
+            await this.repo.moveSubtree(
+              tx,
+              scope,
+              item.companyId,
+              fullPathOf(item),
+              joinPath(parent, item.name),
+            );
+        }
+        const restored = { ...item, folder: parent, deletedAt: null };
+        await recordItemEvent(tx, 'restored', actor, restored);
+        return restored;
       });
       return { document: toDocumentItem(row), message: Messages.restored };
     } catch (err) {
