@@ -226,6 +226,12 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
         { actor: actor('client') },
       );
       expect(preview.document?.data?.previewStatus).toBe('ready');
+      // The finished preview is announced, so an open file manager can show it without asking again.
+      const announced = await h.eventsOn(
+        DocumentsEvents.updated.subject,
+        (e) => e.path === '/IMG_0042.HEIC' && !e.actor_user_id,
+      );
+      expect(announced).toHaveLength(1);
       const got = await fetch(preview.document?.data?.link as string);
       expect(got.status).toBe(200);
       const jpegBytes = Buffer.from(await got.arrayBuffer());

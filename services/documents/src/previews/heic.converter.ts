@@ -3,7 +3,8 @@ import { firmScope, type Logger, Semaphore } from '@portico/platform';
 import decodeHeic from 'heic-decode';
 import sharp from 'sharp';
 import type { DocumentsConfig } from '../config.js';
-import { ItemsRepository } from '../items/items.repository.js';
+import { recordItemEvent } from '../items/item.events.js';
+import { type ItemChanges, ItemsRepository } from '../items/items.repository.js';
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
@@ -71,19 +72,23 @@ export class HeicConverter implements OnModuleDestroy {
   }
 
   private async convert(item: HeicItem): Promise<void> {
-    const scope = firmScope(item.firmId);
     const previewKey = StorageKeys.preview(item.firmId, item.companyId, item.id);
     try {
       const jpeg = await heicToJpeg(await this.store.read(item.storageKey as string, item.size));
       await this.store.put(previewKey, jpeg, 'image/jpeg');
-      await this.repo.transaction(scope, (tx) =>
-        this.repo.update(tx, scope, item.id, { previewKey, previewStatus: 'ready' }),
-      );
+      await this.record(item, { previewKey, previewStatus: 'ready' });
     } catch (err) {
-      await this.repo.transaction(scope, (tx) =>
-        this.repo.update(tx, scope, item.id, { previewStatus: 'failed' }),
-      );
+      await this.record(item, { previewStatus: 'failed' });
       throw err;
     }
+  }
+
+  /** The preview's state on the item, announced as an update (no actor: the product made it). */
+  private record(item: HeicItem, changes: ItemChanges) {
+    const scope = firmScope(item.firmId);
+    return this.repo.transaction(scope, async (tx) => {
+      const updated = await this.repo.update(tx, scope, item.id, changes);
+      if (updated) await recordItemEvent(tx, 'updated', undefined, updated);
+    });
   }
 }
