@@ -13,6 +13,7 @@ import { type DropOffLinksRequest, type DropOffProcessRequest, Notifications } f
 import { AccessClient } from '../access/access.client.js';
 import { notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
+import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import type { dropOffs, UploadRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
@@ -22,7 +23,6 @@ import { type Checked, UploadValidator } from '../uploads/upload-validator.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
 import {
   assertUploadFiles,
-  mapLimited,
   storedName,
   UploadsService,
   VALIDATE_CONCURRENCY,

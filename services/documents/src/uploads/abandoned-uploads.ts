@@ -1,8 +1,8 @@
 import type { Logger } from '@portico/platform';
+import { mapLimited } from '../jobs/map-limited.js';
 import { startRepeating } from '../jobs/repeating.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { UploadsRepository } from './uploads.repository.js';
-import { mapLimited } from './uploads.service.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const BATCH = 200;

@@ -26,6 +26,7 @@ import {
   sanitiseName,
   TAX_RETURN_DELIVERY_FOLDER,
 } from '../items/paths.rules.js';
+import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
 import type { UploadRow } from '../schema.js';
@@ -353,21 +354,3 @@ type ProcessedFileInit = {
 
 /** Files validated at once per process call: each holds one object's bytes (a whole PDF) while checked. */
 export const VALIDATE_CONCURRENCY = 4;
-
-/** `work` on every item, at most `limit` at once; the results in the items' order. */
-export async function mapLimited<T, R>(
-  list: readonly T[],
-  limit: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(list.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < list.length) {
-      const i = next++;
-      out[i] = await work(list[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, list.length) }, worker));
-  return out;
-}
