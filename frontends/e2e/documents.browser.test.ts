@@ -104,6 +104,8 @@ const row = (page: Page, name: string) =>
 async function act(page: Page, name: string, action: string) {
   await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
   await page.getByRole('menuitem', { name: action, exact: true }).click();
+  // The menu stays in the page until its closing transition's timer ends, after the transition itself.
+  await page.getByRole('menu').waitFor({ state: 'hidden' });
 }
 
 const dialog = (page: Page, title: string) => page.getByRole('dialog', { name: title, exact: true });
