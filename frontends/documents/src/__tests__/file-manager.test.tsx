@@ -161,6 +161,36 @@ describe('file manager', () => {
     await within(await table()).findByText('W-2 2024.pdf');
   });
 
+  it('opens a deleted folder while deleted items are shown, but not a deleted file', async () => {
+    const binned = anItem({ type: 'folder', name: 'Binned', deleted_at: '2024-01-02T00:00:00Z' });
+    const inside = anItem({ name: 'kept.pdf', path: '/Binned', deleted_at: '2024-01-02T00:00:00Z' });
+    const gw = fakeApi((call) => {
+      if (call.path !== '/integrations/get_documents') return undefined;
+      const docs =
+        call.body.path === '/Binned'
+          ? [inside]
+          : [live, ...(call.body.showWithDeleted ? [binned, gone] : [])];
+      return { body: { documents: docs, path: call.body.path || '/', count: docs.length } };
+    });
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'advisor' })}
+      />,
+      gw.client,
+    );
+    await table();
+    fireEvent.click(screen.getByRole('switch', { name: 'Include deleted files' }));
+    const t = await table();
+    expect(within(t).getByRole('button', { name: 'old.pdf' }).hasAttribute('disabled')).toBe(true);
+    fireEvent.click(await within(t).findByRole('button', { name: 'Binned' }));
+    expect(await within(await table()).findByText('kept.pdf')).toBeTruthy();
+    expect(gw.calls.some((c) => c.path === '/integrations/get_documents' && c.body.path === '/Binned')).toBe(
+      true,
+    );
+  });
+
   it('offers no bulk action on a mix of deleted and live items', async () => {
     show('advisor');
     await table();

@@ -119,6 +119,9 @@ function MenuEntry({ verdict, label, onClick }: { verdict: Verdict; label: strin
  */
 const BADGE_TEXT = { green: '#1b5e20', red: '#8a1c1c' } as const;
 
+/** A deleted file does not open; a deleted folder does, to restore what is in it one item at a time. */
+const opens = (item: DocItem) => !item.deleted_at || item.type === 'folder';
+
 export function ItemBadges({ item }: { item: DocItem }) {
   return (
     <>
@@ -151,7 +154,7 @@ function NameCell({
       {item.type === 'folder' ? <FolderIcon /> : <FileIcon />}
       <Stack gap={0}>
         <Group gap={6} wrap="nowrap">
-          <UnstyledButton onClick={() => onOpen(item)} disabled={Boolean(item.deleted_at)}>
+          <UnstyledButton onClick={() => onOpen(item)} disabled={!opens(item)}>
             <Text size="sm" fw={500} td={item.deleted_at ? 'line-through' : undefined}>
               {item.name}
             </Text>
@@ -294,7 +297,7 @@ export function DocumentsTable(props: TableProps) {
             padding="sm"
             data-selected={row.getIsSelected() || undefined}
             style={{ cursor: 'pointer' }}
-            onDoubleClick={() => !row.original.deleted_at && onOpen(row.original)}
+            onDoubleClick={() => opens(row.original) && onOpen(row.original)}
           >
             <Group justify="space-between" wrap="nowrap">
               <Checkbox
@@ -306,10 +309,7 @@ export function DocumentsTable(props: TableProps) {
             </Group>
             <Stack align="center" gap={4} py="sm">
               {row.original.type === 'folder' ? <FolderIcon size={40} /> : <FileIcon size={40} />}
-              <UnstyledButton
-                onClick={() => onOpen(row.original)}
-                disabled={Boolean(row.original.deleted_at)}
-              >
+              <UnstyledButton onClick={() => onOpen(row.original)} disabled={!opens(row.original)}>
                 <Text size="sm" ta="center" lineClamp={2}>
                   {row.original.name}
                 </Text>

@@ -306,9 +306,9 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
 
   const open = useCallback(
     (item: DocItem) => {
-      if (item.deleted_at) return;
+      // A deleted folder opens (with deleted items shown), to restore what is in it one item at a time.
       if (item.type === 'folder') goTo(item.link);
-      else setDialog({ kind: 'preview', item });
+      else if (!item.deleted_at) setDialog({ kind: 'preview', item });
     },
     [goTo],
   );

@@ -799,6 +799,40 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       );
     });
 
+    it('opens a deleted folder with deleted items shown, to restore one file of it', async () => {
+      const llc = company('llc');
+      const as = { actor: actor('partner') };
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Binned' }, as);
+      await h.upload(actor('partner'), llc, [{ name: 'keep.pdf', body: await pdf() }], {
+        path: '/Binned/Inner',
+      });
+      await h.upload(actor('partner'), llc, [{ name: 'drop.pdf', body: await pdf() }], {
+        path: '/Binned/Inner',
+      });
+      await h.bus.request(Documents.deletePath, { companyId: llc, path: '/Binned' }, as);
+      const open = (path: string, showWithDeleted: boolean, who = 'partner', lean = false) =>
+        h.bus.request(
+          Documents.getDocuments,
+          { companyId: llc, path, showWithDeleted, lean },
+          { actor: actor(who) },
+        );
+      await expect(open('/Binned', false)).rejects.toMatchObject({
+        status: 404,
+        message: 'Folder not found',
+      });
+      await expect(open('/Binned', true, 'client')).rejects.toMatchObject({ status: 403 });
+      expect(names((await open('/binned', true)).documents)).toEqual(['Inner']);
+      expect(names((await open('/Binned/Inner', true)).documents).sort()).toEqual(['drop.pdf', 'keep.pdf']);
+      expect((await open('/Binned/Inner', true, 'partner', true)).count).toBe(2);
+      await h.bus.request(
+        Documents.restoreDeletedDocument,
+        { companyId: llc, path: '/Binned/Inner/keep.pdf' },
+        as,
+      );
+      expect(names((await h.list(actor('partner'), llc, '/Binned/Inner')).documents)).toEqual(['keep.pdf']);
+      await h.bus.request(Documents.deletePath, { companyId: llc, path: '/Binned' }, as);
+    });
+
     it('restores into a folder recreated since under another case, as it is spelled now', async () => {
       const llc = company('llc');
       const as = { actor: actor('partner') };

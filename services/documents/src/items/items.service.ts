@@ -199,7 +199,10 @@ export class ItemsService {
     if (req.lean) return this.listLean(actor, req, access.companyId, asked, after);
     const limit = rowsToRead(pageSizeOf(req.pageSize), req.columnar);
     const { folder, rows, counts, more } = await this.repo.transaction(scope, async (tx) => {
-      const folder = await this.listedFolder(tx, actor, access.companyId, asked, after);
+      const folder = await this.listedFolder(tx, actor, access.companyId, asked, {
+        after,
+        withDeleted: req.showWithDeleted,
+      });
       const fetched = await this.repo.listPage(
         tx,
         scope,
@@ -242,7 +245,10 @@ export class ItemsService {
     const scope = firmScope(actor.firm_id);
     const budget = leanPageBudget(this.bus.maxPayload);
     const { folder, page } = await this.repo.transaction(scope, async (tx) => {
-      const folder = await this.listedFolder(tx, actor, companyId, asked, after);
+      const folder = await this.listedFolder(tx, actor, companyId, asked, {
+        after,
+        withDeleted: req.showWithDeleted,
+      });
       const page = await this.repo.listLeanPage(tx, scope, companyId, folder, {
         withDeleted: req.showWithDeleted,
         limit: leanRowsToRead(req.pageSize, budget),
@@ -569,25 +575,27 @@ export class ItemsService {
   }
 
   /**
-   * The folder a listing reads, as stored: a path asked in another case lists the folder it names. The
-   * root makes sure the system folders exist (on the first page).
+   * The folder a listing reads, as stored: a path asked in another case lists the folder it names. With
+   * deleted items shown (advisors), a deleted folder opens too, so what is in it can be restored one by
+   * one. The root makes sure the system folders exist (on the first page).
    */
   private async listedFolder(
     tx: DocTx,
     actor: Actor,
     companyId: string,
     asked: string,
-    after: ListCursor | undefined,
+    options: { after: ListCursor | undefined; withDeleted: boolean },
   ): Promise<string> {
-    if (asked) return fullPathOf(await this.folderOrThrow(tx, actor, companyId, asked));
-    if (!after) await this.ensureSystemFolders(tx, actor.firm_id, companyId);
-    return asked;
-  }
-
-  private async folderOrThrow(tx: DocTx, actor: Actor, companyId: string, folder: string) {
-    const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, folder);
-    if (item?.type !== 'folder') throw notFound(Messages.folderNotFound);
-    return item;
+    if (!asked) {
+      if (!options.after) await this.ensureSystemFolders(tx, actor.firm_id, companyId);
+      return asked;
+    }
+    const scope = firmScope(actor.firm_id);
+    const live = await this.repo.findLive(tx, scope, companyId, asked);
+    const folder =
+      live || !options.withDeleted ? live : await this.repo.findDeleted(tx, scope, companyId, asked);
+    if (folder?.type !== 'folder') throw notFound(Messages.folderNotFound);
+    return fullPathOf(folder);
   }
 
   /** For other modules: the company access or 404. */
