@@ -494,19 +494,22 @@ export class ItemsRepository {
       .where(and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(oldFull)));
   }
 
+  /** The live item and, for a folder, everything live inside it. */
+  private liveWithContents(scope: FirmScope, item: ItemRow) {
+    const full = `${item.folder}/${item.name}`;
+    return and(
+      this.inCompany(scope, item.companyId),
+      isNull(items.deletedAt),
+      item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
+    );
+  }
+
   /** Soft-deletes an item and, for a folder, everything live inside it, with one timestamp. */
   async softDelete(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
-    const full = `${item.folder}/${item.name}`;
     const deleted = await tx
       .update(items)
       .set({ deletedAt: sql`now()` })
-      .where(
-        and(
-          this.inCompany(scope, item.companyId),
-          isNull(items.deletedAt),
-          item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
-        ),
-      )
+      .where(this.liveWithContents(scope, item))
       .returning({ id: items.id });
     await this.extractedFollow(tx, scope, deleted, 'deleted');
   }
@@ -549,16 +552,9 @@ export class ItemsRepository {
    * gone with the move, so a deleted row here would offer a restore of files that no longer exist.
    */
   async removeMoved(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
-    const full = `${item.folder}/${item.name}`;
     const removed = await tx
       .delete(items)
-      .where(
-        and(
-          this.inCompany(scope, item.companyId),
-          isNull(items.deletedAt),
-          item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
-        ),
-      )
+      .where(this.liveWithContents(scope, item))
       .returning({ id: items.id });
     await this.extractedFollow(tx, scope, removed, 'removed');
   }
