@@ -363,6 +363,8 @@ describe('documents', () => {
     expect(await page.getByLabel('Include deleted files').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Add', exact: true }).click();
+    // One 'Choose files' to assistive technology: the button, not also the hidden file input it opens.
+    expect(await dialog(page, 'Upload').getByRole('button', { name: 'Choose files' }).count()).toBe(1);
     await dialog(page, 'Upload')
       .getByLabel('Choose files')
       .setInputFiles({ name: 'Bank statement.pdf', mimeType: 'application/pdf', buffer: await samplePdf() });

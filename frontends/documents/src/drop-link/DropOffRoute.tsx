@@ -285,7 +285,8 @@ export function DropOffForm({
               background: isDragActive ? 'var(--mantine-primary-color-light)' : undefined,
             }}
           >
-            <input {...getInputProps()} aria-label="Choose files" />
+            {/* The picker the visible button opens; hidden from assistive technology, which has the button. */}
+            <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" />
             <Text fw={500}>Drag files here</Text>
             <Text size="sm" c="dimmed">
               Max size 150 MB, up to {MAX_FILES} files

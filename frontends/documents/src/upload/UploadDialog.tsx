@@ -46,7 +46,8 @@ export function UploadDialog({
             background: isDragActive ? 'var(--mantine-primary-color-light)' : undefined,
           }}
         >
-          <input {...getInputProps()} aria-label="Choose files" />
+          {/* The picker the visible button opens; hidden from assistive technology, which has the button. */}
+          <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" />
           <Text fw={500}>{folderUpload.enabled ? 'Drag files or folders here' : 'Drag files here'}</Text>
           <Text size="sm" c="dimmed">
             Max size 150 MB
