@@ -437,7 +437,12 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
 
         <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} {...drop.getRootProps()} data-testid="drop-area">
           {/* The drop target's input; hidden from assistive technology, which has the Add button. */}
-          <input {...drop.getInputProps()} aria-label="Drop files to upload" aria-hidden="true" />
+          <input
+            {...drop.getInputProps()}
+            aria-label="Drop files to upload"
+            aria-hidden="true"
+            tabIndex={-1}
+          />
           <Group justify="space-between" gap="xs">
             <Group gap={4} aria-label="Breadcrumbs">
               {crumbs(path).map((c, i, all) => (

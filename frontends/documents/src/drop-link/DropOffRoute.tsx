@@ -286,7 +286,7 @@ export function DropOffForm({
             }}
           >
             {/* The picker the visible button opens; hidden from assistive technology, which has the button. */}
-            <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" />
+            <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" tabIndex={-1} />
             <Text fw={500}>Drag files here</Text>
             <Text size="sm" c="dimmed">
               Max size 150 MB, up to {MAX_FILES} files

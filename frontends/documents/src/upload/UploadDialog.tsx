@@ -47,7 +47,7 @@ export function UploadDialog({
           }}
         >
           {/* The picker the visible button opens; hidden from assistive technology, which has the button. */}
-          <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" />
+          <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" tabIndex={-1} />
           <Text fw={500}>{folderUpload.enabled ? 'Drag files or folders here' : 'Drag files here'}</Text>
           <Text size="sm" c="dimmed">
             Max size 150 MB
