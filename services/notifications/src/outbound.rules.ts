@@ -5,7 +5,6 @@ import type { Channel } from './outbound.schema.js';
 const EMAIL =
   /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
 const KIND = /^[a-z][a-z0-9_]{0,63}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const LIMITS = {
   emailLength: 254,
@@ -36,7 +35,6 @@ export function normaliseUsPhone(raw: string): string | undefined {
 export const toE164 = (digits: string) => `+1${digits}`;
 
 export const isValidKind = (kind: string) => KIND.test(kind);
-export const isUuid = (value: string) => UUID.test(value);
 
 /**
  * Delay before the next attempt after `attempt` failed attempts (1-based): base, 5x base, 25x base...

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { injectTraceContext } from '@portico/platform';
+import { injectTraceContext, isUuid } from '@portico/platform';
 import type { ListOutboxRequest, SendEmailRequest, SendSmsRequest } from '@portico/proto';
 import type { NotificationsConfig } from './config.js';
 import { CONFIG } from './config.js';
@@ -8,7 +8,6 @@ import { SMS_PORT, type SmsPort } from './delivery/sms.port.js';
 import { DeliveryWorker } from './delivery.worker.js';
 import { OutboundErrors } from './outbound.errors.js';
 import {
-  isUuid,
   isValidKind,
   LIMITS,
   listLimit,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Actor, AppError, firmScope } from '@portico/platform';
+import { type Actor, AppError, firmScope, isUuid } from '@portico/platform';
 import { CompaniesRepository } from '../companies/companies.repository.js';
 import { CompaniesService } from '../companies/companies.service.js';
 import { clientBlockedFolders } from '../companies/company.mapper.js';
@@ -9,7 +9,6 @@ import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { isUuid } from '../users/users.service.js';
 
 /**
  * What other services (documents first) need to enforce an actor's rights on a company's records,

@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope, forbidden, recordEvent } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  badRequest,
+  firmScope,
+  forbidden,
+  isUuid,
+  recordEvent,
+} from '@portico/platform';
 import { IdentityEvents, type ListCompaniesRequest, type UpdateCompanyRequest } from '@portico/proto';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import type { CompanyRow, FirmRow } from '../schema.js';
 import { isValidEmail } from '../users/profile.rules.js';
-import { isUuid } from '../users/users.service.js';
 import { CompaniesRepository, type CompanyChanges } from './companies.repository.js';
 import { toCompanyMessage } from './company.mapper.js';
 import { isKnownCountry, validateEntityName, validateEntityType } from './company.rules.js';

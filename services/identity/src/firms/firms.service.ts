@@ -1,10 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, type FirmScope, firmScope, recordEvent } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  badRequest,
+  type FirmScope,
+  firmScope,
+  isUuid,
+  recordEvent,
+} from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
 import { entityTypeOptions } from '../companies/company.rules.js';
 import { Messages } from '../messages.js';
 import type { FirmRow } from '../schema.js';
-import { isUuid } from '../users/users.service.js';
 import { documentPreferences } from './document-preferences.js';
 import { firmTheme } from './firm-theme.js';
 import { FirmsRepository } from './firms.repository.js';

@@ -6,6 +6,7 @@ import {
   firmScope,
   forbidden,
   inFirm,
+  isUuid,
   recordEvent,
 } from '@portico/platform';
 import { IdentityEvents, type UpdateProfileRequest } from '@portico/proto';
@@ -269,6 +270,3 @@ export class UsersService {
     return `${this.config.PUBLIC_URL.replace(/\/$/, '')}${user.isAdvisor ? '/admin-profile' : '/profile'}?${query}`;
   }
 }
-
-export const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
