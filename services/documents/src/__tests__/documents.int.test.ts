@@ -69,6 +69,41 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
   });
 
   describe('upload: presigned link, direct PUT, process', () => {
+    it('takes upload ids in capitals, and refuses uploads an hour past their link with 410', async () => {
+      const body = await pdf();
+      const links = async (name: string) => {
+        const res = await h.bus.request(
+          Documents.createUploadLinks,
+          { companyId: company('llc'), files: [{ name, size: BigInt(body.length) }] },
+          { actor: actor('partner') },
+        );
+        for (const link of res.links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+        return res.links.map((l) => l.uploadId);
+      };
+      const process = (uploadIds: string[]) =>
+        h.bus.request(
+          Documents.processDocument,
+          { companyId: company('llc'), uploadIds },
+          { actor: actor('partner') },
+        );
+      const capitals = await links('capitals.pdf');
+      const filed = await process(capitals.map((id) => id.toUpperCase()));
+      expect(filed.files.map((f) => f.documentName)).toEqual(['capitals.pdf']);
+      const [late] = await links('late.pdf');
+      await h.documents.query(`update uploads set expires_at = now() - interval '61 minutes' where id = $1`, [
+        late,
+      ]);
+      await expect(process([late as string])).rejects.toMatchObject({
+        status: 410,
+        message: 'This upload link has expired. Please upload the file again.',
+      });
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: company('llc'), path: '/capitals.pdf' },
+        { actor: actor('partner') },
+      );
+    });
+
     it('files valid files with sanitised names and reports the spec fields', async () => {
       const res = await h.upload(actor('partner'), company('llc'), [
         { name: 'W-2 form #1 (final).pdf', body: await pdf(2) },

@@ -346,6 +346,30 @@ describe('extracted documents and the firm drop link', () => {
       // Sent again once filed, they are gone.
       await expect(send({})).rejects.toMatchObject({ status: 404 });
     });
+
+    it('refuses uploads an hour past their link with 410, as the upload call does', async () => {
+      const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
+      const body = await pdf();
+      const { links } = await h.bus.request(Documents.createDropOffLinks, {
+        dropLinkId: id,
+        files: [{ name: 'late.pdf', size: BigInt(body.length) }],
+      });
+      for (const link of links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+      await h.documents.query(`update uploads set expires_at = now() - interval '61 minutes' where id = $1`, [
+        links[0]?.uploadId,
+      ]);
+      await expect(
+        h.bus.request(Documents.processDropOff, {
+          dropLinkId: id,
+          uploadIds: links.map((l) => l.uploadId.toUpperCase()),
+          uploaderName: 'Visitor',
+          uploaderEmail: 'visitor@example.com',
+        }),
+      ).rejects.toMatchObject({
+        status: 410,
+        message: 'This upload link has expired. Please upload the file again.',
+      });
+    });
   });
 
   it("answers the portal's secure upload page by the firm's slug, while the drop link is on", async () => {

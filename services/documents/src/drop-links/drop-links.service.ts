@@ -15,13 +15,14 @@ import { notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
-import type { dropOffs, UploadRow } from '../schema.js';
+import type { dropOffs } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 import { MAX_FILES_PER_UPLOAD } from '../uploads/file-type.rules.js';
 import { type Checked, UploadValidator } from '../uploads/upload-validator.js';
-import { UploadsRepository } from '../uploads/uploads.repository.js';
+import { distinctUploadIds, UploadsRepository } from '../uploads/uploads.repository.js';
 import {
+  assertInTime,
   assertUploadFiles,
   storedName,
   UploadsService,
@@ -152,15 +153,12 @@ export class DropLinksService {
     if (hasControlCharacters(note, { typed: true }))
       throw badRequest(NOTE_CHARACTERS, { note: NOTE_CHARACTERS });
     const scope = firmScope(firm.firmId);
-    // As stored (lower case), so each is found again below.
-    const ids = [...new Set(req.uploadIds.map((id) => id.trim().toLowerCase()))];
+    const ids = distinctUploadIds(req.uploadIds);
     if (!ids.length) throw badRequest(Messages.noFiles);
     if (ids.length > MAX_FILES_PER_UPLOAD) throw badRequest(Messages.tooManyFiles);
-    const found = await this.uploads.pending(scope, ids, null);
-    if (found.length !== ids.length) throw notFound();
-    // In the order asked.
-    const byId = new Map(found.map((u) => [u.id, u]));
-    const pending = ids.map((id) => byId.get(id) as UploadRow);
+    const pending = await this.uploads.pending(scope, ids, null);
+    if (!pending) throw notFound();
+    assertInTime(pending);
     const checks = await mapLimited(pending, VALIDATE_CONCURRENCY, (upload) =>
       this.validator.check(upload, storedName(upload.fileName)),
     );

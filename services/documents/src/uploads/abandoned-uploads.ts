@@ -2,6 +2,7 @@ import type { Logger } from '@portico/platform';
 import { mapLimited } from '../jobs/map-limited.js';
 import { startRepeating } from '../jobs/repeating.js';
 import type { ObjectStore } from '../storage/object-store.js';
+import { PROCESS_GRACE_MS } from './upload-expiry.rules.js';
 import type { UploadsRepository } from './uploads.repository.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -9,7 +10,7 @@ const BATCH = 200;
 const DELETE_CONCURRENCY = 8;
 
 export interface AbandonedUploadsOptions {
-  /** How long after its link expires an upload may still be processed (a PUT begun just in time). */
+  /** How long after its link expires an upload may still be processed (default PROCESS_GRACE_MS). */
   graceMs?: number;
   /** How long processed uploads are remembered before their rows are forgotten. */
   keepConsumedMs?: number;
@@ -27,7 +28,7 @@ export async function sweepAbandonedUploads(
   options: AbandonedUploadsOptions = {},
   now = new Date(),
 ): Promise<{ removed: number; forgotten: number }> {
-  const cutoff = new Date(now.getTime() - (options.graceMs ?? HOUR_MS));
+  const cutoff = new Date(now.getTime() - (options.graceMs ?? PROCESS_GRACE_MS));
   const deleteAll = async (keys: string[]) => {
     await mapLimited(keys, DELETE_CONCURRENCY, (key) => store.delete(key));
   };

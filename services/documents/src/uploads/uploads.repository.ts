@@ -5,6 +5,11 @@ import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 
+/** Upload ids as stored (lower case), each once. */
+export const distinctUploadIds = (ids: readonly string[]) => [
+  ...new Set(ids.map((id) => id.trim().toLowerCase())),
+];
+
 @Injectable()
 export class UploadsRepository {
   constructor(@Inject(DB) private readonly db: DocumentsDb) {}
@@ -15,13 +20,14 @@ export class UploadsRepository {
   }
 
   /**
-   * Unconsumed uploads with these ids handed out for this company (null: the firm's drop link). An id that
-   * is not a UUID names no upload and is left out like an unknown one: callers answer 404, not a 500.
+   * The unconsumed uploads with these ids (from `distinctUploadIds`) handed out for this company (null: the
+   * firm's drop link), in the order of `ids`; undefined when any is not one of them. An id that is not a
+   * UUID names no upload, like an unknown one: callers answer 404, not a 500.
    */
-  pending(scope: FirmScope, ids: string[], companyId: string | null): Promise<UploadRow[]> {
+  async pending(scope: FirmScope, ids: string[], companyId: string | null): Promise<UploadRow[] | undefined> {
     const wanted = ids.filter(isUuid);
-    if (!wanted.length) return Promise.resolve([]);
-    return inFirm(this.db, scope, (tx) =>
+    if (wanted.length !== ids.length) return undefined;
+    const rows = await inFirm(this.db, scope, (tx) =>
       tx
         .select()
         .from(uploads)
@@ -34,6 +40,9 @@ export class UploadsRepository {
           ),
         ),
     );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const inOrder = ids.map((id) => byId.get(id));
+    return inOrder.every((row) => row !== undefined) ? inOrder : undefined;
   }
 
   /** Marks these uploads used; answers the ids this call consumed (not those another call took first). */
@@ -46,6 +55,7 @@ export class UploadsRepository {
       returning id`);
     return new Set(result.rows.map((r) => r.id));
   }
+
   /**
    * Across firms (a sweep cannot know the firm first): up to `limit` uploads never processed whose link
    * expired before `cutoff`, locked so a process call at the same moment waits and then finds them gone.

@@ -33,8 +33,9 @@ import type { UploadRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, OBJECT_STORE } from '../tokens.js';
 import { contentTypeOf, isUploadType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './file-type.rules.js';
+import { tooLateToProcess } from './upload-expiry.rules.js';
 import { type Checked, UploadValidator } from './upload-validator.js';
-import { UploadsRepository } from './uploads.repository.js';
+import { distinctUploadIds, UploadsRepository } from './uploads.repository.js';
 
 /** Checks the files of one upload box: 1 to 999, none over 150 MB (spec 1 s.9). */
 export function assertUploadFiles(files: readonly UploadFile[]): void {
@@ -146,19 +147,15 @@ export class UploadsService {
     const access = await this.access.company(actor, req.companyId);
     const asked = uploadFolder(actor, req.documentType, req.path, req.taxYear);
     assertCanChange(actor, access, 'upload', asked);
-    const ids = [...new Set(req.uploadIds)];
+    const ids = distinctUploadIds(req.uploadIds);
     if (!ids.length) throw badRequest(Messages.noFiles, { uploadIds: Messages.noFiles });
     if (ids.length > MAX_FILES_PER_UPLOAD) throw badRequest(Messages.tooManyFiles);
     const scope = firmScope(actor.firm_id);
     // Checked before the files are read, and again when they are filed.
     await this.items.transaction(scope, (tx) => this.folderFor(tx, actor, access, asked));
-    const found = await this.uploads.pending(scope, ids, access.companyId);
-    if (found.length !== ids.length || found.some((u) => u.createdBy !== actor.user_id)) throw notFound();
-    if (found.some((u) => u.expiresAt.getTime() < Date.now() - 60 * 60 * 1000))
-      throw new AppError('gone', 'upload_expired', Messages.uploadExpired);
-    // In the order asked.
-    const byId = new Map(found.map((u) => [u.id, u]));
-    const pending = ids.map((id) => byId.get(id) as UploadRow);
+    const pending = await this.uploads.pending(scope, ids, access.companyId);
+    if (!pending || pending.some((u) => u.createdBy !== actor.user_id)) throw notFound();
+    assertInTime(pending);
 
     const rename = !!req.newName.trim() && pending.length === 1;
     const named = pending.map((upload) => {
@@ -351,6 +348,12 @@ type ProcessedFileInit = {
   extractedDocumentId?: string;
   message: string;
 };
+
+/** 410 when an upload's link expired longer ago than the grace (the sweep may be deleting it). */
+export function assertInTime(pending: readonly UploadRow[]): void {
+  if (pending.some((upload) => tooLateToProcess(upload)))
+    throw new AppError('gone', 'upload_expired', Messages.uploadExpired);
+}
 
 /** Files validated at once per process call: each holds one object's bytes (a whole PDF) while checked. */
 export const VALIDATE_CONCURRENCY = 4;

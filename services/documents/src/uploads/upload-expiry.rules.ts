@@ -1,0 +1,11 @@
+import type { UploadRow } from '../schema.js';
+
+/**
+ * How long after its link expires an upload may still be processed (a PUT begun just in time). The sweep
+ * of uploads never processed waits as long before it deletes one.
+ */
+export const PROCESS_GRACE_MS = 60 * 60 * 1000;
+
+/** Whether an upload's link expired longer ago than the grace: processing it answers 410. */
+export const tooLateToProcess = (upload: Pick<UploadRow, 'expiresAt'>, now = Date.now()) =>
+  upload.expiresAt.getTime() < now - PROCESS_GRACE_MS;
