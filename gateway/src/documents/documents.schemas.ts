@@ -7,6 +7,7 @@ import { z } from 'zod';
  * in uuid columns are UUIDs and that text holds no control characters (PostgreSQL refuses NUL in text).
  */
 const CONTROL = 'Must not contain control characters';
+const PATH_CONTROL = 'Path must not contain control characters';
 
 /** Free of control characters; `typed` text (a description, a note) may keep tabs and line breaks. */
 const noControl =
@@ -25,7 +26,7 @@ const path = () =>
   z
     .string({ error: 'Must be text' })
     .max(2_000, 'Path is too long')
-    .refine(noControl(), 'Path must not contain control characters')
+    .refine(noControl(), PATH_CONTROL)
     .default('');
 /** A path that must be given (an item's link). */
 const requiredPath = () =>
@@ -33,7 +34,7 @@ const requiredPath = () =>
     .string({ error: 'Path is missing' })
     .min(1, 'Path is missing')
     .max(2_000)
-    .refine(noControl(), 'Path must not contain control characters');
+    .refine(noControl(), PATH_CONTROL);
 const flag = () => z.boolean({ error: 'Must be true or false' }).default(false);
 const name = (missing: string) =>
   z
@@ -112,7 +113,7 @@ export const downloadFolderBody = z.object({
 export const downloadMultipleBody = z.object({
   companyId: companyId(),
   links: z
-    .array(z.string().min(1).max(2_000).refine(noControl(), 'Path must not contain control characters'), {
+    .array(z.string().min(1).max(2_000).refine(noControl(), PATH_CONTROL), {
       error: 'Please select files',
     })
     .min(1, 'Please select files')
