@@ -1,6 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, type Tx } from '@portico/platform';
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DocumentsSchema, extractedDocuments, type ItemRow, items } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
@@ -494,14 +509,19 @@ export class ItemsRepository {
       .where(and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(oldFull)));
   }
 
-  /** The live item and, for a folder, everything live inside it. */
-  private liveWithContents(scope: FirmScope, item: ItemRow) {
+  /** The item and, for a folder, what is inside it, in the state `state` picks (live, or deleted with it). */
+  private withContents(scope: FirmScope, item: ItemRow, state: SQL) {
     const full = `${item.folder}/${item.name}`;
     return and(
       this.inCompany(scope, item.companyId),
-      isNull(items.deletedAt),
+      state,
       item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
     );
+  }
+
+  /** The live item and, for a folder, everything live inside it. */
+  private liveWithContents(scope: FirmScope, item: ItemRow) {
+    return this.withContents(scope, item, isNull(items.deletedAt));
   }
 
   /** Soft-deletes an item and, for a folder, everything live inside it, with one timestamp. */
@@ -572,18 +592,12 @@ export class ItemsRepository {
 
   /** Restores an item and what was deleted with it (same timestamp, same place). */
   async restore(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
-    const full = `${item.folder}/${item.name}`;
+    // Compared in SQL: the stored timestamp has microseconds a JavaScript Date cannot hold.
+    const deletedWithIt = sql`${items.deletedAt} = (select d.deleted_at from items d where d.id = ${item.id})`;
     const restored = await tx
       .update(items)
       .set({ deletedAt: null, updatedAt: sql`now()` })
-      .where(
-        and(
-          this.inCompany(scope, item.companyId),
-          // Compared in SQL: the stored timestamp has microseconds a JavaScript Date cannot hold.
-          sql`${items.deletedAt} = (select d.deleted_at from items d where d.id = ${item.id})`,
-          item.type === 'folder' ? or(eq(items.id, item.id), insideFolder(full)) : eq(items.id, item.id),
-        ),
-      )
+      .where(this.withContents(scope, item, deletedWithIt))
       .returning({ id: items.id });
     await this.extractedFollow(tx, scope, restored, 'restored');
   }
