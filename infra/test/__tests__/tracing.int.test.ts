@@ -51,6 +51,10 @@ describe('tracing across processes (needs npm run build)', () => {
   let identity: ReturnType<typeof startProcess>;
   let gateway: ReturnType<typeof startProcess>;
   let gatewayUrl: string;
+  // The same gateway with no trace exporter, as the local stack runs it and as a deployment without a
+  // collector would.
+  let quietGateway: ReturnType<typeof startProcess>;
+  let quietGatewayUrl: string;
 
   beforeAll(async () => {
     nats = await startNatsServer();
@@ -73,13 +77,23 @@ describe('tracing across processes (needs npm run build)', () => {
       OTEL_SERVICE_NAME: 'gateway',
     });
     gatewayUrl = `http://127.0.0.1:${port}`;
+    const quietPort = await freePort();
+    quietGateway = startProcess([join('gateway/dist/main.js')], {
+      NATS_URL: nats.url,
+      PORT: String(quietPort),
+      HOST: '127.0.0.1',
+      OTEL_SERVICE_NAME: 'gateway',
+      OTEL_TRACES_EXPORTER: 'none',
+    });
+    quietGatewayUrl = `http://127.0.0.1:${quietPort}`;
     const ok = async (url: string) => (await fetch(url).catch(() => undefined))?.ok ?? false;
     await waitFor(() => ok(`http://127.0.0.1:${healthPort}/health/ready`), 30_000, 'identity');
     await waitFor(() => ok(`${gatewayUrl}/health/ready`), 30_000, 'the gateway');
+    await waitFor(() => ok(`${quietGatewayUrl}/health/ready`), 30_000, 'the gateway without an exporter');
   });
 
   afterAll(async () => {
-    await Promise.all([stop(gateway.child), stop(identity.child)]);
+    await Promise.all([stop(gateway.child), stop(quietGateway.child), stop(identity.child)]);
     await nats.stop();
   });
 
@@ -107,5 +121,20 @@ describe('tracing across processes (needs npm run build)', () => {
     expect(inGateway).toContain('rpc identity.session.lookup_email.v1');
     expect(inIdentity).toContain('handle identity.session.lookup_email.v1');
     expect(inIdentity.some((name) => /^(pg|select|SELECT)/.test(name))).toBe(true);
+  });
+
+  it('gives every request a trace id when no trace exporter is set', async () => {
+    const res = await fetch(`${quietGatewayUrl}/sessions/get_preferred_sign_in_method`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody@example.com' }),
+    });
+    expect(res.status).toBe(404);
+    const traceId = res.headers.get('x-trace-id');
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(traceId).not.toMatch(/^0+$/);
+    expect(((await res.json()) as { trace_id: string }).trace_id).toBe(traceId);
+    // Nothing is exported: the console exporter of the other processes is not on here.
+    expect(spans(quietGateway.output.text)).toEqual([]);
   });
 });

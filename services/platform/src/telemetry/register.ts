@@ -5,7 +5,7 @@
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { AlwaysOffSampler } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 const env = process.env;
 const otlpEndpoint = !!env.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -18,6 +18,16 @@ if (!otlpEndpoint) {
   env.OTEL_LOGS_EXPORTER ??= 'none';
 }
 
+// The SDK registers a tracer provider only when it has a span processor, and `OTEL_TRACES_EXPORTER=none`
+// leaves it none: every span would then carry the all-zero trace id. This processor does nothing, so
+// the provider is registered and spans get real ids that are never exported.
+const idsOnly: SpanProcessor = {
+  onStart: () => {},
+  onEnd: () => {},
+  forceFlush: async () => {},
+  shutdown: async () => {},
+};
+
 const sdk = new NodeSDK({
   serviceName: env.OTEL_SERVICE_NAME ?? 'portico',
   // HTTP and PostgreSQL spans only matter where spans go somewhere; the gateway's request hook and the
@@ -25,6 +35,7 @@ const sdk = new NodeSDK({
   instrumentations: tracesExported ? [new HttpInstrumentation(), new PgInstrumentation()] : [],
   // An explicit OTEL_TRACES_SAMPLER (say parentbased_traceidratio in production) is the SDK's to apply.
   ...(tracesExported || env.OTEL_TRACES_SAMPLER ? {} : { sampler: new AlwaysOffSampler() }),
+  ...(tracesExported ? {} : { spanProcessors: [idsOnly] }),
 });
 sdk.start();
 
