@@ -1,8 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppError } from '@portico/platform';
-import { updateCompanyBody, updateCompanyProfileBody } from '../companies/companies.schemas.js';
+import {
+  listCompaniesQuery,
+  updateCompanyBody,
+  updateCompanyProfileBody,
+} from '../companies/companies.schemas.js';
+import { themeBySlugQuery } from '../firms/firms.schemas.js';
 import * as sessions from '../sessions/sessions.schemas.js';
 import { setSignInMethodBody, updateProfileBody } from '../users/users.schemas.js';
+import { pathId } from '../validation/fields.js';
 import { parseInput } from '../validation/validation.rules.js';
 
 function refusal(schema: Parameters<typeof parseInput>[0], input: unknown) {
@@ -127,5 +133,30 @@ describe('profile and entity input (spec 1 section 5.3)', () => {
       name: 'Acme',
     });
     expect(parseInput(updateCompanyBody, { readonly_access: true })).toEqual({ readonly_access: true });
+  });
+});
+
+describe('control characters (PostgreSQL refuses NUL in text)', () => {
+  const refused = 'Must not contain control characters';
+
+  it('refuses them in ids, slugs, searches, names and profile fields with a 400', () => {
+    expect(refusal(pathId(), 'a\u0000b')).toMatchObject({ status: 400, message: refused });
+    expect(refusal(themeBySlugQuery, { slug: '\u0000' }).fields).toEqual({ slug: refused });
+    expect(refusal(listCompaniesQuery, { search_term: 'acme\u0000' }).fields).toEqual({
+      search_term: refused,
+    });
+    expect(refusal(listCompaniesQuery, { entity_type: '\u0001' }).fields).toEqual({ entity_type: refused });
+    expect(refusal(updateCompanyBody, { name: 'Acme\u0000' }).fields).toEqual({ name: refused });
+    expect(refusal(updateProfileBody, { fname: 'Jo\nhn' }).fields).toEqual({ fname: refused });
+    expect(refusal(sessions.lookupEmailBody, { email: 'a\u0000@b.co' }).fields).toEqual({ email: refused });
+  });
+
+  it('keeps line breaks and tabs in typed text, not NUL', () => {
+    expect(parseInput(updateProfileBody, { out_of_office_message: 'Away\n\tback Monday' })).toEqual({
+      out_of_office_message: 'Away\n\tback Monday',
+    });
+    expect(refusal(updateProfileBody, { out_of_office_message: 'Away\u0000' }).fields).toEqual({
+      out_of_office_message: refused,
+    });
   });
 });

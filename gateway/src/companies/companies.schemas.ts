@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalBool, optionalText, token } from '../validation/fields.js';
+import { CONTROL_MESSAGE, noControl, optionalBool, optionalText, token } from '../validation/fields.js';
 
 /** Entity name rules of spec 1 section 5.3, with its exact messages. */
 const entityName = z
@@ -8,7 +8,8 @@ const entityName = z
   .min(1, 'Entity Name is required')
   .max(255, 'Entity Name is too long')
   .refine((name) => !name.includes('/'), 'Entity Name cannot contain a "/" character.')
-  .refine((name) => !name.includes('"'), 'Entity Name cannot contain a """ character.');
+  .refine((name) => !name.includes('"'), 'Entity Name cannot contain a """ character.')
+  .refine(noControl(), CONTROL_MESSAGE);
 
 /** PUT /companies/:id, the client's entity profile: what a client may change. */
 export const updateCompanyProfileBody = z.object({

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { Authenticated, Public, Roles } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../http/caller.js';
 import { Describe, PostAction } from '../http/route.decorators.js';
+import { CONTROL_MESSAGE, noControl } from '../validation/fields.js';
 import { ValidBody, ValidId, ZodPipe } from '../validation/zod.pipe.js';
 import { DocumentsClient } from './documents.client.js';
 import * as s from './documents.schemas.js';
@@ -28,10 +29,19 @@ type Body<T extends z.ZodType> = z.output<T>;
 
 /** A drop link id in the path: opaque here, decoded and checked by documents. */
 const DropLinkId = () =>
-  Param('id', new ZodPipe(z.string().trim().min(1, 'Drop link is missing').max(2_000)));
+  Param(
+    'id',
+    new ZodPipe(
+      z.string().trim().min(1, 'Drop link is missing').max(2_000).refine(noControl(), CONTROL_MESSAGE),
+    ),
+  );
 
 /** A firm's public slug in the path (the portal's firm on /secure-upload); documents asks identity. */
-const FirmSlug = () => Param('slug', new ZodPipe(z.string().trim().min(1, 'Firm is missing').max(100)));
+const FirmSlug = () =>
+  Param(
+    'slug',
+    new ZodPipe(z.string().trim().min(1, 'Firm is missing').max(100).refine(noControl(), CONTROL_MESSAGE)),
+  );
 
 /** The file manager calls of spec 1 s.7.6. Uploads go straight to storage: bodies here stay small. */
 @ApiTags('documents')

@@ -1,19 +1,13 @@
-import { hasControlCharacters, isUuid } from '@portico/platform';
+import { isUuid } from '@portico/platform';
 import { z } from 'zod';
+import { CONTROL_MESSAGE as CONTROL, noControl } from '../validation/fields.js';
 
 /**
  * Bodies of the documents calls (spec 1 s.7.6), with the spec's camelCase keys. The documents service
  * validates again what it owns (names, paths, rights); this layer checks shapes and sizes, that ids stored
  * in uuid columns are UUIDs and that text holds no control characters (PostgreSQL refuses NUL in text).
  */
-const CONTROL = 'Must not contain control characters';
 const PATH_CONTROL = 'Path must not contain control characters';
-
-/** Free of control characters; `typed` text (a description, a note) may keep tabs and line breaks. */
-const noControl =
-  (typed = false) =>
-  (value: string) =>
-    !hasControlCharacters(value, { typed });
 
 const companyId = () =>
   z

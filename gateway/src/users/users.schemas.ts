@@ -33,7 +33,7 @@ export const updateProfileBody = z.object({
   lname: optionalText(100),
   preferred_name: optionalText(100),
   out_of_office: optionalBool(),
-  out_of_office_message: optionalText(5_000),
+  out_of_office_message: optionalText(5_000, { typed: true }),
 });
 
 /** POST /users/set_sign_in_method (spec 1 section 4.4 step 8; password rules of spec 2 section 5 in identity). */

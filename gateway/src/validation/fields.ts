@@ -1,17 +1,38 @@
+import { hasControlCharacters } from '@portico/platform';
 import { z } from 'zod';
+
+/** PostgreSQL refuses NUL in text, and no name, id or slug holds a control character. */
+export const CONTROL_MESSAGE = 'Must not contain control characters';
+
+/** Free of control characters; `typed` text (a message, a description) may keep tabs and line breaks. */
+export const noControl =
+  (typed = false) =>
+  (value: string) =>
+    !hasControlCharacters(value, { typed });
 
 /**
  * Field builders with the spec's messages. `missing` is the message for an absent or blank value;
  * a value of the wrong type gets the same message, since the browser only ever sends text.
  */
 export const requiredText = (missing: string, max = 1_000) =>
-  z.string({ error: missing }).trim().min(1, missing).max(max, `Must be at most ${max} characters`);
+  z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .max(max, `Must be at most ${max} characters`)
+    .refine(noControl(), CONTROL_MESSAGE);
 
 /** An email as typed: trimmed. Its format is left to identity (some clients sign in with a username). */
 export const email = (missing = 'Email is missing') => requiredText(missing, 254);
 
-export const optionalText = (max = 1_000) =>
-  z.string({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`).optional();
+/** `typed` text (an out-of-office message) may hold tabs and line breaks. */
+export const optionalText = (max = 1_000, { typed = false } = {}) =>
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .refine(noControl(typed), CONTROL_MESSAGE)
+    .optional();
 
 /** A secret is never trimmed: spaces are part of it. */
 export const secret = (missing: string, max = 1_024) =>
@@ -36,4 +57,5 @@ export const phoneDigits = () =>
 export const optionalBool = () => z.boolean({ error: 'Must be true or false' }).optional();
 
 /** A path id: opaque to the gateway, identity answers 404 for anything it does not own. */
-export const pathId = () => z.string().trim().min(1, 'Id is missing').max(100, 'Id is too long');
+export const pathId = () =>
+  z.string().trim().min(1, 'Id is missing').max(100, 'Id is too long').refine(noControl(), CONTROL_MESSAGE);

@@ -10,6 +10,7 @@ export * from './config/env.js';
 export * from './db/database.js';
 export * from './db/scoped-read.js';
 export * from './errors/app-error.js';
+export * from './errors/postgres-errors.js';
 export * from './health/health-server.js';
 export * from './logging/logger.js';
 export * from './service/run-service.js';

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, type BusClient, badRequest, firmScope, type Logger } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  type BusClient,
+  badRequest,
+  firmScope,
+  isUniqueViolation,
+  type Logger,
+} from '@portico/platform';
 import type {
   CompanyAccess,
   CreateFolderRequest,
@@ -57,9 +65,6 @@ import {
 
 const kindOf = (item: ItemRow): ChangeKind => (item.type === 'folder' ? 'folder' : 'file_edit');
 const fullPathOf = (item: ItemRow) => joinPath(item.folder, item.name);
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string })?.code === '23505' ||
-  (err as { cause?: { code?: string } })?.cause?.code === '23505';
 
 /** Two requests making the same name at once: the loser's insert meets the unique index, not the check. */
 const nameTakenOnRace = <T>(work: Promise<T>): Promise<T> =>

@@ -43,6 +43,13 @@ class EchoHandler {
     if (req.email === 'missing@example.com')
       throw new AppError('not_found', 'no_user', "Sorry, we couldn't find a user with that email address");
     if (req.email === 'boom@example.com') throw new Error('database password is hunter2');
+    if (req.email.includes('\u0000')) {
+      // As the query builder wraps PostgreSQL's refusal of NUL in text.
+      const refusal = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+        code: '22021',
+      });
+      throw new Error('Failed query: select ...', { cause: refusal });
+    }
     return {
       email: undefined,
       uid: who.user_id,
@@ -120,6 +127,14 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
     expect(err.message).toBe('Something went wrong');
     expect(JSON.stringify(err)).not.toContain('hunter2');
     expect(err.extra.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('answers 400 for text the database cannot store, not 500', async () => {
+    await expect(bus.request(echo, { email: 'a\u0000b' }, { actor })).rejects.toMatchObject({
+      kind: 'bad_request',
+      code: 'invalid_text',
+      message: 'Must not contain control characters',
+    });
   });
 
   it('answers 503 at once when no service listens', async () => {

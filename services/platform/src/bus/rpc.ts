@@ -18,6 +18,7 @@ import type { RpcContract } from '@portico/proto';
 import { Observable, throwError } from 'rxjs';
 import { ACTOR_HEADER, type Actor, decodeActor } from '../auth/actor.js';
 import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
+import { isUnstorableText } from '../errors/postgres-errors.js';
 import { createLogger } from '../logging/logger.js';
 import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { WIRE_JSON } from './bus-client.js';
@@ -86,9 +87,17 @@ function decodeRequest(schema: DescMessage, data: unknown) {
   }
 }
 
-/** Logs an unexpected error inside its span (so the line has the trace id) and replaces it with a generic 500. */
+/**
+ * Logs an unexpected error inside its span (so the line has the trace id) and replaces it with a generic
+ * 500. Text the database cannot store is the caller's error: each service checks its own fields, and this
+ * keeps a field it missed from answering 500.
+ */
 function hideUnexpected(err: unknown, subject: string): AppError {
   if (err instanceof AppError) return err;
+  if (isUnstorableText(err)) {
+    log.warn({ subject, code: 'unstorable_text' }, 'Refused text the database cannot store');
+    return new AppError('bad_request', 'invalid_text', 'Must not contain control characters');
+  }
   const traceId = currentTraceId();
   log.error({ err, subject }, 'Unhandled error in RPC handler');
   return new AppError('internal', 'internal', GENERIC_ERROR_MESSAGE, { traceId });
