@@ -5,11 +5,11 @@ import {
   updateCompanyBody,
   updateCompanyProfileBody,
 } from '../companies/companies.schemas.js';
-import { themeBySlugQuery } from '../firms/firms.schemas.js';
+import { themeBySlugQuery, updatePreferencesBody } from '../firms/firms.schemas.js';
 import * as sessions from '../sessions/sessions.schemas.js';
 import { setSignInMethodBody, updateProfileBody } from '../users/users.schemas.js';
 import { pathId } from '../validation/fields.js';
-import { parseInput } from '../validation/validation.rules.js';
+import { nestsAtMost, parseInput } from '../validation/validation.rules.js';
 
 function refusal(schema: Parameters<typeof parseInput>[0], input: unknown) {
   try {
@@ -158,5 +158,30 @@ describe('control characters (PostgreSQL refuses NUL in text)', () => {
     expect(refusal(updateProfileBody, { out_of_office_message: 'Away\u0000' }).fields).toEqual({
       out_of_office_message: refused,
     });
+  });
+});
+
+describe('nesting of free-form JSON (firm preferences)', () => {
+  const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
+
+  it('takes preferences as deep as custom elements need', () => {
+    const preferences = {
+      drop_link_enabled: false,
+      customElements: { header: { links: [{ label: 'Home' }] } },
+    };
+    expect(parseInput(updatePreferencesBody, { preferences })).toEqual({ preferences });
+  });
+
+  it('refuses deeper nesting with a 400, without exhausting the stack on thousands of levels', () => {
+    for (const depth of [9, 100_000])
+      expect(
+        refusal(updatePreferencesBody, { preferences: { customElements: nested(depth) } }),
+      ).toMatchObject({
+        status: 400,
+        fields: { preferences: 'Preferences are nested too deeply' },
+      });
+    expect(nestsAtMost(nested(3), 3)).toBe(true);
+    expect(nestsAtMost(nested(4), 3)).toBe(false);
+    expect(nestsAtMost('text', 0)).toBe(true);
   });
 });

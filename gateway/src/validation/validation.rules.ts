@@ -22,3 +22,17 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const first = Object.values(fields)[0] ?? 'Invalid input';
   throw new AppError('bad_request', 'invalid_input', first, { fields });
 }
+
+/**
+ * Whether parsed JSON nests no deeper than `max` arrays or objects. Iterative, so a body of thousands
+ * of nested brackets (which JSON.parse takes) cannot exhaust the stack of a recursive check after it.
+ */
+export function nestsAtMost(value: unknown, max: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth >= max) return false;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return true;
+}
