@@ -367,3 +367,74 @@ describe('a documents link to a file', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
+
+describe('file manager with a large folder', () => {
+  const files = Array.from({ length: 250 }, (_, i) => anItem({ name: `Receipt ${i + 1}.pdf` }));
+  const bodyRows = (t: HTMLElement) => t.querySelectorAll('tbody tr').length;
+
+  function showLarge() {
+    const gw = fakeApi((call) =>
+      call.path === '/integrations/get_documents'
+        ? { body: { documents: files, path: '/', count: files.length } }
+        : undefined,
+    );
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
+      />,
+      gw.client,
+    );
+  }
+
+  it('renders the first 100 rows in name order and more on "Show more"', async () => {
+    showLarge();
+    const t = await table();
+    expect(bodyRows(t)).toBe(100);
+    const names = [...t.querySelectorAll('tbody tr')].slice(0, 3).map((r) => r.textContent);
+    expect(names[0]).toContain('Receipt 1.pdf');
+    expect(names[1]).toContain('Receipt 2.pdf');
+    expect(screen.getByText('Showing 100 of 250 items')).toBeTruthy();
+    expect(screen.getByTestId('item-count').textContent).toBe('250 items');
+    fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(bodyRows(t)).toBe(200);
+    fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(bodyRows(t)).toBe(250);
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+  });
+
+  it('adds rows when the end of the list scrolls into view', async () => {
+    const observed: { callback: IntersectionObserverCallback; targets: Element[] }[] = [];
+    class FakeObserver {
+      targets: Element[] = [];
+      constructor(readonly callback: IntersectionObserverCallback) {
+        observed.push(this);
+      }
+      observe(target: Element) {
+        this.targets.push(target);
+      }
+      disconnect() {
+        this.targets = [];
+      }
+    }
+    const original = globalThis.IntersectionObserver;
+    globalThis.IntersectionObserver = FakeObserver as unknown as typeof IntersectionObserver;
+    try {
+      showLarge();
+      const t = await table();
+      expect(bodyRows(t)).toBe(100);
+      const watching = observed.find((o) => o.targets.length);
+      expect(watching?.targets[0]?.textContent).toContain('Showing 100 of 250 items');
+      act(() =>
+        watching?.callback(
+          [{ isIntersecting: true } as IntersectionObserverEntry],
+          watching as unknown as IntersectionObserver,
+        ),
+      );
+      expect(bodyRows(t)).toBe(200);
+    } finally {
+      globalThis.IntersectionObserver = original;
+    }
+  });
+});

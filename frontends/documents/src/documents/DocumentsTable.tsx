@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Badge,
+  Button,
   Card,
   Checkbox,
   Group,
@@ -29,6 +30,7 @@ import { type Capabilities, type ItemActions, itemActions, type Verdict } from '
 import { formatSize, isNew, isStaffOnly } from '../rules/names.js';
 import type { DocumentsView } from '../rules/view-preference.js';
 import { DotsIcon, FileIcon, FolderIcon, LockIcon } from './icons.js';
+import { useRevealed } from './useRevealed.js';
 
 export type ItemAction = Exclude<keyof ItemActions, never>;
 
@@ -42,6 +44,8 @@ export interface TableProps {
   onAction: (action: ItemAction, item: DocItem) => void;
   /** Search results show the folder of each item. */
   showFolder?: boolean;
+  /** The folder or search shown: a new one starts again with the first rows. */
+  listKey: string;
 }
 
 const features = tableFeatures({
@@ -52,6 +56,9 @@ const features = tableFeatures({
 const helper = createColumnHelper<typeof features, DocItem>();
 
 const folderFirst = (a: DocItem, b: DocItem) => (a.type === b.type ? 0 : a.type === 'folder' ? -1 : 1);
+/** One collator and one date format for every row: creating them per comparison or cell is what costs. */
+const byName = new Intl.Collator(undefined, { numeric: true });
+const dateFormat = new Intl.DateTimeFormat();
 
 const ACTION_LABELS: [ItemAction, string][] = [
   ['open', 'Open'],
@@ -173,7 +180,7 @@ function NameCell({
 
 function formatDate(value: string): string {
   const t = Date.parse(value);
-  return Number.isFinite(t) ? new Date(t).toLocaleDateString() : '';
+  return Number.isFinite(t) ? dateFormat.format(t) : '';
 }
 
 /** The file list: a sortable table (TanStack Table) or a grid of cards, with row selection. */
@@ -205,8 +212,7 @@ export function DocumentsTable(props: TableProps) {
         helper.accessor('name', {
           header: 'Name',
           sortFn: (a: Row<typeof features, DocItem>, b: Row<typeof features, DocItem>) =>
-            folderFirst(a.original, b.original) ||
-            a.original.name.localeCompare(b.original.name, undefined, { numeric: true }),
+            folderFirst(a.original, b.original) || byName.compare(a.original.name, b.original.name),
           cell: ({ row }) => <NameCell item={row.original} onOpen={onOpen} showFolder={showFolder} />,
         }),
         ...(caps.descriptionColumn
@@ -286,92 +292,110 @@ export function DocumentsTable(props: TableProps) {
     enableSortingRemoval: false,
   });
 
-  const rows = table.getRowModel().rows;
+  const allRows = table.getRowModel().rows;
+  const revealed = useRevealed(allRows.length, props.listKey);
+  const rows = allRows.slice(0, revealed.count);
+  const more = revealed.hasMore ? (
+    <Group justify="center" gap="sm" py="sm" ref={revealed.sentinel}>
+      <Text size="sm" c="dimmed">
+        Showing {rows.length.toLocaleString()} of {allRows.length.toLocaleString()} items
+      </Text>
+      <Button size="xs" variant="subtle" onClick={revealed.showMore}>
+        Show more
+      </Button>
+    </Group>
+  ) : null;
   if (props.view === 'grid') {
     return (
-      <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5 }} data-testid="documents-grid">
-        {rows.map((row) => (
-          <Card
-            key={row.id}
-            withBorder
-            padding="sm"
-            data-selected={row.getIsSelected() || undefined}
-            style={{ cursor: 'pointer' }}
-            onDoubleClick={() => opens(row.original) && onOpen(row.original)}
-          >
-            <Group justify="space-between" wrap="nowrap">
-              <Checkbox
-                aria-label={`Select ${row.original.name}`}
-                checked={row.getIsSelected()}
-                onChange={row.getToggleSelectedHandler()}
-              />
-              <ItemMenu item={row.original} caps={caps} onAction={onAction} />
-            </Group>
-            <Stack align="center" gap={4} py="sm">
-              {row.original.type === 'folder' ? <FolderIcon size={40} /> : <FileIcon size={40} />}
-              <UnstyledButton onClick={() => onOpen(row.original)} disabled={!opens(row.original)}>
-                <Text size="sm" ta="center" lineClamp={2}>
-                  {row.original.name}
-                </Text>
-              </UnstyledButton>
-              <Group gap={4}>
-                <ItemBadges item={row.original} />
+      <>
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5 }} data-testid="documents-grid">
+          {rows.map((row) => (
+            <Card
+              key={row.id}
+              withBorder
+              padding="sm"
+              data-selected={row.getIsSelected() || undefined}
+              style={{ cursor: 'pointer' }}
+              onDoubleClick={() => opens(row.original) && onOpen(row.original)}
+            >
+              <Group justify="space-between" wrap="nowrap">
+                <Checkbox
+                  aria-label={`Select ${row.original.name}`}
+                  checked={row.getIsSelected()}
+                  onChange={row.getToggleSelectedHandler()}
+                />
+                <ItemMenu item={row.original} caps={caps} onAction={onAction} />
               </Group>
-            </Stack>
-          </Card>
-        ))}
-      </SimpleGrid>
+              <Stack align="center" gap={4} py="sm">
+                {row.original.type === 'folder' ? <FolderIcon size={40} /> : <FileIcon size={40} />}
+                <UnstyledButton onClick={() => onOpen(row.original)} disabled={!opens(row.original)}>
+                  <Text size="sm" ta="center" lineClamp={2}>
+                    {row.original.name}
+                  </Text>
+                </UnstyledButton>
+                <Group gap={4}>
+                  <ItemBadges item={row.original} />
+                </Group>
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+        {more}
+      </>
     );
   }
   // On a narrow screen the table scrolls sideways instead of squeezing the names to a few letters.
   return (
-    <Table.ScrollContainer minWidth={caps.role === 'advisor' ? 760 : 520}>
-      <Table highlightOnHover data-testid="documents-table">
-        <Table.Thead>
-          {table.getHeaderGroups().map((group) => (
-            <Table.Tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                const canSort =
-                  header.column.getCanSort() &&
-                  header.column.id !== 'select' &&
-                  header.column.id !== 'actions';
-                return (
-                  <Table.Th
-                    key={header.id}
-                    aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
-                  >
-                    {canSort ? (
-                      <UnstyledButton onClick={header.column.getToggleSortingHandler()} fw={600} fz="sm">
+    <>
+      <Table.ScrollContainer minWidth={caps.role === 'advisor' ? 760 : 520}>
+        <Table highlightOnHover data-testid="documents-table">
+          <Table.Thead>
+            {table.getHeaderGroups().map((group) => (
+              <Table.Tr key={group.id}>
+                {group.headers.map((header) => {
+                  const sorted = header.column.getIsSorted();
+                  const canSort =
+                    header.column.getCanSort() &&
+                    header.column.id !== 'select' &&
+                    header.column.id !== 'actions';
+                  return (
+                    <Table.Th
+                      key={header.id}
+                      aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                    >
+                      {canSort ? (
+                        <UnstyledButton onClick={header.column.getToggleSortingHandler()} fw={600} fz="sm">
+                          <table.FlexRender header={header} />
+                          {sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : ''}
+                        </UnstyledButton>
+                      ) : (
                         <table.FlexRender header={header} />
-                        {sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : ''}
-                      </UnstyledButton>
-                    ) : (
-                      <table.FlexRender header={header} />
-                    )}
-                  </Table.Th>
-                );
-              })}
-            </Table.Tr>
-          ))}
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr
-              key={row.id}
-              data-deleted={row.original.deleted_at ? true : undefined}
-              bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
-            >
-              {row.getAllCells().map((cell) => (
-                <Table.Td key={cell.id}>
-                  <table.FlexRender cell={cell} />
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                      )}
+                    </Table.Th>
+                  );
+                })}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr
+                key={row.id}
+                data-deleted={row.original.deleted_at ? true : undefined}
+                bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
+              >
+                {row.getAllCells().map((cell) => (
+                  <Table.Td key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {more}
+    </>
   );
 }
 

@@ -598,6 +598,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 onOpen={open}
                 onAction={onAction}
                 showFolder={Boolean(debounced)}
+                listKey={`${path}\n${debounced}`}
               />
             )}
             {drop.isDragActive ? (
