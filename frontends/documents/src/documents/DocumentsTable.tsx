@@ -126,6 +126,9 @@ function MenuEntry({ verdict, label, onClick }: { verdict: Verdict; label: strin
  */
 const BADGE_TEXT = { green: '#1b5e20', red: '#8a1c1c' } as const;
 
+/** A badge beside a long name keeps its word; the name wraps instead. */
+const NO_SHRINK = { flexShrink: 0 } as const;
+
 /** A deleted file does not open; a deleted folder does, to restore what is in it one item at a time. */
 const opens = (item: DocItem) => !item.deleted_at || item.type === 'folder';
 
@@ -134,12 +137,12 @@ export function ItemBadges({ item }: { item: DocItem }) {
     <>
       {item.type === 'folder' && isStaffOnly(item) ? <LockIcon /> : null}
       {item.deleted_at ? (
-        <Badge color="red" variant="light" size="sm" c={BADGE_TEXT.red}>
+        <Badge color="red" variant="light" size="sm" c={BADGE_TEXT.red} style={NO_SHRINK}>
           Deleted
         </Badge>
       ) : null}
       {isNew(item) ? (
-        <Badge color="green" variant="light" size="sm" c={BADGE_TEXT.green}>
+        <Badge color="green" variant="light" size="sm" c={BADGE_TEXT.green} style={NO_SHRINK}>
           New
         </Badge>
       ) : null}
@@ -264,11 +267,14 @@ export function DocumentsTable(props: TableProps) {
             Number(a.original.size || 0) - Number(b.original.size || 0),
           cell: ({ row }) =>
             row.original.type === 'folder' ? (
-              <Text size="sm" c="dimmed">
-                {row.original.items_count} {row.original.items_count === 1 ? 'item' : 'items'}
+              <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                {row.original.items_count.toLocaleString()}{' '}
+                {row.original.items_count === 1 ? 'item' : 'items'}
               </Text>
             ) : (
-              <Text size="sm">{formatSize(row.original.size)}</Text>
+              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                {formatSize(row.original.size)}
+              </Text>
             ),
         }),
         helper.display({
@@ -344,10 +350,11 @@ export function DocumentsTable(props: TableProps) {
       </>
     );
   }
-  // On a narrow screen the table scrolls sideways instead of squeezing the names to a few letters.
+  // On a narrow screen the table scrolls sideways instead of squeezing the names to a few letters. An
+  // advisor's seven columns fit beside the navigation and the folder tree from 1280 px wide.
   return (
     <>
-      <Table.ScrollContainer minWidth={caps.role === 'advisor' ? 760 : 520}>
+      <Table.ScrollContainer minWidth={caps.role === 'advisor' ? 680 : 520}>
         <Table highlightOnHover data-testid="documents-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (

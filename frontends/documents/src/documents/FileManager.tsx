@@ -485,7 +485,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
               style={{ flex: 1, minWidth: 200 }}
             />
             <Text size="sm" c="dimmed" data-testid="item-count">
-              {itemCount} {itemCount === 1 ? 'item' : 'items'}
+              {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
             </Text>
             {caps.includeDeleted ? (
               <Switch
