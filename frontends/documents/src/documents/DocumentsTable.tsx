@@ -24,7 +24,7 @@ import {
   tableFeatures,
   useTable,
 } from '@tanstack/react-table';
-import { type ReactNode, useMemo, useState } from 'react';
+import { memo, type ReactNode, useMemo, useState } from 'react';
 import type { DocItem } from '../api/documents-api.js';
 import { type Capabilities, type ItemActions, itemActions, type Verdict } from '../rules/capabilities.js';
 import { formatSize, isNew, isStaffOnly } from '../rules/names.js';
@@ -186,8 +186,11 @@ function formatDate(value: string): string {
   return Number.isFinite(t) ? dateFormat.format(t) : '';
 }
 
-/** The file list: a sortable table (TanStack Table) or a grid of cards, with row selection. */
-export function DocumentsTable(props: TableProps) {
+/**
+ * The file list: a sortable table (TanStack Table) or a grid of cards, with row selection. Memoised, so
+ * the page's other state (an upload's progress, a dialog) does not render every row again.
+ */
+export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
   const { caps, onOpen, onAction, showFolder } = props;
   const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
   const columns = useMemo(
@@ -404,7 +407,7 @@ export function DocumentsTable(props: TableProps) {
       {more}
     </>
   );
-}
+});
 
 function VisuallyHiddenText({ children }: { children: ReactNode }) {
   return (
