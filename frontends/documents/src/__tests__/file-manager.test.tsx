@@ -2,7 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
-import { FileManager, MESSAGES } from '../documents/FileManager.js';
+import { BULK_PARALLEL_CALLS, FileManager, MESSAGES } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import { MIXED_SELECTION } from '../rules/selection.js';
 import { VIEW_COOKIE } from '../rules/view-preference.js';
@@ -369,7 +369,7 @@ describe('a documents link to a file', () => {
 });
 
 describe('file manager with a large folder', () => {
-  const files = Array.from({ length: 250 }, (_, i) => anItem({ name: `Receipt ${i + 1}.pdf` }));
+  const files = Array.from({ length: 130 }, (_, i) => anItem({ name: `Receipt ${i + 1}.pdf` }));
   const bodyRows = (t: HTMLElement) => t.querySelectorAll('tbody tr').length;
 
   function showLarge() {
@@ -395,12 +395,10 @@ describe('file manager with a large folder', () => {
     const names = [...t.querySelectorAll('tbody tr')].slice(0, 3).map((r) => r.textContent);
     expect(names[0]).toContain('Receipt 1.pdf');
     expect(names[1]).toContain('Receipt 2.pdf');
-    expect(screen.getByText('Showing 100 of 250 items')).toBeTruthy();
-    expect(screen.getByTestId('item-count').textContent).toBe('250 items');
+    expect(screen.getByText('Showing 100 of 130 items')).toBeTruthy();
+    expect(screen.getByTestId('item-count').textContent).toBe('130 items');
     fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
-    expect(bodyRows(t)).toBe(200);
-    fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
-    expect(bodyRows(t)).toBe(250);
+    expect(bodyRows(t)).toBe(130);
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
 
@@ -425,16 +423,66 @@ describe('file manager with a large folder', () => {
       const t = await table();
       expect(bodyRows(t)).toBe(100);
       const watching = observed.find((o) => o.targets.length);
-      expect(watching?.targets[0]?.textContent).toContain('Showing 100 of 250 items');
+      expect(watching?.targets[0]?.textContent).toContain('Showing 100 of 130 items');
       act(() =>
         watching?.callback(
           [{ isIntersecting: true } as IntersectionObserverEntry],
           watching as unknown as IntersectionObserver,
         ),
       );
-      expect(bodyRows(t)).toBe(200);
+      expect(bodyRows(t)).toBe(130);
     } finally {
       globalThis.IntersectionObserver = original;
     }
+  });
+});
+
+describe('bulk actions over many items', () => {
+  it('deletes a large selection a few calls at a time and shows how many are done', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => anItem({ name: `Scan ${i + 1}.pdf` }));
+    const waiting: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    let deleted = 0;
+    const gw = fakeApi(async (call) => {
+      if (call.path === '/integrations/get_documents')
+        return { body: { documents: many, path: '/', count: many.length } };
+      if (call.path !== '/integrations/delete_path') return undefined;
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise<void>((release) => waiting.push(release));
+      inFlight -= 1;
+      deleted += 1;
+      return { body: { message: '' } };
+    });
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
+      />,
+      gw.client,
+    );
+    await table();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    fireEvent.click(within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to delete 20 items?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() => expect(waiting.length).toBe(BULK_PARALLEL_CALLS));
+    await act(async () => {
+      for (const release of waiting.splice(0)) release();
+    });
+    expect(await within(dialog).findByText('6 of 20 done')).toBeTruthy();
+    while (deleted < many.length) {
+      await waitFor(() => expect(waiting.length).toBeGreaterThan(0));
+      await act(async () => {
+        for (const release of waiting.splice(0)) release();
+      });
+    }
+    expect(most).toBe(BULK_PARALLEL_CALLS);
+    expect(await screen.findByText(MESSAGES.deleted)).toBeTruthy();
+    expect(gw.calls.filter((c) => c.path === '/integrations/delete_path')).toHaveLength(20);
   });
 });

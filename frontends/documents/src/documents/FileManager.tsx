@@ -26,6 +26,7 @@ import { useSearchParams } from 'react-router';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { PreviewDialog } from '../preview/PreviewDialog.js';
 import { type Capabilities, capabilitiesAt, visibleItems } from '../rules/capabilities.js';
+import { inParallel } from '../rules/in-parallel.js';
 import { crumbs, linkedFile, normalizePath, parentPath } from '../rules/names.js';
 import { bulkActions, FOLDERS_NOT_DOWNLOADABLE, MIXED_SELECTION } from '../rules/selection.js';
 import { type DocumentsView, readView, saveView } from '../rules/view-preference.js';
@@ -36,6 +37,7 @@ import { useUploads } from '../upload/useUploads.js';
 import { DocumentsTable, type ItemAction } from './DocumentsTable.js';
 import { DropLinkDialog } from './DropLinkDialog.js';
 import {
+  type BulkProgress,
   ConvertDownloadDialog,
   CreateFolderDialog,
   DeleteDialog,
@@ -52,6 +54,8 @@ import { Guarded } from './Guarded.js';
 
 /** Documents search waits for typing to pause (spec 1 s.9: a shared debounce). */
 export const SEARCH_DEBOUNCE_MS = 300;
+/** Calls a bulk action (delete, restore, move, copy) keeps in flight at once. */
+export const BULK_PARALLEL_CALLS = 6;
 
 export const MESSAGES = {
   deleted: 'Deleted successfully',
@@ -136,6 +140,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   const [debounced] = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
   const [view, setView] = useState<DocumentsView>(readView);
   const [selection, setSelection] = useState<RowSelectionState>({});
+  const [bulkProgress, setBulkProgress] = useState<BulkProgress>();
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
   const close = useCallback(() => setDialog({ kind: 'none' }), []);
   const includeDeleted = caps.includeDeleted && showDeleted;
@@ -360,16 +365,32 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     [open, download, copyUrl],
   );
 
+  /**
+   * A bulk action, one call per item, a few at a time: a whole large folder selected is thousands of
+   * calls, which at once would queue in the browser with no word of how far they are. The dialog shows
+   * how many are done.
+   */
   const runAll = async (
     work: (item: DocItem) => Promise<unknown>,
     targets: DocItem[],
     ok: string,
     failed: string,
   ) => {
-    const results = await Promise.allSettled(targets.map(work));
-    const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (errors.length < results.length) toast.success(ok);
-    if (errors.length) toast.error(failure(errors[0]?.reason, failed));
+    const errors: unknown[] = [];
+    let done = 0;
+    setBulkProgress({ done, total: targets.length });
+    await inParallel(targets, BULK_PARALLEL_CALLS, async (item) => {
+      try {
+        await work(item);
+      } catch (err) {
+        errors.push(err);
+      }
+      done += 1;
+      setBulkProgress({ done, total: targets.length });
+    });
+    setBulkProgress(undefined);
+    if (errors.length < targets.length) toast.success(ok);
+    if (errors.length) toast.error(failure(errors[0], failed));
     setSelection({});
     close();
     await refresh();
@@ -683,6 +704,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
       {dialog.kind === 'delete' ? (
         <DeleteDialog
           items={dialog.items}
+          progress={bulkProgress}
           onClose={close}
           onConfirm={() =>
             runAll(
@@ -697,6 +719,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
       {dialog.kind === 'restore' ? (
         <RestoreDialog
           items={dialog.items}
+          progress={bulkProgress}
           onClose={close}
           onConfirm={() =>
             runAll(
@@ -712,6 +735,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
         <MoveCopyDialog
           mode={dialog.kind}
           items={dialog.items}
+          progress={bulkProgress}
           api={api}
           company={company}
           caps={caps}

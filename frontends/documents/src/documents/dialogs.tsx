@@ -20,19 +20,38 @@ interface Base {
   onClose: () => void;
 }
 
+/** How far a bulk action over several items has got. */
+export interface BulkProgress {
+  done: number;
+  total: number;
+}
+
+/** '120 of 10,000 done' beside the buttons while a bulk action over several items runs. */
+function BulkProgressText({ progress }: { progress: BulkProgress | undefined }) {
+  if (!progress || progress.total < 2) return null;
+  return (
+    <Text size="sm" c="dimmed" role="status" mr="auto">
+      {progress.done.toLocaleString()} of {progress.total.toLocaleString()} done
+    </Text>
+  );
+}
+
 function Actions({
   onClose,
   submit,
   busy,
   danger,
+  progress,
 }: {
   onClose: () => void;
   submit: string;
   busy?: boolean;
   danger?: boolean;
+  progress?: BulkProgress;
 }) {
   return (
     <Group justify="flex-end" mt="md">
+      <BulkProgressText progress={progress} />
       <Button variant="default" onClick={onClose}>
         Cancel
       </Button>
@@ -233,6 +252,7 @@ function Confirm({
   text,
   submit,
   danger,
+  progress,
   onClose,
   onConfirm,
 }: Base & {
@@ -240,6 +260,7 @@ function Confirm({
   text: ReactNode;
   submit: string;
   danger?: boolean;
+  progress?: BulkProgress;
   onConfirm: () => Promise<void>;
 }) {
   const [busy, setBusy] = useState(false);
@@ -256,7 +277,7 @@ function Confirm({
         }}
       >
         <Text>{text}</Text>
-        <Actions onClose={onClose} submit={submit} busy={busy} danger={danger} />
+        <Actions onClose={onClose} submit={submit} busy={busy} danger={danger} progress={progress} />
       </Form>
     </Dialog>
   );
@@ -266,15 +287,17 @@ const describe = (items: DocItem[]) => (items.length === 1 ? `"${items[0]?.name}
 
 export function DeleteDialog({
   items,
+  progress,
   onClose,
   onConfirm,
-}: Base & { items: DocItem[]; onConfirm: () => Promise<void> }) {
+}: Base & { items: DocItem[]; progress?: BulkProgress; onConfirm: () => Promise<void> }) {
   return (
     <Confirm
       title="Delete"
       text={`Are you sure you want to delete ${describe(items)}?`}
       submit="Delete"
       danger
+      progress={progress}
       onClose={onClose}
       onConfirm={onConfirm}
     />
@@ -283,14 +306,16 @@ export function DeleteDialog({
 
 export function RestoreDialog({
   items,
+  progress,
   onClose,
   onConfirm,
-}: Base & { items: DocItem[]; onConfirm: () => Promise<void> }) {
+}: Base & { items: DocItem[]; progress?: BulkProgress; onConfirm: () => Promise<void> }) {
   return (
     <Confirm
       title="Restore"
       text={`Restore ${describe(items)}?`}
       submit="Restore"
+      progress={progress}
       onClose={onClose}
       onConfirm={onConfirm}
     />
@@ -335,6 +360,7 @@ export function MoveCopyDialog({
   api,
   company,
   caps,
+  progress,
   onClose,
   onConfirm,
 }: Base & {
@@ -343,6 +369,7 @@ export function MoveCopyDialog({
   api: DocumentsApi;
   company: Entity;
   caps: Capabilities;
+  progress?: BulkProgress;
   onConfirm: (destination: Destination) => Promise<void>;
 }) {
   const from = normalizePath(items[0]?.path ?? parentPath(items[0]?.link ?? '/'));
@@ -401,6 +428,7 @@ export function MoveCopyDialog({
           />
         </div>
         <Group justify="flex-end" mt="md">
+          <BulkProgressText progress={progress} />
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>

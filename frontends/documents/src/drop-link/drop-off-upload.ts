@@ -1,9 +1,9 @@
 import { isApiError } from '@portico/kit';
 import type { DocumentsApi, DropOffProcessResponse, Uploader, UploadLink } from '../api/documents-api.js';
+import { inParallel } from '../rules/in-parallel.js';
 import {
   type FileProgress,
   type FileState,
-  inParallel,
   PARALLEL_PUTS,
   putFile,
   UPLOAD_MESSAGES,

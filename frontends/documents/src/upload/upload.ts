@@ -1,5 +1,6 @@
 import { isApiError } from '@portico/kit';
 import type { DocumentsApi, ProcessResponse, UploadLink } from '../api/documents-api.js';
+import { inParallel } from '../rules/in-parallel.js';
 import { joinPath, normalizePath } from '../rules/names.js';
 
 /** Spec 1 s.9: 'Max size 150 MB' per file, up to 999 files in one upload. */
@@ -124,21 +125,6 @@ export function putFile(
     xhr.onabort = () => reject(new Error('upload aborted'));
     xhr.send(file);
   });
-}
-
-export async function inParallel<T>(
-  items: T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<void>,
-) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 export interface UploadOptions {
