@@ -42,6 +42,18 @@ function show(role: 'advisor' | 'client', prefs: Record<string, unknown> = {}) {
 
 const table = () => screen.findByTestId('documents-table');
 
+/** An advisor's file manager on the fake gateway `gw`. */
+function renderAdvisor(gw: ReturnType<typeof fakeApi>) {
+  return renderWithClient(
+    <FileManager
+      api={documentsApi(gw.client)}
+      company={aCompany()}
+      caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
+    />,
+    gw.client,
+  );
+}
+
 describe('file manager', () => {
   it('gives advisors Include deleted files, copy URL and the description and tag columns', async () => {
     show('advisor');
@@ -215,14 +227,7 @@ describe('file manager', () => {
           })
         : undefined,
     );
-    renderWithClient(
-      <FileManager
-        api={documentsApi(gw.client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
-      />,
-      gw.client,
-    );
+    renderAdvisor(gw);
     await table();
     const clicked: string[] = [];
     const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
@@ -378,14 +383,7 @@ describe('file manager with a large folder', () => {
         ? { body: { documents: files, path: '/', count: files.length } }
         : undefined,
     );
-    renderWithClient(
-      <FileManager
-        api={documentsApi(gw.client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
-      />,
-      gw.client,
-    );
+    renderAdvisor(gw);
   }
 
   it('renders the first 100 rows in name order and more on "Show more"', async () => {
@@ -455,14 +453,7 @@ describe('bulk actions over many items', () => {
       deleted += 1;
       return { body: { message: '' } };
     });
-    renderWithClient(
-      <FileManager
-        api={documentsApi(gw.client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
-      />,
-      gw.client,
-    );
+    renderAdvisor(gw);
     await table();
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
     fireEvent.click(within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete' }));
