@@ -5,7 +5,7 @@
 // Usage: npm run bench -- documents  (after npm run build). BENCH_LIST_ITEMS, BENCH_LIST_RUNS,
 // BENCH_PROFILE=<dir> (CPU profiles of documents, identity and the gateway).
 import pg from 'pg';
-import { cpuPer, percentile, startDocumentsStack } from './stack.mjs';
+import { cpuPer, percentile, seedLargeFolder, startDocumentsStack } from './stack.mjs';
 
 const total = Number(process.env.BENCH_LIST_ITEMS ?? 10_000);
 const runs = Number(process.env.BENCH_LIST_RUNS ?? 40);
@@ -22,36 +22,7 @@ const stack = await startDocumentsStack({ profile });
 const db = new pg.Client({ connectionString: stack.documentsAdminUrl });
 await db.connect();
 try {
-  // The folder through the API, its content straight into the table: 1 in 100 a subfolder holding three
-  // files (so the per-folder counts are computed too), the rest files of mixed types and sizes.
-  await stack.call('/integrations/create_folder', { companyId: stack.companyId, path: '', name: FOLDER });
-  const seeded = await db.query(
-    `with n as (select g, g % 100 = 0 as is_folder from generate_series(1, $3::int) g)
-     insert into items (firm_id, company_id, folder, name, type, storage_key, size, content_type,
-                        description, tags, upload_type, created_by, created_at, updated_at)
-     select $1::uuid, $2::uuid, '/${FOLDER}',
-            case when is_folder then 'Client folder ' || lpad(g::text, 5, '0')
-                 else (array['W-2','1099-INT','Receipt','Invoice','Bank statement'])[1 + g % 5] || ' '
-                      || lpad(g::text, 5, '0') || (array['.pdf','.jpg','.png','.xlsx'])[1 + g % 4] end,
-            case when is_folder then 'folder' else 'file' end,
-            case when is_folder then null else 'firms/' || $1::text || '/companies/' || $2::text || '/files/' || gen_random_uuid() end,
-            case when is_folder then 0 else 20000 + (g * 7919) % 3000000 end,
-            case when is_folder then '' else (array['application/pdf','image/jpeg','image/png',
-              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'])[1 + g % 4] end,
-            case when g % 7 = 0 then 'Scanned by the client' else '' end,
-            case when g % 11 = 0 then array['2024','tax'] else '{}'::text[] end,
-            '', null, now() - g * interval '1 minute', now() - g * interval '1 minute'
-     from n`,
-    [stack.firmId, stack.companyId, total],
-  );
-  await db.query(
-    `insert into items (firm_id, company_id, folder, name, type, storage_key, size, content_type)
-     select firm_id, company_id, folder || '/' || name, 'inside ' || k || '.pdf', 'file', 'x', 1000, 'application/pdf'
-     from items, generate_series(1, 3) k
-     where company_id = $1 and folder = '/${FOLDER}' and type = 'folder'`,
-    [stack.companyId],
-  );
-  await db.query('analyze items');
+  const seeded = await seedLargeFolder(stack, db, FOLDER, total);
 
   const list = (lean = true) =>
     stack.call('/integrations/get_documents', { companyId: stack.companyId, path: `/${FOLDER}`, lean });
@@ -59,7 +30,7 @@ try {
   try {
     first = await list();
   } catch (err) {
-    console.log(`get_documents of ${seeded.rowCount} items fails: ${err.message}`);
+    console.log(`get_documents of ${seeded} items fails: ${err.message}`);
     throw err;
   }
   const full = await list(false);

@@ -33,7 +33,8 @@ const adminUrlOf = (adminUrl, database) => {
   return url.toString();
 };
 
-export async function startDocumentsStack({ profile = [] } = {}) {
+/** `gatewayEnv` adds to the gateway's environment (the browser benchmark's CORS origins). */
+export async function startDocumentsStack({ profile = [], gatewayEnv = {} } = {}) {
   const pg = await startEmbeddedPostgres();
   const nats = await startNatsServer();
   const children = [];
@@ -95,6 +96,7 @@ export async function startDocumentsStack({ profile = [] } = {}) {
           HOST: '127.0.0.1',
           RATE_LIMIT_IP_MAX: '1000000',
           RATE_LIMIT_ACCOUNT_MAX: '1000000',
+          ...gatewayEnv,
         },
         largePayloads,
       ),
@@ -129,16 +131,18 @@ export async function startDocumentsStack({ profile = [] } = {}) {
     const firmId = JSON.parse(Buffer.from(token.split('.')[1], 'base64url')).firm_id;
     // A company the partner may change: active and not read-only.
     const entities = (await send('GET', '/v2/entities?rows_per_page=50', undefined, token)).body;
-    const companyId = entities.companies
+    const company = entities.companies
       ?.filter((c) => !c.inactive && !c.readonly_access)
-      .sort((a, b) => a.name.localeCompare(b.name))[0]?.id;
-    if (!companyId) throw new Error(`no company for the partner: ${JSON.stringify(entities)}`);
+      .sort((a, b) => a.name.localeCompare(b.name))[0];
+    if (!company) throw new Error(`no company for the partner: ${JSON.stringify(entities)}`);
+    const { id: companyId, hash_id: companyHash } = company;
     return {
       gateway,
       s3,
       token,
       firmId,
       companyId,
+      companyHash,
       documentsAdminUrl: adminUrlOf(pg.adminUrl, 'documents'),
       /** CPU milliseconds used so far by each process of the stack and by this one (Linux /proc). */
       cpu: () => cpuOf(processes),
@@ -150,6 +154,43 @@ export async function startDocumentsStack({ profile = [] } = {}) {
     await stop();
     throw err;
   }
+}
+
+/**
+ * A folder of `total` items in the stack's company: the folder through the API, its content straight into
+ * the table (`db`, a client on `documentsAdminUrl`): 1 in 100 a subfolder holding three files (so the
+ * per-folder counts are computed too), the rest files of mixed types and sizes. Returns the item count.
+ */
+export async function seedLargeFolder(stack, db, folder, total) {
+  await stack.call('/integrations/create_folder', { companyId: stack.companyId, path: '', name: folder });
+  const seeded = await db.query(
+    `with n as (select g, g % 100 = 0 as is_folder from generate_series(1, $3::int) g)
+     insert into items (firm_id, company_id, folder, name, type, storage_key, size, content_type,
+                        description, tags, upload_type, created_by, created_at, updated_at)
+     select $1::uuid, $2::uuid, $4::text,
+            case when is_folder then 'Client folder ' || lpad(g::text, 5, '0')
+                 else (array['W-2','1099-INT','Receipt','Invoice','Bank statement'])[1 + g % 5] || ' '
+                      || lpad(g::text, 5, '0') || (array['.pdf','.jpg','.png','.xlsx'])[1 + g % 4] end,
+            case when is_folder then 'folder' else 'file' end,
+            case when is_folder then null else 'firms/' || $1::text || '/companies/' || $2::text || '/files/' || gen_random_uuid() end,
+            case when is_folder then 0 else 20000 + (g * 7919) % 3000000 end,
+            case when is_folder then '' else (array['application/pdf','image/jpeg','image/png',
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'])[1 + g % 4] end,
+            case when g % 7 = 0 then 'Scanned by the client' else '' end,
+            case when g % 11 = 0 then array['2024','tax'] else '{}'::text[] end,
+            '', null, now() - g * interval '1 minute', now() - g * interval '1 minute'
+     from n`,
+    [stack.firmId, stack.companyId, total, `/${folder}`],
+  );
+  await db.query(
+    `insert into items (firm_id, company_id, folder, name, type, storage_key, size, content_type)
+     select firm_id, company_id, folder || '/' || name, 'inside ' || k || '.pdf', 'file', 'x', 1000, 'application/pdf'
+     from items, generate_series(1, 3) k
+     where company_id = $1 and folder = $2 and type = 'folder'`,
+    [stack.companyId, `/${folder}`],
+  );
+  await db.query('analyze items');
+  return seeded.rowCount;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
