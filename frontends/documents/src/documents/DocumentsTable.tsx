@@ -73,6 +73,10 @@ const ACTION_LABELS: [ItemAction, string][] = [
   ['restore', 'Restore'],
 ];
 
+/**
+ * A row's actions. The menu itself mounts on the first click, opened: a Mantine menu per row (its
+ * floating position, focus and portal set up) made each of a hundred rows several times dearer to render.
+ */
 export function ItemMenu({
   item,
   caps,
@@ -82,20 +86,27 @@ export function ItemMenu({
   caps: Capabilities;
   onAction: TableProps['onAction'];
 }) {
+  const [mounted, setMounted] = useState(false);
   const actions = itemActions(caps, item);
   const shown = ACTION_LABELS.filter(([key]) => actions[key].visible);
   if (!shown.length) return null;
+  const trigger = (
+    <ActionIcon
+      variant="subtle"
+      aria-label={`Actions for ${item.name}`}
+      aria-haspopup="menu"
+      onClick={(e) => {
+        e.stopPropagation();
+        setMounted(true);
+      }}
+    >
+      <DotsIcon />
+    </ActionIcon>
+  );
+  if (!mounted) return trigger;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          aria-label={`Actions for ${item.name}`}
-          onClick={(e) => e.stopPropagation()}
-        >
-          <DotsIcon />
-        </ActionIcon>
-      </Menu.Target>
+    <Menu position="bottom-end" withinPortal defaultOpened>
+      <Menu.Target>{trigger}</Menu.Target>
       <Menu.Dropdown onClick={(e) => e.stopPropagation()}>
         {shown.map(([key, label]) => (
           <MenuEntry key={key} verdict={actions[key]} label={label} onClick={() => onAction(key, item)} />
