@@ -13,7 +13,7 @@ import {
   LookupEmailResponseSchema,
 } from '@portico/proto';
 import { type Actor } from '../auth/actor.js';
-import { BusClient } from '../bus/bus-client.js';
+import { BusClient, SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../bus/bus-client.js';
 import { CurrentActor, Rpc } from '../bus/rpc.js';
 import { AppError } from '../errors/app-error.js';
 import { inSpan, SpanKind } from '../telemetry/propagation.js';
@@ -139,13 +139,18 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
 
   it('answers 503 at once when no service listens', async () => {
     const started = Date.now();
-    await expect(bus.request(nobody, { email: 'x@y.zz' }, { actor })).rejects.toMatchObject({ status: 503 });
+    await expect(bus.request(nobody, { email: 'x@y.zz' }, { actor })).rejects.toMatchObject({
+      status: 503,
+      // The user reads no subject name; the log line has it.
+      message: SERVICE_UNAVAILABLE_MESSAGE,
+    });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('answers 504 when the service is slower than the timeout', async () => {
     await expect(bus.request(slow, { email: 'x@y.zz' }, { actor, timeoutMs: 300 })).rejects.toMatchObject({
       status: 504,
+      message: SERVICE_TIMEOUT_MESSAGE,
     });
   });
 

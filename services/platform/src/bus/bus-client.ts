@@ -13,10 +13,17 @@ import { context } from '@opentelemetry/api';
 import type { RpcContract } from '@portico/proto';
 import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
 import { AppError } from '../errors/app-error.js';
+import { createLogger } from '../logging/logger.js';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { ACCEPTS_BODY_FIELD, readReplyParts } from './reply-body.js';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
+
+const log = createLogger('bus');
+
+/** What the caller's user reads when a service is slow or away; which service it was goes to the log. */
+export const SERVICE_TIMEOUT_MESSAGE = 'The service did not answer in time. Please try again.';
+export const SERVICE_UNAVAILABLE_MESSAGE = 'The service is not available right now. Please try again.';
 
 export interface RequestOptions {
   actor?: Actor;
@@ -100,7 +107,10 @@ export class BusClient {
       try {
         parts = readReplyParts(await this.nc.request(contract.subject, body, { timeout, headers: h }));
       } catch (err) {
-        throw toTransportError(err, contract.subject);
+        const failure = toTransportError(err);
+        // Inside the request's span: the line carries the trace id the caller's error body shows.
+        log.warn({ subject: contract.subject, code: failure.code }, 'A request to a service failed');
+        throw failure;
       }
       const { err } = parts.packet;
       if (err !== undefined && err !== null) {
@@ -112,21 +122,21 @@ export class BusClient {
   }
 }
 
-function toTransportError(err: unknown, subject: string): AppError {
+function toTransportError(err: unknown): AppError {
   if (
     err instanceof errors.TimeoutError ||
     (err instanceof errors.RequestError && err.cause instanceof errors.TimeoutError)
   ) {
-    return new AppError('timeout', 'service_timeout', `The service did not answer in time (${subject})`);
+    return new AppError('timeout', 'service_timeout', SERVICE_TIMEOUT_MESSAGE);
   }
   if (
     err instanceof errors.NoRespondersError ||
     (err instanceof errors.RequestError && err.isNoResponders())
   ) {
-    return new AppError('unavailable', 'service_unavailable', `The service is unavailable (${subject})`);
+    return new AppError('unavailable', 'service_unavailable', SERVICE_UNAVAILABLE_MESSAGE);
   }
   if (err instanceof errors.ClosedConnectionError || err instanceof errors.DrainingConnectionError) {
-    return new AppError('unavailable', 'bus_closed', 'The message bus is unavailable');
+    return new AppError('unavailable', 'bus_closed', SERVICE_UNAVAILABLE_MESSAGE);
   }
-  return new AppError('unavailable', 'bus_error', 'The message bus is unavailable');
+  return new AppError('unavailable', 'bus_error', SERVICE_UNAVAILABLE_MESSAGE);
 }
