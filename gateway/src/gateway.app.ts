@@ -1,9 +1,10 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JsonNestLogger } from '@portico/platform';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { AppModule, type GatewayResources } from './app.module.js';
 import type { GatewayConfig } from './config/gateway.config.js';
+import { frameworkErrorResponse } from './errors/error-response.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { corsOptions } from './http/cors.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
@@ -25,6 +26,10 @@ export function fastifyOptions(config: GatewayConfig): FastifyServerOptions {
     // While closing, new requests get 503 and in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: (err, _request, reply) => {
+      const { status, body } = frameworkErrorResponse(err);
+      void (reply as FastifyReply).status(status).send(body);
+    },
   };
 }
 

@@ -37,6 +37,20 @@ describe('every route of the gateway', () => {
     await app?.close();
   });
 
+  it("answers an address Fastify cannot route in the gateway's error shape", async () => {
+    const fastify = app.getHttpAdapter().getInstance();
+    const malformed = await fastify.inject({ method: 'GET', url: '/companies/%E0%A4%A' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({
+      error: 'The address is not valid',
+      message: 'The address is not valid',
+      code: 'invalid_url',
+    });
+    const long = await fastify.inject({ method: 'GET', url: `/companies/${'x'.repeat(500)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toMatchObject({ code: 'uri_too_long', error: 'The address is too long' });
+  });
+
   it('declares its auth explicitly on the handler or its controller', () => {
     const controllers = AppModule.register(resources).controllers ?? [];
     const undeclared: string[] = [];

@@ -74,3 +74,15 @@ export function toErrorResponse(err: unknown, traceId?: string): ErrorResponse {
     body: withTrace({ error: GENERIC_ERROR_MESSAGE, message: GENERIC_ERROR_MESSAGE, code: 'internal' }),
   };
 }
+
+/**
+ * Fastify's own refusals of an address it cannot route (a malformed percent-escape, a path parameter
+ * past its length limit), which happen before any hook or route: the same body shape as every other
+ * error, not Fastify's.
+ */
+export function frameworkErrorResponse(err: { code?: string }): { status: number; body: ErrorBody } {
+  const body = (code: string, message: string): ErrorBody => ({ error: message, message, code });
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return { status: 414, body: body('uri_too_long', 'The address is too long') };
+  return { status: 400, body: body('invalid_url', 'The address is not valid') };
+}
