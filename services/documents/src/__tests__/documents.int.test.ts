@@ -868,6 +868,30 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       await h.bus.request(Documents.deletePath, { companyId: llc, path: '/Binned' }, as);
     });
 
+    it('opens a deleted folder on its own items when its name was made again in another case', async () => {
+      const llc = company('llc');
+      const as = { actor: actor('partner') };
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Taxes' }, as);
+      await h.upload(actor('partner'), llc, [{ name: 'old.pdf', body: await pdf() }], { path: '/Taxes' });
+      await h.bus.request(Documents.deletePath, { companyId: llc, path: '/Taxes' }, as);
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'TAXES' }, as);
+      await h.upload(actor('partner'), llc, [{ name: 'new.pdf', body: await pdf() }], { path: '/TAXES' });
+      const open = async (path: string, showWithDeleted: boolean) => {
+        const listed = await h.bus.request(
+          Documents.getDocuments,
+          { companyId: llc, path, showWithDeleted },
+          as,
+        );
+        return { path: listed.path, names: names(listed.documents) };
+      };
+      expect(await open('/Taxes', true)).toEqual({ path: '/Taxes', names: ['old.pdf'] });
+      expect(await open('/TAXES', true)).toEqual({ path: '/TAXES', names: ['new.pdf'] });
+      // Without deleted items, or spelled as neither, the path names the live folder.
+      expect(await open('/Taxes', false)).toEqual({ path: '/TAXES', names: ['new.pdf'] });
+      expect(await open('/taxes', true)).toEqual({ path: '/TAXES', names: ['new.pdf'] });
+      await h.bus.request(Documents.deletePath, { companyId: llc, path: '/TAXES' }, as);
+    });
+
     it('restores into a folder recreated since under another case, as it is spelled now', async () => {
       const llc = company('llc');
       const as = { actor: actor('partner') };

@@ -582,7 +582,8 @@ export class ItemsService {
   /**
    * The folder a listing reads, as stored: a path asked in another case lists the folder it names. With
    * deleted items shown (advisors), a deleted folder opens too, so what is in it can be restored one by
-   * one. The root makes sure the system folders exist (on the first page).
+   * one, also when a folder of the same name in another case was made since. The root makes sure the
+   * system folders exist (on the first page).
    */
   private async listedFolder(
     tx: DocTx,
@@ -597,8 +598,13 @@ export class ItemsService {
     }
     const scope = firmScope(actor.firm_id);
     const live = await this.repo.findLive(tx, scope, companyId, asked);
-    const folder =
-      live || !options.withDeleted ? live : await this.repo.findDeleted(tx, scope, companyId, asked);
+    // With deleted items shown, a deleted folder spelled exactly as asked wins over a live one whose name
+    // differs only in case (made again after the delete): each opens on its own items.
+    const deleted =
+      options.withDeleted && (!live || fullPathOf(live) !== asked)
+        ? await this.repo.findDeleted(tx, scope, companyId, asked)
+        : undefined;
+    const folder = deleted && (!live || fullPathOf(deleted) === asked) ? deleted : live;
     if (folder?.type !== 'folder') throw notFound(Messages.folderNotFound);
     return fullPathOf(folder);
   }
