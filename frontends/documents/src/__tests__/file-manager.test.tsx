@@ -477,3 +477,22 @@ describe('bulk actions over many items', () => {
     expect(gw.calls.filter((c) => c.path === '/integrations/delete_path')).toHaveLength(20);
   });
 });
+
+describe('row actions menu', () => {
+  it('mounts on the first click, opened, and gives the focus back to its button on Escape', async () => {
+    show('advisor');
+    await table();
+    expect(screen.queryByRole('menu')).toBeNull();
+    const button = () => screen.getByRole('button', { name: 'Actions for W-2 2024.pdf' });
+    expect(button().getAttribute('aria-haspopup')).toBe('menu');
+    fireEvent.click(button());
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Rename' })).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Open' })),
+    );
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(button()));
+  });
+});
