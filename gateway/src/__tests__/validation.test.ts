@@ -145,6 +145,7 @@ describe('control characters (PostgreSQL refuses NUL in text)', () => {
     expect(refusal(listCompaniesQuery, { search_term: 'acme\u0000' }).fields).toEqual({
       search_term: refused,
     });
+    expect(parseInput(listCompaniesQuery, { search_term: 'Acme\tLLC' }).search_term).toBe('Acme\tLLC');
     expect(refusal(listCompaniesQuery, { entity_type: '\u0001' }).fields).toEqual({ entity_type: refused });
     expect(refusal(updateCompanyBody, { name: 'Acme\u0000' }).fields).toEqual({ name: refused });
     expect(refusal(updateProfileBody, { fname: 'Jo\nhn' }).fields).toEqual({ fname: refused });

@@ -40,7 +40,8 @@ const ENTITY_PAGE_SIZES = [10, 20, 50];
 
 /** GET /v2/entities: the paged entity list. */
 export const listCompaniesQuery = z.object({
-  search_term: optionalText(200),
+  // Pasted text may bring a tab or a line break, harmless in a search; NUL and the like are refused.
+  search_term: optionalText(200, { typed: true }),
   page: z.coerce
     .number({ error: 'Page must be a number' })
     .int('Page must be a whole number')
