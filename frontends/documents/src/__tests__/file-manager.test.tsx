@@ -42,8 +42,8 @@ function show(role: 'advisor' | 'client', prefs: Record<string, unknown> = {}) {
 
 const table = () => screen.findByTestId('documents-table');
 
-/** An advisor's file manager on the fake gateway `gw`. */
-function renderAdvisor(gw: ReturnType<typeof fakeApi>) {
+/** An advisor's file manager on the fake gateway `gw`, at the address `path` (its query names the folder). */
+function renderAdvisor(gw: ReturnType<typeof fakeApi>, path = '/') {
   return renderWithClient(
     <FileManager
       api={documentsApi(gw.client)}
@@ -51,6 +51,7 @@ function renderAdvisor(gw: ReturnType<typeof fakeApi>) {
       caps={capabilitiesFor({ role: 'advisor', preferences: {} })}
     />,
     gw.client,
+    path,
   );
 }
 
@@ -133,15 +134,7 @@ describe('file manager', () => {
       if (asked === '') return { body: { documents: [], path: '/', count: 0 } };
       return { status: 404, body: { error: 'Folder not found', message: 'Folder not found' } };
     });
-    const view = renderWithClient(
-      <FileManager
-        api={documentsApi(gw.client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'advisor' })}
-      />,
-      gw.client,
-      '/?path=/TAXES',
-    );
+    const view = renderAdvisor(gw, '/?path=/TAXES');
     await within(await table()).findByText('W-2 2024.pdf');
     // The address takes the stored spelling, so the breadcrumb and copied URLs show it.
     await waitFor(() =>
@@ -159,15 +152,7 @@ describe('file manager', () => {
           ? { body: { documents: [live], path: '/', count: 1 } }
           : undefined,
     );
-    renderWithClient(
-      <FileManager
-        api={documentsApi(missing.client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'advisor' })}
-      />,
-      missing.client,
-      '/?path=/Gone',
-    );
+    renderAdvisor(missing, '/?path=/Gone');
     expect(await screen.findByText('Folder not found')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Go to All Files' }));
     await within(await table()).findByText('W-2 2024.pdf');
@@ -184,14 +169,7 @@ describe('file manager', () => {
           : [live, ...(call.body.showWithDeleted ? [binned, gone] : [])];
       return { body: { documents: docs, path: call.body.path || '/', count: docs.length } };
     });
-    renderWithClient(
-      <FileManager
-        api={documentsApi(gw.client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'advisor' })}
-      />,
-      gw.client,
-    );
+    renderAdvisor(gw);
     await table();
     fireEvent.click(screen.getByRole('switch', { name: 'Include deleted files' }));
     const t = await table();
