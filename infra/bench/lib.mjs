@@ -1,7 +1,26 @@
 // Shared pieces of the benchmarks: child processes, readiness, an autocannon run and its summary.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+
+const SERVE_STATIC = join(resolve(import.meta.dirname, '../..'), 'frontends', 'serve-static.mjs');
+
+/** Debian's chromium as the browser benchmarks start it: headless, no first-run or background work. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // Chromium preloads its own WebUI (the omnibox popup) in a renderer of its own as the browser
+  // starts: a trace showed it taking as much CPU as the measured page during that page's load on a
+  // 2-core machine. A user's browser has done that long before they open the portal.
+  '--disable-features=PreloadTopChromeWebUI',
+];
 
 export function spawnNode(name, args, env) {
   const child = spawn(process.execPath, args, {
@@ -24,6 +43,22 @@ export async function stopChild(child) {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * A built frontend (`dir`) served on `port` as the local stack serves it (frontends/serve-static.mjs,
+ * `args` such as --spa or --config), once it answers. Returns the child process and the base URL.
+ */
+export async function serveFrontend(name, dir, port, args = []) {
+  const child = spawnNode(name, [SERVE_STATIC, '--dir', dir, '--port', String(port), ...args]);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilOk(`${url}/healthz`);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return { child, url };
 }
 
 export async function waitUntilOk(url, timeoutMs = 30_000, headers = {}) {

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { freePort } from '@portico/platform/testing';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { spawnNode, stopChild, waitUntilOk } from '../lib.mjs';
+import { CHROMIUM_ARGS, serveFrontend, stopChild } from '../lib.mjs';
 import { percentile, seedLargeFolder, startDocumentsStack } from './stack.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -25,16 +25,6 @@ const runs = Number(process.env.BENCH_FOLDER_RUNS ?? 5);
 const documentsDist = resolve(process.env.BENCH_DOCUMENTS_DIST ?? join(frontends, 'documents/dist'));
 const FOLDER = 'Archive';
 const ROWS = 100;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-features=PreloadTopChromeWebUI',
-];
 
 for (const dist of [join(frontends, 'shell/dist'), documentsDist])
   if (!existsSync(join(dist, 'index.html')) && !existsSync(join(dist, 'mf-manifest.json'))) {
@@ -127,13 +117,10 @@ try {
   await db.connect();
   await seedLargeFolder(stack, db, FOLDER, total);
 
-  const serve = async (name, dir, extra = []) => {
-    const port = name === 'shell' ? shellPort : name === 'baseline' ? baselinePort : await freePort();
-    children.push(
-      spawnNode(name, [join(frontends, 'serve-static.mjs'), '--dir', dir, '--port', String(port), ...extra]),
-    );
-    await waitUntilOk(`http://127.0.0.1:${port}/healthz`);
-    return `http://127.0.0.1:${port}`;
+  const serve = async (name, dir, args, port) => {
+    const served = await serveFrontend(name, dir, port ?? (await freePort()), args);
+    children.push(served.child);
+    return served.url;
   };
   const remotes = {};
   for (const [name, dist] of [
@@ -144,11 +131,11 @@ try {
     remotes[name] = `${await serve(name, dist)}/mf-manifest.json`;
   const configFile = join(temp, 'runtime-config.json');
   writeFileSync(configFile, JSON.stringify({ apiUrl: stack.gateway, firmSlug: 'demo-cpa', remotes }));
-  await serve('shell', join(frontends, 'shell/dist'), ['--spa', '--config', configFile]);
+  await serve('shell', join(frontends, 'shell/dist'), ['--spa', '--config', configFile], shellPort);
   const baselineDir = join(temp, 'baseline');
   mkdirSync(baselineDir);
   writeFileSync(join(baselineDir, 'index.html'), BASELINE_HTML);
-  await serve('baseline', baselineDir);
+  await serve('baseline', baselineDir, [], baselinePort);
 
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

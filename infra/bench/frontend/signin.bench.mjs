@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 import { PrecompressPlugin } from '@portico/kit/build';
 import { rspack } from '@rspack/core';
 import { chromium } from 'playwright-core';
-import { spawnNode, stopChild, waitUntilOk } from '../lib.mjs';
+import { CHROMIUM_ARGS, serveFrontend, stopChild } from '../lib.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
 const frontends = join(root, 'frontends');
@@ -180,20 +180,7 @@ async function measure(url) {
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Chromium preloads its own WebUI (the omnibox popup) in a renderer of its own as the browser
-      // starts: a trace showed it taking as much CPU as the measured page during that page's load on a
-      // 2-core machine. A user's browser has done that long before they open the portal.
-      '--disable-features=PreloadTopChromeWebUI',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     await context.addInitScript(READY_PROBE, READY_MESSAGE);
@@ -272,48 +259,27 @@ try {
   const apiPort = await freePort();
   stub = await startStubApi(apiPort);
   const remotes = {};
+  const serve = async (name, dir, args) => {
+    const served = await serveFrontend(name, dir, await freePort(), args);
+    children.push(served.child);
+    return served.url;
+  };
   for (const name of REMOTES) {
     const dist = join(frontends, name, 'dist');
-    if (!existsSync(join(dist, 'mf-manifest.json'))) continue;
-    const port = await freePort();
-    children.push(
-      spawnNode(name, [join(frontends, 'serve-static.mjs'), '--dir', dist, '--port', String(port)]),
-    );
-    remotes[name] = `http://127.0.0.1:${port}/mf-manifest.json`;
-    await waitUntilOk(`http://127.0.0.1:${port}/healthz`);
+    if (existsSync(join(dist, 'mf-manifest.json')))
+      remotes[name] = `${await serve(name, dist)}/mf-manifest.json`;
   }
   const configFile = join(temp, 'runtime-config.json');
   writeFileSync(
     configFile,
     JSON.stringify({ apiUrl: `http://127.0.0.1:${apiPort}`, firmSlug: 'demo-cpa', remotes }),
   );
-  const shellPort = await freePort();
-  const baselinePort = await freePort();
-  children.push(
-    spawnNode('shell', [
-      join(frontends, 'serve-static.mjs'),
-      '--dir',
-      shellDist,
-      '--port',
-      String(shellPort),
-      '--spa',
-      '--config',
-      configFile,
-    ]),
-    spawnNode('baseline', [
-      join(frontends, 'serve-static.mjs'),
-      '--dir',
-      baselineDir,
-      '--port',
-      String(baselinePort),
-    ]),
-  );
-  await waitUntilOk(`http://127.0.0.1:${shellPort}/healthz`);
-  await waitUntilOk(`http://127.0.0.1:${baselinePort}/healthz`);
+  const shellUrl = await serve('shell', shellDist, ['--spa', '--config', configFile]);
+  const baselineUrl = await serve('baseline', baselineDir);
 
   const targets = {
-    baseline: `http://127.0.0.1:${baselinePort}/`,
-    shell: `http://127.0.0.1:${shellPort}/signin`,
+    baseline: `${baselineUrl}/`,
+    shell: `${shellUrl}/signin`,
   };
   const results = { baseline: [], shell: [] };
   // One run of each page per round, in turns (baseline first in even rounds, shell first in odd ones), so a
@@ -362,7 +328,7 @@ try {
   for (const file of [...last.files].sort((a, b) => b.gzip - a.gzip)) {
     const path = new URL(file.name);
     const where =
-      path.port === String(shellPort)
+      path.origin === shellUrl
         ? ''
         : `${Object.keys(remotes).find((r) => remotes[r].includes(`:${path.port}/`)) ?? path.host} `;
     console.log(
