@@ -12,12 +12,13 @@ const STATE_TEXT: Record<FileProgress['state'], string> = {
   duplicate: 'Already uploaded',
 };
 
+/** No label replaced: one object, so the memoised lines see the same prop on every render. */
+const NO_OVERRIDES = {};
+
 /**
  * One progress bar per file (the kit has no progress component, so a plain one with its ARIA role).
  * `stateText` replaces some of the state labels (the drop-off page's 'Upload successful').
  */
-const NO_OVERRIDES = {};
-
 export function UploadProgressList({
   files,
   stateText = NO_OVERRIDES,
