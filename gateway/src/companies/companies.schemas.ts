@@ -1,5 +1,6 @@
+import { CONTROL_CHARACTERS_MESSAGE } from '@portico/platform';
 import { z } from 'zod';
-import { CONTROL_MESSAGE, noControl, optionalBool, optionalText, token } from '../validation/fields.js';
+import { noControl, optionalBool, optionalText, token } from '../validation/fields.js';
 
 /** Entity name rules of spec 1 section 5.3, with its exact messages. */
 const entityName = z
@@ -9,7 +10,7 @@ const entityName = z
   .max(255, 'Entity Name is too long')
   .refine((name) => !name.includes('/'), 'Entity Name cannot contain a "/" character.')
   .refine((name) => !name.includes('"'), 'Entity Name cannot contain a """ character.')
-  .refine(noControl(), CONTROL_MESSAGE);
+  .refine(noControl(), CONTROL_CHARACTERS_MESSAGE);
 
 /** PUT /companies/:id, the client's entity profile: what a client may change. */
 export const updateCompanyProfileBody = z.object({

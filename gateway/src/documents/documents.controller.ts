@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { CONTROL_CHARACTERS_MESSAGE } from '@portico/platform';
 import {
   DocumentListSchema,
   Documents,
@@ -20,7 +21,7 @@ import { z } from 'zod';
 import { Authenticated, Public, Roles } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../http/caller.js';
 import { Describe, PostAction } from '../http/route.decorators.js';
-import { CONTROL_MESSAGE, noControl } from '../validation/fields.js';
+import { noControl } from '../validation/fields.js';
 import { ValidBody, ValidId, ZodPipe } from '../validation/zod.pipe.js';
 import { DocumentsClient } from './documents.client.js';
 import * as s from './documents.schemas.js';
@@ -32,7 +33,12 @@ const DropLinkId = () =>
   Param(
     'id',
     new ZodPipe(
-      z.string().trim().min(1, 'Drop link is missing').max(2_000).refine(noControl(), CONTROL_MESSAGE),
+      z
+        .string()
+        .trim()
+        .min(1, 'Drop link is missing')
+        .max(2_000)
+        .refine(noControl(), CONTROL_CHARACTERS_MESSAGE),
     ),
   );
 
@@ -40,7 +46,9 @@ const DropLinkId = () =>
 const FirmSlug = () =>
   Param(
     'slug',
-    new ZodPipe(z.string().trim().min(1, 'Firm is missing').max(100).refine(noControl(), CONTROL_MESSAGE)),
+    new ZodPipe(
+      z.string().trim().min(1, 'Firm is missing').max(100).refine(noControl(), CONTROL_CHARACTERS_MESSAGE),
+    ),
   );
 
 /** The file manager calls of spec 1 s.7.6. Uploads go straight to storage: bodies here stay small. */

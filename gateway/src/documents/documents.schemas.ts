@@ -1,6 +1,6 @@
-import { isUuid } from '@portico/platform';
+import { CONTROL_CHARACTERS_MESSAGE as CONTROL, isUuid } from '@portico/platform';
 import { z } from 'zod';
-import { CONTROL_MESSAGE as CONTROL, noControl } from '../validation/fields.js';
+import { noControl } from '../validation/fields.js';
 
 /**
  * Bodies of the documents calls (spec 1 s.7.6), with the spec's camelCase keys. The documents service

@@ -1,10 +1,10 @@
-import { hasControlCharacters } from '@portico/platform';
+import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters } from '@portico/platform';
 import { z } from 'zod';
 
-/** PostgreSQL refuses NUL in text, and no name, id or slug holds a control character. */
-export const CONTROL_MESSAGE = 'Must not contain control characters';
-
-/** Free of control characters; `typed` text (a message, a description) may keep tabs and line breaks. */
+/**
+ * Free of control characters (PostgreSQL refuses NUL in text, and no name, id or slug holds one); `typed`
+ * text (a message, a description) may keep tabs and line breaks.
+ */
 export const noControl =
   (typed = false) =>
   (value: string) =>
@@ -20,7 +20,7 @@ export const requiredText = (missing: string, max = 1_000) =>
     .trim()
     .min(1, missing)
     .max(max, `Must be at most ${max} characters`)
-    .refine(noControl(), CONTROL_MESSAGE);
+    .refine(noControl(), CONTROL_CHARACTERS_MESSAGE);
 
 /** An email as typed: trimmed. Its format is left to identity (some clients sign in with a username). */
 export const email = (missing = 'Email is missing') => requiredText(missing, 254);
@@ -31,7 +31,7 @@ export const optionalText = (max = 1_000, { typed = false } = {}) =>
     .string({ error: 'Must be text' })
     .trim()
     .max(max, `Must be at most ${max} characters`)
-    .refine(noControl(typed), CONTROL_MESSAGE)
+    .refine(noControl(typed), CONTROL_CHARACTERS_MESSAGE)
     .optional();
 
 /** A secret is never trimmed: spaces are part of it. */
@@ -58,4 +58,9 @@ export const optionalBool = () => z.boolean({ error: 'Must be true or false' }).
 
 /** A path id: opaque to the gateway, identity answers 404 for anything it does not own. */
 export const pathId = () =>
-  z.string().trim().min(1, 'Id is missing').max(100, 'Id is too long').refine(noControl(), CONTROL_MESSAGE);
+  z
+    .string()
+    .trim()
+    .min(1, 'Id is missing')
+    .max(100, 'Id is too long')
+    .refine(noControl(), CONTROL_CHARACTERS_MESSAGE);

@@ -21,6 +21,7 @@ import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
 import { isUnstorableText } from '../errors/postgres-errors.js';
 import { createLogger } from '../logging/logger.js';
 import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import { CONTROL_CHARACTERS_MESSAGE } from '../text/text.rules.js';
 import { WIRE_JSON } from './bus-client.js';
 import { ACCEPTS_BODY_FIELD, replyWithBodyField } from './reply-body.js';
 import { Semaphore } from './semaphore.js';
@@ -96,7 +97,7 @@ function hideUnexpected(err: unknown, subject: string): AppError {
   if (err instanceof AppError) return err;
   if (isUnstorableText(err)) {
     log.warn({ subject, code: 'unstorable_text' }, 'Refused text the database cannot store');
-    return new AppError('bad_request', 'invalid_text', 'Must not contain control characters');
+    return new AppError('bad_request', 'invalid_text', CONTROL_CHARACTERS_MESSAGE);
   }
   const traceId = currentTraceId();
   log.error({ err, subject }, 'Unhandled error in RPC handler');

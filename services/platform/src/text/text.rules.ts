@@ -3,6 +3,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether `value` is a UUID as PostgreSQL's uuid columns take it; anything else there is a 22P02 error. */
 export const isUuid = (value: string): boolean => UUID.test(value);
 
+/** The answer to text holding a control character, wherever it is refused. */
+export const CONTROL_CHARACTERS_MESSAGE = 'Must not contain control characters';
+
 /**
  * Whether text holds a C0 control character (NUL among them, which PostgreSQL refuses in text) or DEL.
  * `typed` text (a note, a description) may keep tabs and line breaks; names, paths and ids may not.
