@@ -30,6 +30,7 @@ import { inParallel } from '../rules/in-parallel.js';
 import { crumbs, linkedFile, normalizePath, parentPath } from '../rules/names.js';
 import { bulkActions, FOLDERS_NOT_DOWNLOADABLE, MIXED_SELECTION } from '../rules/selection.js';
 import { type DocumentsView, readView, saveView } from '../rules/view-preference.js';
+import { HiddenFileInput } from '../upload/HiddenFileInput.js';
 import { UploadDialog } from '../upload/UploadDialog.js';
 import { UploadProgressList } from '../upload/UploadProgressList.js';
 import { entryOf, splitFolders, UPLOAD_MESSAGES, type UploadEntry } from '../upload/upload.js';
@@ -457,13 +458,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
         </Paper>
 
         <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} {...drop.getRootProps()} data-testid="drop-area">
-          {/* The drop target's input; hidden from assistive technology, which has the Add button. */}
-          <input
-            {...drop.getInputProps()}
-            aria-label="Drop files to upload"
-            aria-hidden="true"
-            tabIndex={-1}
-          />
+          <HiddenFileInput inputProps={drop.getInputProps()} label="Drop files to upload" />
           <Group justify="space-between" gap="xs">
             <Group gap={4} aria-label="Breadcrumbs">
               {crumbs(path).map((c, i, all) => (

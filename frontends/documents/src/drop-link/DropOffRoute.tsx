@@ -26,6 +26,7 @@ import { Link, useSearchParams } from 'react-router';
 import { type DocumentsApi, documentsApi } from '../api/documents-api.js';
 import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN, SECURE_UPLOAD_PATH } from '../rules/drop-link.js';
 import { formatSize } from '../rules/names.js';
+import { HiddenFileInput } from '../upload/HiddenFileInput.js';
 import { UploadProgressList } from '../upload/UploadProgressList.js';
 import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
 import { dropOffFiles } from './drop-off-upload.js';
@@ -288,8 +289,7 @@ export function DropOffForm({
               background: isDragActive ? 'var(--mantine-primary-color-light)' : undefined,
             }}
           >
-            {/* The picker the visible button opens; hidden from assistive technology, which has the button. */}
-            <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" tabIndex={-1} />
+            <HiddenFileInput inputProps={getInputProps()} label="Choose files" />
             <Text fw={500}>Drag files here</Text>
             <Text size="sm" c="dimmed">
               Max size 150 MB, up to {MAX_FILES} files

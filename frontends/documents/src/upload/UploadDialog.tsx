@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { Guarded } from '../documents/Guarded.js';
 import type { Verdict } from '../rules/capabilities.js';
+import { HiddenFileInput } from './HiddenFileInput.js';
 import { UploadProgressList } from './UploadProgressList.js';
 import { entryOf, type FileProgress, MAX_FILES, type UploadEntry } from './upload.js';
 
@@ -46,8 +47,7 @@ export function UploadDialog({
             background: isDragActive ? 'var(--mantine-primary-color-light)' : undefined,
           }}
         >
-          {/* The picker the visible button opens; hidden from assistive technology, which has the button. */}
-          <input {...getInputProps()} aria-label="Choose files" aria-hidden="true" tabIndex={-1} />
+          <HiddenFileInput inputProps={getInputProps()} label="Choose files" />
           <Text fw={500}>{folderUpload.enabled ? 'Drag files or folders here' : 'Drag files here'}</Text>
           <Text size="sm" c="dimmed">
             Max size 150 MB
