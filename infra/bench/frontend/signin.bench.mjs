@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PrecompressPlugin } from '@portico/kit/build';
+import { freePort } from '@portico/platform/testing';
 import { rspack } from '@rspack/core';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, serveFrontend, stopChild } from '../lib.mjs';
@@ -41,17 +42,6 @@ if (!existsSync(join(shellDist, 'index.html'))) {
     'No shell build. Build first: npm run build -w @portico/kit -w @portico/shell -w @portico/frontend-client -w @portico/frontend-admin',
   );
   process.exit(1);
-}
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
 }
 
 /** The baseline page, production build, in a temp folder. */
