@@ -6,22 +6,6 @@ import autocannon from 'autocannon';
 
 const SERVE_STATIC = join(resolve(import.meta.dirname, '../..'), 'frontends', 'serve-static.mjs');
 
-/** Debian's chromium as the browser benchmarks start it: headless, no first-run or background work. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // Chromium preloads its own WebUI (the omnibox popup) in a renderer of its own as the browser
-  // starts: a trace showed it taking as much CPU as the measured page during that page's load on a
-  // 2-core machine. A user's browser has done that long before they open the portal.
-  '--disable-features=PreloadTopChromeWebUI',
-];
-
 export function spawnNode(name, args, env) {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },

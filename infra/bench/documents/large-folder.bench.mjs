@@ -12,10 +12,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '@portico/platform/testing';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort } from '@portico/platform/testing';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, serveFrontend, stopChild } from '../lib.mjs';
+import { serveFrontend, stopChild } from '../lib.mjs';
 import { percentile, seedLargeFolder, startDocumentsStack } from './stack.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -138,7 +138,7 @@ try {
   await serve('baseline', baselineDir, [], baselinePort);
 
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });

@@ -21,10 +21,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PrecompressPlugin } from '@portico/kit/build';
-import { freePort } from '@portico/platform/testing';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort } from '@portico/platform/testing';
 import { rspack } from '@rspack/core';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, serveFrontend, stopChild } from '../lib.mjs';
+import { serveFrontend, stopChild } from '../lib.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
 const frontends = join(root, 'frontends');
@@ -168,7 +168,7 @@ async function describe(url) {
 async function measure(url) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'bench-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });

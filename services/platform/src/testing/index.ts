@@ -1,3 +1,4 @@
+export * from './chromium.js';
 export * from './free-port.js';
 export * from './infrastructure.js';
 export * from './nats.js';
