@@ -12,6 +12,7 @@ import {
   Text,
   Tooltip,
   UnstyledButton,
+  useMediaQuery,
 } from '@portico/kit';
 import {
   createColumnHelper,
@@ -171,6 +172,18 @@ export function ItemBadges({ item }: { item: DocItem }) {
   );
 }
 
+/**
+ * Below Mantine's `sm` breakpoint (a phone) the table keeps the selection, the name and the actions; the
+ * other columns are hidden and the date and size go under the name, so nothing needs a sideways scroll.
+ */
+const PHONE_QUERY = '(max-width: 47.99em)';
+const WIDE_ONLY_COLUMNS = new Set(['description', 'tags', 'updated_at', 'size']);
+
+function sizeOrCount(item: DocItem): string {
+  if (item.type !== 'folder') return formatSize(item.size);
+  return `${item.items_count.toLocaleString()} ${item.items_count === 1 ? 'item' : 'items'}`;
+}
+
 function NameCell({
   item,
   onOpen,
@@ -180,6 +193,7 @@ function NameCell({
   onOpen: (i: DocItem) => void;
   showFolder?: boolean;
 }) {
+  const modified = formatDate(item.updated_at);
   return (
     <Group gap={8} wrap="nowrap">
       {item.type === 'folder' ? <FolderIcon /> : <FileIcon />}
@@ -197,6 +211,9 @@ function NameCell({
             {item.path || '/'}
           </Text>
         ) : null}
+        <Text size="xs" c="dimmed" hiddenFrom="sm" data-testid="phone-details">
+          {modified ? `${modified} · ${sizeOrCount(item)}` : sizeOrCount(item)}
+        </Text>
       </Stack>
     </Group>
   );
@@ -289,17 +306,15 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
           header: 'Size',
           sortFn: (a: Row<typeof features, DocItem>, b: Row<typeof features, DocItem>) =>
             Number(a.original.size || 0) - Number(b.original.size || 0),
-          cell: ({ row }) =>
-            row.original.type === 'folder' ? (
-              <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                {row.original.items_count.toLocaleString()}{' '}
-                {row.original.items_count === 1 ? 'item' : 'items'}
-              </Text>
-            ) : (
-              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                {formatSize(row.original.size)}
-              </Text>
-            ),
+          cell: ({ row }) => (
+            <Text
+              size="sm"
+              c={row.original.type === 'folder' ? 'dimmed' : undefined}
+              style={{ whiteSpace: 'nowrap' }}
+            >
+              {sizeOrCount(row.original)}
+            </Text>
+          ),
         }),
         helper.display({
           id: 'actions',
@@ -322,6 +337,8 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
     enableSortingRemoval: false,
   });
 
+  // Read as the table first renders (no server rendering here), so a phone never lays out the wide table.
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const allRows = table.getRowModel().rows;
   const revealed = useRevealed(allRows.length, props.listKey);
   const rows = allRows.slice(0, revealed.count);
@@ -374,11 +391,12 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
       </>
     );
   }
-  // On a narrow screen the table scrolls sideways instead of squeezing the names to a few letters. An
-  // advisor's seven columns fit beside the navigation and the folder tree from 1280 px wide.
+  // Between a phone and a wide screen the table scrolls sideways instead of squeezing the names to a few
+  // letters. An advisor's seven columns fit beside the navigation and the folder tree from 1280 px wide.
+  const minWidth = phone ? 0 : caps.role === 'advisor' ? 680 : 520;
   return (
     <>
-      <Table.ScrollContainer minWidth={caps.role === 'advisor' ? 680 : 520}>
+      <Table.ScrollContainer minWidth={minWidth}>
         <Table highlightOnHover data-testid="documents-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (
@@ -392,6 +410,7 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
                   return (
                     <Table.Th
                       key={header.id}
+                      visibleFrom={WIDE_ONLY_COLUMNS.has(header.column.id) ? 'sm' : undefined}
                       aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
                     >
                       {canSort ? (
@@ -416,7 +435,10 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
                 bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
               >
                 {row.getAllCells().map((cell) => (
-                  <Table.Td key={cell.id}>
+                  <Table.Td
+                    key={cell.id}
+                    visibleFrom={WIDE_ONLY_COLUMNS.has(cell.column.id) ? 'sm' : undefined}
+                  >
                     <table.FlexRender cell={cell} />
                   </Table.Td>
                 ))}
