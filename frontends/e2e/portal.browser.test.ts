@@ -248,6 +248,11 @@ describe('sign-in and navigation', () => {
     await page.waitForURL((url) => url.pathname !== '/admin-profile');
     await waitFor(async () => !(await onScreen()), 5_000, 'the navigation to close');
     await keepScreenshot(page, 'partner-phone-page-chosen');
+    // The page already shown, chosen again, closes it too.
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await waitFor(onScreen, 5_000, 'the navigation to open again');
+    await nav.getByRole('link', { name: 'Drop Link' }).click();
+    await waitFor(async () => !(await onScreen()), 5_000, 'the navigation to close on the current page');
   });
 
   it("sends an advisor home when the sign-in redirect is a client's page", async () => {

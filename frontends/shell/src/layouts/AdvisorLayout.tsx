@@ -29,10 +29,11 @@ const HEADER_HEIGHT = 56;
 export function AdvisorLayout({ user, firm, ctx }: LayoutProps) {
   const [opened, { toggle, close }] = useDisclosure();
   const { descriptors } = useAreas();
-  // On a phone the navigation covers the page: going to a page closes it.
-  const { pathname } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every new path, by intent
-  useEffect(() => close(), [pathname]);
+  // On a phone the navigation covers the page: going to a page closes it, also the page already shown
+  // (a link to the current address makes a new location with the same path, so the key is watched).
+  const { key } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation, by intent
+  useEffect(() => close(), [key]);
   // The firm's banner is part of the fixed header, which grows by its height (it wraps on narrow
   // screens), so the navigation and the page start below it instead of under it.
   const banner = useElementHeight();
