@@ -35,18 +35,21 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close()));
 });
 
-/** A page in a browser context of its own: a desktop screen, or a phone's (390 px, touch). */
-async function freshPage(screen: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
-  const context = await browser.newContext(
-    screen === 'phone'
-      ? { viewport: { width: 390, height: 844 }, isMobile: true }
-      : { viewport: { width: 1280, height: 900 } },
-  );
+type Screen = 'desktop' | 'tablet' | 'phone';
+const SCREENS = {
+  desktop: { viewport: { width: 1280, height: 900 } },
+  tablet: { viewport: { width: 820, height: 1180 }, isMobile: true },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true },
+} as const;
+
+/** A page in a browser context of its own: a desktop screen, a tablet's (820 px) or a phone's (390 px). */
+async function freshPage(screen: Screen = 'desktop'): Promise<Page> {
+  const context = await browser.newContext(SCREENS[screen]);
   contexts.push(context);
   return context.newPage();
 }
 
-async function signedIn(email: string, screen: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
+async function signedIn(email: string, screen: Screen = 'desktop'): Promise<Page> {
   const page = await freshPage(screen);
   await signIn(page, stack.shellUrl, email, DEMO_PASSWORD);
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
@@ -72,6 +75,41 @@ async function openAdvisorDocuments(page: Page, hash: string) {
   await page.goto(`${stack.shellUrl}/admin/${hash}/documents`);
   await page.getByTestId('documents-table').waitFor();
 }
+
+interface FileManagerLayout {
+  /** How far the page itself scrolls sideways. */
+  pageOverflow: number;
+  /** How far the table is wider than the list it is in. */
+  tableOverflow: number;
+  /** The column headers shown. */
+  headers: string[];
+  treeBesideList: boolean;
+  /** Whether the first row's actions button is inside the window. */
+  actionsOnScreen: boolean;
+  /** The date and size under the first row's name, when shown there. */
+  detailsUnderName: string | null;
+}
+
+/** The file manager's layout as the browser laid it out (its container queries included). */
+const FILE_MANAGER_LAYOUT = `(() => {
+  const shown = (el) => !!el && getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
+  const table = document.querySelector('[data-testid="documents-table"]');
+  const list = document.querySelector('.portico-fm-list');
+  const tree = document.querySelector('.portico-fm-tree');
+  const row = table.querySelector('tbody tr');
+  const actions = row.querySelector('button[aria-label^="Actions for"]').getBoundingClientRect();
+  const details = row.querySelector('[data-testid="narrow-details"]');
+  return {
+    pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    tableOverflow: Math.round(table.getBoundingClientRect().right - list.getBoundingClientRect().right),
+    headers: [...table.querySelectorAll('th')].filter(shown).map((th) => th.textContent.replace(/[▲▼]/g, '').trim()),
+    treeBesideList: tree.getBoundingClientRect().right <= list.getBoundingClientRect().left,
+    actionsOnScreen: actions.left >= 0 && actions.right <= window.innerWidth,
+    detailsUnderName: shown(details) ? details.textContent : null,
+  };
+})()`;
+const fileManagerLayout = (page: Page) => page.evaluate(FILE_MANAGER_LAYOUT) as Promise<FileManagerLayout>;
+const EVERY_COLUMN = ['Name', 'Description', 'Tags', 'Modified', 'Size', 'Actions'];
 
 /** For a page's first seconds: on every animation frame, the banner's bottom and the content's top. */
 const HEADER_FRAMES_PROBE = `(() => {
@@ -214,26 +252,42 @@ describe('sign-in and navigation', () => {
     await keepScreenshot(page, 'client-signed-in');
   });
 
-  it('gives a client on a phone a way to every page, and a file list that scrolls inside the screen', async () => {
+  it('gives a client on a phone a way to every page, and a file list that fits the screen', async () => {
     const page = await signedIn('alice@client.test', 'phone');
     await page.waitForURL(`${stack.shellUrl}/profile`);
     const pages = page.getByRole('navigation', { name: 'Client pages' });
     await pages.getByRole('link', { name: 'Documents' }).click();
     await page.getByTestId('documents-table').waitFor();
-    // The page itself does not scroll sideways: the table does, within its own container.
-    const overflow = await page.evaluate(() => {
-      const { documentElement: root } = (
-        globalThis as unknown as {
-          document: { documentElement: { scrollWidth: number; clientWidth: number } };
-        }
-      ).document;
-      return root.scrollWidth - root.clientWidth;
-    });
-    expect(overflow).toBeLessThanOrEqual(0);
+    // Selection, name and actions; the date and size under the name; no sideways scroll anywhere.
+    const layout = await fileManagerLayout(page);
+    expect(layout.headers).toEqual(['', 'Name', 'Actions']);
+    expect(layout.detailsUnderName).toMatch(/ · /);
+    expect(layout.actionsOnScreen).toBe(true);
+    expect(layout.treeBesideList).toBe(false);
+    expect(layout.pageOverflow).toBeLessThanOrEqual(0);
+    expect(layout.tableOverflow).toBeLessThanOrEqual(0);
     await keepScreenshot(page, 'client-phone-documents');
     await pages.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL(`${stack.shellUrl}/profile`);
     await field(page, 'Primary Contact Email').waitFor();
+  });
+
+  it("fits an advisor's file list to the room beside the navigation, from a tablet to a desktop", async () => {
+    const hash = await openClientDocuments(await signedIn('alice@client.test'));
+    const expected: [Screen, Partial<FileManagerLayout>][] = [
+      // Beside the navigation a tablet leaves the list less room than its columns need.
+      ['tablet', { headers: ['', 'Name', 'Actions'], treeBesideList: false }],
+      ['desktop', { headers: ['', ...EVERY_COLUMN], treeBesideList: true, detailsUnderName: null }],
+    ];
+    for (const [screen, layout] of expected) {
+      const page = await signedIn('partner@demo-cpa.test', screen);
+      await openAdvisorDocuments(page, hash);
+      const seen = await fileManagerLayout(page);
+      expect(seen).toMatchObject({ ...layout, actionsOnScreen: true });
+      expect(seen.pageOverflow).toBeLessThanOrEqual(0);
+      expect(seen.tableOverflow).toBeLessThanOrEqual(0);
+      await keepScreenshot(page, `advisor-${screen}-documents`);
+    }
   });
 
   it('closes the advisor navigation on a phone once a page is chosen', async () => {

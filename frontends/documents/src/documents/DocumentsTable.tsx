@@ -12,7 +12,6 @@ import {
   Text,
   Tooltip,
   UnstyledButton,
-  useMediaQuery,
 } from '@portico/kit';
 import {
   createColumnHelper,
@@ -173,11 +172,11 @@ export function ItemBadges({ item }: { item: DocItem }) {
 }
 
 /**
- * Below Mantine's `sm` breakpoint (a phone) the table keeps the selection, the name and the actions; the
- * other columns are hidden and the date and size go under the name, so nothing needs a sideways scroll.
+ * Columns shown only when the list is wide enough for all of them; narrower, the date and size go under
+ * the name instead (file-manager.css, by the list's own width).
  */
-const PHONE_QUERY = '(max-width: 47.99em)';
 const WIDE_ONLY_COLUMNS = new Set(['description', 'tags', 'updated_at', 'size']);
+const wideOnly = (columnId: string) => (WIDE_ONLY_COLUMNS.has(columnId) ? 'portico-fm-wide' : undefined);
 
 function sizeOrCount(item: DocItem): string {
   if (item.type !== 'folder') return formatSize(item.size);
@@ -211,7 +210,7 @@ function NameCell({
             {item.path || '/'}
           </Text>
         ) : null}
-        <Text size="xs" c="dimmed" hiddenFrom="sm" data-testid="phone-details">
+        <Text size="xs" c="dimmed" className="portico-fm-narrow" data-testid="narrow-details">
           {modified ? `${modified} · ${sizeOrCount(item)}` : sizeOrCount(item)}
         </Text>
       </Stack>
@@ -337,8 +336,6 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
     enableSortingRemoval: false,
   });
 
-  // Read as the table first renders (no server rendering here), so a phone never lays out the wide table.
-  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const allRows = table.getRowModel().rows;
   const revealed = useRevealed(allRows.length, props.listKey);
   const rows = allRows.slice(0, revealed.count);
@@ -355,7 +352,7 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
   if (props.view === 'grid') {
     return (
       <>
-        <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5 }} data-testid="documents-grid">
+        <SimpleGrid minColWidth={150} data-testid="documents-grid">
           {rows.map((row) => (
             <Card
               key={row.id}
@@ -391,13 +388,15 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
       </>
     );
   }
-  // Between a phone and a wide screen the table scrolls sideways instead of squeezing the names to a few
-  // letters. An advisor's seven columns fit beside the navigation and the folder tree from 1280 px wide.
-  const minWidth = phone ? 0 : caps.role === 'advisor' ? 680 : 520;
   return (
     <>
-      <Table.ScrollContainer minWidth={minWidth}>
-        <Table highlightOnHover data-testid="documents-table">
+      <Table.ScrollContainer minWidth={0}>
+        <Table
+          highlightOnHover
+          className="portico-fm-table"
+          data-role={caps.role}
+          data-testid="documents-table"
+        >
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (
               <Table.Tr key={group.id}>
@@ -410,7 +409,7 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
                   return (
                     <Table.Th
                       key={header.id}
-                      visibleFrom={WIDE_ONLY_COLUMNS.has(header.column.id) ? 'sm' : undefined}
+                      className={wideOnly(header.column.id)}
                       aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
                     >
                       {canSort ? (
@@ -435,10 +434,7 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
                 bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
               >
                 {row.getAllCells().map((cell) => (
-                  <Table.Td
-                    key={cell.id}
-                    visibleFrom={WIDE_ONLY_COLUMNS.has(cell.column.id) ? 'sm' : undefined}
-                  >
+                  <Table.Td key={cell.id} className={wideOnly(cell.column.id)}>
                     <table.FlexRender cell={cell} />
                   </Table.Td>
                 ))}

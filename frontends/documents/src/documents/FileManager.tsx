@@ -4,7 +4,6 @@ import {
   Button,
   Center,
   type Entity,
-  Flex,
   Group,
   isApiError,
   Loader,
@@ -37,6 +36,7 @@ import { entryOf, splitFolders, UPLOAD_MESSAGES, type UploadEntry } from '../upl
 import { useUploads } from '../upload/useUploads.js';
 import { DocumentsTable, type ItemAction } from './DocumentsTable.js';
 import { DropLinkDialog } from './DropLinkDialog.js';
+import './file-manager.css';
 import {
   type BulkProgress,
   ConvertDownloadDialog,
@@ -451,185 +451,193 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
         </Group>
       </Group>
 
-      {/* Tree beside the list; on a phone above it, so the list keeps the screen's width. */}
-      <Flex direction={{ base: 'column', sm: 'row' }} align={{ base: 'stretch', sm: 'flex-start' }} gap="lg">
-        <Paper withBorder p="sm" w={{ base: '100%', sm: 240 }} style={{ flexShrink: 0 }}>
-          <FolderTree api={api} companyId={companyId} caps={caps} current={path} onSelect={goTo} />
-        </Paper>
+      {/* Tree beside the list when both fit, else above it (file-manager.css). */}
+      <div className="portico-fm-panes">
+        <div className="portico-fm-layout" data-role={caps.role}>
+          <Paper withBorder p="sm" className="portico-fm-tree">
+            <FolderTree api={api} companyId={companyId} caps={caps} current={path} onSelect={goTo} />
+          </Paper>
 
-        <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} {...drop.getRootProps()} data-testid="drop-area">
-          <HiddenFileInput inputProps={drop.getInputProps()} label="Drop files to upload" />
-          <Group justify="space-between" gap="xs">
-            <Group gap={4} aria-label="Breadcrumbs">
-              {crumbs(path).map((c, i, all) => (
-                <Group key={c.path} gap={4}>
-                  {i === all.length - 1 ? (
-                    <Text fw={600}>{c.name}</Text>
-                  ) : (
-                    <Anchor component="button" type="button" onClick={() => goTo(c.path)}>
-                      {c.name}
-                    </Anchor>
-                  )}
-                  {i < all.length - 1 ? <Text c="dimmed">/</Text> : null}
-                </Group>
-              ))}
-            </Group>
-            <Group gap="xs">
-              {caps.copyFolderUrl ? (
-                <Button variant="subtle" size="xs" onClick={() => void copyUrl(path)}>
-                  Copy folder URL
-                </Button>
-              ) : null}
-              {caps.folderDownload ? (
-                <Button
-                  variant="subtle"
-                  size="xs"
-                  onClick={() => setDialog({ kind: 'downloadFolder', item: null })}
-                >
-                  Download folder
-                </Button>
-              ) : null}
-            </Group>
-          </Group>
-
-          <Group gap="sm" align="center">
-            <TextInput
-              placeholder="Search documents"
-              aria-label="Search documents"
-              value={term}
-              onChange={(e) => setTerm(e.currentTarget.value)}
-              style={{ flex: 1, minWidth: 200 }}
-            />
-            <Text size="sm" c="dimmed" data-testid="item-count">
-              {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
-            </Text>
-            {caps.includeDeleted ? (
-              <Switch
-                label="Include deleted files"
-                checked={showDeleted}
-                onChange={(e) => {
-                  setShowDeleted(e.currentTarget.checked);
-                  setSelection({});
-                }}
-              />
-            ) : null}
-            <SegmentedControl
-              aria-label="View"
-              value={view}
-              onChange={(v) => {
-                const next = v === 'grid' ? 'grid' : 'list';
-                setView(next);
-                saveView(next);
-              }}
-              data={[
-                { label: 'List', value: 'list' },
-                { label: 'Grid', value: 'grid' },
-              ]}
-            />
-          </Group>
-
-          {selected.length ? (
-            <Paper withBorder p="xs" data-testid="bulk-bar">
-              <Group gap="xs">
-                <Text size="sm" fw={600}>
-                  {selected.length} selected
-                </Text>
-                {bulk.mixed ? (
-                  <Text size="sm" c="dimmed">
-                    {MIXED_SELECTION}
-                  </Text>
-                ) : (
-                  <>
-                    {selected.every((i) => !i.deleted_at) ? (
-                      <>
-                        <BulkButton
-                          label="Download"
-                          enabled={bulk.download}
-                          reason={bulk.reasons.download}
-                          onClick={() => setDialog({ kind: 'download', items: selected })}
-                        />
-                        <BulkButton
-                          label="Move"
-                          enabled={bulk.move}
-                          reason={bulk.reasons.move}
-                          onClick={() => setDialog({ kind: 'move', items: selected })}
-                        />
-                        <BulkButton
-                          label="Copy"
-                          enabled={bulk.copy}
-                          reason={bulk.reasons.copy}
-                          onClick={() => setDialog({ kind: 'copy', items: selected })}
-                        />
-                        <BulkButton
-                          label="Delete"
-                          enabled={bulk.delete}
-                          reason={bulk.reasons.delete}
-                          onClick={() => setDialog({ kind: 'delete', items: selected })}
-                        />
-                      </>
-                    ) : null}
-                    {bulk.restore ? (
-                      <BulkButton
-                        label="Restore"
-                        enabled
-                        onClick={() => setDialog({ kind: 'restore', items: selected })}
-                      />
-                    ) : null}
-                  </>
-                )}
-                <Button size="xs" variant="subtle" onClick={() => setSelection({})}>
-                  Clear
-                </Button>
-              </Group>
-            </Paper>
-          ) : null}
-
-          <Box
-            pos="relative"
-            style={{
-              outline: drop.isDragActive ? '2px dashed var(--mantine-primary-color-filled)' : undefined,
-              borderRadius: 8,
-              minHeight: 200,
-            }}
+          <Stack
+            gap="sm"
+            className="portico-fm-list"
+            style={{ flex: 1, minWidth: 0 }}
+            {...drop.getRootProps()}
+            data-testid="drop-area"
           >
-            {listing.isPending ? (
-              <Center p="xl">
-                <Loader aria-label="Loading" />
-              </Center>
-            ) : listing.isError ? (
-              <ListingFailure error={listing.error} onHome={() => goTo('/')} />
-            ) : items.length === 0 ? (
-              <Center p="xl">
-                <Text c="dimmed">
-                  {debounced ? 'No documents match your search.' : 'This folder is empty.'}
-                </Text>
-              </Center>
-            ) : (
-              <DocumentsTable
-                items={items}
-                caps={caps}
-                view={view}
-                selection={selection}
-                onSelectionChange={setSelection}
-                onOpen={open}
-                onAction={onAction}
-                showFolder={Boolean(debounced)}
-                listKey={`${path}\n${debounced}`}
+            <HiddenFileInput inputProps={drop.getInputProps()} label="Drop files to upload" />
+            <Group justify="space-between" gap="xs">
+              <Group gap={4} aria-label="Breadcrumbs">
+                {crumbs(path).map((c, i, all) => (
+                  <Group key={c.path} gap={4}>
+                    {i === all.length - 1 ? (
+                      <Text fw={600}>{c.name}</Text>
+                    ) : (
+                      <Anchor component="button" type="button" onClick={() => goTo(c.path)}>
+                        {c.name}
+                      </Anchor>
+                    )}
+                    {i < all.length - 1 ? <Text c="dimmed">/</Text> : null}
+                  </Group>
+                ))}
+              </Group>
+              <Group gap="xs">
+                {caps.copyFolderUrl ? (
+                  <Button variant="subtle" size="xs" onClick={() => void copyUrl(path)}>
+                    Copy folder URL
+                  </Button>
+                ) : null}
+                {caps.folderDownload ? (
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    onClick={() => setDialog({ kind: 'downloadFolder', item: null })}
+                  >
+                    Download folder
+                  </Button>
+                ) : null}
+              </Group>
+            </Group>
+
+            <Group gap="sm" align="center">
+              <TextInput
+                placeholder="Search documents"
+                aria-label="Search documents"
+                value={term}
+                onChange={(e) => setTerm(e.currentTarget.value)}
+                style={{ flex: 1, minWidth: 200 }}
               />
-            )}
-            {drop.isDragActive ? (
-              <Center pos="absolute" inset={0} style={{ background: 'rgba(255,255,255,.7)' }}>
-                <Text fw={600}>
-                  {here.folderUpload.enabled
-                    ? 'Drop files or folders to upload them here'
-                    : 'Drop files to upload them here'}
-                </Text>
-              </Center>
+              <Text size="sm" c="dimmed" data-testid="item-count">
+                {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
+              </Text>
+              {caps.includeDeleted ? (
+                <Switch
+                  label="Include deleted files"
+                  checked={showDeleted}
+                  onChange={(e) => {
+                    setShowDeleted(e.currentTarget.checked);
+                    setSelection({});
+                  }}
+                />
+              ) : null}
+              <SegmentedControl
+                aria-label="View"
+                value={view}
+                onChange={(v) => {
+                  const next = v === 'grid' ? 'grid' : 'list';
+                  setView(next);
+                  saveView(next);
+                }}
+                data={[
+                  { label: 'List', value: 'list' },
+                  { label: 'Grid', value: 'grid' },
+                ]}
+              />
+            </Group>
+
+            {selected.length ? (
+              <Paper withBorder p="xs" data-testid="bulk-bar">
+                <Group gap="xs">
+                  <Text size="sm" fw={600}>
+                    {selected.length} selected
+                  </Text>
+                  {bulk.mixed ? (
+                    <Text size="sm" c="dimmed">
+                      {MIXED_SELECTION}
+                    </Text>
+                  ) : (
+                    <>
+                      {selected.every((i) => !i.deleted_at) ? (
+                        <>
+                          <BulkButton
+                            label="Download"
+                            enabled={bulk.download}
+                            reason={bulk.reasons.download}
+                            onClick={() => setDialog({ kind: 'download', items: selected })}
+                          />
+                          <BulkButton
+                            label="Move"
+                            enabled={bulk.move}
+                            reason={bulk.reasons.move}
+                            onClick={() => setDialog({ kind: 'move', items: selected })}
+                          />
+                          <BulkButton
+                            label="Copy"
+                            enabled={bulk.copy}
+                            reason={bulk.reasons.copy}
+                            onClick={() => setDialog({ kind: 'copy', items: selected })}
+                          />
+                          <BulkButton
+                            label="Delete"
+                            enabled={bulk.delete}
+                            reason={bulk.reasons.delete}
+                            onClick={() => setDialog({ kind: 'delete', items: selected })}
+                          />
+                        </>
+                      ) : null}
+                      {bulk.restore ? (
+                        <BulkButton
+                          label="Restore"
+                          enabled
+                          onClick={() => setDialog({ kind: 'restore', items: selected })}
+                        />
+                      ) : null}
+                    </>
+                  )}
+                  <Button size="xs" variant="subtle" onClick={() => setSelection({})}>
+                    Clear
+                  </Button>
+                </Group>
+              </Paper>
             ) : null}
-          </Box>
-          {dialog.kind !== 'upload' ? <UploadProgressList files={uploads.files} /> : null}
-        </Stack>
-      </Flex>
+
+            <Box
+              pos="relative"
+              style={{
+                outline: drop.isDragActive ? '2px dashed var(--mantine-primary-color-filled)' : undefined,
+                borderRadius: 8,
+                minHeight: 200,
+              }}
+            >
+              {listing.isPending ? (
+                <Center p="xl">
+                  <Loader aria-label="Loading" />
+                </Center>
+              ) : listing.isError ? (
+                <ListingFailure error={listing.error} onHome={() => goTo('/')} />
+              ) : items.length === 0 ? (
+                <Center p="xl">
+                  <Text c="dimmed">
+                    {debounced ? 'No documents match your search.' : 'This folder is empty.'}
+                  </Text>
+                </Center>
+              ) : (
+                <DocumentsTable
+                  items={items}
+                  caps={caps}
+                  view={view}
+                  selection={selection}
+                  onSelectionChange={setSelection}
+                  onOpen={open}
+                  onAction={onAction}
+                  showFolder={Boolean(debounced)}
+                  listKey={`${path}\n${debounced}`}
+                />
+              )}
+              {drop.isDragActive ? (
+                <Center pos="absolute" inset={0} style={{ background: 'rgba(255,255,255,.7)' }}>
+                  <Text fw={600}>
+                    {here.folderUpload.enabled
+                      ? 'Drop files or folders to upload them here'
+                      : 'Drop files to upload them here'}
+                  </Text>
+                </Center>
+              ) : null}
+            </Box>
+            {dialog.kind !== 'upload' ? <UploadProgressList files={uploads.files} /> : null}
+          </Stack>
+        </div>
+      </div>
 
       {dialog.kind === 'createFolder' ? (
         <CreateFolderDialog
