@@ -73,6 +73,14 @@ export const MESSAGES = {
   tagsFailed: 'Issue saving selected tags, please try again later.',
 } as const;
 
+/** The bulk actions on a selection of live items, in the bar's order. */
+const LIVE_BULK_ACTIONS = [
+  ['download', 'Download'],
+  ['move', 'Move'],
+  ['copy', 'Copy'],
+  ['delete', 'Delete'],
+] as const;
+
 type DialogState =
   | { kind: 'none' }
   | { kind: 'createFolder' }
@@ -547,34 +555,17 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                     </Text>
                   ) : (
                     <>
-                      {selected.every((i) => !i.deleted_at) ? (
-                        <>
-                          <BulkButton
-                            label="Download"
-                            enabled={bulk.download}
-                            reason={bulk.reasons.download}
-                            onClick={() => setDialog({ kind: 'download', items: selected })}
-                          />
-                          <BulkButton
-                            label="Move"
-                            enabled={bulk.move}
-                            reason={bulk.reasons.move}
-                            onClick={() => setDialog({ kind: 'move', items: selected })}
-                          />
-                          <BulkButton
-                            label="Copy"
-                            enabled={bulk.copy}
-                            reason={bulk.reasons.copy}
-                            onClick={() => setDialog({ kind: 'copy', items: selected })}
-                          />
-                          <BulkButton
-                            label="Delete"
-                            enabled={bulk.delete}
-                            reason={bulk.reasons.delete}
-                            onClick={() => setDialog({ kind: 'delete', items: selected })}
-                          />
-                        </>
-                      ) : null}
+                      {selected.every((i) => !i.deleted_at)
+                        ? LIVE_BULK_ACTIONS.map(([kind, label]) => (
+                            <BulkButton
+                              key={kind}
+                              label={label}
+                              enabled={bulk[kind]}
+                              reason={bulk.reasons[kind]}
+                              onClick={() => setDialog({ kind, items: selected })}
+                            />
+                          ))
+                        : null}
                       {bulk.restore ? (
                         <BulkButton
                           label="Restore"
