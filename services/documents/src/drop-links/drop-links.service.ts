@@ -116,24 +116,11 @@ export class DropLinksService {
     const firm = await this.firmOf(req.dropLinkId);
     assertUploadFiles(req.files);
     const scope = firmScope(firm.firmId);
-    const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
-    const expiresAt = new Date(Date.now() + ttl * 1000);
-    const rows = await this.uploads.create(
-      scope,
-      req.files.map((f) => {
-        const id = crypto.randomUUID();
-        return {
-          id,
-          firmId: scope.firmId,
-          companyId: null,
-          storageKey: StorageKeys.dropOff(scope.firmId, id),
-          fileName: f.name.slice(0, 255),
-          declaredSize: Number(f.size),
-          expiresAt,
-        };
-      }),
-    );
-    return { links: await Promise.all(rows.map((row) => this.uploadLinks.link(row, ttl, expiresAt))) };
+    const links = await this.uploadLinks.presignedLinks(scope, req.files, (id) => ({
+      companyId: null,
+      storageKey: StorageKeys.dropOff(scope.firmId, id),
+    }));
+    return { links };
   }
 
   /**

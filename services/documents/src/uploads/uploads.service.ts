@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
+import { type Actor, AppError, badRequest, type FirmScope, firmScope } from '@portico/platform';
 import type {
   CompanyAccess,
   CreateUploadLinksRequest,
@@ -99,28 +99,44 @@ export class UploadsService {
     const scope = firmScope(actor.firm_id);
     const folder = await this.items.transaction(scope, (tx) => this.folderFor(tx, actor, access, asked));
     if (!pathsFit(req.files.map((f) => joinPath(folder, storedName(f.name))))) throw pathTooLong();
+    const links = await this.presignedLinks(scope, req.files, (id) => ({
+      companyId: access.companyId,
+      storageKey: StorageKeys.upload(scope.firmId, access.companyId, id),
+      createdBy: actor.user_id,
+    }));
+    return { links };
+  }
+
+  /**
+   * One pending upload per file (a new id, the name as sent cut to 255 characters, the declared size) and
+   * its presigned PUT. `place` says where each one goes: its company (null for the firm's drop link), its
+   * storage key and who asked.
+   */
+  async presignedLinks(
+    scope: FirmScope,
+    files: readonly UploadFile[],
+    place: (id: string) => { companyId: string | null; storageKey: string; createdBy?: string },
+  ) {
     const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
     const expiresAt = new Date(Date.now() + ttl * 1000);
     const rows = await this.uploads.create(
       scope,
-      req.files.map((f) => {
+      files.map((f) => {
         const id = crypto.randomUUID();
         return {
           id,
           firmId: scope.firmId,
-          companyId: access.companyId,
-          storageKey: StorageKeys.upload(scope.firmId, access.companyId, id),
+          ...place(id),
           fileName: f.name.slice(0, 255),
           declaredSize: Number(f.size),
-          createdBy: actor.user_id,
           expiresAt,
         };
       }),
     );
-    return { links: await Promise.all(rows.map((row) => this.link(row, ttl, expiresAt))) };
+    return Promise.all(rows.map((row) => this.link(row, ttl, expiresAt)));
   }
 
-  async link(
+  private async link(
     row: { id: string; storageKey: string; fileName: string; declaredSize: number },
     ttl: number,
     expiresAt: Date,
