@@ -6,45 +6,22 @@
 
 import { readFileSync } from 'node:fs';
 import { utils, write } from '@e965/xlsx';
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
-import { accessibilityViolations, keepScreenshot, launchChromium, signIn } from './browser.js';
-import { DEMO_PASSWORD, type PortalStack, startPortalStack } from './stack.js';
+import { accessibilityViolations, keepScreenshot } from './browser.js';
+import { portalSession } from './portal-session.js';
+import { DEMO_PASSWORD } from './stack.js';
 
 jest.setTimeout(120_000);
 
-let stack: PortalStack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  stack = await startPortalStack();
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-}, 60_000);
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signIn(page, stack.shellUrl, email, DEMO_PASSWORD);
-  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-  return page;
-}
+const portal = portalSession();
+const { freshPage, signedIn } = portal;
 
 const hashOf = (key: string) => {
-  const hash = stack.firm.companies[key]?.hashId;
+  const hash = portal.stack.firm.companies[key]?.hashId;
   if (!hash) throw new Error(`no demo company ${key}`);
   return hash;
 };
@@ -133,7 +110,7 @@ async function dropFiles(page: Page, target: Locator, files: { name: string; typ
 /** A partner's session through the gateway, for arranging a company's files before a journey. */
 async function partnerToken(): Promise<string> {
   const post = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(`${stack.gateway.url}${path}`, {
+    const res = await fetch(`${portal.stack.gateway.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
@@ -152,7 +129,7 @@ async function partnerToken(): Promise<string> {
 async function uploadAsPartner(companyId: string, files: { name: string; type: string; body: Buffer }[]) {
   const token = await partnerToken();
   const call = async (path: string, body: unknown) => {
-    const res = await fetch(`${stack.gateway.url}${path}`, {
+    const res = await fetch(`${portal.stack.gateway.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
@@ -179,7 +156,7 @@ async function uploadAsPartner(companyId: string, files: { name: string; type: s
 describe('documents', () => {
   it('lets an advisor create a folder, drop two files, rename, move, delete, restore and preview', async () => {
     const page = await signedIn('partner@demo-cpa.test');
-    await page.goto(`${stack.shellUrl}/admin/${hashOf('fisher_scorp')}/documents`);
+    await page.goto(`${portal.stack.shellUrl}/admin/${hashOf('fisher_scorp')}/documents`);
     const manager = page.getByTestId('file-manager');
     await manager.getByText('Fisher Boats S Corp').waitFor();
     expect(await manager.getAttribute('data-role')).toBe('advisor');
@@ -236,7 +213,7 @@ describe('documents', () => {
     await keepScreenshot(page, 'documents-advisor-restored');
 
     // Preview the PDF from the top of the tree.
-    await page.goto(`${stack.shellUrl}/admin/${hashOf('fisher_scorp')}/documents`);
+    await page.goto(`${portal.stack.shellUrl}/admin/${hashOf('fisher_scorp')}/documents`);
     await row(page, 'Engagement letter.pdf')
       .getByRole('button', { name: 'Engagement letter.pdf', exact: true })
       .click();
@@ -245,10 +222,14 @@ describe('documents', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await keepScreenshot(page, 'documents-advisor-pdf-preview');
 
-    const stored = await stack.documents.query<{ folder: string; name: string; deleted_at: Date | null }>(
-      'select folder, name, deleted_at from items where company_id = $1 and type = $2 order by name',
-      [stack.firm.companies.fisher_scorp?.id, 'file'],
-    );
+    const stored = await portal.stack.documents.query<{
+      folder: string;
+      name: string;
+      deleted_at: Date | null;
+    }>('select folder, name, deleted_at from items where company_id = $1 and type = $2 order by name', [
+      portal.stack.firm.companies.fisher_scorp?.id,
+      'file',
+    ]);
     expect(stored.map((r) => [r.folder, r.name, r.deleted_at])).toEqual([
       ['', 'Engagement letter.pdf', null],
       ['/Engagement', 'Hull inspection.png', null],
@@ -256,8 +237,8 @@ describe('documents', () => {
   });
 
   it('lets an advisor preview a spreadsheet, move a file to another company and copy the drop link', async () => {
-    const from = stack.firm.companies.anders_llc?.id as string;
-    const to = stack.firm.companies.anders_trust?.id as string;
+    const from = portal.stack.firm.companies.anders_llc?.id as string;
+    const to = portal.stack.firm.companies.anders_trust?.id as string;
     await uploadAsPartner(from, [
       {
         name: 'Income 2024.xlsx',
@@ -268,7 +249,7 @@ describe('documents', () => {
     ]);
 
     const page = await signedIn('partner@demo-cpa.test');
-    await page.goto(`${stack.shellUrl}/admin/${hashOf('anders_llc')}/documents`);
+    await page.goto(`${portal.stack.shellUrl}/admin/${hashOf('anders_llc')}/documents`);
     await page.getByTestId('file-manager').getByText('Anders Design LLC').first().waitFor();
 
     // The spreadsheet opens as a read-only table, one tab per sheet.
@@ -298,12 +279,12 @@ describe('documents', () => {
     expect(await location.getByRole('treeitem', { name: '_portico' }).count()).toBe(0);
     await move.getByRole('button', { name: 'Move here', exact: true }).click();
     await row(page, 'Lease agreement.pdf').waitFor({ state: 'detached' });
-    const moved = await stack.documents.query<{ company_id: string; folder: string }>(
+    const moved = await portal.stack.documents.query<{ company_id: string; folder: string }>(
       'select company_id, folder from items where name = $1 and deleted_at is null',
       ['Lease agreement.pdf'],
     );
     expect(moved).toEqual([{ company_id: to, folder: '' }]);
-    await page.goto(`${stack.shellUrl}/admin/${hashOf('anders_trust')}/documents`);
+    await page.goto(`${portal.stack.shellUrl}/admin/${hashOf('anders_trust')}/documents`);
     await row(page, 'Lease agreement.pdf').waitFor();
 
     // The firm drop link, with the users it notifies.
@@ -311,14 +292,14 @@ describe('documents', () => {
     const drop = dialog(page, 'Drop Link');
     await drop.getByRole('checkbox', { name: /Paula Partner/ }).waitFor();
     const url = await drop.getByTestId('drop-link-url').inputValue();
-    expect(url.startsWith(`${stack.shellUrl}/drop-link?id=`)).toBe(true);
+    expect(url.startsWith(`${portal.stack.shellUrl}/drop-link?id=`)).toBe(true);
     expect(new URL(url).searchParams.get('id')).toMatch(/^[A-Za-z0-9_-]+$/);
     await keepScreenshot(page, 'documents-advisor-drop-link');
   });
 
   it('lets an advisor download a folder as a zip, built while they go on, with what is in it', async () => {
     const page = await signedIn('partner@demo-cpa.test');
-    await page.goto(`${stack.shellUrl}/admin/${hashOf('anders_trust')}/documents`);
+    await page.goto(`${portal.stack.shellUrl}/admin/${hashOf('anders_trust')}/documents`);
     await page.getByTestId('file-manager').getByText('Anders Family Trust').waitFor();
     await dropFiles(page, page.getByLabel('Drop files to upload').locator('..'), [
       { name: 'Trust deed.pdf', type: 'application/pdf', body: await samplePdf() },
@@ -342,10 +323,10 @@ describe('documents', () => {
   });
 
   it('lets a client upload into their Documents without seeing a STAFF ONLY folder', async () => {
-    const companyId = stack.firm.companies.bob_individual?.id;
+    const companyId = portal.stack.firm.companies.bob_individual?.id;
     const token = await partnerToken();
     for (const name of ['Workpapers (STAFF ONLY)', 'Shared']) {
-      const res = await fetch(`${stack.gateway.url}/integrations/create_folder`, {
+      const res = await fetch(`${portal.stack.gateway.url}/integrations/create_folder`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ companyId, path: '', name }),
@@ -354,7 +335,7 @@ describe('documents', () => {
     }
 
     const page = await signedIn('bob@client.test');
-    await page.goto(`${stack.shellUrl}/documents/${hashOf('bob_individual')}`);
+    await page.goto(`${portal.stack.shellUrl}/documents/${hashOf('bob_individual')}`);
     const manager = page.getByTestId('file-manager');
     await manager.getByText('Bob Brown').first().waitFor();
     expect(await manager.getAttribute('data-role')).toBe('client');
@@ -397,15 +378,13 @@ describe('documents', () => {
     expect([...new URL(url).searchParams.keys()]).toEqual(['id']);
     // The portal's own firm: its secure upload page needs no query.
     expect(await settings.getByTestId('secure-upload-url').inputValue()).toBe(
-      `${stack.shellUrl}/secure-upload`,
+      `${portal.stack.shellUrl}/secure-upload`,
     );
     await settings.getByText('No files have been dropped off yet.').waitFor();
 
     // A visitor with no session opens the link: the firm's page (its branding from the drop link's
     // answer), no navigation, a Sign in button to the firm's sign-in page.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const visitor = await context.newPage();
+    const visitor = await freshPage();
     await visitor.goto(url);
     await visitor.getByTestId('drop-off-page').waitFor();
     expect(new URL(visitor.url()).pathname).toBe('/drop-link');
@@ -458,10 +437,8 @@ describe('documents', () => {
   });
 
   it("lets a visitor upload through the portal's secure upload page, which needs no link id", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const visitor = await context.newPage();
-    await visitor.goto(`${stack.shellUrl}/secure-upload`);
+    const visitor = await freshPage();
+    await visitor.goto(`${portal.stack.shellUrl}/secure-upload`);
     await visitor.getByTestId('drop-off-page').waitFor();
     // The portal's own firm, from its runtime configuration.
     await visitor.getByTestId('drop-off-firm').filter({ hasText: 'Demo CPA' }).waitFor();
@@ -475,7 +452,7 @@ describe('documents', () => {
     await visitor.getByTestId('drop-off-success').waitFor();
     await keepScreenshot(visitor, 'documents-visitor-secure-upload');
     // A firm the portal does not know is refused with the drop link's message.
-    await visitor.goto(`${stack.shellUrl}/secure-upload?firm=no-such-firm`);
+    await visitor.goto(`${portal.stack.shellUrl}/secure-upload?firm=no-such-firm`);
     expect(await visitor.getByTestId('drop-link-refused').textContent()).toBe('This drop link is not valid');
   });
 });

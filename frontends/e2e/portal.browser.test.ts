@@ -4,11 +4,12 @@ import { existsSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { freePort, waitFor } from '@portico/platform/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, keepScreenshot, launchChromium, navigationIds, signIn } from './browser.js';
-import { DEMO_PASSWORD, FRONTENDS, type PortalStack, startPortalStack } from './stack.js';
+import type { Page } from 'playwright-core';
+import { accessibilityViolations, keepScreenshot, navigationIds, signIn } from './browser.js';
+import { portalSession, type Screen } from './portal-session.js';
+import { DEMO_PASSWORD, FRONTENDS } from './stack.js';
 
 const run = promisify(execFile);
 const FALLBACK = 'Something went wrong. Please refresh this page to try again.';
@@ -17,44 +18,8 @@ const SIGNED_OUT =
 
 jest.setTimeout(120_000);
 
-let stack: PortalStack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  stack = await startPortalStack();
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-}, 60_000);
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-type Screen = 'desktop' | 'tablet' | 'phone';
-const SCREENS = {
-  desktop: { viewport: { width: 1280, height: 900 } },
-  tablet: { viewport: { width: 820, height: 1180 }, isMobile: true },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true },
-} as const;
-
-/** A page in a browser context of its own: a desktop screen, a tablet's (820 px) or a phone's (390 px). */
-async function freshPage(screen: Screen = 'desktop'): Promise<Page> {
-  const context = await browser.newContext(SCREENS[screen]);
-  contexts.push(context);
-  return context.newPage();
-}
-
-async function signedIn(email: string, screen: Screen = 'desktop'): Promise<Page> {
-  const page = await freshPage(screen);
-  await signIn(page, stack.shellUrl, email, DEMO_PASSWORD);
-  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-  return page;
-}
+const portal = portalSession();
+const { freshPage, signedIn } = portal;
 
 /** The input (or select) with this label. */
 const field = (page: Page, label: string) =>
@@ -72,7 +37,7 @@ async function openClientDocuments(page: Page): Promise<string> {
 
 /** The advisor's documents of the entity with this hash. */
 async function openAdvisorDocuments(page: Page, hash: string) {
-  await page.goto(`${stack.shellUrl}/admin/${hash}/documents`);
+  await page.goto(`${portal.stack.shellUrl}/admin/${hash}/documents`);
   await page.getByTestId('documents-table').waitFor();
 }
 
@@ -128,7 +93,7 @@ const HEADER_FRAMES_PROBE = `(() => {
 describe('serving the builds', () => {
   it('sends the scripts gzipped, from the copies the build made', async () => {
     const page = await freshPage();
-    await page.goto(`${stack.shellUrl}/signin`);
+    await page.goto(`${portal.stack.shellUrl}/signin`);
     await page.getByLabel('Email').waitFor();
     // Resource timings as plain objects (the project's types have no DOM library).
     const timings = (await page.evaluate(() =>
@@ -136,7 +101,7 @@ describe('serving the builds', () => {
     )) as { name: string; initiatorType: string; encodedBodySize: number; decodedBodySize: number }[];
     // The shell's own scripts (the remotes' descriptors may already be loading from their servers).
     const scripts = timings
-      .filter((t) => t.initiatorType === 'script' && t.name.startsWith(`${stack.shellUrl}/`))
+      .filter((t) => t.initiatorType === 'script' && t.name.startsWith(`${portal.stack.shellUrl}/`))
       .map((t) => ({ name: t.name, onTheWire: t.encodedBodySize, decoded: t.decodedBodySize }));
     expect(scripts.length).toBeGreaterThanOrEqual(2); // React and the rest
     for (const script of scripts) {
@@ -165,7 +130,7 @@ describe('sign-in and navigation', () => {
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Drop Link', 'Profile Settings']);
     // No Entities list is built yet: the entity switcher is how an advisor reaches an entity.
     await nav.getByLabel('Go to an entity').waitFor();
-    await page.waitForURL(`${stack.shellUrl}/admin-profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
     expect(await field(page, 'First Name').inputValue()).toBe('Paula');
     // The firm's banner is on top, not under the fixed header, and the page starts below both.
@@ -191,25 +156,25 @@ describe('sign-in and navigation', () => {
   });
 
   it('brands /signin with the firm of the last user signed in here when the deployment names none', async () => {
-    const { firmSlug: _deploymentFirm, ...withoutFirm } = stack.standard;
-    await stack.setRuntimeConfig(withoutFirm);
+    const { firmSlug: _deploymentFirm, ...withoutFirm } = portal.stack.standard;
+    await portal.stack.setRuntimeConfig(withoutFirm);
     try {
       const page = await freshPage();
-      await page.goto(`${stack.shellUrl}/signin`);
+      await page.goto(`${portal.stack.shellUrl}/signin`);
       await page.getByLabel('Email', { exact: true }).waitFor();
       expect(await page.getByTestId('firm-branding').count()).toBe(0);
-      await signIn(page, stack.shellUrl, 'bob@client.test', DEMO_PASSWORD);
+      await signIn(page, portal.stack.shellUrl, 'bob@client.test', DEMO_PASSWORD);
       await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL((url) => url.pathname.startsWith('/signin'));
       await page.getByTestId('firm-branding').getByText('Demo CPA').waitFor();
       // An address that names a firm still wins.
-      await page.goto(`${stack.shellUrl}/signin?firm=no-such-firm`);
+      await page.goto(`${portal.stack.shellUrl}/signin?firm=no-such-firm`);
       await page.getByLabel('Email', { exact: true }).waitFor();
       await page.waitForTimeout(300);
       expect(await page.getByTestId('firm-branding').count()).toBe(0);
     } finally {
-      await stack.setRuntimeConfig(stack.standard);
+      await portal.stack.setRuntimeConfig(portal.stack.standard);
     }
   });
 
@@ -246,7 +211,7 @@ describe('sign-in and navigation', () => {
   it('signs a client in with the client navigation and the entity selector', async () => {
     const page = await signedIn('alice@client.test');
     expect(await navigationIds(page, 'Client navigation')).toEqual(['client-documents', 'client-profile']);
-    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
     await page.getByTestId('entity-selector').waitFor();
     expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
     await keepScreenshot(page, 'client-signed-in');
@@ -254,7 +219,7 @@ describe('sign-in and navigation', () => {
 
   it('gives a client on a phone a way to every page, and a file list that fits the screen', async () => {
     const page = await signedIn('alice@client.test', 'phone');
-    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
     const pages = page.getByRole('navigation', { name: 'Client pages' });
     await pages.getByRole('link', { name: 'Documents' }).click();
     await page.getByTestId('documents-table').waitFor();
@@ -268,7 +233,7 @@ describe('sign-in and navigation', () => {
     expect(layout.tableOverflow).toBeLessThanOrEqual(0);
     await keepScreenshot(page, 'client-phone-documents');
     await pages.getByRole('link', { name: 'Profile' }).click();
-    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
     await field(page, 'Primary Contact Email').waitFor();
   });
 
@@ -292,7 +257,7 @@ describe('sign-in and navigation', () => {
 
   it('closes the advisor navigation on a phone once a page is chosen', async () => {
     const page = await signedIn('partner@demo-cpa.test', 'phone');
-    await page.waitForURL(`${stack.shellUrl}/admin-profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     // Collapsed, the navigation is moved off the screen to the left (it stays in the page).
     const onScreen = async () => ((await nav.boundingBox())?.x ?? -1) >= 0;
@@ -311,18 +276,18 @@ describe('sign-in and navigation', () => {
 
   it("sends an advisor home when the sign-in redirect is a client's page", async () => {
     const page = await freshPage();
-    await page.goto(`${stack.shellUrl}/signin?redirect=${encodeURIComponent('/profile')}`);
+    await page.goto(`${portal.stack.shellUrl}/signin?redirect=${encodeURIComponent('/profile')}`);
     await page.getByLabel('Email', { exact: true }).fill('partner@demo-cpa.test');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await page.waitForURL(`${stack.shellUrl}/admin-profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
   });
 
   it("shows 'Invalid password' for a wrong password", async () => {
     const page = await freshPage();
-    await page.goto(`${stack.shellUrl}/signin`);
+    await page.goto(`${portal.stack.shellUrl}/signin`);
     await field(page, 'Email').fill('bob@client.test');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password');
@@ -336,13 +301,13 @@ describe('sign-in and navigation', () => {
 describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practices)', () => {
   it('finds nothing on the sign-in states, the secure upload page and an advisor’s pages', async () => {
     const page = await freshPage();
-    await page.goto(`${stack.shellUrl}/secure-upload`);
+    await page.goto(`${portal.stack.shellUrl}/secure-upload`);
     await page.getByRole('heading', { name: 'Drop off documents' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.goto(`${stack.shellUrl}/signin?token=not-a-token`);
+    await page.goto(`${portal.stack.shellUrl}/signin?token=not-a-token`);
     await page.getByText('This link has expired or was already used').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.goto(`${stack.shellUrl}/signin`);
+    await page.goto(`${portal.stack.shellUrl}/signin`);
     await page.getByLabel('Email', { exact: true }).fill('partner@demo-cpa.test');
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
@@ -427,7 +392,7 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
 describe('profiles', () => {
   it('saves a client profile change that survives a reload', async () => {
     const page = await signedIn('bob@client.test');
-    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
     await field(page, 'Work Phone Number').fill('5105550123');
     expect(await field(page, 'Work Phone Number').inputValue()).toBe('(510) 555-0123');
     await field(page, 'Time Zone').click();
@@ -440,9 +405,9 @@ describe('profiles', () => {
     await field(page, 'Work Phone Number').waitFor();
     expect(await field(page, 'Work Phone Number').inputValue()).toBe('(510) 555-0123');
     expect(await field(page, 'Time Zone').inputValue()).toBe('Eastern Time (US & Canada)');
-    const stored = await stack.identity.query<{ work_phone_number: string; time_zone: string }>(
+    const stored = await portal.stack.identity.query<{ work_phone_number: string; time_zone: string }>(
       'select work_phone_number, time_zone from users where id = $1',
-      [stack.userId('bob')],
+      [portal.stack.userId('bob')],
     );
     expect(stored[0]).toEqual({ work_phone_number: '5105550123', time_zone: 'Eastern Time (US & Canada)' });
   });
@@ -473,7 +438,7 @@ describe('profiles', () => {
 
   it("previews a client's profile read-only for an advisor", async () => {
     const page = await signedIn('partner@demo-cpa.test');
-    await page.goto(`${stack.shellUrl}/preview/user/${stack.userId('alice')}`);
+    await page.goto(`${portal.stack.shellUrl}/preview/user/${portal.stack.userId('alice')}`);
     await page.getByTestId('profile-preview').waitFor();
     expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
     const inputs = page.getByTestId('profile-preview').locator('form input');
@@ -492,7 +457,7 @@ describe('sessions across tabs', () => {
   it('signs the other tab out with the notice', async () => {
     const first = await signedIn('alice@client.test');
     const second = await first.context().newPage();
-    await second.goto(`${stack.shellUrl}/profile`);
+    await second.goto(`${portal.stack.shellUrl}/profile`);
     await field(second, 'Primary Contact Email').waitFor();
     await first.getByRole('button', { name: 'Sign out' }).click();
     await second.getByText(SIGNED_OUT).waitFor();
@@ -503,13 +468,16 @@ describe('sessions across tabs', () => {
 
 describe('remotes', () => {
   it('shows the fallback in the area whose remote is down; the shell and the other area keep working', async () => {
-    await stack.setRuntimeConfig({
-      ...stack.standard,
-      remotes: { ...stack.standard.remotes, admin: `http://127.0.0.1:${await freePort()}/mf-manifest.json` },
+    await portal.stack.setRuntimeConfig({
+      ...portal.stack.standard,
+      remotes: {
+        ...portal.stack.standard.remotes,
+        admin: `http://127.0.0.1:${await freePort()}/mf-manifest.json`,
+      },
     });
     try {
       const advisor = await signedIn('partner@demo-cpa.test');
-      await advisor.goto(`${stack.shellUrl}/admin-profile`);
+      await advisor.goto(`${portal.stack.shellUrl}/admin-profile`);
       await advisor.getByTestId('error-fallback').getByText(FALLBACK).waitFor();
       await advisor.getByText('Demo CPA').first().waitFor();
       expect(await advisor.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
@@ -518,17 +486,17 @@ describe('remotes', () => {
 
       // The client area is up: a client works as usual.
       const client = await signedIn('alice@client.test');
-      await client.waitForURL(`${stack.shellUrl}/profile`);
+      await client.waitForURL(`${portal.stack.shellUrl}/profile`);
       expect(await field(client, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
       expect(await client.getByTestId('error-fallback').count()).toBe(0);
     } finally {
-      await stack.setRuntimeConfig(stack.standard);
+      await portal.stack.setRuntimeConfig(portal.stack.standard);
     }
   });
 
   it('shows the fallback in the area whose module fails to load, under working navigation', async () => {
     // A release of the client area whose profile module throws as soon as it is evaluated.
-    const broken = join(stack.temp, 'client-broken');
+    const broken = join(portal.stack.temp, 'client-broken');
     await cp(join(FRONTENDS, 'client', 'dist'), broken, { recursive: true });
     const manifest = JSON.parse(await readFile(join(broken, 'mf-manifest.json'), 'utf8')) as {
       exposes: { name: string; assets: { js: { sync: string[] } } }[];
@@ -538,14 +506,14 @@ describe('remotes', () => {
       ?.assets.js.sync.find((f) => f.includes('__federation_expose_Profile'));
     if (!own) throw new Error('no Profile module in the client manifest');
     await writeFile(join(broken, own), "throw new Error('a broken release of the client area');\n");
-    const brokenServer = await stack.serve(broken);
-    await stack.setRuntimeConfig({
-      ...stack.standard,
-      remotes: { ...stack.standard.remotes, client: `${brokenServer.url}/mf-manifest.json` },
+    const brokenServer = await portal.stack.serve(broken);
+    await portal.stack.setRuntimeConfig({
+      ...portal.stack.standard,
+      remotes: { ...portal.stack.standard.remotes, client: `${brokenServer.url}/mf-manifest.json` },
     });
     try {
       const client = await signedIn('alice@client.test');
-      await client.goto(`${stack.shellUrl}/profile`);
+      await client.goto(`${portal.stack.shellUrl}/profile`);
       const area = client.getByTestId('error-fallback');
       await area.getByText(FALLBACK).waitFor();
       // Navigation, the entity selector and the firm's banner of the shell are still there.
@@ -560,15 +528,15 @@ describe('remotes', () => {
 
       // The admin area is unaffected.
       const advisor = await signedIn('partner@demo-cpa.test');
-      await advisor.waitForURL(`${stack.shellUrl}/admin-profile`);
+      await advisor.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
       expect(await field(advisor, 'First Name').inputValue()).toBe('Paula');
     } finally {
-      await stack.setRuntimeConfig(stack.standard);
+      await portal.stack.setRuntimeConfig(portal.stack.standard);
     }
   });
 
   it('picks up a redeployed remote on reload without rebuilding the shell', async () => {
-    const release = join(stack.temp, 'client-release-b');
+    const release = join(portal.stack.temp, 'client-release-b');
     await run(
       process.execPath,
       [join(FRONTENDS, '..', 'node_modules/@rspack/cli/bin/rspack.js'), 'build', '--mode', 'production'],
@@ -579,14 +547,14 @@ describe('remotes', () => {
     );
     const shellBefore = await readFile(join(FRONTENDS, 'shell', 'dist', 'index.html'), 'utf8');
     const page = await signedIn('alice@client.test');
-    await page.waitForURL(`${stack.shellUrl}/profile`);
+    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
     await field(page, 'Primary Contact Email').waitFor();
     expect(await page.getByTestId('build-marker').count()).toBe(0);
 
-    const server = await stack.serve(release);
-    await stack.setRuntimeConfig({
-      ...stack.standard,
-      remotes: { ...stack.standard.remotes, client: `${server.url}/mf-manifest.json` },
+    const server = await portal.stack.serve(release);
+    await portal.stack.setRuntimeConfig({
+      ...portal.stack.standard,
+      remotes: { ...portal.stack.standard.remotes, client: `${server.url}/mf-manifest.json` },
     });
     try {
       await page.reload();
@@ -595,7 +563,7 @@ describe('remotes', () => {
       expect(await readFile(join(FRONTENDS, 'shell', 'dist', 'index.html'), 'utf8')).toBe(shellBefore);
       await keepScreenshot(page, 'remote-redeployed');
     } finally {
-      await stack.setRuntimeConfig(stack.standard);
+      await portal.stack.setRuntimeConfig(portal.stack.standard);
     }
   });
 });
