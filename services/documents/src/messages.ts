@@ -31,6 +31,7 @@ export const Messages = {
   unknownUploadType: 'Unknown upload type',
   uploadExpired: 'This upload link has expired. Please upload the file again.',
   intoItself: 'A folder cannot be moved into itself',
+  copyIntoItself: 'A folder cannot be copied into itself',
   otherFirm: 'Not found',
   deleted: 'Deleted successfully',
   removed: 'Document removed successfully',

@@ -625,7 +625,7 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       ).rejects.toMatchObject({ status: 400 });
     });
 
-    it('moves within a company, copies with a numbered name, and refuses moving a folder into itself', async () => {
+    it('moves within a company, copies with a numbered name, and refuses moving or copying a folder into itself', async () => {
       await h.bus.request(
         Documents.createFolder,
         { companyId: company('llc'), name: 'Archive' },
@@ -660,7 +660,20 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
           },
           { actor: actor('partner') },
         ),
-      ).rejects.toMatchObject({ status: 400 });
+      ).rejects.toMatchObject({ status: 400, message: 'A folder cannot be moved into itself' });
+      await expect(
+        h.bus.request(
+          Documents.moveItem,
+          {
+            companyId: company('llc'),
+            oldPath: '/Receipts',
+            newPath: '/Receipts',
+            deleteOldPath: false,
+            isFolder: true,
+          },
+          { actor: actor('partner') },
+        ),
+      ).rejects.toMatchObject({ status: 400, message: 'A folder cannot be copied into itself' });
     });
 
     it('copies and moves a folder to another company of the firm, objects included, and 404s another firm', async () => {

@@ -374,7 +374,7 @@ export class ItemsService {
         if (isInSystemFolder(destination)) throw systemFolder();
         assertCanChange(actor, target, kindOf(item), joinPath(destination, item.name));
         if (item.type === 'folder' && target.companyId === source.companyId && isWithin(destination, oldPath))
-          throw badRequest(Messages.intoItself);
+          throw badRequest(moving ? Messages.intoItself : Messages.copyIntoItself);
         const sameCompany = target.companyId === source.companyId;
         if (moving && sameCompany && item.folder === destination) return item;
         await this.assertCanCarryContents(tx, actor, item, source, {
