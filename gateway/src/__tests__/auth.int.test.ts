@@ -102,7 +102,13 @@ describe('gateway: access tokens verified against identity keys served over NATS
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ preferences: { tour_enabled: true } }),
       });
-    expect((await post(client)).status).toBe(403);
+    const clientDenied = await post(client);
+    expect(clientDenied.status).toBe(403);
+    // A client is told the action is the firm's, in the words the services use.
+    expect(await clientDenied.json()).toMatchObject({
+      code: 'advisor_only',
+      error: 'Only your firm can do that',
+    });
     const denied = await post(full);
     expect(denied.status).toBe(403);
     expect(await denied.json()).toMatchObject({ code: 'forbidden' });

@@ -1,11 +1,11 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Actor, FirmAccess } from '@portico/platform';
+import { type Actor, advisorOnly, type FirmAccess } from '@portico/platform';
 import type { FastifyRequest } from 'fastify';
 import { ACTOR_PROPERTY } from '../http/caller.js';
 import { AUTH_MODE, type AuthMode, REQUIRED_FIRM_ACCESS, REQUIRED_ROLES } from './auth.decorators.js';
 import { forbidden } from './auth.errors.js';
-import { permits } from './claims.rules.js';
+import { permits, staffOnly } from './claims.rules.js';
 import { JwtStrategy } from './jwt.strategy.js';
 
 /**
@@ -32,7 +32,8 @@ export class AuthGuard implements CanActivate {
       REQUIRED_FIRM_ACCESS,
       targets,
     );
-    if (!permits(actor, { roles, firmAccess })) throw forbidden();
-    return true;
+    const requirement = { roles, firmAccess };
+    if (permits(actor, requirement)) return true;
+    throw actor.role === 'client' && staffOnly(requirement) ? advisorOnly() : forbidden();
   }
 }

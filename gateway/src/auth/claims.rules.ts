@@ -40,6 +40,16 @@ export function claimsToActor(payload: unknown): Actor {
 }
 
 /** Whether the actor satisfies a route's declared roles and firm access levels. */
+/** Whether a route's requirement is for the firm's staff alone: a client is then told so. */
+export function staffOnly(requirement: {
+  roles?: readonly Actor['role'][];
+  firmAccess?: readonly FirmAccess[];
+}) {
+  return (
+    !!requirement.firmAccess?.length || (!!requirement.roles?.length && !requirement.roles.includes('client'))
+  );
+}
+
 export function permits(
   actor: Actor,
   requirement: { roles?: readonly Actor['role'][]; firmAccess?: readonly FirmAccess[] },

@@ -17,7 +17,6 @@ export const Messages = {
   entityReadOnly:
     'This entity is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
   entityInactive: 'This entity is inactive',
-  advisorOnly: 'Only your firm can do that',
   nameRequired: 'Please enter a name',
   folderNameRequired: 'Please enter a folder name',
   nameTaken: 'An item with that name already exists here',

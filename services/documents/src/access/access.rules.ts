@@ -1,4 +1,4 @@
-import { type Actor, AppError } from '@portico/platform';
+import { type Actor, AppError, advisorOnly } from '@portico/platform';
 import type { CompanyAccess } from '@portico/proto';
 import {
   clientActionsDisabledIn,
@@ -18,7 +18,7 @@ export const isClient = (actor: Actor) => actor.role === 'client';
 
 /** Advisor-only actions (spec 1 s.6): include deleted, folder download, descriptions, tags, attach. */
 export function assertAdvisor(actor: Actor): void {
-  if (actor.role !== 'advisor') throw new AppError('forbidden', 'advisor_only', Messages.advisorOnly);
+  if (actor.role !== 'advisor') throw advisorOnly();
 }
 
 /** A client never sees a STAFF ONLY folder or what is in it: to them it does not exist. */

@@ -95,5 +95,8 @@ export const GENERIC_ERROR_MESSAGE = 'Something went wrong';
 export const notFound = (what = 'Not found') => new AppError('not_found', 'not_found', what);
 export const forbidden = (message = 'You do not have permission to do that') =>
   new AppError('forbidden', 'forbidden', message);
+/** A client asked for what only the firm's staff may do (the same words from the gateway and services). */
+export const ADVISOR_ONLY_MESSAGE = 'Only your firm can do that';
+export const advisorOnly = () => new AppError('forbidden', 'advisor_only', ADVISOR_ONLY_MESSAGE);
 export const badRequest = (message: string, fields?: Record<string, string>, code = 'invalid_input') =>
   new AppError('bad_request', code, message, { fields });
