@@ -455,4 +455,16 @@ describe('documents', () => {
     await visitor.goto(`${portal.stack.shellUrl}/secure-upload?firm=no-such-firm`);
     expect(await visitor.getByTestId('drop-link-refused').textContent()).toBe('This drop link is not valid');
   });
+
+  it('gives each field of the secure upload page the width of a phone screen', async () => {
+    const visitor = await freshPage('phone');
+    await visitor.goto(`${portal.stack.shellUrl}/secure-upload`);
+    await visitor.getByTestId('drop-off-page').waitFor();
+    const box = async (name: string) => visitor.getByRole('textbox', { name }).boundingBox();
+    const [name, email] = [await box('Your name'), await box('Your email')];
+    // One above the other, each most of the 390 px screen: room for an email address.
+    expect(email?.y).toBeGreaterThan((name?.y ?? 0) + (name?.height ?? 0));
+    expect(email?.width).toBeGreaterThan(300);
+    await keepScreenshot(visitor, 'documents-visitor-phone-secure-upload');
+  });
 });

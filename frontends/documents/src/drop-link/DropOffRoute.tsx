@@ -12,6 +12,7 @@ import {
   Paper,
   type RemoteRouteProps,
   ShellContext,
+  SimpleGrid,
   Stack,
   Text,
   Textarea,
@@ -246,7 +247,8 @@ export function DropOffForm({
               Send files securely to {firmName}. No account or sign-in needed.
             </Text>
           </Stack>
-          <Group grow align="flex-start">
+          {/* Side by side from the xs breakpoint; on a phone each takes the width an email address needs. */}
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <TextInput
               label="Your name"
               required
@@ -268,7 +270,7 @@ export function DropOffForm({
               maxLength={254}
               autoComplete="email"
             />
-          </Group>
+          </SimpleGrid>
           <Textarea
             label="Message"
             description="Optional: tell the firm what these files are."
