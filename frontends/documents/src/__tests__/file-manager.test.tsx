@@ -158,6 +158,24 @@ describe('file manager', () => {
     await within(await table()).findByText('W-2 2024.pdf');
   });
 
+  it("says why a listing failed when a service is slow, with no count, and lists on 'Try again'", async () => {
+    const slow = 'The service did not answer in time. Please try again.';
+    let answered = false;
+    const gw = fakeApi((call) => {
+      if (call.path !== '/integrations/get_documents') return undefined;
+      if (!answered) return { status: 504, body: { error: slow, message: slow } };
+      return { body: { documents: [live], path: '/', count: 1 } };
+    });
+    renderAdvisor(gw);
+    expect((await screen.findByRole('alert')).textContent).toBe(slow);
+    expect(screen.queryByTestId('item-count')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Go to All Files' })).toBeNull();
+    answered = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await within(await table()).findByText('W-2 2024.pdf');
+    expect(screen.getByTestId('item-count').textContent).toBe('1 item');
+  });
+
   it('opens a deleted folder while deleted items are shown, but not a deleted file', async () => {
     const binned = anItem({ type: 'folder', name: 'Binned', deleted_at: '2024-01-02T00:00:00Z' });
     const inside = anItem({ name: 'kept.pdf', path: '/Binned', deleted_at: '2024-01-02T00:00:00Z' });

@@ -100,26 +100,42 @@ type DownloadChoice =
   | { kind: 'download'; items: DocItem[] }
   | { kind: 'downloadFolder'; item: DocItem | null };
 
-/** A refused call's text: a permission answer ('Disabled by firm', read-only) wins over the listed text. */
+/**
+ * A refused call's text: a permission answer ('Disabled by firm', read-only) or the gateway's word on a
+ * slow or absent service (503, 504: '... Please try again.') wins over the listed text.
+ */
 function failure(err: unknown, listed: string): string {
-  if (
-    isApiError(err) &&
-    (err.status === 403 || err.status === 409 || err.status === 429 || err.status === 503)
-  )
-    return err.message || listed;
+  if (isApiError(err) && [403, 409, 429, 503, 504].includes(err.status)) return err.message || listed;
   return listed;
 }
 
-/** Why the listing is not shown: a folder that does not exist (a typed or old link) offers the way back. */
-function ListingFailure({ error, onHome }: { error: unknown; onHome: () => void }) {
+/**
+ * Why the listing is not shown: a folder that does not exist (a typed or old link) offers the way back;
+ * anything else (a slow or absent service, the network) offers to ask again.
+ */
+function ListingFailure({
+  error,
+  onHome,
+  onRetry,
+}: {
+  error: unknown;
+  onHome: () => void;
+  onRetry: () => void;
+}) {
   const missing = isApiError(error) && (error.status === 404 || error.status === 400);
   return (
     <Center p="xl">
       <Stack align="center" gap="xs">
-        <Text c="red">{missing ? error.message : failure(error, 'Something went wrong')}</Text>
-        {missing && (
+        <Text c="red" role="alert">
+          {missing ? error.message : failure(error, 'Something went wrong')}
+        </Text>
+        {missing ? (
           <Button variant="subtle" onClick={onHome}>
             Go to All Files
+          </Button>
+        ) : (
+          <Button variant="light" onClick={onRetry}>
+            Try again
           </Button>
         )}
       </Stack>
@@ -515,9 +531,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 onChange={(e) => setTerm(e.currentTarget.value)}
                 style={{ flex: 1, minWidth: 200 }}
               />
-              <Text size="sm" c="dimmed" data-testid="item-count">
-                {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
-              </Text>
+              {listing.data ? (
+                <Text size="sm" c="dimmed" data-testid="item-count">
+                  {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
+                </Text>
+              ) : null}
               {caps.includeDeleted ? (
                 <Switch
                   label="Include deleted files"
@@ -595,7 +613,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                   <Loader aria-label="Loading" />
                 </Center>
               ) : listing.isError ? (
-                <ListingFailure error={listing.error} onHome={() => goTo('/')} />
+                <ListingFailure
+                  error={listing.error}
+                  onHome={() => goTo('/')}
+                  onRetry={() => void listing.refetch()}
+                />
               ) : items.length === 0 ? (
                 <Center p="xl">
                   <Text c="dimmed">

@@ -276,7 +276,8 @@ function Confirm({
           }
         }}
       >
-        <Text>{text}</Text>
+        {/* A sentence is a paragraph; a control (the convert checkbox) is not put inside one. */}
+        {typeof text === 'string' ? <Text>{text}</Text> : text}
         <Actions onClose={onClose} submit={submit} busy={busy} danger={danger} progress={progress} />
       </Form>
     </Dialog>
