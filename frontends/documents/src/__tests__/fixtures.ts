@@ -91,5 +91,10 @@ export class FakeXhr {
     if (status === 0) this.onerror?.();
     else this.onload?.();
   }
+  aborted = false;
+  abort() {
+    this.aborted = true;
+    this.onabort?.();
+  }
 }
 export const makeFakeXhr = () => new FakeXhr() as unknown as XMLHttpRequest;

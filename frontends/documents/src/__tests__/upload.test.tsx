@@ -1,10 +1,10 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
-import { UPLOAD_MESSAGES, uploadFiles, uploadToasts } from '../upload/upload.js';
+import { putFile, STALLED_UPLOAD_MS, UPLOAD_MESSAGES, uploadFiles, uploadToasts } from '../upload/upload.js';
 import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
 
 const file = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'application/pdf' });
@@ -147,6 +147,31 @@ describe('presigned upload', () => {
     ]);
   });
 
+  it('gives up a PUT that stalls, but not one that keeps sending', async () => {
+    jest.useFakeTimers();
+    try {
+      const link = { url: 'http://s3.test/bucket/0', method: 'PUT', headers: {} };
+      const moving = putFile(link, file('big.pdf'), () => {}, makeFakeXhr);
+      const movingXhr = FakeXhr.all.at(-1) as FakeXhr;
+      for (let sent = 1; sent <= 4; sent++) {
+        jest.advanceTimersByTime(STALLED_UPLOAD_MS - 1_000);
+        movingXhr.progress(sent, 5);
+      }
+      expect(movingXhr.aborted).toBe(false);
+      movingXhr.respond(200);
+      await expect(moving).resolves.toBeUndefined();
+
+      const stuck = putFile(link, file('stuck.pdf'), () => {}, makeFakeXhr);
+      const stuckXhr = FakeXhr.all.at(-1) as FakeXhr;
+      stuckXhr.progress(1, 5);
+      jest.advanceTimersByTime(STALLED_UPLOAD_MS);
+      expect(stuckXhr.aborted).toBe(true);
+      await expect(stuck).rejects.toThrow('upload aborted');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('says so when nothing came back', () => {
     expect(uploadToasts({ uploaded: [], duplicates: [], invalid: [], failed: [], errors: [] })).toEqual([
       { kind: 'error', message: 'Could not upload those files. Try uploading them one at a time.' },
@@ -193,6 +218,45 @@ describe('file manager upload', () => {
           .map((b) => b.getAttribute('aria-valuenow')),
       ).toEqual(['100', '100']),
     );
+  });
+
+  it('sends the files that failed again, and only those, on the retry button', async () => {
+    const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
+    renderWithClient(
+      <FileManager
+        api={documentsApi(client)}
+        company={aCompany()}
+        caps={capabilitiesFor({ role: 'client' })}
+        makeXhr={makeFakeXhr}
+      />,
+      client,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    await act(async () => {
+      fireEvent.change(within(dialog).getByLabelText('Choose files'), {
+        target: { files: [file('w2.pdf'), file('1099.pdf')] },
+      });
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    // The connection drops during the first PUT; the second lands.
+    act(() => {
+      (FakeXhr.all[0] as FakeXhr).respond(0);
+      (FakeXhr.all[1] as FakeXhr).respond(200);
+    });
+    const retry = await within(dialog).findByRole('button', { name: 'Try the failed file again' });
+    expect(within(dialog).getAllByText('Failed')).toHaveLength(1);
+    const linksAsked = () => calls.filter((c) => c.path === '/integrations/upload_links');
+    expect(linksAsked()).toHaveLength(1);
+    FakeXhr.all = [];
+    await act(async () => {
+      fireEvent.click(retry);
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    expect(linksAsked()[1]?.body.files).toEqual([expect.objectContaining({ name: 'w2.pdf' })]);
+    act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
+    await waitFor(() => expect(within(dialog).getByText('Uploaded')).toBeTruthy());
+    expect(within(dialog).queryByRole('button', { name: /failed/ })).toBeNull();
   });
 
   it("shows the server's duplicate message as a toast", async () => {

@@ -647,7 +647,9 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 </Center>
               ) : null}
             </Box>
-            {dialog.kind !== 'upload' ? <UploadProgressList files={uploads.files} /> : null}
+            {dialog.kind !== 'upload' ? (
+              <UploadProgressList files={uploads.files} onRetryFailed={uploads.retryFailed} />
+            ) : null}
           </Stack>
         </div>
       </div>
@@ -678,6 +680,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
             uploads.clear();
           }}
           onFiles={upload}
+          onRetryFailed={uploads.retryFailed}
           folderUpload={here.folderUpload}
         />
       ) : null}

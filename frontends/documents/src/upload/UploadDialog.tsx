@@ -14,12 +14,15 @@ import { entryOf, type FileProgress, MAX_FILES, type UploadEntry } from './uploa
 export function UploadDialog({
   onClose,
   onFiles,
+  onRetryFailed,
   files,
   busy,
   folderUpload,
 }: {
   onClose: () => void;
   onFiles: (entries: UploadEntry[]) => void;
+  /** Sends the files of the last upload that failed again. */
+  onRetryFailed: () => void;
   files: FileProgress[];
   busy: boolean;
   folderUpload: Verdict;
@@ -82,7 +85,7 @@ export function UploadDialog({
             }}
           />
         </div>
-        <UploadProgressList files={files} />
+        <UploadProgressList files={files} onRetryFailed={onRetryFailed} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={busy}>
             {files.length && !busy ? 'Done' : 'Close'}

@@ -1,4 +1,4 @@
-import { Box, Group, Stack, Text } from '@portico/kit';
+import { Box, Button, Group, Stack, Text } from '@portico/kit';
 import { memo } from 'react';
 import type { FileProgress } from './upload.js';
 
@@ -15,23 +15,39 @@ const STATE_TEXT: Record<FileProgress['state'], string> = {
 /** No label replaced: one object, so the memoised lines see the same prop on every render. */
 const NO_OVERRIDES = {};
 
+const IN_FLIGHT: ReadonlySet<FileProgress['state']> = new Set(['waiting', 'uploading', 'processing']);
+
 /**
  * One progress bar per file (the kit has no progress component, so a plain one with its ARIA role).
- * `stateText` replaces some of the state labels (the drop-off page's 'Upload successful').
+ * `stateText` replaces some of the state labels (the drop-off page's 'Upload successful'). With
+ * `onRetryFailed`, once nothing is in flight, the files that failed get a button to send them again.
  */
 export function UploadProgressList({
   files,
   stateText = NO_OVERRIDES,
+  onRetryFailed,
 }: {
   files: FileProgress[];
   stateText?: Partial<Record<FileProgress['state'], string>>;
+  onRetryFailed?: () => void;
 }) {
   if (!files.length) return null;
+  const failed = files.filter((f) => f.state === 'failed').length;
+  const settled = !files.some((f) => IN_FLIGHT.has(f.state));
   return (
     <Stack gap={6} data-testid="upload-progress">
       {files.map((f) => (
         <ProgressRow key={f.key} file={f} stateText={stateText} />
       ))}
+      {onRetryFailed && failed && settled ? (
+        <Group justify="flex-end">
+          <Button size="xs" variant="light" onClick={onRetryFailed}>
+            {failed === 1
+              ? 'Try the failed file again'
+              : `Try the ${failed.toLocaleString()} failed files again`}
+          </Button>
+        </Group>
+      ) : null}
     </Stack>
   );
 }

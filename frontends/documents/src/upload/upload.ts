@@ -102,6 +102,13 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
 }
 
 /** PUT of one file to its presigned link, reporting upload progress (XMLHttpRequest, not fetch). */
+/**
+ * How long a PUT may go without sending a byte or being answered before it is given up as failed (and
+ * can be tried again): storage that stopped answering must not leave a file 'Uploading' for ever. Not a
+ * limit on the whole upload, which for 150 MB on a slow line takes minutes.
+ */
+export const STALLED_UPLOAD_MS = 60_000;
+
 export function putFile(
   link: Pick<UploadLink, 'url' | 'method' | 'headers'>,
   file: Blob,
@@ -110,20 +117,32 @@ export function putFile(
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = makeXhr();
+    let stalled: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      clearTimeout(stalled);
+      stalled = setTimeout(() => xhr.abort(), STALLED_UPLOAD_MS);
+    };
+    const settle = (done: () => void) => {
+      clearTimeout(stalled);
+      done();
+    };
     xhr.open(link.method || 'PUT', link.url);
     for (const [k, v] of Object.entries(link.headers ?? {})) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e: ProgressEvent) => {
+      watch();
       if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
     };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(1);
-        resolve();
-      } else reject(new Error(`upload failed: ${xhr.status}`));
-    };
-    xhr.onerror = () => reject(new Error('upload failed'));
-    xhr.onabort = () => reject(new Error('upload aborted'));
+    xhr.onload = () =>
+      settle(() => {
+        if (xhr.status >= 200 && xhr.status < 300) {
+          onProgress(1);
+          resolve();
+        } else reject(new Error(`upload failed: ${xhr.status}`));
+      });
+    xhr.onerror = () => settle(() => reject(new Error('upload failed')));
+    xhr.onabort = () => settle(() => reject(new Error('upload aborted')));
     xhr.send(file);
+    watch();
   });
 }
 

@@ -10,7 +10,11 @@ import {
   uploadToasts,
 } from './upload.js';
 
-/** Runs uploads into a folder, keeps one progress entry per file and shows the spec's toasts. */
+/**
+ * Runs uploads into a folder, keeps one progress entry per file and shows the spec's toasts. The files
+ * of the last run that failed (a lost connection, a slow service; not the invalid or duplicate ones)
+ * can be sent again with `retryFailed`, into the same folder.
+ */
 export function useUploads(options: {
   api: DocumentsApi;
   companyId: string;
@@ -20,6 +24,7 @@ export function useUploads(options: {
   const [files, setFiles] = useState<FileProgress[]>([]);
   const [busy, setBusy] = useState(false);
   const batch = useRef(0);
+  const lastRun = useRef<{ path: string; entries: UploadEntry[] }>(undefined);
   const latest = useRef(options);
   latest.current = options;
 
@@ -30,6 +35,7 @@ export function useUploads(options: {
       toast.error(problem);
       return;
     }
+    lastRun.current = { path, entries };
     const id = ++batch.current;
     setFiles(
       entries.map((e, i) => ({
@@ -60,5 +66,11 @@ export function useUploads(options: {
   }, []);
 
   const clear = useCallback(() => setFiles([]), []);
-  return { files, busy, start, clear };
+  const retryFailed = useCallback(() => {
+    const run = lastRun.current;
+    if (!run) return;
+    const again = run.entries.filter((_, i) => files[i]?.state === 'failed');
+    if (again.length) void start(run.path, again);
+  }, [files, start]);
+  return { files, busy, start, clear, retryFailed };
 }
