@@ -285,6 +285,31 @@ describe('the public drop-off page', () => {
     expect(screen.getByText('Invalid')).toBeTruthy();
   });
 
+  it('keeps the files lost on the way chosen after a partial drop-off, and sends only those again', async () => {
+    const gw = visit(`id=${ID}`, (call) =>
+      call.path === `/integrations/drop_link/${ID}/process`
+        ? processed(call.body.uploadIds as string[])
+        : undefined,
+    );
+    await fill([file('w2.pdf'), file('lost.pdf')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    act(() => {
+      (FakeXhr.all[0] as FakeXhr).respond(200);
+      (FakeXhr.all[1] as FakeXhr).respond(0);
+    });
+    expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
+    expect(screen.getByText(DROP_OFF_MESSAGES.fileFailed)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Drop off more files' })).toBeNull();
+    FakeXhr.all = [];
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    const links = gw.calls.filter((c) => c.path === `/integrations/drop_link/${ID}/upload_links`);
+    expect(links.at(-1)?.body.files).toEqual([expect.objectContaining({ name: 'lost.pdf' })]);
+    act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
+    expect(await screen.findByRole('button', { name: 'Drop off more files' })).toBeTruthy();
+  });
+
   it("shows the service's refusal, and the INVALID message when every file was invalid", async () => {
     let answer: { status: number; body: { error: string; message: string } } = {
       status: 400,

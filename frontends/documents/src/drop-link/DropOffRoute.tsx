@@ -204,6 +204,7 @@ export function DropOffForm({
     setBusy(true);
     setOutcome([]);
     setProgress(files.map(({ key, file }) => ({ key, name: file.name, progress: 0, state: 'waiting' })));
+    const states: FileProgress['state'][] = files.map(() => 'waiting');
     try {
       const result = await dropOffFiles({
         api,
@@ -211,11 +212,19 @@ export function DropOffForm({
         files: files.map((f) => f.file),
         uploader: { uploaderName: name.trim(), uploaderEmail: email.trim(), note: note.trim() },
         makeXhr,
-        onChange: (index, change) =>
-          setProgress((list) => list.map((p, i) => (i === index ? { ...p, ...change } : p))),
+        onChange: (index, change) => {
+          if (change.state) states[index] = change.state;
+          setProgress((list) => list.map((p, i) => (i === index ? { ...p, ...change } : p)));
+        },
       });
       setOutcome(uploadToasts(result));
-      if (result.uploaded.length) setSent(true);
+      // After a partial drop-off the files lost on the way (not the invalid ones) stay chosen, to send
+      // again with Upload (each file's outcome stays listed until then); the form is done once nothing
+      // is left to send.
+      const failed = new Set(files.filter((_, i) => states[i] === 'failed').map((f) => f.key));
+      if (result.uploaded.length && failed.size)
+        setFiles((chosen) => chosen.filter((f) => failed.has(f.key)));
+      else if (result.uploaded.length) setSent(true);
     } finally {
       setBusy(false);
     }
