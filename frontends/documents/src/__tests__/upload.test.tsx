@@ -179,25 +179,40 @@ describe('presigned upload', () => {
   });
 });
 
+/**
+ * A file manager on the fake gateway (whose process step answers `process`), its upload dialog opened
+ * and `files` chosen in it; answers the dialog and the gateway's calls.
+ */
+async function chooseInUploadDialog(
+  role: 'advisor' | 'client',
+  process: (call: Call) => unknown,
+  files: File[],
+) {
+  const { client, calls } = gateway(process);
+  renderWithClient(
+    <FileManager
+      api={documentsApi(client)}
+      company={aCompany()}
+      caps={capabilitiesFor({ role })}
+      makeXhr={makeFakeXhr}
+    />,
+    client,
+  );
+  fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+  const dialog = await screen.findByRole('dialog');
+  await act(async () => {
+    fireEvent.change(within(dialog).getByLabelText('Choose files'), { target: { files } });
+  });
+  return { dialog, calls };
+}
+
 describe('file manager upload', () => {
   it('shows a progress bar per file and the success toast', async () => {
-    const { client } = gateway((c) => processed(c.body.uploadIds as string[]));
-    renderWithClient(
-      <FileManager
-        api={documentsApi(client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'client' })}
-        makeXhr={makeFakeXhr}
-      />,
-      client,
-    );
-    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
-    const dialog = await screen.findByRole('dialog');
+    const { dialog } = await chooseInUploadDialog('client', (c) => processed(c.body.uploadIds as string[]), [
+      file('w2.pdf'),
+      file('1099.pdf'),
+    ]);
     expect(within(dialog).getByText('Max size 150 MB')).toBeTruthy();
-    const input = within(dialog).getByLabelText('Choose files');
-    await act(async () => {
-      fireEvent.change(input, { target: { files: [file('w2.pdf'), file('1099.pdf')] } });
-    });
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
     act(() => (FakeXhr.all[0] as FakeXhr).progress(40, 100));
     const bars = within(dialog).getAllByRole('progressbar');
@@ -221,23 +236,11 @@ describe('file manager upload', () => {
   });
 
   it('sends the files that failed again, and only those, on the retry button', async () => {
-    const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
-    renderWithClient(
-      <FileManager
-        api={documentsApi(client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'client' })}
-        makeXhr={makeFakeXhr}
-      />,
-      client,
+    const { dialog, calls } = await chooseInUploadDialog(
+      'client',
+      (c) => processed(c.body.uploadIds as string[]),
+      [file('w2.pdf'), file('1099.pdf')],
     );
-    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
-    const dialog = await screen.findByRole('dialog');
-    await act(async () => {
-      fireEvent.change(within(dialog).getByLabelText('Choose files'), {
-        target: { files: [file('w2.pdf'), file('1099.pdf')] },
-      });
-    });
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
     // The connection drops during the first PUT; the second lands.
     act(() => {
@@ -260,25 +263,11 @@ describe('file manager upload', () => {
   });
 
   it("shows the server's duplicate message as a toast", async () => {
-    const { client } = gateway((c) =>
-      processed(c.body.uploadIds as string[], () => ({ is_duplicate: true })),
+    await chooseInUploadDialog(
+      'advisor',
+      (c) => processed(c.body.uploadIds as string[], () => ({ is_duplicate: true })),
+      [file('w2.pdf')],
     );
-    renderWithClient(
-      <FileManager
-        api={documentsApi(client)}
-        company={aCompany()}
-        caps={capabilitiesFor({ role: 'advisor' })}
-        makeXhr={makeFakeXhr}
-      />,
-      client,
-    );
-    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
-    const dialog = await screen.findByRole('dialog');
-    await act(async () => {
-      fireEvent.change(within(dialog).getByLabelText('Choose files'), {
-        target: { files: [file('w2.pdf')] },
-      });
-    });
     await settlePuts();
     expect(await screen.findByText('w2.pdf was already uploaded')).toBeTruthy();
   });
