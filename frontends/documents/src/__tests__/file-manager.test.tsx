@@ -170,10 +170,36 @@ describe('file manager', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(slow);
     expect(screen.queryByTestId('item-count')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Go to All Files' })).toBeNull();
+    const tree = screen.getByRole('tree', { name: 'Folders' });
+    expect(await within(tree).findByRole('treeitem', { name: /could not be loaded/ })).toBeTruthy();
     answered = true;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await within(await table()).findByText('W-2 2024.pdf');
     expect(screen.getByTestId('item-count').textContent).toBe('1 item');
+    // The tree, which failed with the listing, is asked again too.
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('tree', { name: 'Folders' })).queryByRole('treeitem', {
+          name: /could not be loaded/,
+        }),
+      ).toBeNull(),
+    );
+  });
+
+  it("says when the folder tree could not be loaded, and loads it on 'Try again'", async () => {
+    let answered = false;
+    const folder = anItem({ type: 'folder', name: 'Receipts', items_count: 0 });
+    const gw = fakeApi((call) => {
+      if (call.path !== '/integrations/get_documents') return undefined;
+      if (!answered) return { status: 503, body: { error: 'down', message: 'down' } };
+      return { body: { documents: [folder, live], path: '/', count: 2 } };
+    });
+    renderAdvisor(gw);
+    const tree = await screen.findByRole('tree', { name: 'Folders' });
+    const failed = await within(tree).findByRole('treeitem', { name: /Folders could not be loaded/ });
+    answered = true;
+    fireEvent.click(failed);
+    expect(await within(tree).findByRole('treeitem', { name: 'Receipts' })).toBeTruthy();
   });
 
   it('opens a deleted folder while deleted items are shown, but not a deleted file', async () => {

@@ -126,7 +126,7 @@ function ListingFailure({
   return (
     <Center p="xl">
       <Stack align="center" gap="xs">
-        <Text c="red" role="alert">
+        <Text c="red.9" role="alert">
           {missing ? error.message : failure(error, 'Something went wrong')}
         </Text>
         {missing ? (
@@ -616,7 +616,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 <ListingFailure
                   error={listing.error}
                   onHome={() => goTo('/')}
-                  onRetry={() => void listing.refetch()}
+                  onRetry={() => {
+                    void listing.refetch();
+                    // The tree failed with it, most likely: ask for its folders again too.
+                    void queryClient.refetchQueries({ queryKey: ['documents', companyId, 'folders'] });
+                  }}
                 />
               ) : items.length === 0 ? (
                 <Center p="xl">

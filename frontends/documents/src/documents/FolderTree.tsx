@@ -67,7 +67,21 @@ function Children(props: TreeProps & { path: string; depth: number }) {
     staleTime: 30_000,
   });
   if (folders.isPending) return <Loader size="xs" ml={props.depth * 14 + 18} aria-label="Loading folders" />;
-  if (folders.isError) return null;
+  // A tree holds only tree items (ARIA): the failure is one, which asks again when chosen. Without it a
+  // slow or absent service left the tree, and the move dialog's location picker, silently empty.
+  if (folders.isError)
+    return (
+      <Stack gap={0} role="group">
+        <UnstyledButton role="treeitem" pl={props.depth * 14 + 20} onClick={() => void folders.refetch()}>
+          <Text size="xs" c="red.9">
+            Folders could not be loaded.{' '}
+            <Text span inherit td="underline">
+              Try again
+            </Text>
+          </Text>
+        </UnstyledButton>
+      </Stack>
+    );
   return (
     <Stack gap={0} role="group">
       {folders.data.map((f) => (
