@@ -65,3 +65,34 @@ describe('HEIC preview', () => {
     );
   });
 });
+
+describe('preview link refused', () => {
+  it("shows the gateway's text for a slow service, and previews on 'Try again'", async () => {
+    const slow = 'The service did not answer in time. Please try again.';
+    let answered = false;
+    const gw = fakeApi((call) => {
+      if (call.path !== '/integrations/download_document') return undefined;
+      if (!answered) return { status: 504, body: { error: slow, message: slow } };
+      const data = { link: 'http://s3.test/bucket/photo.png', file_name: 'photo.png', expires_at: '' };
+      return { body: { document: { data: { ...data, preview_status: 'none' } } } };
+    });
+    renderWithClient(
+      <PreviewDialog
+        item={anItem({ name: 'photo.png', content_type: 'image/png' })}
+        api={documentsApi(gw.client)}
+        companyId="c-1"
+        onClose={() => {}}
+        onDownload={() => {}}
+      />,
+      gw.client,
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(slow);
+    answered = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() =>
+      expect(screen.getByRole('img', { name: 'photo.png' }).getAttribute('src')).toBe(
+        'http://s3.test/bucket/photo.png',
+      ),
+    );
+  });
+});

@@ -25,6 +25,7 @@ import { useSearchParams } from 'react-router';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { PreviewDialog } from '../preview/PreviewDialog.js';
 import { type Capabilities, capabilitiesAt, visibleItems } from '../rules/capabilities.js';
+import { failureText } from '../rules/failure-text.js';
 import { inParallel } from '../rules/in-parallel.js';
 import { crumbs, linkedFile, normalizePath, parentPath } from '../rules/names.js';
 import { bulkActions, FOLDERS_NOT_DOWNLOADABLE, MIXED_SELECTION } from '../rules/selection.js';
@@ -101,15 +102,6 @@ type DownloadChoice =
   | { kind: 'downloadFolder'; item: DocItem | null };
 
 /**
- * A refused call's text: a permission answer ('Disabled by firm', read-only) or the gateway's word on a
- * slow or absent service (503, 504: '... Please try again.') wins over the listed text.
- */
-function failure(err: unknown, listed: string): string {
-  if (isApiError(err) && [403, 409, 429, 503, 504].includes(err.status)) return err.message || listed;
-  return listed;
-}
-
-/**
  * Why the listing is not shown: a folder that does not exist (a typed or old link) offers the way back;
  * anything else (a slow or absent service, the network) offers to ask again.
  */
@@ -127,7 +119,7 @@ function ListingFailure({
     <Center p="xl">
       <Stack align="center" gap="xs">
         <Text c="red.9" role="alert">
-          {missing ? error.message : failure(error, 'Something went wrong')}
+          {missing ? error.message : failureText(error, 'Something went wrong')}
         </Text>
         {missing ? (
           <Button variant="subtle" onClick={onHome}>
@@ -247,7 +239,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
         if (!link) return void toast.error(MESSAGES.noLink);
         clickLink(link, res.document.data.file_name || item.name);
       } catch (err) {
-        toast.error(failure(err, MESSAGES.documentDownloadFailed));
+        toast.error(failureText(err, MESSAGES.documentDownloadFailed));
       }
     },
     [api, companyId],
@@ -270,7 +262,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           clickLink(link, res.document.data.file_name);
           toast.success(MESSAGES.zipReady(res.document.data.file_name));
         } catch (err) {
-          toast.error(failure(err, MESSAGES.folderDownloadFailed));
+          toast.error(failureText(err, MESSAGES.folderDownloadFailed));
         }
       })();
       return Promise.resolve();
@@ -314,7 +306,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
       close();
       await refresh();
     } catch (err) {
-      toast.error(failure(err, failed));
+      toast.error(failureText(err, failed));
     }
   };
 
@@ -415,7 +407,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     });
     setBulkProgress(undefined);
     if (errors.length < targets.length) toast.success(ok);
-    if (errors.length) toast.error(failure(errors[0], failed));
+    if (errors.length) toast.error(failureText(errors[0], failed));
     setSelection({});
     close();
     await refresh();
@@ -669,7 +661,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
               await refresh();
             } catch (err) {
               toast.error(
-                failure(err, isApiError(err) && err.status < 500 ? err.message : MESSAGES.updateFailed),
+                failureText(err, isApiError(err) && err.status < 500 ? err.message : MESSAGES.updateFailed),
               );
             }
           }}
@@ -704,7 +696,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
               close();
               await refresh();
             } catch (err) {
-              toast.error(failure(err, MESSAGES.updateFailed));
+              toast.error(failureText(err, MESSAGES.updateFailed));
             }
           }}
         />

@@ -2,6 +2,7 @@ import { Button, Center, Dialog, Group, Image, Loader, Stack, Text } from '@port
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
+import { failureText } from '../rules/failure-text.js';
 import { previewKind } from '../rules/names.js';
 import { MAX_SHEET_BYTES, SHEET_TOO_LARGE } from './sheet-limits.js';
 
@@ -58,7 +59,14 @@ export function PreviewDialog({
   } else if (link.isError) {
     body = (
       <Center p="xl">
-        <Text c="red">There was a problem downloading the document.</Text>
+        <Stack align="center" gap="xs">
+          <Text c="red.9" role="alert">
+            {failureText(link.error, 'There was a problem downloading the document.')}
+          </Text>
+          <Button variant="light" onClick={() => void link.refetch()}>
+            Try again
+          </Button>
+        </Stack>
       </Center>
     );
   } else if (failed) {

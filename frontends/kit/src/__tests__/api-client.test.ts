@@ -160,12 +160,12 @@ describe('ApiClient', () => {
     expect(errorMessage(new Error('network'))).toBe('Something went wrong');
   });
 
-  it('tries a failed read once more after a dropped connection or a 5xx, never after a 4xx', () => {
+  it('tries a failed read once more after a dropped connection or a 5xx, never after a 4xx or a timeout', () => {
     const unavailable = new ApiError(503, { error: 'Service unavailable' });
     expect(shouldRetryRead(0, new TypeError('Failed to fetch'))).toBe(true);
     expect(shouldRetryRead(0, unavailable)).toBe(true);
     expect(shouldRetryRead(1, unavailable)).toBe(false);
-    for (const status of [400, 403, 404, 429]) {
+    for (const status of [400, 403, 404, 429, 504]) {
       expect(shouldRetryRead(0, new ApiError(status, { error: 'x' }))).toBe(false);
     }
   });
