@@ -1,9 +1,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { renderWithClient } from '@portico/kit/testing';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { documentsApi } from '../api/documents-api.js';
-import { PREVIEW_FAILED, PreviewDialog } from '../preview/PreviewDialog.js';
+import { PREVIEW_FAILED } from '../preview/PreviewDialog.js';
 import { anItem, fakeApi } from './fixtures.js';
+import { renderPreview } from './render-preview.js';
 
 /** A HEIC preview whose link answers follow `statuses` (the last one repeats), without a link until ready. */
 function heic(statuses: string[]) {
@@ -26,16 +25,7 @@ function heic(statuses: string[]) {
   });
   const item = anItem({ name: 'photo.heic', content_type: 'image/heic' });
   const onDownload = jest.fn();
-  renderWithClient(
-    <PreviewDialog
-      item={item}
-      api={documentsApi(gw.client)}
-      companyId="c-1"
-      onClose={() => {}}
-      onDownload={onDownload}
-    />,
-    gw.client,
-  );
+  renderPreview(item, gw, onDownload);
   return { gw, item, onDownload };
 }
 
@@ -76,16 +66,7 @@ describe('preview link refused', () => {
       const data = { link: 'http://s3.test/bucket/photo.png', file_name: 'photo.png', expires_at: '' };
       return { body: { document: { data: { ...data, preview_status: 'none' } } } };
     });
-    renderWithClient(
-      <PreviewDialog
-        item={anItem({ name: 'photo.png', content_type: 'image/png' })}
-        api={documentsApi(gw.client)}
-        companyId="c-1"
-        onClose={() => {}}
-        onDownload={() => {}}
-      />,
-      gw.client,
-    );
+    renderPreview(anItem({ name: 'photo.png', content_type: 'image/png' }), gw);
     expect((await screen.findByRole('alert')).textContent).toBe(slow);
     answered = true;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));

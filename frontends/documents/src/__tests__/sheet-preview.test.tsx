@@ -1,13 +1,11 @@
 import { utils, write } from '@e965/xlsx';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { renderWithClient } from '@portico/kit/testing';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { documentsApi } from '../api/documents-api.js';
-import { PreviewDialog } from '../preview/PreviewDialog.js';
 import { limitNotice } from '../preview/SheetView.js';
 import { NOT_A_WORKBOOK, readSheets } from '../preview/sheet-data.js';
 import { MAX_SHEET_BYTES, SHEET_TOO_LARGE } from '../preview/sheet-limits.js';
 import { anItem, fakeApi } from './fixtures.js';
+import { renderPreview } from './render-preview.js';
 
 /** A workbook with a visible 'Income' sheet, a 'Notes' sheet and a hidden one, as .xlsx or .xls bytes. */
 function workbook(
@@ -82,16 +80,7 @@ describe('spreadsheet preview', () => {
         new Response(workbook(name.endsWith('.xls') ? 'biff8' : 'xlsx')),
     );
     globalThis.fetch = storage as unknown as typeof fetch;
-    renderWithClient(
-      <PreviewDialog
-        item={anItem({ name, size })}
-        api={documentsApi(gw.client)}
-        companyId="c-1"
-        onClose={() => {}}
-        onDownload={() => {}}
-      />,
-      gw.client,
-    );
+    renderPreview(anItem({ name, size }), gw);
     return { gw, storage };
   }
 
