@@ -39,21 +39,21 @@ export function claimsToActor(payload: unknown): Actor {
   return actor;
 }
 
-/** Whether the actor satisfies a route's declared roles and firm access levels. */
-/** Whether a route's requirement is for the firm's staff alone: a client is then told so. */
-export function staffOnly(requirement: {
+/** What a route declares of its callers: roles, and for advisors firm access levels. */
+export interface RouteRequirement {
   roles?: readonly Actor['role'][];
   firmAccess?: readonly FirmAccess[];
-}) {
+}
+
+/** Whether a route's requirement is for the firm's staff alone: a client is then told so. */
+export function staffOnly(requirement: RouteRequirement) {
   return (
     !!requirement.firmAccess?.length || (!!requirement.roles?.length && !requirement.roles.includes('client'))
   );
 }
 
-export function permits(
-  actor: Actor,
-  requirement: { roles?: readonly Actor['role'][]; firmAccess?: readonly FirmAccess[] },
-): boolean {
+/** Whether the actor satisfies a route's declared roles and firm access levels. */
+export function permits(actor: Actor, requirement: RouteRequirement): boolean {
   if (requirement.roles?.length && !requirement.roles.includes(actor.role)) return false;
   if (requirement.firmAccess?.length) {
     if (actor.role !== 'advisor' || !actor.firm_access) return false;

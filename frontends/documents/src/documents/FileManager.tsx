@@ -608,11 +608,8 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 <ListingFailure
                   error={listing.error}
                   onHome={() => goTo('/')}
-                  onRetry={() => {
-                    void listing.refetch();
-                    // The tree failed with it, most likely: ask for its folders again too.
-                    void queryClient.refetchQueries({ queryKey: ['documents', companyId, 'folders'] });
-                  }}
+                  // Everything shown of this company is asked again: the tree failed with it, most likely.
+                  onRetry={() => void refresh()}
                 />
               ) : items.length === 0 ? (
                 <Center p="xl">

@@ -101,7 +101,6 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
   return toasts;
 }
 
-/** PUT of one file to its presigned link, reporting upload progress (XMLHttpRequest, not fetch). */
 /**
  * How long a PUT may go without sending a byte or being answered before it is given up as failed (and
  * can be tried again): storage that stopped answering must not leave a file 'Uploading' for ever. Not a
@@ -109,6 +108,7 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
  */
 export const STALLED_UPLOAD_MS = 60_000;
 
+/** PUT of one file to its presigned link, reporting upload progress (XMLHttpRequest, not fetch). */
 export function putFile(
   link: Pick<UploadLink, 'url' | 'method' | 'headers'>,
   file: Blob,

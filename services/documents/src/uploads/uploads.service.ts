@@ -122,7 +122,7 @@ export class UploadsService {
     const rows = await this.uploads.create(
       scope,
       files.map((f) => {
-        const id = crypto.randomUUID();
+        const id = randomUUID();
         return {
           id,
           firmId: scope.firmId,
