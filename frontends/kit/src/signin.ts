@@ -6,8 +6,6 @@ import './signin.css';
 export { type Api, ApiProvider, createApi, useApi } from './api/ApiProvider.js';
 export * from './api/index.js';
 export * from './federation/mismatch.js';
-export * from './inputs/PhoneInput.js';
-export * from './inputs/phone.js';
 export * from './session/session-store.js';
 export * from './session/shell-context.js';
 export * from './theme/KitThemeProvider.js';

@@ -1,4 +1,5 @@
-// The components of the sign-in entry (`@portico/kit/signin`); `ui.ts` has the whole list.
+// The components of the sign-in entry (`@portico/kit/signin`): those of the first step and the ones
+// every step shares. The later steps take theirs from the whole kit; `ui.ts` has the whole list.
 export type { ButtonProps, TextInputProps } from '@mantine/core';
 export {
   Alert,
@@ -9,8 +10,6 @@ export {
   Image,
   Loader,
   Paper,
-  PasswordInput,
-  Radio,
   Stack,
   Text,
   TextInput,

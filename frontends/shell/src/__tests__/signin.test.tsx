@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ApiClient, ApiProvider, KitThemeProvider, SessionStore } from '@portico/kit/signin';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ShellRuntime } from '../app/services.js';
 import { ShellRuntimeContext } from '../app/services.js';
 import { MESSAGES } from '../signin/messages.js';
 import { SignInNavigationContext } from '../signin/navigation.js';
-import { SignInPage } from '../signin/SignInPage.js';
+import { loadLaterSteps, SignInPage } from '../signin/SignInPage.js';
 import type { SignInState } from '../signin/states.js';
 
 const stores: SessionStore[] = [];
@@ -57,6 +57,12 @@ function renderSignIn(
 }
 
 describe('sign-in page without the router', () => {
+  // The later steps' code loads on demand; loaded once here, so that a first import of the whole kit does
+  // not race the queries' timeout.
+  beforeAll(async () => {
+    await loadLaterSteps();
+  });
+
   it('validates on submit, asks for the password, signs in and goes to ?redirect=', async () => {
     const { navigation, calls, session } = renderSignIn('?redirect=%2Fprofile', (path) => {
       if (path === '/sessions/get_preferred_sign_in_method')
@@ -93,7 +99,7 @@ describe('sign-in page without the router', () => {
 
   it('checks that the new password and its confirmation match', async () => {
     const { calls } = renderSignIn('', () => json({ error: 'not found' }, 404), 'set-sign-in-method');
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));
     fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'one' } });
     fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'two' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set password' }));

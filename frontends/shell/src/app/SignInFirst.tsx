@@ -1,7 +1,7 @@
 import { ApiProvider, KitThemeProvider } from '@portico/kit/signin';
 import { useEffect, useMemo } from 'react';
 import { type SignInNavigation, SignInNavigationContext } from '../signin/navigation.js';
-import { SignInPage } from '../signin/SignInPage.js';
+import { loadLaterSteps, SignInPage } from '../signin/SignInPage.js';
 import { type ShellRuntime, ShellRuntimeContext } from './services.js';
 import { ThemePrimaryContext } from './theme-context.js';
 
@@ -13,8 +13,12 @@ export interface SignInFirstProps {
   onLeave: () => void;
 }
 
-/** While idle on the form, the signed-in shell and the areas' descriptors load in the background. */
+/**
+ * While idle on the form, the sign-in's later steps, the signed-in shell and the areas' descriptors load
+ * in the background.
+ */
 function prefetchSignedIn(runtime: ShellRuntime) {
+  void loadLaterSteps();
   void import('./App.js');
   void runtime.areas;
 }

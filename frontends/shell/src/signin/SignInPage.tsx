@@ -7,11 +7,8 @@ import {
   Group,
   Image,
   isApiError,
-  isCompletePhone,
+  Loader,
   Paper,
-  PasswordInput,
-  PhoneInput,
-  Radio,
   type SignInStep,
   Stack,
   Text,
@@ -35,6 +32,15 @@ import { useFirmBranding } from './useFirmBranding.js';
 const EmailConfirmationDialog = lazy(() =>
   import('@portico/kit').then((kit) => ({ default: kit.EmailConfirmationDialog })),
 );
+
+// The steps after the first (a password, a new password, a phone number, the sign-in method chooser) and
+// their components (Mantine's password input and radios, the kit's phone input) are not part of the page's
+// first load: SignInFirst fetches them once the form is on screen, with the rest of the kit.
+export const loadLaterSteps = () => import('./later-steps.js');
+const PasswordField = lazy(() => loadLaterSteps().then((m) => ({ default: m.PasswordField })));
+const PasswordForm = lazy(() => loadLaterSteps().then((m) => ({ default: m.PasswordForm })));
+const PhoneForm = lazy(() => loadLaterSteps().then((m) => ({ default: m.PhoneForm })));
+const MethodChooser = lazy(() => loadLaterSteps().then((m) => ({ default: m.MethodChooser })));
 
 const OWN_MESSAGES: ReadonlySet<string> = new Set(Object.values(MESSAGES));
 
@@ -502,56 +508,62 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
           )}
 
           {state === 'set-password' && (
-            <PasswordForm
-              busy={busy}
-              onSubmit={(password, confirmation) =>
-                run(async () => {
-                  if (flow.passwordMode === 'reset') {
-                    await finish(await sessions.resetPassword(flow.grant, password, confirmation));
-                  } else {
-                    const set = await sessions.setSignInMethod({
-                      method: 'password',
-                      password,
-                      password_confirmation: confirmation,
-                    });
-                    await finish({ auth_token: set.auth_token } as SignInStep);
-                  }
-                })
-              }
-            />
+            <Suspense fallback={<StepLoading />}>
+              <PasswordForm
+                busy={busy}
+                onSubmit={(password, confirmation) =>
+                  run(async () => {
+                    if (flow.passwordMode === 'reset') {
+                      await finish(await sessions.resetPassword(flow.grant, password, confirmation));
+                    } else {
+                      const set = await sessions.setSignInMethod({
+                        method: 'password',
+                        password,
+                        password_confirmation: confirmation,
+                      });
+                      await finish({ auth_token: set.auth_token } as SignInStep);
+                    }
+                  })
+                }
+              />
+            </Suspense>
           )}
 
           {state === 'set-sign-in-method' && (
-            <MethodChooser
-              busy={busy}
-              onChoose={(method) => {
-                if (method === 'password') go('set-password', { passwordMode: 'method' });
-                else if (method === 'sms') go('set-phone-number');
-                else
-                  void run(async () => {
-                    const me = await users.currentUser();
-                    if (me.preferences?.has_temp_email) {
-                      go('set-email', { uid: me.id });
-                      return;
-                    }
-                    const set = await sessions.setSignInMethod({ method: 'email' });
-                    await finish({ auth_token: set.auth_token } as SignInStep);
-                  });
-              }}
-            />
+            <Suspense fallback={<StepLoading />}>
+              <MethodChooser
+                busy={busy}
+                onChoose={(method) => {
+                  if (method === 'password') go('set-password', { passwordMode: 'method' });
+                  else if (method === 'sms') go('set-phone-number');
+                  else
+                    void run(async () => {
+                      const me = await users.currentUser();
+                      if (me.preferences?.has_temp_email) {
+                        go('set-email', { uid: me.id });
+                        return;
+                      }
+                      const set = await sessions.setSignInMethod({ method: 'email' });
+                      await finish({ auth_token: set.auth_token } as SignInStep);
+                    });
+                }}
+              />
+            </Suspense>
           )}
 
           {state === 'set-phone-number' && (
-            <PhoneForm
-              busy={busy}
-              onSubmit={(phone) =>
-                run(async () => {
-                  const set = await sessions.setSignInMethod({ method: 'sms', phone_number: phone });
-                  await finish({ auth_token: set.auth_token } as SignInStep);
-                })
-              }
-              onBack={() => go('set-sign-in-method')}
-            />
+            <Suspense fallback={<StepLoading />}>
+              <PhoneForm
+                busy={busy}
+                onSubmit={(phone) =>
+                  run(async () => {
+                    const set = await sessions.setSignInMethod({ method: 'sms', phone_number: phone });
+                    await finish({ auth_token: set.auth_token } as SignInStep);
+                  })
+                }
+                onBack={() => go('set-sign-in-method')}
+              />
+            </Suspense>
           )}
 
           {state === 'set-email' && (
@@ -597,6 +609,15 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   );
 }
 
+/** While a later step's code loads (it is usually fetched before it is needed). */
+function StepLoading() {
+  return (
+    <Center py="sm">
+      <Loader size="sm" aria-label="Loading" />
+    </Center>
+  );
+}
+
 function LoginForm(props: {
   email: string;
   passwordStep: boolean;
@@ -630,7 +651,14 @@ function LoginForm(props: {
           {...field('email')}
         />
         {props.passwordStep && (
-          <PasswordInput label="Password" autoComplete="current-password" autoFocus {...field('password')} />
+          <Suspense fallback={<StepLoading />}>
+            <PasswordField
+              label="Password"
+              autoComplete="current-password"
+              autoFocus
+              {...field('password')}
+            />
+          </Suspense>
         )}
         <Button type="submit" loading={props.busy} fullWidth>
           {props.passwordStep ? 'Sign In' : 'Continue'}
@@ -745,82 +773,6 @@ function ExpiredLink(props: {
       </Button>
       <Button variant="light" loading={props.busy} onClick={withEmail(props.onText)}>
         Text me a code
-      </Button>
-    </Stack>
-  );
-}
-
-function PasswordForm(props: { busy: boolean; onSubmit: (password: string, confirmation: string) => void }) {
-  const { field, handleSubmit } = useFields(
-    { password: '', confirmation: '' },
-    {
-      password: (v) => (v ? true : MESSAGES.passwordMissing),
-      confirmation: (v, all) => (v === all.password ? true : MESSAGES.passwordsDiffer),
-    },
-  );
-  return (
-    <form
-      onSubmit={handleSubmit(({ password, confirmation }) => props.onSubmit(password, confirmation))}
-      noValidate
-    >
-      <Stack gap="sm">
-        <PasswordInput label="New password" autoComplete="new-password" {...field('password')} />
-        <PasswordInput label="Confirm password" autoComplete="new-password" {...field('confirmation')} />
-        <Button type="submit" loading={props.busy} fullWidth>
-          Set password
-        </Button>
-      </Stack>
-    </form>
-  );
-}
-
-function PhoneForm(props: { busy: boolean; onSubmit: (digits: string) => void; onBack: () => void }) {
-  const [phone, setPhone] = useState('');
-  const [invalid, setInvalid] = useState(false);
-  return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!isCompletePhone(phone)) setInvalid(true);
-        else props.onSubmit(phone);
-      }}
-      noValidate
-    >
-      <Stack gap="sm">
-        <Text>We will text a sign-in code to this number.</Text>
-        <PhoneInput
-          label="Phone Number"
-          value={phone}
-          onChange={(digits) => {
-            setInvalid(false);
-            setPhone(digits);
-          }}
-          error={invalid ? MESSAGES.phoneInvalid : undefined}
-        />
-        <Button type="submit" loading={props.busy} fullWidth>
-          Save
-        </Button>
-        <Anchor component="button" type="button" size="sm" onClick={props.onBack}>
-          Back
-        </Anchor>
-      </Stack>
-    </form>
-  );
-}
-
-function MethodChooser(props: { busy: boolean; onChoose: (method: 'password' | 'sms' | 'email') => void }) {
-  const [method, setMethod] = useState<'password' | 'sms' | 'email'>('password');
-  return (
-    <Stack gap="sm">
-      <Radio.Group value={method} onChange={(v) => setMethod(v as typeof method)} name="sign-in-method">
-        <Stack gap="xs">
-          <Radio value="password" label="Password" />
-          <Radio value="sms" label="SMS passcode" />
-          <Radio value="email" label="Email passcode" />
-        </Stack>
-      </Radio.Group>
-      <Button loading={props.busy} onClick={() => props.onChoose(method)}>
-        Continue
       </Button>
     </Stack>
   );

@@ -1,0 +1,92 @@
+import '@portico/kit/styles.css';
+import { Anchor, Button, isCompletePhone, PasswordInput, PhoneInput, Radio, Stack, Text } from '@portico/kit';
+import { useState } from 'react';
+import { MESSAGES } from './messages.js';
+import { useFields } from './useFields.js';
+
+// The sign-in steps that come after the first one, loaded on demand (see SignInPage). They take their
+// components from the whole kit, which the signed-in shell loads anyway.
+
+export { PasswordInput as PasswordField };
+
+export function PasswordForm(props: {
+  busy: boolean;
+  onSubmit: (password: string, confirmation: string) => void;
+}) {
+  const { field, handleSubmit } = useFields(
+    { password: '', confirmation: '' },
+    {
+      password: (v) => (v ? true : MESSAGES.passwordMissing),
+      confirmation: (v, all) => (v === all.password ? true : MESSAGES.passwordsDiffer),
+    },
+  );
+  return (
+    <form
+      onSubmit={handleSubmit(({ password, confirmation }) => props.onSubmit(password, confirmation))}
+      noValidate
+    >
+      <Stack gap="sm">
+        <PasswordInput label="New password" autoComplete="new-password" {...field('password')} />
+        <PasswordInput label="Confirm password" autoComplete="new-password" {...field('confirmation')} />
+        <Button type="submit" loading={props.busy} fullWidth>
+          Set password
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+export function PhoneForm(props: { busy: boolean; onSubmit: (digits: string) => void; onBack: () => void }) {
+  const [phone, setPhone] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!isCompletePhone(phone)) setInvalid(true);
+        else props.onSubmit(phone);
+      }}
+      noValidate
+    >
+      <Stack gap="sm">
+        <Text>We will text a sign-in code to this number.</Text>
+        <PhoneInput
+          label="Phone Number"
+          value={phone}
+          onChange={(digits) => {
+            setInvalid(false);
+            setPhone(digits);
+          }}
+          error={invalid ? MESSAGES.phoneInvalid : undefined}
+        />
+        <Button type="submit" loading={props.busy} fullWidth>
+          Save
+        </Button>
+        <Anchor component="button" type="button" size="sm" onClick={props.onBack}>
+          Back
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+export function MethodChooser(props: {
+  busy: boolean;
+  onChoose: (method: 'password' | 'sms' | 'email') => void;
+}) {
+  const [method, setMethod] = useState<'password' | 'sms' | 'email'>('password');
+  return (
+    <Stack gap="sm">
+      <Radio.Group value={method} onChange={(v) => setMethod(v as typeof method)} name="sign-in-method">
+        <Stack gap="xs">
+          <Radio value="password" label="Password" />
+          <Radio value="sms" label="SMS passcode" />
+          <Radio value="email" label="Email passcode" />
+        </Stack>
+      </Radio.Group>
+      <Button loading={props.busy} onClick={() => props.onChoose(method)}>
+        Continue
+      </Button>
+    </Stack>
+  );
+}
