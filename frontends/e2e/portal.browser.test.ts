@@ -35,6 +35,21 @@ async function openClientDocuments(page: Page): Promise<string> {
   return new URL(page.url()).pathname.split('/').at(-1) as string;
 }
 
+/** A client's Profile, from the client navigation (clients land on their Documents). */
+async function openClientProfile(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Client navigation' })
+    .getByRole('link', { name: 'Profile' })
+    .click();
+  await page.waitForURL(`${portal.stack.shellUrl}/profile`);
+}
+
+/** A client's landing after sign-in: the selected entity's Documents. */
+async function landOnClientDocuments(page: Page) {
+  await page.waitForURL(/\/documents\/[^/]+$/);
+  await page.getByTestId('documents-table').waitFor();
+}
+
 /** The advisor's documents of the entity with this hash. */
 async function openAdvisorDocuments(page: Page, hash: string) {
   await page.goto(`${portal.stack.shellUrl}/admin/${hash}/documents`);
@@ -211,18 +226,18 @@ describe('sign-in and navigation', () => {
   it('signs a client in with the client navigation and the entity selector', async () => {
     const page = await signedIn('alice@client.test');
     expect(await navigationIds(page, 'Client navigation')).toEqual(['client-documents', 'client-profile']);
-    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
+    // No area serves the Dashboard yet: a client lands on the selected entity's Documents.
+    await landOnClientDocuments(page);
     await page.getByTestId('entity-selector').waitFor();
-    expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
     await keepScreenshot(page, 'client-signed-in');
+    await openClientProfile(page);
+    expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
   });
 
   it('gives a client on a phone a way to every page, and a file list that fits the screen', async () => {
     const page = await signedIn('alice@client.test', 'phone');
-    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
+    await landOnClientDocuments(page);
     const pages = page.getByRole('navigation', { name: 'Client pages' });
-    await pages.getByRole('link', { name: 'Documents' }).click();
-    await page.getByTestId('documents-table').waitFor();
     // Selection, name and actions; the date and size under the name; no sideways scroll anywhere.
     const layout = await fileManagerLayout(page);
     expect(layout.headers).toEqual(['', 'Name', 'Actions']);
@@ -235,6 +250,8 @@ describe('sign-in and navigation', () => {
     await pages.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL(`${portal.stack.shellUrl}/profile`);
     await field(page, 'Primary Contact Email').waitFor();
+    await pages.getByRole('link', { name: 'Documents' }).click();
+    await landOnClientDocuments(page);
   });
 
   it("fits an advisor's file list to the room beside the navigation, from a tablet to a desktop", async () => {
@@ -329,6 +346,7 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
 
   it('finds nothing on a client’s profile and documents, nor on the advisor’s documents of that entity', async () => {
     const client = await signedIn('alice@client.test');
+    await openClientProfile(client);
     await field(client, 'Primary Contact Email').waitFor();
     expect(await accessibilityViolations(client)).toEqual([]);
     const hash = await openClientDocuments(client);
@@ -392,7 +410,7 @@ describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practic
 describe('profiles', () => {
   it('saves a client profile change that survives a reload', async () => {
     const page = await signedIn('bob@client.test');
-    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
+    await openClientProfile(page);
     await field(page, 'Work Phone Number').fill('5105550123');
     expect(await field(page, 'Work Phone Number').inputValue()).toBe('(510) 555-0123');
     await field(page, 'Time Zone').click();
@@ -414,6 +432,7 @@ describe('profiles', () => {
 
   it('saves the entity profile with Canadian labels', async () => {
     const page = await signedIn('bob@client.test');
+    await openClientProfile(page);
     await field(page, 'Country').click();
     await field(page, 'Country').fill('Canada');
     await page.getByRole('option', { name: 'Canada' }).click();
@@ -431,6 +450,7 @@ describe('profiles', () => {
   it('shows a read-only client the banner and disabled inputs', async () => {
     const page = await signedIn('carol@client.test');
     await page.getByTestId('read-only-account').waitFor();
+    await openClientProfile(page);
     expect(await field(page, 'Primary Contact Email').isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Update Profile' }).isDisabled()).toBe(true);
     await keepScreenshot(page, 'read-only-client');
@@ -486,7 +506,8 @@ describe('remotes', () => {
 
       // The client area is up: a client works as usual.
       const client = await signedIn('alice@client.test');
-      await client.waitForURL(`${portal.stack.shellUrl}/profile`);
+      await landOnClientDocuments(client);
+      await openClientProfile(client);
       expect(await field(client, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
       expect(await client.getByTestId('error-fallback').count()).toBe(0);
     } finally {
@@ -547,7 +568,7 @@ describe('remotes', () => {
     );
     const shellBefore = await readFile(join(FRONTENDS, 'shell', 'dist', 'index.html'), 'utf8');
     const page = await signedIn('alice@client.test');
-    await page.waitForURL(`${portal.stack.shellUrl}/profile`);
+    await openClientProfile(page);
     await field(page, 'Primary Contact Email').waitFor();
     expect(await page.getByTestId('build-marker').count()).toBe(0);
 

@@ -41,6 +41,20 @@ describe('where / leads after sign-in', () => {
     expect(homePath([documents], advisor('group', { drop_link_enabled: true }))).toBeUndefined();
   });
 
+  it("a client lands on the selected entity's Documents while no area serves the Dashboard, else Profile", () => {
+    const clientArea = defineDescriptor({
+      name: 'client',
+      routes: [{ path: '/profile', layout: 'client', audience: 'client' }],
+      nav: [specNav('client-profile')],
+    });
+    const ctx = (preferences = {}): AccessContext => ({ signedIn: true, isAdvisor: false, preferences });
+    expect(homePath([clientArea, documents, admin], ctx())).toBe('/documents');
+    expect(homePath([clientArea, documents], ctx({ hide_documents_view_from_clients: true }))).toBe(
+      '/profile',
+    );
+    expect(homePath([clientArea], ctx())).toBe('/profile');
+  });
+
   it('a client lands on the route marked home for clients', () => {
     const ctx: AccessContext = { signedIn: true, isAdvisor: false, preferences: {} };
     expect(homePath([documents, client, admin], ctx)).toBe('/');

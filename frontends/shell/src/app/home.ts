@@ -7,9 +7,15 @@ import { type AccessContext, buildNavigation, type RemoteDescriptor } from '@por
 const ADVISOR_FALLBACK_ITEM = 'profile-settings';
 
 /**
+ * A client item of one entity ('/documents/:companyHash') is also served without the entity: its area
+ * opens the selected entity's page ('/documents'). Where '/' leads is decided before the entities load.
+ */
+const SELECTED_ENTITY = 'selected-entity';
+
+/**
  * Where '/' leads: an area route marked `home` for the audience, else the first navigation item the
  * user may see (advisors: main items, then their Profile Settings, then other lower items; clients:
- * client items).
+ * client items in the spec's order, so Documents before Profile while no area serves the Dashboard).
  */
 export function homePath(descriptors: readonly RemoteDescriptor[], ctx: AccessContext): string | undefined {
   const layout = ctx.isAdvisor ? 'advisor' : 'client';
@@ -17,7 +23,11 @@ export function homePath(descriptors: readonly RemoteDescriptor[], ctx: AccessCo
     const home = d.routes.find((r) => r.home && r.layout === layout);
     if (home) return home.path;
   }
-  if (!ctx.isAdvisor) return buildNavigation(descriptors, 'client', ctx)[0]?.path;
+  if (!ctx.isAdvisor)
+    return buildNavigation(descriptors, 'client', ctx, { companyHash: SELECTED_ENTITY })[0]?.path.replace(
+      `/${SELECTED_ENTITY}`,
+      '',
+    );
   const main = buildNavigation(descriptors, 'main', ctx);
   if (main[0]) return main[0].path;
   const lower = buildNavigation(descriptors, 'lower', ctx);
