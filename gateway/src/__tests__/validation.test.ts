@@ -1,15 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppError } from '@portico/platform';
-import {
-  listCompaniesQuery,
-  updateCompanyBody,
-  updateCompanyProfileBody,
-} from '../companies/companies.schemas.js';
-import { themeBySlugQuery, updatePreferencesBody } from '../firms/firms.schemas.js';
+import { z } from 'zod';
+import * as companies from '../companies/companies.schemas.js';
+import * as documents from '../documents/documents.schemas.js';
+import * as firms from '../firms/firms.schemas.js';
 import * as sessions from '../sessions/sessions.schemas.js';
-import { setSignInMethodBody, updateProfileBody } from '../users/users.schemas.js';
+import * as users from '../users/users.schemas.js';
 import { pathId } from '../validation/fields.js';
 import { nestsAtMost, parseInput } from '../validation/validation.rules.js';
+
+const { listCompaniesQuery, updateCompanyBody, updateCompanyProfileBody } = companies;
+const { themeBySlugQuery, updatePreferencesBody } = firms;
+const { setSignInMethodBody, updateProfileBody } = users;
 
 function refusal(schema: Parameters<typeof parseInput>[0], input: unknown) {
   try {
@@ -184,5 +186,68 @@ describe('nesting of free-form JSON (firm preferences)', () => {
     expect(nestsAtMost(nested(3), 3)).toBe(true);
     expect(nestsAtMost(nested(4), 3)).toBe(false);
     expect(nestsAtMost('text', 0)).toBe(true);
+  });
+});
+
+describe('messages of every body and query', () => {
+  // zod's own wording ('Invalid input: expected array, received undefined') names neither the field nor
+  // what to do: each field of each schema says it in its own words.
+  const ZOD_DEFAULT =
+    /^(Invalid input|Too (big|small)|Invalid (string|option|key|element|union)|Unrecognized)/;
+  const ODD_VALUES: unknown[] = [
+    undefined,
+    null,
+    true,
+    5,
+    1.5,
+    -1,
+    'x',
+    'y'.repeat(20_000),
+    {},
+    [],
+    [5],
+    ['x'],
+    [{}],
+    Array.from({ length: 1_000 }, () => '00000000-0000-4000-8000-000000000000'),
+  ];
+  const unwrap = (schema: z.ZodType): z.ZodType => {
+    let inner = schema;
+    while ('innerType' in inner.def) inner = inner.def.innerType as z.ZodType;
+    return inner;
+  };
+  /** Inputs that set one field, at any depth of objects and lists of objects, to an odd value. */
+  function* oddInputs(schema: z.ZodType): Generator<unknown> {
+    const inner = unwrap(schema);
+    if (inner instanceof z.ZodObject) {
+      for (const [key, field] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
+        for (const value of ODD_VALUES) yield { [key]: value };
+        for (const nested of oddInputs(field)) yield { [key]: nested };
+      }
+    } else if (inner instanceof z.ZodArray) {
+      for (const nested of oddInputs(inner.element as z.ZodType)) yield [nested];
+    }
+  }
+
+  it('are never the validation library’s defaults', () => {
+    const modules = { companies, documents, firms, sessions, users };
+    const found = new Set<string>();
+    let schemas = 0;
+    for (const [module, exports] of Object.entries(modules)) {
+      for (const [name, schema] of Object.entries(exports)) {
+        if (!(schema instanceof z.ZodObject)) continue;
+        schemas++;
+        for (const input of oddInputs(schema)) {
+          for (const issue of schema.safeParse(input).error?.issues ?? []) {
+            if (!ZOD_DEFAULT.test(issue.message)) continue;
+            const where = issue.path.map((part) => (typeof part === 'number' ? '#' : String(part))).join('.');
+            // Only the field set to the odd value: the others are simply missing.
+            if (JSON.stringify(input).includes(`"${String(issue.path[0])}"`))
+              found.add(`${module}.${name}.${where}: ${issue.message}`);
+          }
+        }
+      }
+    }
+    expect(schemas).toBeGreaterThan(40);
+    expect([...found]).toEqual([]);
   });
 });

@@ -8,13 +8,16 @@ import { noControl } from '../validation/fields.js';
  * in uuid columns are UUIDs and that text holds no control characters (PostgreSQL refuses NUL in text).
  */
 const PATH_CONTROL = 'Path must not contain control characters';
+const TOO_LONG_ID = 'Must be at most 100 characters';
+const TOO_MANY_FILES = 'You can upload up to 999 files at once';
+const PAGES = 'Enter pages like 1-3, 5';
 
 const companyId = () =>
   z
     .string({ error: 'Company is missing' })
     .trim()
     .min(1, 'Company is missing')
-    .max(100)
+    .max(100, TOO_LONG_ID)
     .refine(noControl(), CONTROL);
 const path = () =>
   z
@@ -44,7 +47,7 @@ const text = (max: number, control = CONTROL) =>
     .refine(noControl(true), control);
 const tags = () => z.array(text(100), { error: 'Tags must be a list' }).max(50, 'At most 50 tags');
 const id = (missing: string) =>
-  z.string({ error: missing }).trim().min(1, missing).max(100).refine(noControl(), CONTROL);
+  z.string({ error: missing }).trim().min(1, missing).max(100, TOO_LONG_ID).refine(noControl(), CONTROL);
 /** An id the service keeps in a uuid column. */
 const uuid = (missing: string, invalid: string) =>
   z.string({ error: missing }).trim().min(1, missing).max(36, invalid).refine(isUuid, invalid);
@@ -82,7 +85,12 @@ export const moveItemBody = z.object({
   newPath: path(),
   deleteOldPath: flag(),
   isFolder: flag(),
-  newCompanyId: z.string().trim().max(100).refine(noControl(), CONTROL).optional(),
+  newCompanyId: z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(100, TOO_LONG_ID)
+    .refine(noControl(), CONTROL)
+    .optional(),
 });
 
 export const updateDocumentBody = z.object({
@@ -107,9 +115,14 @@ export const downloadFolderBody = z.object({
 export const downloadMultipleBody = z.object({
   companyId: companyId(),
   links: z
-    .array(z.string().min(1).max(2_000).refine(noControl(), PATH_CONTROL), {
-      error: 'Please select files',
-    })
+    .array(
+      z
+        .string({ error: 'Please select files' })
+        .min(1, 'Please select files')
+        .max(2_000, 'Path is too long')
+        .refine(noControl(), PATH_CONTROL),
+      { error: 'Please select files' },
+    )
     .min(1, 'Please select files')
     .max(999, 'At most 999 files'),
   convertImagesToPdf: flag(),
@@ -132,23 +145,30 @@ export const restoreBody = removePathBody.extend({
   id: z
     .string({ error: 'Must be text' })
     .trim()
-    .max(100)
+    .max(100, 'This document id is not valid')
     .refine((value) => !value || isUuid(value), 'This document id is not valid')
     .optional(),
 });
 
-const uploadFile = z.object({
-  name: name('File name is missing'),
-  size: z.number({ error: 'File size is missing' }).int().min(0),
-  contentType: text(200).optional(),
-});
+const uploadFile = z.object(
+  {
+    name: name('File name is missing'),
+    size: z
+      .number({ error: 'File size is missing' })
+      .int('File size must be a whole number of bytes')
+      .min(0, 'File size must be a whole number of bytes'),
+    contentType: text(200).optional(),
+  },
+  { error: 'Each file needs a name and a size' },
+);
 
 export const uploadLinksBody = z.object({
   companyId: companyId(),
   path: path(),
   files: z
     .array(uploadFile, { error: 'Please choose at least one file' })
-    .min(1, 'Please choose at least one file'),
+    .min(1, 'Please choose at least one file')
+    .max(999, TOO_MANY_FILES),
   documentType: text(50).default(''),
   taxYear: text(10).default(''),
 });
@@ -161,12 +181,15 @@ export const processDocumentBody = z.object({
       error: 'Please choose at least one file',
     })
     .min(1, 'Please choose at least one file')
-    .max(999, 'You can upload up to 999 files at once'),
+    .max(999, TOO_MANY_FILES),
   questionnaireId: text(100).default(''),
   description: text(1_000).default(''),
   markedAsOthers: flag(),
   requiresSplitting: flag(),
-  selectedOptions: z.array(text(200)).max(100).default([]),
+  selectedOptions: z
+    .array(text(200), { error: 'Options must be a list' })
+    .max(100, 'At most 100 options')
+    .default([]),
   tags: tags().default([]),
   shouldSkipMatching: flag(),
   documentType: text(50).default(''),
@@ -177,44 +200,53 @@ export const processDocumentBody = z.object({
 export const attachBody = z.object({
   questionnaireId: id('Please choose a questionnaire'),
   companyId: companyId(),
-  extractedDocumentIds: z.array(id('Document is missing')).min(1, 'Please select documents').max(999),
+  extractedDocumentIds: z
+    .array(id('Document is missing'), { error: 'Please select documents' })
+    .min(1, 'Please select documents')
+    .max(999, 'At most 999 documents'),
 });
 
-const annotation = z.object({
-  id: text(100).optional(),
-  page: z.number().int().min(1).default(1),
-  x: z.number().default(0),
-  y: z.number().default(0),
-  width: z.number().default(80),
-  text: text(32).default(''),
-  color: text(20).default('black'),
-  fontSize: z.number().int().optional(),
-  mode: text(20).default('textbox'),
-});
+const number = () => z.number({ error: 'Must be a number' });
+const annotation = z.object(
+  {
+    id: text(100).optional(),
+    page: number().int('Page must be a whole number').min(1, 'Pages start at 1').default(1),
+    x: number().default(0),
+    y: number().default(0),
+    width: number().default(80),
+    text: text(32).default(''),
+    color: text(20).default('black'),
+    fontSize: number().int('Font size must be a whole number').optional(),
+    mode: text(20).default('textbox'),
+  },
+  { error: 'Each annotation must be an object' },
+);
 
 export const companyBody = z.object({ company_id: companyId() });
 
 export const saveAnnotationsBody = z.object({
   company_id: companyId(),
-  annotations: z.array(annotation, { error: 'Annotations must be a list' }).max(500),
+  annotations: z
+    .array(annotation, { error: 'Annotations must be a list' })
+    .max(500, 'At most 500 annotations'),
 });
 
 export const splitBody = z.object({
   companyId: companyId(),
   documents: z
     .array(
-      z.object({
-        name: text(255).default(''),
-        differentiator: text(255).default(''),
-        pages: z
-          .string({ error: 'Enter pages like 1-3, 5' })
-          .min(1, 'Enter pages like 1-3, 5')
-          .max(500)
-          .refine(noControl(), 'Enter pages like 1-3, 5'),
-      }),
+      z.object(
+        {
+          name: text(255).default(''),
+          differentiator: text(255).default(''),
+          pages: z.string({ error: PAGES }).min(1, PAGES).max(500, PAGES).refine(noControl(), PAGES),
+        },
+        { error: PAGES },
+      ),
+      { error: PAGES },
     )
-    .min(1, 'Enter pages like 1-3, 5')
-    .max(200),
+    .min(1, PAGES)
+    .max(200, 'At most 200 documents'),
 });
 
 export const updateDescriptionBody = z.object({ companyId: companyId(), description: text(1_000) });
@@ -227,23 +259,31 @@ export const companyQuery = z.object({ company_id: companyId() });
 
 export const saveDropLinkBody = z.object({
   notifyUserIds: z
-    .array(z.string().trim().max(100).refine(noControl(), CONTROL), {
-      error: 'Please select at least one user to receive notifications',
-    })
-    .max(200),
+    .array(
+      z
+        .string({ error: 'Please select at least one user to receive notifications' })
+        .trim()
+        .max(100, TOO_LONG_ID)
+        .refine(noControl(), CONTROL),
+      { error: 'Please select at least one user to receive notifications' },
+    )
+    .max(200, 'At most 200 users'),
 });
 
 export const dropOffLinksBody = z.object({
   files: z
     .array(uploadFile, { error: 'Please choose at least one file' })
-    .min(1, 'Please choose at least one file'),
+    .min(1, 'Please choose at least one file')
+    .max(999, TOO_MANY_FILES),
 });
 
 export const dropOffProcessBody = z.object({
   uploadIds: z
-    .array(uuid('Upload is missing', 'This upload is not valid'))
+    .array(uuid('Upload is missing', 'This upload is not valid'), {
+      error: 'Please choose at least one file',
+    })
     .min(1, 'Please choose at least one file')
-    .max(999),
+    .max(999, TOO_MANY_FILES),
   uploaderName: z
     .string({ error: 'Must be text' })
     .trim()
@@ -254,7 +294,7 @@ export const dropOffProcessBody = z.object({
     .string({ error: 'Please enter a valid email' })
     .trim()
     .min(1, 'Please enter a valid email')
-    .max(254)
+    .max(254, 'Please enter a valid email')
     .refine(noControl(), 'Please enter a valid email'),
   note: text(2_000, 'The note contains characters that are not allowed').default(''),
 });
