@@ -17,6 +17,7 @@ import { BusClient, SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from 
 import { CurrentActor, Rpc } from '../bus/rpc.js';
 import { AppError } from '../errors/app-error.js';
 import { inSpan, SpanKind } from '../telemetry/propagation.js';
+import { startNatsServer } from '../testing/nats.js';
 
 const echo = defineRpc({
   subject: 'test.echo.run.v1',
@@ -163,5 +164,50 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
       },
     );
     expect(reply.json<{ err: { kind: string } }>().err.kind).toBe('bad_request');
+  });
+});
+
+describe('BusClient while NATS is away', () => {
+  /** Resolves on the next status event of that type. */
+  async function nextStatus(nc: NatsConnection, type: 'disconnect' | 'reconnect') {
+    for await (const status of nc.status()) if (status.type === type) return;
+  }
+
+  it('answers 503 at once while the connection is lost (not 504 after the timeout), then works again', async () => {
+    const server = await startNatsServer();
+    const nc = await connect({ servers: server.url, reconnectTimeWait: 100, maxReconnectAttempts: -1 });
+    // A responder in the Nest transport's packet format, on the same connection (resubscribed on reconnect).
+    const sub = nc.subscribe(echo.subject);
+    void (async () => {
+      for await (const msg of sub) {
+        const { id, data } = msg.json<{ id: string; data: { email: string } }>();
+        msg.respond(
+          JSON.stringify({ id, response: { accountant_id: data.email.toUpperCase() }, isDisposed: true }),
+        );
+      }
+    })();
+    const bus = new BusClient(nc);
+    try {
+      expect((await bus.request(echo, { email: 'a@b.co' }, { actor })).accountantId).toBe('A@B.CO');
+
+      const lost = nextStatus(nc, 'disconnect');
+      await server.pause();
+      await lost;
+      await expect(
+        bus.request(echo, { email: 'a@b.co' }, { actor, timeoutMs: 10_000 }),
+      ).rejects.toMatchObject({
+        status: 503,
+        code: 'bus_disconnected',
+        message: SERVICE_UNAVAILABLE_MESSAGE,
+      });
+
+      const back = nextStatus(nc, 'reconnect');
+      await server.resume();
+      await back;
+      expect((await bus.request(echo, { email: 'c@d.co' }, { actor })).accountantId).toBe('C@D.CO');
+    } finally {
+      await nc.close();
+      await server.stop();
+    }
   });
 });

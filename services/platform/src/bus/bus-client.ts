@@ -40,7 +40,27 @@ export const WIRE_JSON = { useProtoFieldName: true, alwaysEmitImplicit: true } a
  * answers it. No responder answers 503 at once; a slow one 504 after the timeout. Never hangs.
  */
 export class BusClient {
-  constructor(private readonly nc: NatsConnection) {}
+  /**
+   * False from the loss of the connection to NATS until it is back. Meanwhile a request fails at once
+   * with 503: the client would otherwise keep it in its reconnect buffer until its timeout (504 after
+   * 5 s for every call while NATS restarts).
+   */
+  private connected = true;
+
+  constructor(private readonly nc: NatsConnection) {
+    void this.followConnection();
+  }
+
+  private async followConnection() {
+    try {
+      for await (const status of this.nc.status()) {
+        if (status.type === 'disconnect') this.connected = false;
+        else if (status.type === 'reconnect') this.connected = true;
+      }
+    } catch {
+      // The connection closed: requests now fail with ClosedConnectionError.
+    }
+  }
 
   /**
    * The largest message the connected server takes (its max_payload; NATS's default is 1 MB, Portico's
@@ -105,9 +125,11 @@ export class BusClient {
       const timeout = options.timeoutMs ?? contract.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
       let parts: ReturnType<typeof readReplyParts>;
       try {
+        if (!this.connected)
+          throw new AppError('unavailable', 'bus_disconnected', SERVICE_UNAVAILABLE_MESSAGE);
         parts = readReplyParts(await this.nc.request(contract.subject, body, { timeout, headers: h }));
       } catch (err) {
-        const failure = toTransportError(err);
+        const failure = err instanceof AppError ? err : toTransportError(err);
         // Inside the request's span: the line carries the trace id the caller's error body shows.
         log.warn({ subject: contract.subject, code: failure.code }, 'A request to a service failed');
         throw failure;
