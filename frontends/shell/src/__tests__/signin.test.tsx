@@ -81,6 +81,8 @@ describe('sign-in page without the router', () => {
     await waitFor(() => expect(screen.queryByText(MESSAGES.emailFirst)).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     const password = (await screen.findByLabelText('Password')) as HTMLInputElement;
+    // The field arrives with the later steps' code, and still takes the focus: the user types on.
+    await waitFor(() => expect(document.activeElement).toBe(password));
 
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText(MESSAGES.passwordMissing)).toBeTruthy();
