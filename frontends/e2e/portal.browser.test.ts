@@ -313,6 +313,22 @@ describe('sign-in and navigation', () => {
     expect(new URL(page.url()).pathname).toBe('/signin');
     await keepScreenshot(page, 'wrong-password');
   });
+
+  it('shows the error fallback, not an empty page, when the sign-in page cannot load its next step', async () => {
+    const page = await freshPage();
+    // Only the page's first two scripts load: as when the network is gone, or a release replaced the
+    // files of the steps this page would load next.
+    await page.route(/\/js\/[^/]+\.js$/, (route) =>
+      /\/js\/(main|react)\.[^/]+\.js$/.test(route.request().url()) ? route.continue() : route.abort(),
+    );
+    await page.goto(`${portal.stack.shellUrl}/signin`);
+    await field(page, 'Email').fill('bob@client.test');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    const fallback = page.getByTestId('error-fallback');
+    await fallback.getByText(FALLBACK).waitFor();
+    expect(await fallback.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);
+    await keepScreenshot(page, 'signin-step-failed-to-load');
+  });
 });
 
 describe('accessibility (axe, every rule of WCAG 2 A and AA and its best practices)', () => {
