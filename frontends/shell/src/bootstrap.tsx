@@ -21,8 +21,10 @@ async function start() {
       return areas;
     },
   };
-  // A first load of /signin without a session renders the sign-in page alone (see ShellRoot).
-  const signInFirst = window.location.pathname === '/signin' && !session.get();
+  // A first load of /signin renders the sign-in page alone (see ShellRoot), with or without a session
+  // (signed in, /signin is the same page): whether there is one is not read before the first frame, as
+  // a first read of localStorage waits for the browser to load the site's storage.
+  const signInFirst = window.location.pathname === '/signin';
   if (!signInFirst) void runtime.areas;
   const root = document.getElementById('root');
   if (root) createRoot(root).render(<ShellRoot runtime={runtime} signInFirst={signInFirst} />);

@@ -33,7 +33,16 @@ export class SessionStore {
   private readonly signedOutListeners = new Set<Listener>();
   private readonly changeListeners = new Set<() => void>();
 
-  constructor(private readonly storage: Storage = window.localStorage) {}
+  /**
+   * `storage` defaults to localStorage, looked up on first use, not here: the first access to it in a
+   * page waits for the browser to load the site's storage, and the sign-in page creates this store
+   * before its first frame without needing it then.
+   */
+  constructor(private readonly storageOverride?: Storage) {}
+
+  private get storage(): Storage {
+    return this.storageOverride ?? window.localStorage;
+  }
 
   /**
    * Joins the other tabs on first use (a subscription or a change made here), not in the constructor:

@@ -24,7 +24,7 @@ function prefetchSignedIn(runtime: ShellRuntime) {
 }
 
 /**
- * A first load of /signin without a session: the sign-in page alone, with the theme, the API client
+ * A first load of /signin (with or without a session): the sign-in page alone, with the theme, the API client
  * and `@portico/kit/signin`. The router, the data-fetching client, the rest of the kit and the areas
  * load once the form is on screen (see `App`).
  */

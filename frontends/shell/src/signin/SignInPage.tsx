@@ -105,9 +105,11 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const [loginKey, setLoginKey] = useState(0);
   const linkToken = params.get('token');
   const emailToken = params.get('email_token');
-  // The address's firm, else the deployment's, else the last one signed in here (read once).
-  const [remembered] = useState(rememberedFirm);
-  const slug = params.get('firm') ?? config.firmSlug ?? remembered ?? '';
+  // The address's firm, else the deployment's, else the last one signed in here (read once, and only
+  // when needed: a first read of localStorage waits for the browser to load the site's storage).
+  const named = params.get('firm') ?? config.firmSlug;
+  const [remembered] = useState(() => (named ? undefined : rememberedFirm()));
+  const slug = named ?? remembered ?? '';
   const setPrimary = useThemePrimary();
 
   const branding = useFirmBranding(users, slug);
