@@ -17,7 +17,13 @@ async function start() {
     session,
     client,
     get areas() {
-      areas ??= import('./remotes/registry.js').then((m) => m.loadAreas(config.remotes));
+      // A registry that failed to load (the network gone) is asked for again on the next use.
+      areas ??= import('./remotes/registry.js')
+        .then((m) => m.loadAreas(config.remotes))
+        .catch((err: unknown) => {
+          areas = undefined;
+          throw err;
+        });
       return areas;
     },
   };

@@ -15,12 +15,14 @@ export interface SignInFirstProps {
 
 /**
  * While idle on the form, the sign-in's later steps, the signed-in shell and the areas' descriptors load
- * in the background.
+ * in the background. Code that fails to load here is asked for again when it is needed (and then shows
+ * the error fallback if it fails again), so a failure here is not an error of its own.
  */
 function prefetchSignedIn(runtime: ShellRuntime) {
-  void loadLaterSteps();
-  void import('./App.js');
-  void runtime.areas;
+  const ignore = () => {};
+  loadLaterSteps().catch(ignore);
+  import('./App.js').catch(ignore);
+  runtime.areas.catch(ignore);
 }
 
 /**
