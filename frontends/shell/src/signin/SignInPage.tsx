@@ -509,8 +509,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
             />
           )}
 
-          {state === 'set-password' && (
-            <Suspense fallback={<StepLoading />}>
+          {/* The steps whose code loads on demand (loadLaterSteps): one boundary for the three. */}
+          <Suspense fallback={<StepLoading />}>
+            {state === 'set-password' && (
               <PasswordForm
                 busy={busy}
                 onSubmit={(password, confirmation) =>
@@ -528,11 +529,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                   })
                 }
               />
-            </Suspense>
-          )}
+            )}
 
-          {state === 'set-sign-in-method' && (
-            <Suspense fallback={<StepLoading />}>
+            {state === 'set-sign-in-method' && (
               <MethodChooser
                 busy={busy}
                 onChoose={(method) => {
@@ -550,11 +549,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                     });
                 }}
               />
-            </Suspense>
-          )}
+            )}
 
-          {state === 'set-phone-number' && (
-            <Suspense fallback={<StepLoading />}>
+            {state === 'set-phone-number' && (
               <PhoneForm
                 busy={busy}
                 onSubmit={(phone) =>
@@ -565,8 +562,8 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 }
                 onBack={() => go('set-sign-in-method')}
               />
-            </Suspense>
-          )}
+            )}
+          </Suspense>
 
           {state === 'set-email' && (
             <>
