@@ -9,7 +9,7 @@ import { noControl } from '../validation/fields.js';
  */
 const PATH_CONTROL = 'Path must not contain control characters';
 const TOO_LONG_ID = 'Must be at most 100 characters';
-const TOO_MANY_FILES = 'You can upload up to 999 files at once';
+const CHOOSE_FILE = 'Please choose at least one file';
 const PAGES = 'Enter pages like 1-3, 5';
 
 const companyId = () =>
@@ -48,6 +48,12 @@ const text = (max: number, control = CONTROL) =>
 const tags = () => z.array(text(100), { error: 'Tags must be a list' }).max(50, 'At most 50 tags');
 const id = (missing: string) =>
   z.string({ error: missing }).trim().min(1, missing).max(100, TOO_LONG_ID).refine(noControl(), CONTROL);
+/** The files (or their upload ids) of one upload: 1 to 999 (spec 1 s.9). */
+const filesOfOneUpload = <T extends z.ZodType>(file: T) =>
+  z
+    .array(file, { error: CHOOSE_FILE })
+    .min(1, CHOOSE_FILE)
+    .max(999, 'You can upload up to 999 files at once');
 /** An id the service keeps in a uuid column. */
 const uuid = (missing: string, invalid: string) =>
   z.string({ error: missing }).trim().min(1, missing).max(36, invalid).refine(isUuid, invalid);
@@ -165,10 +171,7 @@ const uploadFile = z.object(
 export const uploadLinksBody = z.object({
   companyId: companyId(),
   path: path(),
-  files: z
-    .array(uploadFile, { error: 'Please choose at least one file' })
-    .min(1, 'Please choose at least one file')
-    .max(999, TOO_MANY_FILES),
+  files: filesOfOneUpload(uploadFile),
   documentType: text(50).default(''),
   taxYear: text(10).default(''),
 });
@@ -176,12 +179,7 @@ export const uploadLinksBody = z.object({
 export const processDocumentBody = z.object({
   companyId: companyId(),
   path: path(),
-  uploadIds: z
-    .array(uuid('Upload is missing', 'This upload is not valid'), {
-      error: 'Please choose at least one file',
-    })
-    .min(1, 'Please choose at least one file')
-    .max(999, TOO_MANY_FILES),
+  uploadIds: filesOfOneUpload(uuid('Upload is missing', 'This upload is not valid')),
   questionnaireId: text(100).default(''),
   description: text(1_000).default(''),
   markedAsOthers: flag(),
@@ -271,19 +269,11 @@ export const saveDropLinkBody = z.object({
 });
 
 export const dropOffLinksBody = z.object({
-  files: z
-    .array(uploadFile, { error: 'Please choose at least one file' })
-    .min(1, 'Please choose at least one file')
-    .max(999, TOO_MANY_FILES),
+  files: filesOfOneUpload(uploadFile),
 });
 
 export const dropOffProcessBody = z.object({
-  uploadIds: z
-    .array(uuid('Upload is missing', 'This upload is not valid'), {
-      error: 'Please choose at least one file',
-    })
-    .min(1, 'Please choose at least one file')
-    .max(999, TOO_MANY_FILES),
+  uploadIds: filesOfOneUpload(uuid('Upload is missing', 'This upload is not valid')),
   uploaderName: z
     .string({ error: 'Must be text' })
     .trim()
