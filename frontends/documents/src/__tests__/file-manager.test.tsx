@@ -6,7 +6,7 @@ import { BULK_PARALLEL_CALLS, FileManager, MESSAGES } from '../documents/FileMan
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import { MIXED_SELECTION } from '../rules/selection.js';
 import { VIEW_COOKIE } from '../rules/view-preference.js';
-import { aCompany, anItem, fakeApi } from './fixtures.js';
+import { aCompany, anItem, fakeApi, SLOW_SERVICE_TEXT, slowServiceAnswer } from './fixtures.js';
 
 const live = anItem({ name: 'W-2 2024.pdf' });
 const gone = anItem({ name: 'old.pdf', deleted_at: '2024-01-02T00:00:00Z' });
@@ -159,15 +159,14 @@ describe('file manager', () => {
   });
 
   it("says why a listing failed when a service is slow, with no count, and lists on 'Try again'", async () => {
-    const slow = 'The service did not answer in time. Please try again.';
     let answered = false;
     const gw = fakeApi((call) => {
       if (call.path !== '/integrations/get_documents') return undefined;
-      if (!answered) return { status: 504, body: { error: slow, message: slow } };
+      if (!answered) return slowServiceAnswer();
       return { body: { documents: [live], path: '/', count: 1 } };
     });
     renderAdvisor(gw);
-    expect((await screen.findByRole('alert')).textContent).toBe(slow);
+    expect((await screen.findByRole('alert')).textContent).toBe(SLOW_SERVICE_TEXT);
     expect(screen.queryByTestId('item-count')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Go to All Files' })).toBeNull();
     const tree = screen.getByRole('tree', { name: 'Folders' });

@@ -12,6 +12,13 @@ export type Call = KitCall<Body>;
 /** The kit's fake gateway with the documents calls' bodies typed as JSON objects. */
 export const fakeApi = (handler: Handler<Body> = () => undefined) => fakeGateway<Body>(handler);
 
+/** The gateway's answer when a service is slower than its timeout (504), with its text. */
+export const SLOW_SERVICE_TEXT = 'The service did not answer in time. Please try again.';
+export const slowServiceAnswer = () => ({
+  status: 504,
+  body: { error: SLOW_SERVICE_TEXT, message: SLOW_SERVICE_TEXT },
+});
+
 let n = 0;
 export function anItem(overrides: Partial<DocItem> = {}): DocItem {
   n += 1;

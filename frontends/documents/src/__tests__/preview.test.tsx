@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { PREVIEW_FAILED } from '../preview/PreviewDialog.js';
-import { anItem, fakeApi } from './fixtures.js';
+import { anItem, fakeApi, SLOW_SERVICE_TEXT, slowServiceAnswer } from './fixtures.js';
 import { renderPreview } from './render-preview.js';
 
 /** A HEIC preview whose link answers follow `statuses` (the last one repeats), without a link until ready. */
@@ -58,16 +58,15 @@ describe('HEIC preview', () => {
 
 describe('preview link refused', () => {
   it("shows the gateway's text for a slow service, and previews on 'Try again'", async () => {
-    const slow = 'The service did not answer in time. Please try again.';
     let answered = false;
     const gw = fakeApi((call) => {
       if (call.path !== '/integrations/download_document') return undefined;
-      if (!answered) return { status: 504, body: { error: slow, message: slow } };
+      if (!answered) return slowServiceAnswer();
       const data = { link: 'http://s3.test/bucket/photo.png', file_name: 'photo.png', expires_at: '' };
       return { body: { document: { data: { ...data, preview_status: 'none' } } } };
     });
     renderPreview(anItem({ name: 'photo.png', content_type: 'image/png' }), gw);
-    expect((await screen.findByRole('alert')).textContent).toBe(slow);
+    expect((await screen.findByRole('alert')).textContent).toBe(SLOW_SERVICE_TEXT);
     answered = true;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() =>
