@@ -141,6 +141,14 @@ const processed = (ids: string[], invalid: string[] = []) => ({
   },
 });
 
+/** A gateway handler that files the uploads sent to the drop link's process call (those in `invalid` as invalid). */
+const processing =
+  (invalid: string[] = []) =>
+  (call: Call) =>
+    call.path === `/integrations/drop_link/${ID}/process`
+      ? processed(call.body.uploadIds as string[], invalid)
+      : undefined;
+
 async function fill(files: File[], who = { name: 'Vera Visitor', email: 'vera@example.test' }) {
   fireEvent.change(await screen.findByRole('textbox', { name: /Your name/ }), {
     target: { value: who.name },
@@ -221,11 +229,7 @@ describe('the public drop-off page', () => {
   });
 
   it('uploads each file with its own progress, then sends who and the message, and says it worked', async () => {
-    const gw = visit(`id=${ID}`, (call) =>
-      call.path === `/integrations/drop_link/${ID}/process`
-        ? processed(call.body.uploadIds as string[])
-        : undefined,
-    );
+    const gw = visit(`id=${ID}`, processing());
     await fill([file('w2.pdf'), file('1099.pdf')]);
     fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
@@ -265,11 +269,7 @@ describe('the public drop-off page', () => {
   });
 
   it('marks invalid files with the INVALID message and a failed transfer with the failure message', async () => {
-    visit(`id=${ID}`, (call) =>
-      call.path === `/integrations/drop_link/${ID}/process`
-        ? processed(call.body.uploadIds as string[], ['up-0'])
-        : undefined,
-    );
+    visit(`id=${ID}`, processing(['up-0']));
     await fill([file('fake.pdf'), file('lost.pdf'), file('ok.pdf')]);
     fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
     await waitFor(() => expect(FakeXhr.all).toHaveLength(3));
@@ -286,11 +286,7 @@ describe('the public drop-off page', () => {
   });
 
   it('keeps the files lost on the way chosen after a partial drop-off, and sends only those again', async () => {
-    const gw = visit(`id=${ID}`, (call) =>
-      call.path === `/integrations/drop_link/${ID}/process`
-        ? processed(call.body.uploadIds as string[])
-        : undefined,
-    );
+    const gw = visit(`id=${ID}`, processing());
     await fill([file('w2.pdf'), file('lost.pdf')]);
     fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
