@@ -8,6 +8,7 @@ export * from './bus/rpc.js';
 export * from './bus/semaphore.js';
 export * from './config/env.js';
 export * from './db/database.js';
+export * from './db/migration-job.js';
 export * from './db/scoped-read.js';
 export * from './errors/app-error.js';
 export * from './errors/postgres-errors.js';
