@@ -1,45 +1,22 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
 import pg from 'pg';
-import { parseYamlDocuments } from '../../packaging-tests/lib/repo.js';
+import { render } from '../../packaging-tests/lib/kustomize.js';
+import { workloadEnvironment } from '../lib/workload-env.js';
 
-// Each service's migration job (dist/migrate.js, needs npm run build) run as its Kubernetes Job runs it:
-// with the shared ConfigMap's environment, the Job's own values and its DATABASE_URL Secret, nothing more.
+// Each service's migration job (dist/migrate.js; needs npm run build and kubectl for kustomize) run as
+// the production overlay's Job runs it: with its ConfigMaps, its own values and its DATABASE_URL Secret,
+// nothing more.
 const root = resolve(import.meta.dirname, '../../..');
 const SERVICES = ['identity', 'documents', 'notifications'];
 
-type EnvEntry = { name: string; value?: string; valueFrom?: { secretKeyRef?: { key: string } } };
-type Job = { kind: string; spec: { template: { spec: { containers: { env?: EnvEntry[] }[] } } } };
-
-/** The literals of the portico-common ConfigMap every Deployment and Job reads (envFrom). */
-function commonEnvironment(): Record<string, string> {
-  const [kustomization] = parseYamlDocuments(
-    readFileSync(join(root, 'k8s/base/common/kustomization.yaml'), 'utf8'),
-    'common',
-  ) as { configMapGenerator: { name: string; literals: string[] }[] }[];
-  const common = kustomization?.configMapGenerator.find((g) => g.name === 'portico-common');
-  return Object.fromEntries(
-    (common?.literals ?? []).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-}
-
-/** The environment of `service`'s migration Job, its DATABASE_URL Secret being `databaseUrl`. */
+/** The environment of `service`'s migration Job in the production overlay, its DATABASE_URL Secret being `databaseUrl`. */
 function jobEnvironment(service: string, databaseUrl: string): Record<string, string> {
-  const objects = parseYamlDocuments(
-    readFileSync(join(root, `k8s/base/${service}/migrate-job.yaml`), 'utf8'),
-    service,
-  ) as Job[];
-  const job = objects.find((o) => o.kind === 'Job');
-  const env: Record<string, string> = { ...commonEnvironment() };
-  for (const entry of job?.spec.template.spec.containers[0]?.env ?? []) {
-    if (entry.value !== undefined) env[entry.name] = entry.value;
-    else if (entry.valueFrom?.secretKeyRef?.key === 'DATABASE_URL') env[entry.name] = databaseUrl;
-    else throw new Error(`${service}-migrate reads ${entry.name}, which this test does not provide`);
-  }
-  return env;
+  return workloadEnvironment(render('k8s/overlays/production'), 'Job', `${service}-migrate`, {
+    DATABASE_URL: databaseUrl,
+  }).env;
 }
 
 function runJob(service: string, env: Record<string, string>) {

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  createServiceDatabase,
+  freePort,
+  type RunningNats,
+  type RunningS3,
+  startNatsServer,
+  startS3Server,
+  uniqueDatabaseName,
+  waitFor,
+} from '@portico/platform/testing';
+import { exportPKCS8, generateKeyPair } from 'jose';
+import { parseDockerfile } from '../../packaging-tests/lib/dockerfile.js';
+import { render } from '../../packaging-tests/lib/kustomize.js';
+import { contract } from '../../packaging-tests/lib/repo.js';
+import { workloadEnvironment } from '../lib/workload-env.js';
+
+// Each built service started as the production overlay's Deployment starts it (needs npm run build and
+// kubectl for kustomize): its command (or the image's CMD), the environment of its ConfigMaps and
+// Secrets, nothing else. Only the addresses of what it talks to are this run's servers, and the ports
+// free ones. Production mode is on (NODE_ENV from the shared ConfigMap), the trace collector is absent.
+const root = resolve(import.meta.dirname, '../../..');
+const ORDER = ['identity', 'documents', 'notifications', 'gateway'] as const;
+type Name = (typeof ORDER)[number];
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  readyPath: string;
+  output: { text: string };
+}
+
+/** The image's CMD (infra/docker/node-app.Dockerfile), for Deployments that do not set a command. */
+function imageCommand(): string[] {
+  const instructions = parseDockerfile(readFileSync(join(root, 'infra/docker/node-app.Dockerfile'), 'utf8'));
+  const cmd = instructions.filter((i) => i.keyword === 'CMD').at(-1);
+  return JSON.parse(cmd?.args ?? '[]') as string[];
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+describe('the services as the production Deployments start them (needs npm run build and kubectl)', () => {
+  let nats: RunningNats;
+  let s3: RunningS3;
+  const started = new Map<Name, Started>();
+
+  beforeAll(async () => {
+    const objects = render('k8s/overlays/production');
+    [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const secrets: Record<string, string> = {
+      JWT_SIGNING_KEYS: JSON.stringify([
+        { kid: 'production-start', privateKeyPem: await exportPKCS8(privateKey) },
+      ]),
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      // Nothing is sent while no message is queued; a closed port if something tried.
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+    };
+    // An address nothing answers: the trace exporter must not hold anything up.
+    const collector = `http://127.0.0.1:${await freePort()}`;
+    for (const name of ORDER) {
+      const deployable = contract().deployables[name];
+      const databaseUrl = deployable?.database
+        ? await createServiceDatabase(
+            process.env.TEST_PG_ADMIN_URL as string,
+            uniqueDatabaseName(`prod_${name}`),
+          )
+        : '';
+      const { container, env } = workloadEnvironment(objects, 'Deployment', name, {
+        ...secrets,
+        DATABASE_URL: databaseUrl,
+      });
+      const readyPath = (container.readinessProbe.httpGet as { path: string }).path;
+      const port = await freePort();
+      const portEnv = deployable?.portEnv as string;
+      expect(env.NODE_ENV).toBe('production');
+      Object.assign(env, {
+        [portEnv]: String(port),
+        NATS_URL: nats.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector,
+        ...(name === 'documents' ? { S3_ENDPOINT: s3.endpoint } : {}),
+        ...(name === 'gateway' ? { HOST: '127.0.0.1' } : {}),
+      });
+      const [command, ...args] = (container.command as string[] | undefined) ?? imageCommand();
+      expect(command).toBe('node');
+      const output = { text: '' };
+      const child = spawn(process.execPath, args, {
+        cwd: join(root, deployable?.dir as string),
+        env: { ...env, PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout?.on('data', (chunk) => {
+        output.text += chunk;
+      });
+      child.stderr?.on('data', (chunk) => {
+        output.text += chunk;
+      });
+      started.set(name, { child, port, readyPath, output });
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...started.values()].map((s) => stop(s.child)));
+    await Promise.all([nats?.stop(), s3?.stop()]);
+  });
+
+  it.each(ORDER)('%s becomes ready', async (name) => {
+    const service = started.get(name) as Started;
+    // Ready, or exited (then the output says why).
+    const readyOrExited = async () =>
+      service.child.exitCode !== null ||
+      !!(await fetch(`http://127.0.0.1:${service.port}${service.readyPath}`)).ok;
+    await waitFor(readyOrExited, 60_000, `${name} ready`).catch((err: Error) => {
+      throw new Error(`${err.message}\n${service.output.text.slice(-3_000)}`);
+    });
+    expect({ name, exited: service.child.exitCode, output: service.output.text.slice(-3_000) }).toEqual({
+      name,
+      exited: null,
+      output: expect.any(String),
+    });
+  });
+
+  it('answers through the gateway, from the database behind identity, in JSON', async () => {
+    const gateway = started.get('gateway') as Started;
+    const res = await fetch(
+      `http://127.0.0.1:${gateway.port}/firms/get_firm_theme_by_slug?slug=no-such-firm`,
+    );
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: expect.any(String) });
+    // The development routes are off in production.
+    expect((await fetch(`http://127.0.0.1:${gateway.port}/dev/outbox`)).status).toBe(404);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    for (const name of [...ORDER].reverse()) {
+      const service = started.get(name) as Started;
+      expect({ name, code: await stop(service.child) }).toEqual({ name, code: 0 });
+    }
+  }, 120_000);
+});
