@@ -7,6 +7,7 @@ import type { GatewayConfig } from './config/gateway.config.js';
 import { frameworkErrorResponse } from './errors/error-response.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { corsOptions } from './http/cors.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
 import { registerPublicUploadRateLimit } from './rate-limit/public-upload-rate-limit.js';
 import { registerRateLimitPlugin } from './rate-limit/route-limits.js';
@@ -63,6 +64,7 @@ export async function configureGatewayApp(
   const { config, log } = resources;
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestTracing(fastify, log);
+  registerSecurityHeaders(fastify);
   closeConnectionsWhileDraining(fastify, app.get(Lifecycle));
   app.enableCors(corsOptions(config));
   await registerRateLimitPlugin(fastify);

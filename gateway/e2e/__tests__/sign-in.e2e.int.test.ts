@@ -273,6 +273,24 @@ describe('API: sign-in through the gateway', () => {
       const res = await s.call<{ keys: { kid: string; crv: string }[] }>('GET', '/.well-known/jwks.json');
       expect(res.status).toBe(200);
       expect(res.body.keys[0]).toMatchObject({ kid: 'test-key', crv: 'P-256' });
+      // Its own caching stays; the security headers come with it.
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
+    it('keeps a signed-in answer out of every cache, with the security headers, errors too', async () => {
+      const session = await s.signIn(s.firm, 'full');
+      const res = await s.call('GET', '/current_user', { token: session.access_token });
+      expect(res.status).toBe(200);
+      const refused = await s.call('GET', '/current_user');
+      expect(refused.status).toBe(401);
+      for (const answer of [res, refused])
+        expect({
+          cache: answer.headers.get('cache-control'),
+          sniff: answer.headers.get('x-content-type-options'),
+          referrer: answer.headers.get('referrer-policy'),
+          frame: answer.headers.get('x-frame-options'),
+        }).toEqual({ cache: 'no-store', sniff: 'nosniff', referrer: 'no-referrer', frame: 'DENY' });
     });
   });
 });
