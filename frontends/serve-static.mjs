@@ -12,6 +12,7 @@
 // Module-federation files (mf-manifest.json, remoteEntry.js, chunks) are readable from any origin and
 // the manifests are never cached; with --spa, unknown paths without an extension get index.html.
 // --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
+// Every answer carries the security headers of production's nginx (infra/docker/frontend-security-headers.conf).
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -55,6 +56,26 @@ function generatedRuntimeConfig() {
   }
   return { apiUrl, ...(firmSlug ? { firmSlug } : {}), remotes };
 }
+
+/**
+ * The headers of every answer, as production's nginx sends them: read from its snippet
+ * (`add_header Name "value" always;` lines), so the local stack and the browser tests run under them.
+ */
+function securityHeaders() {
+  const snippet = join(
+    dirname(import.meta.filename),
+    '..',
+    'infra',
+    'docker',
+    'frontend-security-headers.conf',
+  );
+  const headers = {};
+  for (const [, name, value] of readFileSync(snippet, 'utf8').matchAll(/^add_header\s+(\S+)\s+"([^"]*)"/gm))
+    headers[name] = value;
+  if (!Object.keys(headers).length) throw new Error(`no add_header line in ${snippet}`);
+  return headers;
+}
+const SECURITY_HEADERS = securityHeaders();
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -116,7 +137,7 @@ async function isCopyOf(copy, file) {
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://local');
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {
       'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',

@@ -17,6 +17,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
 
 FROM ${NGINX_IMAGE} AS runtime
 COPY --chown=0:0 infra/docker/frontend-nginx.conf /etc/nginx/conf.d/default.conf
+COPY --chown=0:0 infra/docker/frontend-security-headers.conf /etc/nginx/snippets/portico-security-headers.conf
 COPY --from=build --chown=0:0 /site /usr/share/nginx/html
 # The unprivileged nginx image runs as uid 101; said again here so the rule is visible.
 USER 101:101

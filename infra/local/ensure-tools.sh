@@ -21,3 +21,26 @@ ensure_nats_server() {
   echo "elsewhere download it from the NATS project and put it on PATH, or set NATS_URL to a running server." >&2
   exit 1
 }
+
+# The front ends' nginx configuration (infra/docker/frontend-nginx.conf) is tested with Debian's nginx
+# and its stock mime.types, the files unpacked into .data/tools/nginx rather than installed: installing
+# the package starts a server on port 80. Nothing to do where nginx is installed.
+ensure_nginx() {
+  local dir=.data/tools/nginx
+  if [[ -x /usr/sbin/nginx && -f /etc/nginx/mime.types ]] || [[ -x $dir/usr/sbin/nginx && -f $dir/etc/nginx/mime.types ]]; then
+    return 0
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "nginx is needed for the front ends' server tests: install it, or they fail saying so." >&2
+    return 0
+  fi
+  echo "Unpacking Debian's nginx for the front ends' server tests…"
+  local downloads; downloads=$(mktemp -d)
+  if ! (cd "$downloads" && apt-get download -qq nginx nginx-common 2>/dev/null); then
+    [[ $(id -u) -eq 0 ]] && apt-get update -qq
+    (cd "$downloads" && apt-get download -qq nginx nginx-common 2>/dev/null)
+  fi
+  mkdir -p "$dir"
+  for deb in "$downloads"/*.deb; do [[ -f $deb ]] && dpkg -x "$deb" "$dir"; done
+  rm -rf "$downloads"
+}

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/../.."
 source infra/local/ensure-tools.sh
 ensure_node_modules
 ensure_nats_server
+ensure_nginx
 export PATH="$PWD/node_modules/.bin:$PATH" NX_NO_CLOUD=true
 export NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning"
 status=0
