@@ -140,6 +140,31 @@ describe('the services as the production Deployments start them (needs npm run b
     expect((await fetch(`http://127.0.0.1:${gateway.port}/dev/outbox`)).status).toBe(404);
   });
 
+  it('counts the sign-in limit per client address that Kong forwards, not per Kong pod', async () => {
+    const gateway = started.get('gateway') as Started;
+    // As Kong sends it: the address it saw appended to what the client sent (here forged in front).
+    const forgotFrom = (client: string, n: number) =>
+      fetch(`http://127.0.0.1:${gateway.port}/sessions/forgot_password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.250, ${client}` },
+        body: JSON.stringify({ email: `someone-${n}@example.test` }),
+      });
+    let first: number | undefined;
+    // The gateway's per-address budget (RATE_LIMIT_IP_MAX, 60 a minute by default), then one more.
+    for (let n = 0; n < 61; n++) {
+      const res = await forgotFrom('198.51.100.1', n);
+      if (res.status === 429) {
+        first = n;
+        break;
+      }
+      // Unknown addresses: identity's own answer, whatever it is, but not the limit.
+      expect(res.status).toBeLessThan(500);
+    }
+    expect(first).toBe(60);
+    // Another client through the same Kong pod keeps its own budget.
+    expect((await forgotFrom('198.51.100.2', 100)).status).not.toBe(429);
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     for (const name of [...ORDER].reverse()) {
       const service = started.get(name) as Started;
