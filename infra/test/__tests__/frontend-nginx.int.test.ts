@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, waitFor } from '@portico/platform/testing';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, waitFor } from '@portico/platform/testing';
+import { chromium } from 'playwright-core';
 
 // The front ends' server configuration (infra/docker/frontend-nginx.conf and its security headers) in a
 // real nginx, Debian's, with its stock mime.types as the image has them, over the built shell and the
@@ -204,6 +205,29 @@ http {
         type: expect.stringMatching(/^(text|application)\/javascript/),
       });
       expect(res.headers['access-control-allow-origin']).toBe('*');
+    }
+  });
+
+  it("lets a browser start the PDF viewer's worker as a module from it", async () => {
+    const worker = readdirSync(remoteDist).find((f) => f.endsWith('.mjs')) as string;
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      // Any page of the remote's origin: a worker script must be of the same origin.
+      await page.goto(`http://127.0.0.1:${remote}/healthz`);
+      // pdf.js starts it so; a module the browser refuses fires `error` at once.
+      const outcome = await page.evaluate(
+        (url) =>
+          new Promise<string>((done) => {
+            const started = new Worker(url, { type: 'module' });
+            started.addEventListener('error', () => done('refused'));
+            setTimeout(() => done('running'), 1_500);
+          }),
+        `/${worker}`,
+      );
+      expect(outcome).toBe('running');
+    } finally {
+      await browser.close();
     }
   });
 });
