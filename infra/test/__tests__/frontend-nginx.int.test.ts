@@ -216,15 +216,11 @@ http {
       // Any page of the remote's origin: a worker script must be of the same origin.
       await page.goto(`http://127.0.0.1:${remote}/healthz`);
       // pdf.js starts it so; a module the browser refuses fires `error` at once.
-      const outcome = await page.evaluate(
-        (url) =>
-          new Promise<string>((done) => {
-            const started = new Worker(url, { type: 'module' });
-            started.addEventListener('error', () => done('refused'));
-            setTimeout(() => done('running'), 1_500);
-          }),
-        `/${worker}`,
-      );
+      const outcome = await page.evaluate(`new Promise((done) => {
+        const started = new Worker(${JSON.stringify(`/${worker}`)}, { type: 'module' });
+        started.addEventListener('error', () => done('refused'));
+        setTimeout(() => done('running'), 1500);
+      })`);
       expect(outcome).toBe('running');
     } finally {
       await browser.close();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@portico/platform';
 import { loadNotificationsConfig } from '../config.js';
+import { undeliveredChannels } from '../delivery/providers.js';
 
 const base = { DATABASE_URL: 'postgres://n:p@127.0.0.1:5432/notifications' };
 
@@ -25,6 +26,22 @@ describe('notifications configuration', () => {
         .DEV_OUTBOX_ENABLED,
     ).toBe(true);
     expect(loadNotificationsConfig({ ...base, DEV_OUTBOX_ENABLED: 'false' }).DEV_OUTBOX_ENABLED).toBe(false);
+  });
+
+  it('names, in production only, the channels whose messages would be kept and not sent', () => {
+    expect(undeliveredChannels(loadNotificationsConfig(base))).toEqual([]);
+    const production = { ...base, NODE_ENV: 'production' };
+    expect(undeliveredChannels(loadNotificationsConfig(production))).toEqual([
+      'Email is kept in the outbox, not sent: set SMTP_URL',
+      'Text messages are kept in the outbox, not sent: set SMS_PROVIDER=http and SMS_API_URL',
+    ]);
+    const delivering = {
+      ...production,
+      SMTP_URL: 'smtp://mail.example.com:587',
+      SMS_PROVIDER: 'http',
+      SMS_API_URL: 'https://sms.example.com/send',
+    };
+    expect(undeliveredChannels(loadNotificationsConfig(delivering))).toEqual([]);
   });
 
   it('reads empty variables as unset, as compose and Kubernetes pass them', () => {

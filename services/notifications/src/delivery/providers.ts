@@ -17,3 +17,16 @@ export function createSmsPort(config: NotificationsConfig): SmsPort {
   }
   return new OutboxSmsAdapter();
 }
+
+/**
+ * What an operator must hear at start: in production, a channel in outbox mode keeps its messages
+ * (sign-in codes and links among them) in the table and sends nothing.
+ */
+export function undeliveredChannels(config: NotificationsConfig): string[] {
+  if (config.NODE_ENV !== 'production') return [];
+  const warnings: string[] = [];
+  if (!config.SMTP_URL) warnings.push('Email is kept in the outbox, not sent: set SMTP_URL');
+  if (config.SMS_PROVIDER !== 'http')
+    warnings.push('Text messages are kept in the outbox, not sent: set SMS_PROVIDER=http and SMS_API_URL');
+  return warnings;
+}
