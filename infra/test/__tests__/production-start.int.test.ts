@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
@@ -16,10 +17,12 @@ import { exportPKCS8, generateKeyPair } from 'jose';
 import { parseDockerfile } from '../../packaging-tests/lib/dockerfile.js';
 import { render } from '../../packaging-tests/lib/kustomize.js';
 import { contract } from '../../packaging-tests/lib/repo.js';
+import { imageRuntimeTree, shippedFolders, unresolvedImports } from '../lib/image-tree.js';
 import { workloadEnvironment } from '../lib/workload-env.js';
 
 // Each built service started as the production overlay's Deployment starts it (needs npm run build and
-// kubectl for kustomize): its command (or the image's CMD), the environment of its ConfigMaps and
+// kubectl for kustomize): from its image's runtime tree (production dependencies only, see
+// lib/image-tree.ts), with its command (or the image's CMD) and the environment of its ConfigMaps and
 // Secrets, nothing else. Only the addresses of what it talks to are this run's servers, and the ports
 // free ones. Production mode is on (NODE_ENV from the shared ConfigMap), the trace collector is absent.
 const root = resolve(import.meta.dirname, '../../..');
@@ -51,9 +54,16 @@ describe('the services as the production Deployments start them (needs npm run b
   let nats: RunningNats;
   let s3: RunningS3;
   const started = new Map<Name, Started>();
+  const images = mkdtempSync(join(tmpdir(), 'portico-images-'));
+  const trees = new Map<Name, string>();
 
   beforeAll(async () => {
     const objects = render('k8s/overlays/production');
+    // One after the other: each install is CPU- and disk-bound.
+    for (const name of ORDER) {
+      const dir = contract().deployables[name]?.dir as string;
+      trees.set(name, await imageRuntimeTree(root, dir, join(images, name)));
+    }
     [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     const secrets: Record<string, string> = {
@@ -94,7 +104,7 @@ describe('the services as the production Deployments start them (needs npm run b
       expect(command).toBe('node');
       const output = { text: '' };
       const child = spawn(process.execPath, args, {
-        cwd: join(root, deployable?.dir as string),
+        cwd: trees.get(name),
         env: { ...env, PATH: process.env.PATH ?? '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -106,12 +116,25 @@ describe('the services as the production Deployments start them (needs npm run b
       });
       started.set(name, { child, port, readyPath, output });
     }
-  }, 120_000);
+  }, 420_000);
 
   afterAll(async () => {
     await Promise.all([...started.values()].map((s) => stop(s.child)));
     await Promise.all([nats?.stop(), s3?.stop()]);
+    rmSync(images, { recursive: true, force: true });
   });
+
+  it.each(ORDER)(
+    '%s: every package its shipped code imports is in its image, lazy imports too',
+    async (name) => {
+      const tree = trees.get(name) as string;
+      const missing = await unresolvedImports(
+        tree,
+        shippedFolders(tree, contract().deployables[name]?.dir as string),
+      );
+      expect({ name, missing }).toEqual({ name, missing: [] });
+    },
+  );
 
   it.each(ORDER)('%s becomes ready', async (name) => {
     const service = started.get(name) as Started;
