@@ -3,7 +3,7 @@
 ensure_node_modules() {
   if [[ ! -x node_modules/.bin/node || package-lock.json -nt node_modules/.package-lock.json ]]; then
     echo "Installing npm packages (Node 24 comes with them)…"
-    # `npm install` rather than `npm ci`: see .ci/run (the registry serves only this platform's binaries).
+    # `npm install` rather than `npm ci`: it keeps what node_modules has and adds what is missing.
     npm install --no-audit --no-fund
   fi
 }
