@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
 import pg from 'pg';
 import { render } from '../../packaging-tests/lib/kustomize.js';
+import { completionOf } from '../lib/child-process.js';
 import { workloadEnvironment } from '../lib/workload-env.js';
 
 // Each service's migration job (dist/migrate.js; needs npm run build and kubectl for kustomize) run as
@@ -20,21 +21,13 @@ function jobEnvironment(service: string, databaseUrl: string): Record<string, st
 }
 
 function runJob(service: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((done) => {
-    const child = spawn(process.execPath, [join(root, `services/${service}/dist/migrate.js`)], {
+  return completionOf(
+    spawn(process.execPath, [join(root, `services/${service}/dist/migrate.js`)], {
       cwd: join(root, 'services', service),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('exit', (code) => done({ code, output }));
-  });
+    }),
+  );
 }
 
 async function tablesOf(databaseUrl: string): Promise<string[]> {

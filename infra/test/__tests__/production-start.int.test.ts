@@ -17,7 +17,8 @@ import { exportPKCS8, generateKeyPair } from 'jose';
 import { parseDockerfile } from '../../packaging-tests/lib/dockerfile.js';
 import { render } from '../../packaging-tests/lib/kustomize.js';
 import { contract } from '../../packaging-tests/lib/repo.js';
-import { imageRuntimeTree, shippedFolders, unresolvedImports } from '../lib/image-tree.js';
+import { outputOf, stopProcess } from '../lib/child-process.js';
+import { type ImageTree, imageRuntimeTree, unresolvedImports } from '../lib/image-tree.js';
 import { workloadEnvironment } from '../lib/workload-env.js';
 
 // Each built service started as the production overlay's Deployment starts it (needs npm run build and
@@ -43,25 +44,19 @@ function imageCommand(): string[] {
   return JSON.parse(cmd?.args ?? '[]') as string[];
 }
 
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  child.kill('SIGTERM');
-  return exited;
-}
-
 describe('the services as the production Deployments start them (needs npm run build and kubectl)', () => {
   let nats: RunningNats;
   let s3: RunningS3;
   const started = new Map<Name, Started>();
   const images = mkdtempSync(join(tmpdir(), 'portico-images-'));
-  const trees = new Map<Name, string>();
+  const trees = new Map<Name, ImageTree>();
+  const { deployables } = contract();
 
   beforeAll(async () => {
     const objects = render('k8s/overlays/production');
     // One after the other: each install is CPU- and disk-bound.
     for (const name of ORDER) {
-      const dir = contract().deployables[name]?.dir as string;
+      const dir = deployables[name]?.dir as string;
       trees.set(name, await imageRuntimeTree(root, dir, join(images, name)));
     }
     [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
@@ -78,7 +73,7 @@ describe('the services as the production Deployments start them (needs npm run b
     // An address nothing answers: the trace exporter must not hold anything up.
     const collector = `http://127.0.0.1:${await freePort()}`;
     for (const name of ORDER) {
-      const deployable = contract().deployables[name];
+      const deployable = deployables[name];
       const databaseUrl = deployable?.database
         ? await createServiceDatabase(
             process.env.TEST_PG_ADMIN_URL as string,
@@ -102,24 +97,17 @@ describe('the services as the production Deployments start them (needs npm run b
       });
       const [command, ...args] = (container.command as string[] | undefined) ?? imageCommand();
       expect(command).toBe('node');
-      const output = { text: '' };
       const child = spawn(process.execPath, args, {
-        cwd: trees.get(name),
+        cwd: trees.get(name)?.app,
         env: { ...env, PATH: process.env.PATH ?? '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      child.stdout?.on('data', (chunk) => {
-        output.text += chunk;
-      });
-      child.stderr?.on('data', (chunk) => {
-        output.text += chunk;
-      });
-      started.set(name, { child, port, readyPath, output });
+      started.set(name, { child, port, readyPath, output: outputOf(child) });
     }
   }, 420_000);
 
   afterAll(async () => {
-    await Promise.all([...started.values()].map((s) => stop(s.child)));
+    await Promise.all([...started.values()].map((s) => stopProcess(s.child)));
     await Promise.all([nats?.stop(), s3?.stop()]);
     rmSync(images, { recursive: true, force: true });
   });
@@ -127,11 +115,8 @@ describe('the services as the production Deployments start them (needs npm run b
   it.each(ORDER)(
     '%s: every package its shipped code imports is in its image, lazy imports too',
     async (name) => {
-      const tree = trees.get(name) as string;
-      const missing = await unresolvedImports(
-        tree,
-        shippedFolders(tree, contract().deployables[name]?.dir as string),
-      );
+      const tree = trees.get(name) as ImageTree;
+      const missing = await unresolvedImports(tree.app, tree.shipped);
       expect({ name, missing }).toEqual({ name, missing: [] });
     },
   );
@@ -191,7 +176,7 @@ describe('the services as the production Deployments start them (needs npm run b
   it('stops cleanly on SIGTERM', async () => {
     for (const name of [...ORDER].reverse()) {
       const service = started.get(name) as Started;
-      expect({ name, code: await stop(service.child) }).toEqual({ name, code: 0 });
+      expect({ name, code: await stopProcess(service.child) }).toEqual({ name, code: 0 });
     }
   }, 120_000);
 });

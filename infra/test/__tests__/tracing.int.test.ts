@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
@@ -9,6 +9,7 @@ import {
   uniqueDatabaseName,
   waitFor,
 } from '@portico/platform/testing';
+import { outputOf, stopProcess } from '../lib/child-process.js';
 
 // One request through the built gateway and identity processes, with the console span exporter on:
 // the gateway's HTTP span, identity's handler span and the PostgreSQL query span share one trace id.
@@ -20,14 +21,7 @@ function startProcess(args: string[], env: Record<string, string>) {
     env: { ...process.env, NODE_OPTIONS: '', OTEL_TRACES_EXPORTER: 'console', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output = { text: '' };
-  child.stdout?.on('data', (chunk) => {
-    output.text += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output.text += chunk;
-  });
-  return { child, output };
+  return { child, output: outputOf(child) };
 }
 
 /** Spans printed by the console exporter: each has a traceId, a name and its service. */
@@ -37,13 +31,6 @@ function spans(text: string): { traceId: string; name: string }[] {
   for (const match of text.matchAll(pattern))
     found.push({ traceId: match[1] as string, name: match[2] as string });
   return found;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 describe('tracing across processes (needs npm run build)', () => {
@@ -93,7 +80,11 @@ describe('tracing across processes (needs npm run build)', () => {
   });
 
   afterAll(async () => {
-    await Promise.all([stop(gateway.child), stop(quietGateway.child), stop(identity.child)]);
+    await Promise.all([
+      stopProcess(gateway.child),
+      stopProcess(quietGateway.child),
+      stopProcess(identity.child),
+    ]);
     await nats.stop();
   });
 

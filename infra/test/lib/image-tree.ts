@@ -18,14 +18,21 @@ function workspaceFolders(root: string): string[] {
   });
 }
 
+export interface ImageTree {
+  /** The app's folder in the tree, where the image starts it. */
+  app: string;
+  /** The built code the image ships: the `dist/` of proto, the platform and the app. */
+  shipped: string[];
+}
+
 /**
  * The runtime tree of a Node deployable's image, as the prune stage of infra/docker/node-app.Dockerfile
  * makes it from the built checkout at `root`: the manifests and the lock file, `npm ci --omit=dev` of
  * the app's workspace (no scripts), then the built `dist/` and `migrations/` of proto, the platform
  * and the app. Only production dependencies are there, so an import of a development-only package on a
- * path the service runs fails as it would in the image. Returns the app's folder inside `into`.
+ * path the service runs fails as it would in the image.
  */
-export async function imageRuntimeTree(root: string, appDir: string, into: string): Promise<string> {
+export async function imageRuntimeTree(root: string, appDir: string, into: string): Promise<ImageTree> {
   mkdirSync(into, { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(root, file), join(into, file));
   for (const folder of workspaceFolders(root)) {
@@ -37,20 +44,12 @@ export async function imageRuntimeTree(root: string, appDir: string, into: strin
     ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '-w', appDir],
     { cwd: into, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
   );
-  for (const folder of ['proto', 'services/platform', appDir])
+  const shippedPackages = ['proto', 'services/platform', appDir];
+  for (const folder of shippedPackages)
     for (const built of ['dist', 'migrations'])
       if (existsSync(join(root, folder, built)))
         cpSync(join(root, folder, built), join(into, folder, built), { recursive: true });
-  return join(into, appDir);
-}
-
-/**
- * The built folders an image ships for `appDir`, inside its runtime tree (the app's folder): the app's,
- * the platform's and proto's `dist/`.
- */
-export function shippedFolders(appTree: string, appDir: string): string[] {
-  const treeRoot = appTree.slice(0, appTree.length - appDir.length);
-  return ['proto', 'services/platform', appDir].map((folder) => join(treeRoot, folder, 'dist'));
+  return { app: join(into, appDir), shipped: shippedPackages.map((folder) => join(into, folder, 'dist')) };
 }
 
 const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"./][^'"]*)['"]/g;

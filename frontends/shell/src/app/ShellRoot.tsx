@@ -7,8 +7,9 @@ const App = lazy(() => import('./App.js').then((m) => ({ default: m.App })));
 
 /**
  * The sign-in page alone on a first load of /signin (`signInFirst`), then, once signed in, the whole
- * shell (`App`). The switch is a transition: the form stays on screen until the shell's code is there. Code that fails to load (the network gone, or a release that replaced the
- * files this page still asks for) shows the error fallback instead of an empty page.
+ * shell (`App`). The switch is a transition: the form stays on screen until the shell's code is there.
+ * Code that fails to load (the network gone, or a release that replaced the files this page still asks
+ * for) shows the error fallback instead of an empty page.
  */
 export function ShellRoot({ runtime, signInFirst }: { runtime: ShellRuntime; signInFirst: boolean }) {
   const [mode, setMode] = useState<'signin' | 'app'>(signInFirst ? 'signin' : 'app');
