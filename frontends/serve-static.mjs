@@ -77,6 +77,33 @@ function securityHeaders() {
 }
 const SECURITY_HEADERS = securityHeaders();
 
+/**
+ * Production serves the remotes from the shell's origin, under a policy of `script-src 'self'`; here
+ * each remote has a port of its own, so the shell's policy also names the origins its runtime
+ * configuration loads remotes from, for scripts and for workers (pdf.js starts a worker of another origin
+ * from a `blob:` that imports it).
+ */
+function policyWithRemotes(policy, config) {
+  const origins = new Set();
+  for (const url of Object.values(config?.remotes ?? {})) {
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // a path: the shell's own origin
+    }
+  }
+  if (!origins.size || !/script-src [^;]*/.test(policy)) return policy;
+  const listed = [...origins].join(' ');
+  return `${policy.replace(/script-src [^;]*/, (directive) => `${directive} ${listed}`)}; worker-src 'self' blob: ${listed}`;
+}
+
+/** The shell's runtime configuration as /runtime-config.json answers it, or null when none is served. */
+async function servedRuntimeConfig() {
+  if (!values.spa) return null;
+  if (values.config) return JSON.parse(await readFile(values.config, 'utf8'));
+  return generatedRuntimeConfig();
+}
+
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -138,6 +165,10 @@ const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://local');
   res.setHeader('Access-Control-Allow-Origin', '*');
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  // Read for each answer: a test rewrites the configuration to point a remote elsewhere.
+  const config = await servedRuntimeConfig().catch(() => null);
+  const policy = SECURITY_HEADERS['Content-Security-Policy'];
+  if (policy) res.setHeader('Content-Security-Policy', policyWithRemotes(policy, config));
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {
       'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
@@ -154,14 +185,8 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
     return;
   }
-  if (
-    values.spa &&
-    url.pathname === '/runtime-config.json' &&
-    (values.config || process.env.PORTICO_API_URL)
-  ) {
-    const body = values.config
-      ? await readFile(values.config)
-      : JSON.stringify(generatedRuntimeConfig(), null, 2);
+  if (url.pathname === '/runtime-config.json' && config) {
+    const body = JSON.stringify(config, null, 2);
     res.writeHead(200, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-cache' });
     res.end(req.method === 'HEAD' ? undefined : body);
     return;

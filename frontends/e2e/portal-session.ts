@@ -5,6 +5,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, signIn } from './browser.js';
 import { DEMO_PASSWORD, type PortalStack, startPortalStack } from './stack.js';
 
+/** Run in each page before its scripts: tells the test what the page's security policy refused. */
+const REPORT_REFUSALS = `document.addEventListener('securitypolicyviolation', (e) =>
+  window.portalPolicyRefused(e.effectiveDirective + ' refused ' + (e.blockedURI || '(inline)') + ' on ' + e.documentURI),
+  true);`;
+
 export type Screen = 'desktop' | 'tablet' | 'phone';
 const SCREENS = {
   desktop: { viewport: { width: 1280, height: 900 } },
@@ -35,8 +40,13 @@ export function portalSession(): PortalSession {
     await browser?.close();
     await stack?.stop();
   }, 60_000);
+  // Every page runs under the front ends' Content-Security-Policy (frontends/serve-static.mjs sends
+  // production's): anything it refuses (a script, a worker, an eval) fails the test that caused it.
+  const refused: string[] = [];
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));
+    const seen = refused.splice(0);
+    if (seen.length) throw new Error(`The page's security policy refused:\n${seen.join('\n')}`);
   });
 
   const started = <T>(value: T | undefined): T => {
@@ -53,6 +63,8 @@ export function portalSession(): PortalSession {
     async freshPage(screen = 'desktop') {
       const context = await session.browser.newContext(SCREENS[screen]);
       contexts.push(context);
+      await context.exposeFunction('portalPolicyRefused', (what: string) => refused.push(what));
+      await context.addInitScript(REPORT_REFUSALS);
       return context.newPage();
     },
     async signedIn(email, screen = 'desktop') {

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, waitFor } from '@portico/platform/testing';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 // The front ends' server configuration (infra/docker/frontend-nginx.conf and its security headers) in a
 // real nginx, Debian's, with its stock mime.types as the image has them, over the built shell and the
@@ -65,8 +65,40 @@ const SECURITY = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
-  'content-security-policy': "frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+  'content-security-policy': "frame-ancestors 'none'; object-src 'none'; base-uri 'self'; script-src 'self'",
 };
+
+/**
+ * The edge as Kong routes it in production: a remote under /remotes/<name>/ of the portal's origin, the
+ * shell for the rest, and the runtime configuration the deployment mounts into the shell.
+ */
+function edgeFor(port: number, shell: number, remote: number, runtimeConfig: string): string {
+  return `server {
+    listen 127.0.0.1:${port};
+    location = /runtime-config.json { default_type application/json; alias ${runtimeConfig}; }
+    location /remotes/documents/ { proxy_pass http://127.0.0.1:${remote}/; }
+    location / { proxy_pass http://127.0.0.1:${shell}; }
+  }`;
+}
+
+/** Opens `url` in a fresh page and answers what the page's security policy refused while it ran. */
+async function refusalsWhileOpening(browser: Browser, url: string, shows: string) {
+  const context = await browser.newContext();
+  try {
+    const refused: string[] = [];
+    await context.exposeFunction('policyRefused', (what: string) => refused.push(what));
+    await context.addInitScript(
+      `document.addEventListener('securitypolicyviolation', (e) =>
+        window.policyRefused(e.effectiveDirective + ' ' + e.blockedURI), true);`,
+    );
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByText(shows, { exact: true }).waitFor({ timeout: 15_000 });
+    return refused;
+  } finally {
+    await context.close();
+  }
+}
 
 describe('the front ends behind nginx with the image configuration (needs npm run build)', () => {
   const shellDist = join(root, 'frontends/shell/dist');
@@ -74,8 +106,14 @@ describe('the front ends behind nginx with the image configuration (needs npm ru
   let prefix: string;
   let nginx: ChildProcess;
   let output = '';
+  const writeRuntimeConfig = (documents: string) =>
+    writeFileSync(
+      join(prefix, 'runtime-config.json'),
+      JSON.stringify({ apiUrl: '', remotes: { documents } }),
+    );
   let shell: number;
   let remote: number;
+  let edge: number;
 
   beforeAll(async () => {
     if (!NGINX || !MIME_TYPES)
@@ -84,7 +122,8 @@ describe('the front ends behind nginx with the image configuration (needs npm ru
       );
     prefix = mkdtempSync(join(tmpdir(), 'portico-nginx-'));
     mkdirSync(join(prefix, 'temp'));
-    [shell, remote] = [await freePort(), await freePort()];
+    [shell, remote, edge] = [await freePort(), await freePort(), await freePort()];
+    writeRuntimeConfig('/remotes/documents/mf-manifest.json');
     // As the image's nginx.conf: the stock types, octet-stream otherwise, the site's server blocks.
     writeFileSync(
       join(prefix, 'nginx.conf'),
@@ -106,6 +145,7 @@ http {
   scgi_temp_path ${prefix}/temp/scgi;
   ${siteFor(shell, shellDist)}
   ${siteFor(remote, remoteDist)}
+  ${edgeFor(edge, shell, remote, join(prefix, 'runtime-config.json'))}
 }
 `,
     );
@@ -223,6 +263,32 @@ http {
       })`);
       expect(outcome).toBe('running');
     } finally {
+      await browser.close();
+    }
+  });
+
+  it("runs the shell and a remote from the portal's origin under the policy; another origin's script is refused", async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    try {
+      // The documents remote's public page, with no link id: the remote loaded, mounted and answered.
+      const sameOrigin = await refusalsWhileOpening(
+        browser,
+        `http://127.0.0.1:${edge}/drop-link`,
+        'This drop link is incomplete. Please ask the firm for the full link.',
+      );
+      expect(sameOrigin).toEqual([]);
+
+      // The remote's descriptor is refused, so the shell does not know the public page and asks for a
+      // sign-in.
+      writeRuntimeConfig(`http://127.0.0.1:${remote}/mf-manifest.json`);
+      const otherOrigin = await refusalsWhileOpening(
+        browser,
+        `http://127.0.0.1:${edge}/drop-link`,
+        'Sign In',
+      );
+      expect(otherOrigin).toContain(`script-src-elem http://127.0.0.1:${remote}/remoteEntry.js`);
+    } finally {
+      writeRuntimeConfig('/remotes/documents/mf-manifest.json');
       await browser.close();
     }
   });
