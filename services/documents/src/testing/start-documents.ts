@@ -1,4 +1,4 @@
-import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
+import { createServiceDatabase, queryAcrossFirms, uniqueDatabaseName } from '@portico/platform/testing';
 import { HeicConverter } from '../previews/heic.converter.js';
 import { startDocumentsService } from '../start.js';
 
@@ -33,21 +33,7 @@ export async function startDocuments(options: {
     databaseUrl,
     healthPort: service.healthPort,
     previewsIdle: () => service.app.get(HeicConverter).idle(),
-    query: async (text, params) => {
-      const client = await service.resources.database.pool.connect();
-      try {
-        await client.query('begin');
-        await client.query(`select set_config('app.bypass_rls', 'on', true)`);
-        const result = await client.query(text, params as unknown[]);
-        await client.query('commit');
-        return result.rows;
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    query: (text, params) => queryAcrossFirms(service.resources.database.pool, text, params),
     stop: service.stop,
   };
 }

@@ -1,4 +1,4 @@
-import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
+import { createServiceDatabase, queryAcrossFirms, uniqueDatabaseName } from '@portico/platform/testing';
 import { KeyRing } from '../keys/signing-keys.js';
 import { type BuiltFirm, buildFirm, type FirmSpec } from '../seed/firm-builder.js';
 import { startIdentityService } from '../start.js';
@@ -35,21 +35,7 @@ export async function startIdentity(options: {
     databaseUrl,
     healthPort: service.healthPort,
     buildFirm: (spec) => buildFirm(db, spec),
-    query: async (text, params) => {
-      const client = await service.resources.database.pool.connect();
-      try {
-        await client.query('begin');
-        await client.query(`select set_config('app.bypass_rls', 'on', true)`);
-        const result = await client.query(text, params as unknown[]);
-        await client.query('commit');
-        return result.rows;
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    query: (text, params) => queryAcrossFirms(service.resources.database.pool, text, params),
     stop: service.stop,
   };
 }

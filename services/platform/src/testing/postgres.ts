@@ -97,3 +97,27 @@ export async function createServiceDatabase(adminUrl: string, name: string): Pro
 export function uniqueDatabaseName(prefix: string): string {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
 }
+
+/**
+ * Runs one SQL statement in a transaction of its own with row-level security bypassed, as the service's
+ * own role: a test reads and arranges rows of any firm with it.
+ */
+export async function queryAcrossFirms<T = Record<string, unknown>>(
+  pool: pg.Pool,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(`select set_config('app.bypass_rls', 'on', true)`);
+    const result = await client.query(text, params);
+    await client.query('commit');
+    return result.rows as T[];
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
