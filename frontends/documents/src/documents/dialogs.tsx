@@ -10,11 +10,25 @@ import {
   Textarea,
   TextInput,
 } from '@portico/kit';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import type { Capabilities } from '../rules/capabilities.js';
 import { normalizePath, parentPath, renamedName, splitExtension } from '../rules/names.js';
 import { FolderTree } from './FolderTree.js';
+
+/** A dialog's busy flag, set while `work` runs (its submit button shows a spinner meanwhile). */
+function useBusy(): [boolean, (work: () => Promise<unknown>) => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  const whileBusy = useCallback(async (work: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await work();
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return [busy, whileBusy];
+}
 
 interface Base {
   onClose: () => void;
@@ -84,18 +98,13 @@ export function CreateFolderDialog({
 }: Base & { onCreate: (name: string) => Promise<void> }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   return (
     <Dialog opened onClose={onClose} title="Add Folder">
       <Form
         onSubmit={async () => {
           if (!name.trim()) return setError(FOLDER_NAME_REQUIRED);
-          setBusy(true);
-          try {
-            await onCreate(name.trim());
-          } finally {
-            setBusy(false);
-          }
+          await whileBusy(() => onCreate(name.trim()));
         }}
       >
         <TextInput
@@ -121,7 +130,7 @@ export function RenameDialog({
   const { base, ext } = splitExtension(item.name, folder);
   const [value, setValue] = useState(base);
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   return (
     <Dialog opened onClose={onClose} title={folder ? 'Rename folder' : 'Rename file'}>
       <Form
@@ -129,12 +138,7 @@ export function RenameDialog({
           const result = renamedName(item.name, value, folder);
           if (result.error !== undefined) return setError(result.error);
           if (result.name === item.name) return onClose();
-          setBusy(true);
-          try {
-            await onRename(result.name);
-          } finally {
-            setBusy(false);
-          }
+          await whileBusy(() => onRename(result.name));
         }}
       >
         <Group align="flex-start" wrap="nowrap" gap="xs">
@@ -160,17 +164,12 @@ export function DescriptionDialog({
   onSave,
 }: Base & { item: DocItem; onSave: (d: string) => Promise<void> }) {
   const [value, setValue] = useState(item.description ?? '');
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   return (
     <Dialog opened onClose={onClose} title="Edit Description">
       <Form
         onSubmit={async () => {
-          setBusy(true);
-          try {
-            await onSave(value.trim());
-          } finally {
-            setBusy(false);
-          }
+          await whileBusy(() => onSave(value.trim()));
         }}
       >
         <Textarea
@@ -196,7 +195,7 @@ export function TagsDialog({
 }: Base & { item: DocItem; firmTags: string[]; onSave: (t: string[]) => Promise<void> }) {
   const [tags, setTags] = useState<string[]>(item.tags ?? []);
   const [extra, setExtra] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   const all = [...new Set([...firmTags, ...tags])];
   const toggle = (tag: string) =>
     setTags((t) => (t.includes(tag) ? t.filter((x) => x !== tag) : [...t, tag]));
@@ -204,12 +203,7 @@ export function TagsDialog({
     <Dialog opened onClose={onClose} title="Edit Tags">
       <Form
         onSubmit={async () => {
-          setBusy(true);
-          try {
-            await onSave(tags);
-          } finally {
-            setBusy(false);
-          }
+          await whileBusy(() => onSave(tags));
         }}
       >
         <Stack gap="xs">
@@ -263,17 +257,12 @@ function Confirm({
   progress?: BulkProgress;
   onConfirm: () => Promise<void>;
 }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   return (
     <Dialog opened onClose={onClose} title={title}>
       <Form
         onSubmit={async () => {
-          setBusy(true);
-          try {
-            await onConfirm();
-          } finally {
-            setBusy(false);
-          }
+          await whileBusy(() => onConfirm());
         }}
       >
         {/* A sentence is a paragraph; a control (the convert checkbox) is not put inside one. */}
@@ -376,7 +365,7 @@ export function MoveCopyDialog({
   const from = normalizePath(items[0]?.path ?? parentPath(items[0]?.link ?? '/'));
   const [target, setTarget] = useState(from);
   const [targetCompany, setTargetCompany] = useState<Entity>(company);
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   const sameCompany = targetCompany.id === company.id;
   const folders = items.filter((i) => i.type === 'folder').map((i) => normalizePath(i.link));
   // Not into itself, and for a client not into a folder the company blocks (the service refuses both).
@@ -387,12 +376,7 @@ export function MoveCopyDialog({
     <Dialog opened onClose={onClose} title={`${verb} ${describe(items)}`} size="wide">
       <Form
         onSubmit={async () => {
-          setBusy(true);
-          try {
-            await onConfirm({ path: target, company: targetCompany });
-          } finally {
-            setBusy(false);
-          }
+          await whileBusy(() => onConfirm({ path: target, company: targetCompany }));
         }}
       >
         {caps.otherCompanies ? (

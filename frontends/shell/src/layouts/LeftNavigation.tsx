@@ -23,6 +23,25 @@ export function navVariant(pathname: string): {
   return { section: 'main' };
 }
 
+function NavItems({
+  items,
+  isActive,
+}: {
+  items: ReturnType<typeof buildNavigation>;
+  isActive: (path: string) => boolean;
+}) {
+  return items.map((item) => (
+    <NavLink
+      key={item.id}
+      component={Link}
+      to={item.path}
+      label={item.label}
+      active={isActive(item.path)}
+      data-nav-id={item.id}
+    />
+  ));
+}
+
 export function LeftNavigation({
   descriptors,
   ctx,
@@ -62,28 +81,10 @@ export function LeftNavigation({
             />
           </Stack>
         )}
-        {upper.map((item) => (
-          <NavLink
-            key={item.id}
-            component={Link}
-            to={item.path}
-            label={item.label}
-            active={isActive(item.path)}
-            data-nav-id={item.id}
-          />
-        ))}
+        <NavItems items={upper} isActive={isActive} />
       </ScrollArea>
       <Stack gap={0} data-testid="nav-lower">
-        {lower.map((item) => (
-          <NavLink
-            key={item.id}
-            component={Link}
-            to={item.path}
-            label={item.label}
-            active={isActive(item.path)}
-            data-nav-id={item.id}
-          />
-        ))}
+        <NavItems items={lower} isActive={isActive} />
       </Stack>
     </Stack>
   );
