@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PDFDocument } from 'pdf-lib';
+import { Gate } from '../jobs/gate.js';
 import type { UploadRow } from '../schema.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { OBJECT_STORE } from '../tokens.js';
@@ -27,6 +28,12 @@ export async function pdfInfo(bytes: Buffer): Promise<{ isProtected: boolean; pa
 }
 
 /**
+ * Whole files held in memory at once by one instance, across every upload being processed: a PDF read
+ * whole can be 150 MB, so many uploads at once must not multiply that. Ranged reads are not held back.
+ */
+export const WHOLE_FILES_AT_ONCE = 4;
+
+/**
  * The checks of spec 1 s.5.5 on an object the browser uploaded: size, first bytes, PDF encryption.
  * The first bytes come with the size in one ranged read. A PDF is opened whole with pdf-lib only when its
  * page count is wanted (extracted documents) or its trailer does not decide; otherwise its encryption is
@@ -34,6 +41,8 @@ export async function pdfInfo(bytes: Buffer): Promise<{ isProtected: boolean; pa
  */
 @Injectable()
 export class UploadValidator {
+  private readonly wholeFiles = new Gate(WHOLE_FILES_AT_ONCE);
+
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
   async check(
@@ -43,7 +52,13 @@ export class UploadValidator {
   ): Promise<Checked> {
     const pdf = checkedTypeOf(name) === 'pdf';
     const whole = pdf && !!options.pageCount;
-    const object = await this.store.inspect(upload.storageKey, {
+    return whole
+      ? this.wholeFiles.run(() => this.checkObject(upload.storageKey, name, true))
+      : this.checkObject(upload.storageKey, name, false);
+  }
+
+  private async checkObject(key: string, name: string, whole: boolean): Promise<Checked> {
+    const object = await this.store.inspect(key, {
       firstBytes: SNIFF_BYTES,
       whole,
       maxBytes: MAX_FILE_BYTES,
@@ -51,11 +66,12 @@ export class UploadValidator {
     if (!object) return { valid: false, reason: 'missing' };
     if (object.size > MAX_FILE_BYTES) return { valid: false, reason: 'too_large' };
     if (!isValidUpload(name, object.bytes.subarray(0, SNIFF_BYTES))) return { valid: false, reason: 'type' };
-    const info = !pdf
-      ? { isProtected: false, pageCount: 0 }
-      : whole
-        ? await pdfInfo(object.bytes)
-        : await this.pdfEncryption(upload.storageKey, object.size, object.bytes);
+    const info =
+      checkedTypeOf(name) !== 'pdf'
+        ? { isProtected: false, pageCount: 0 }
+        : whole
+          ? await pdfInfo(object.bytes)
+          : await this.pdfEncryption(key, object.size, object.bytes);
     return { valid: true, size: object.size, contentType: contentTypeOf(name), ...info };
   }
 
@@ -65,7 +81,7 @@ export class UploadValidator {
       this.store.readRange(key, offset, length),
     );
     return encrypted === undefined
-      ? pdfInfo(await this.store.read(key, size))
+      ? this.wholeFiles.run(async () => pdfInfo(await this.store.read(key, size)))
       : { isProtected: encrypted, pageCount: 0 };
   }
 }

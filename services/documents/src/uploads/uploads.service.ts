@@ -371,5 +371,9 @@ export function assertInTime(pending: readonly UploadRow[]): void {
     throw new AppError('gone', 'upload_expired', Messages.uploadExpired);
 }
 
-/** Files validated at once per process call: each holds one object's bytes (a whole PDF) while checked. */
-export const VALIDATE_CONCURRENCY = 4;
+/**
+ * Files checked at once per process call: each check is a ranged read or two, a few kilobytes, so the
+ * store's latency (tens of ms per read on S3) is overlapped; whole files are limited on their own
+ * (WHOLE_FILES_AT_ONCE in upload-validator.ts).
+ */
+export const VALIDATE_CONCURRENCY = 16;
