@@ -6,6 +6,7 @@ import { AppModule, type GatewayResources } from './app.module.js';
 import type { GatewayConfig } from './config/gateway.config.js';
 import { frameworkErrorResponse } from './errors/error-response.js';
 import { Lifecycle } from './health/lifecycle.js';
+import { registerCompression } from './http/compression.js';
 import { corsOptions } from './http/cors.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
@@ -54,8 +55,9 @@ export function createNestApp(resources: GatewayResources): Promise<NestFastifyA
 }
 
 /**
- * Adds everything that must exist before the routes are registered (tracing, CORS, sign-in rate limits,
- * the OpenAPI document and its UI), then registers them. It does not listen.
+ * Adds everything that must exist before the routes are registered (tracing, security headers,
+ * compression, CORS, sign-in rate limits, the OpenAPI document and its UI), then registers them. It
+ * does not listen.
  */
 export async function configureGatewayApp(
   app: NestFastifyApplication,
@@ -65,6 +67,7 @@ export async function configureGatewayApp(
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestTracing(fastify, log);
   registerSecurityHeaders(fastify);
+  await registerCompression(fastify);
   closeConnectionsWhileDraining(fastify, app.get(Lifecycle));
   app.enableCors(corsOptions(config));
   await registerRateLimitPlugin(fastify);

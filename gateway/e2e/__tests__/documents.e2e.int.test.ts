@@ -1,3 +1,5 @@
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startDocuments } from '@portico/documents/testing';
 import { startS3Server } from '@portico/platform/testing';
@@ -10,6 +12,8 @@ jest.setTimeout(60_000);
 const INVALID =
   'We were unable to process some of uploaded files as they appear to be INVALID. Kindly check those files and try uploading them again.';
 
+type RawAnswer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+
 interface UploadLink {
   upload_id: string;
   url: string;
@@ -19,6 +23,26 @@ interface UploadLink {
 
 // The documents routes through the gateway, with uploads PUT straight to the S3 server as a browser does.
 describe('API: documents through the gateway', () => {
+  /** A POST with node's http client, which leaves the body as the server encoded it (fetch decodes it). */
+  function rawPost(path: string, body: unknown, headers: Record<string, string>): Promise<RawAnswer> {
+    const url = new URL(path, s.gateway.url);
+    return new Promise((done, fail) => {
+      const req = request(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        },
+      );
+      req.on('error', fail);
+      req.end(JSON.stringify(body));
+    });
+  }
+
   let s: Stack;
   let seedItems: (sql: string, params: unknown[]) => Promise<unknown[]>;
   const tokens: Record<string, string> = {};
@@ -301,6 +325,46 @@ describe('API: documents through the gateway', () => {
       preview_status: 'none',
       upload_type: '',
     });
+  });
+
+  it('compresses a large answer for a client that accepts it, and only then', async () => {
+    // The folder of the test above: 6,000 items, about a megabyte of JSON.
+    const listing = (acceptEncoding?: string) =>
+      rawPost(
+        '/integrations/get_documents',
+        { companyId: company('individual'), path: '/Archive' },
+        {
+          authorization: `Bearer ${as('partner')}`,
+          ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+        },
+      );
+    const plain = await listing();
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1_000_000);
+    expect(JSON.parse(plain.body.toString()).count).toBe(6000);
+
+    const br = await listing('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.body.length).toBeLessThan(plain.body.length / 5);
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+
+    const gzip = await listing('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+
+    // An answer under a kilobyte goes as it is.
+    const small = await rawPost(
+      '/integrations/get_documents',
+      {},
+      {
+        authorization: `Bearer ${as('partner')}`,
+        'accept-encoding': 'gzip, br',
+      },
+    );
+    expect(small.status).toBe(400);
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('get_documents with lean answers the same items without their defaults, link, path and company', async () => {

@@ -1,6 +1,6 @@
 // Listing a folder of 10,000 items through the gateway's get_documents as the file manager asks it (the
-// lean shape), and in the full item shape for comparison: p50/p95 and payload size over sequential
-// requests, as one browser tab makes them. The baseline is the
+// lean shape, compressed as a browser accepts it), and in the full item shape for comparison: p50/p95
+// and payload size over sequential requests, as one browser tab makes them. The baseline is the
 // same rows read straight from PostgreSQL and serialised to JSON in this process, in the same run.
 // Usage: npm run bench -- documents  (after npm run build). BENCH_LIST_ITEMS, BENCH_LIST_RUNS,
 // BENCH_PROFILE=<dir> (CPU profiles of documents, identity and the gateway).
@@ -75,7 +75,10 @@ try {
     row('portico (gateway get_documents, full items)', porticoFull),
   ];
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
-  console.log(`listing a folder of ${total} items, ${runs} sequential requests after 5 warm-up\n`);
+  console.log(
+    `listing a folder of ${total} items, ${runs} sequential requests after 5 warm-up; the gateway's answers` +
+      ` come with content-encoding ${first.encoding}, as a browser asks (payload: the JSON's size)\n`,
+  );
   console.log(lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n'));
   console.log(`\nCPU ms per request, lean:       ${portico.cpu}`);
   console.log(`CPU ms per request, full items: ${porticoFull.cpu}`);

@@ -108,10 +108,12 @@ export async function startDocumentsStack({ profile = [], gatewayEnv = {} } = {}
     await waitUntilOk(`http://127.0.0.1:${gatewayPort}/health/ready`);
 
     const gateway = `http://127.0.0.1:${gatewayPort}`;
+    // Compressed answers as a browser over HTTPS asks for them (fetch alone asks for gzip and deflate).
     const send = async (method, path, body, token) => {
       const res = await fetch(`${gateway}${path}`, {
         method,
         headers: {
+          'accept-encoding': 'gzip, deflate, br',
           ...(body ? { 'content-type': 'application/json' } : {}),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
         },
@@ -119,7 +121,8 @@ export async function startDocumentsStack({ profile = [], gatewayEnv = {} } = {}
       });
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-      return { body: JSON.parse(text), bytes: Buffer.byteLength(text) };
+      const encoding = res.headers.get('content-encoding') ?? 'identity';
+      return { body: JSON.parse(text), bytes: Buffer.byteLength(text), encoding };
     };
     const step = await send('POST', '/sessions/verify_password', {
       email: 'partner@demo-cpa.test',
@@ -146,7 +149,8 @@ export async function startDocumentsStack({ profile = [], gatewayEnv = {} } = {}
       documentsAdminUrl: adminUrlOf(pg.adminUrl, 'documents'),
       /** CPU milliseconds used so far by each process of the stack and by this one (Linux /proc). */
       cpu: () => cpuOf(processes),
-      /** A JSON call through the gateway as the signed-in partner: the parsed body and its size. */
+      /** A JSON call through the gateway as the signed-in partner: the parsed body, its size as JSON and
+       * the content-encoding it came with. */
       call: (path, body) => send('POST', path, body, token),
       stop,
     };
