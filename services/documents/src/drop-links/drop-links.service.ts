@@ -24,6 +24,8 @@ import { distinctUploadIds, UploadsRepository } from '../uploads/uploads.reposit
 import {
   assertInTime,
   assertUploadFiles,
+  deleteUnfiled,
+  invalidFileResult,
   storedName,
   UploadsService,
   VALIDATE_CONCURRENCY,
@@ -160,12 +162,7 @@ export class DropLinksService {
       if (!checked.valid) {
         invalid.push(upload.fileName);
         unfiled.push(upload.storageKey);
-        files.push({
-          uploadId: upload.id,
-          documentName: fileName,
-          invalid: true,
-          message: Messages.invalidFiles,
-        });
+        files.push(invalidFileResult(upload.id, fileName));
         continue;
       }
       good.push({
@@ -192,7 +189,7 @@ export class DropLinksService {
       if (consumed.size !== ids.length) throw notFound();
       return good.length ? this.repo.addDropOffs(tx, scope, good, { name, email }) : [];
     });
-    await mapLimited(unfiled, VALIDATE_CONCURRENCY, (key) => this.store.delete(key).catch(() => undefined));
+    await deleteUnfiled(this.store, unfiled);
     if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
     await this.notify(
       firm.firmId,

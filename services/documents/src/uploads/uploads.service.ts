@@ -277,12 +277,7 @@ export class UploadsService {
       if (!checked.valid) {
         invalid.push(upload.fileName);
         unfiled.push(upload.storageKey);
-        files.push({
-          uploadId: upload.id,
-          documentName: name,
-          invalid: true,
-          message: Messages.invalidFiles,
-        });
+        files.push(invalidFileResult(upload.id, name));
         return;
       }
       const documentLocation = joinPath(folder, name);
@@ -315,7 +310,7 @@ export class UploadsService {
         message: Messages.uploaded,
       });
     });
-    await mapLimited(unfiled, VALIDATE_CONCURRENCY, (key) => this.store.delete(key).catch(() => undefined));
+    await deleteUnfiled(this.store, unfiled);
     const filed = files.filter((f) => !f.invalid && !f.isDuplicate);
     const duplicates = files.filter((f) => f.isDuplicate);
     if (!filed.length && !duplicates.length)
@@ -369,6 +364,19 @@ type ProcessedFileInit = {
 export function assertInTime(pending: readonly UploadRow[]): void {
   if (pending.some((upload) => tooLateToProcess(upload)))
     throw new AppError('gone', 'upload_expired', Messages.uploadExpired);
+}
+
+/** A file of a process call that failed its checks: skipped, with the spec's INVALID message. */
+export function invalidFileResult(uploadId: string, documentName: string) {
+  return { uploadId, documentName, invalid: true, message: Messages.invalidFiles };
+}
+
+/**
+ * Deletes the objects of uploads that were not filed. A delete that fails is not the caller's error:
+ * the sweep of abandoned uploads removes what is left.
+ */
+export async function deleteUnfiled(store: ObjectStore, keys: readonly string[]): Promise<void> {
+  await mapLimited(keys, VALIDATE_CONCURRENCY, (key) => store.delete(key).catch(() => undefined));
 }
 
 /**
