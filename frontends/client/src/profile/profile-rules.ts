@@ -73,16 +73,11 @@ export function validateProfile(values: ProfileValues): ProfileErrors {
   return errors;
 }
 
-/** The form's starting values from a user; a user without a zone gets the Pacific default. */
-export function profileValuesOf(user: {
-  email: string;
-  preferred_contact_method: string;
-  phone_number: string;
-  work_phone_number: string;
-  work_phone_extension: string;
-  time_zone: string;
-  enabled_2fa: boolean;
-}): ProfileValues {
+/**
+ * The form's starting values from a user (the same fields, as the API answers them); a user without a
+ * zone gets the Pacific default.
+ */
+export function profileValuesOf(user: ProfileValues): ProfileValues {
   return {
     email: user.email,
     preferred_contact_method: user.preferred_contact_method === 'sms' ? 'sms' : 'email',
