@@ -12,7 +12,8 @@
 // Module-federation files (mf-manifest.json, remoteEntry.js, chunks) are readable from any origin and
 // the manifests are never cached; with --spa, unknown paths without an extension get index.html.
 // --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
-// Every answer carries the security headers of production's nginx (infra/docker/frontend-security-headers.conf).
+// Every answer carries the security headers of production's nginx (infra/docker/frontend-security-headers.conf),
+// the shell's script-src widened to the origins of the remotes its runtime configuration names.
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
