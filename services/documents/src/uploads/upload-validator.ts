@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Semaphore } from '@portico/platform';
 import { PDFDocument } from 'pdf-lib';
-import { Gate } from '../jobs/gate.js';
 import type { UploadRow } from '../schema.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { OBJECT_STORE } from '../tokens.js';
@@ -41,7 +41,7 @@ export const WHOLE_FILES_AT_ONCE = 4;
  */
 @Injectable()
 export class UploadValidator {
-  private readonly wholeFiles = new Gate(WHOLE_FILES_AT_ONCE);
+  private readonly wholeFiles = new Semaphore(WHOLE_FILES_AT_ONCE);
 
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
