@@ -13,7 +13,7 @@
 // the manifests are never cached; with --spa, unknown paths without an extension get index.html.
 // --config FILE serves FILE at /runtime-config.json (the shell's runtime configuration).
 // Every answer carries the security headers of production's nginx (infra/docker/frontend-security-headers.conf),
-// the shell's script-src widened to the origins of the remotes its runtime configuration names.
+// the shell's page with its script-src widened to the origins of the remotes its runtime configuration names.
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -98,11 +98,18 @@ function policyWithRemotes(policy, config) {
   return `${policy.replace(/script-src [^;]*/, (directive) => `${directive} ${listed}`)}; worker-src 'self' blob: ${listed}`;
 }
 
-/** The shell's runtime configuration as /runtime-config.json answers it, or null when none is served. */
+/**
+ * The shell's runtime configuration as /runtime-config.json answers it, or null when none is served or
+ * its file cannot be read as JSON.
+ */
 async function servedRuntimeConfig() {
   if (!values.spa) return null;
-  if (values.config) return JSON.parse(await readFile(values.config, 'utf8'));
-  return generatedRuntimeConfig();
+  if (!values.config) return generatedRuntimeConfig();
+  try {
+    return JSON.parse(await readFile(values.config, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 const TYPES = {
@@ -166,10 +173,6 @@ const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://local');
   res.setHeader('Access-Control-Allow-Origin', '*');
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-  // Read for each answer: a test rewrites the configuration to point a remote elsewhere.
-  const config = await servedRuntimeConfig().catch(() => null);
-  const policy = SECURITY_HEADERS['Content-Security-Policy'];
-  if (policy) res.setHeader('Content-Security-Policy', policyWithRemotes(policy, config));
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {
       'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
@@ -186,7 +189,9 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
     return;
   }
-  if (url.pathname === '/runtime-config.json' && config) {
+  // Read when asked for, not kept: a test rewrites the configuration to point a remote elsewhere.
+  const config = url.pathname === '/runtime-config.json' ? await servedRuntimeConfig() : null;
+  if (config) {
     const body = JSON.stringify(config, null, 2);
     res.writeHead(200, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-cache' });
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -198,6 +203,10 @@ const server = createServer(async (req, res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
     return;
   }
+  // The policy that counts is the page's: the shell's page names the remotes of the configuration now.
+  const policy = SECURITY_HEADERS['Content-Security-Policy'];
+  if (policy && values.spa && extname(file.path) === '.html')
+    res.setHeader('Content-Security-Policy', policyWithRemotes(policy, await servedRuntimeConfig()));
   const relative = file.path.slice(root.length).replaceAll(sep, '/');
   const copy = acceptsGzip(req) ? await fileAt(`${relative}.gz`) : null;
   const gzipped = copy && (await isCopyOf(copy, file)) ? copy : null;
