@@ -2,7 +2,7 @@
 // under test-artifacts/browser/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@portico/platform/testing';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, waitFor } from '@portico/platform/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts/browser');
@@ -35,18 +35,6 @@ export async function navigationIds(page: Page, navName: 'Main navigation' | 'Cl
 }
 
 /**
- * Polls `expression` in the page until it is true. Playwright's waitForFunction runs its predicate
- * through the page's eval, which the portal's security policy refuses; page.evaluate does not need it.
- */
-export async function untilTrue(page: Page, expression: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await page.evaluate(expression))) {
-    if (Date.now() > deadline) throw new Error(`Still false after ${timeoutMs} ms: ${expression}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/**
  * axe's violations (every rule of WCAG 2 A and AA and its best practices) on the page as it is: rule,
  * impact and the elements, for a readable failure. `popup`: a menu or list is open. It is rendered at the
  * end of the body, outside the landmarks, which axe's best-practice rule 'region' reports; that rule is
@@ -55,7 +43,10 @@ export async function untilTrue(page: Page, expression: string, timeoutMs = 10_0
 export async function accessibilityViolations(page: Page, options: { popup?: boolean } = {}) {
   // Audit what the user sees once it has settled: a dialog or menu fading in or out has the contrast of
   // a frame of its transition.
-  await untilTrue(page, 'document.getAnimations().every((a) => a.playState !== "running")');
+  // Polled with page.evaluate: Playwright's waitForFunction runs its predicate through the page's eval,
+  // which the portal's security policy refuses.
+  const settled = 'document.getAnimations().every((a) => a.playState !== "running")';
+  await waitFor(async () => !!(await page.evaluate(settled)), 10_000, 'animations to settle');
   // Evaluated as the debugger does: a script tag of its own would be inline code, which the portal's
   // security policy refuses.
   if (!(await page.evaluate('typeof axe !== "undefined"')))
