@@ -3,13 +3,35 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, waitFor } from '@portico/platform/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts/browser');
 const AXE_SCRIPT = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** What a page's Content-Security-Policy refused: the directive, the address (or '(inline)') and the page. */
+export interface PolicyRefusal {
+  directive: string;
+  blocked: string;
+  page: string;
+}
+
+/**
+ * Tells `onRefused` what the security policy of each page of `context` refuses, from before the page's
+ * first script. Call it before the context opens its pages.
+ */
+export async function reportPolicyRefusals(
+  context: BrowserContext,
+  onRefused: (refusal: PolicyRefusal) => void,
+): Promise<void> {
+  await context.exposeFunction('reportPolicyRefusal', onRefused);
+  // A string, run in the page (the project's types have no DOM library).
+  await context.addInitScript(`document.addEventListener('securitypolicyviolation', (e) =>
+    window.reportPolicyRefusal({ directive: e.effectiveDirective, blocked: e.blockedURI || '(inline)', page: e.documentURI }),
+    true);`);
 }
 
 /** A full-page screenshot of a journey's end state. */

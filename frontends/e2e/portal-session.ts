@@ -2,13 +2,8 @@
 // after them; the pages a test opens are closed after it.
 import { afterAll, afterEach, beforeAll } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, signIn } from './browser.js';
+import { launchChromium, reportPolicyRefusals, signIn } from './browser.js';
 import { DEMO_PASSWORD, type PortalStack, startPortalStack } from './stack.js';
-
-/** Run in each page before its scripts: tells the test what the page's security policy refused. */
-const REPORT_REFUSALS = `document.addEventListener('securitypolicyviolation', (e) =>
-  window.portalPolicyRefused(e.effectiveDirective + ' refused ' + (e.blockedURI || '(inline)') + ' on ' + e.documentURI),
-  true);`;
 
 export type Screen = 'desktop' | 'tablet' | 'phone';
 const SCREENS = {
@@ -63,8 +58,9 @@ export function portalSession(): PortalSession {
     async freshPage(screen = 'desktop') {
       const context = await session.browser.newContext(SCREENS[screen]);
       contexts.push(context);
-      await context.exposeFunction('portalPolicyRefused', (what: string) => refused.push(what));
-      await context.addInitScript(REPORT_REFUSALS);
+      await reportPolicyRefusals(context, (r) =>
+        refused.push(`${r.directive} refused ${r.blocked} on ${r.page}`),
+      );
       return context.newPage();
     },
     async signedIn(email, screen = 'desktop') {

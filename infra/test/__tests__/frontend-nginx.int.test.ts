@@ -15,6 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, waitFor } from '@portico/platform/testing';
 import { type Browser, chromium } from 'playwright-core';
+import { reportPolicyRefusals } from '../../../frontends/e2e/browser.js';
 
 // The front ends' server configuration (infra/docker/frontend-nginx.conf and its security headers) in a
 // real nginx, Debian's, with its stock mime.types as the image has them, over the built shell and the
@@ -86,11 +87,7 @@ async function refusalsWhileOpening(browser: Browser, url: string, shows: string
   const context = await browser.newContext();
   try {
     const refused: string[] = [];
-    await context.exposeFunction('policyRefused', (what: string) => refused.push(what));
-    await context.addInitScript(
-      `document.addEventListener('securitypolicyviolation', (e) =>
-        window.policyRefused(e.effectiveDirective + ' ' + e.blockedURI), true);`,
-    );
+    await reportPolicyRefusals(context, (r) => refused.push(`${r.directive} ${r.blocked}`));
     const page = await context.newPage();
     await page.goto(url);
     await page.getByText(shows, { exact: true }).waitFor({ timeout: 15_000 });
