@@ -356,6 +356,36 @@ describe('documents', () => {
     await row(page, 'Bank statement.pdf').waitFor();
     expect(await page.getByText('Workpapers (STAFF ONLY)').count()).toBe(0);
     await keepScreenshot(page, 'documents-client-uploaded');
+
+    // On a slow line the client cancels a large upload: the transfer stops and nothing is filed.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const upload = dialog(page, 'Upload');
+    await upload.getByLabel('Choose files').setInputFiles({
+      name: 'Scanned archive.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.concat([await samplePdf(), Buffer.alloc(8 * 1024 * 1024)]),
+    });
+    await upload.getByText(/^Uploading/).waitFor();
+    await upload.getByRole('button', { name: 'Cancel upload' }).click();
+    await page.getByText('Upload cancelled. The files not yet uploaded were not saved.').first().waitFor();
+    await upload.getByText('Cancelled', { exact: true }).waitFor();
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await upload.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.reload();
+    await row(page, 'Bank statement.pdf').waitFor();
+    expect(await row(page, 'Scanned archive.pdf').count()).toBe(0);
   });
 
   it('lets a visitor drop a file off through the firm drop link, signed out, and the advisor find it', async () => {

@@ -39,6 +39,7 @@ export {
   Pill,
   PillsInput,
   PinInput,
+  Progress,
   Radio,
   ScrollArea,
   SegmentedControl,

@@ -306,6 +306,29 @@ describe('the public drop-off page', () => {
     expect(await screen.findByRole('button', { name: 'Drop off more files' })).toBeTruthy();
   });
 
+  it('cancels a drop-off in flight: nothing is sent to the firm and the chosen files show again', async () => {
+    const gw = visit(`id=${ID}`, processing());
+    await fill([file('w2.pdf'), file('1099.pdf')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    expect((await screen.findByTestId('drop-off-info')).textContent).toBe(UPLOAD_MESSAGES.cancelled);
+    expect((FakeXhr.all[1] as FakeXhr).aborted).toBe(true);
+    expect(gw.calls.filter((c) => c.path.endsWith('/process'))).toHaveLength(0);
+    expect(screen.queryByRole('button', { name: 'Cancel upload' })).toBeNull();
+    const chosen = screen.getByRole('list', { name: 'Chosen files' });
+    expect(within(chosen).getAllByRole('listitem')).toHaveLength(2);
+    // Sent again, both go.
+    FakeXhr.all = [];
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    act(() => {
+      for (const x of FakeXhr.all) x.respond(200);
+    });
+    expect(await screen.findByRole('button', { name: 'Drop off more files' })).toBeTruthy();
+  });
+
   it("shows the service's refusal, and the INVALID message when every file was invalid", async () => {
     let answer: { status: number; body: { error: string; message: string } } = {
       status: 400,

@@ -4,7 +4,14 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
-import { putFile, STALLED_UPLOAD_MS, UPLOAD_MESSAGES, uploadFiles, uploadToasts } from '../upload/upload.js';
+import {
+  emptyOutcome,
+  putFile,
+  STALLED_UPLOAD_MS,
+  UPLOAD_MESSAGES,
+  uploadFiles,
+  uploadToasts,
+} from '../upload/upload.js';
 import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
 
 const file = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'application/pdf' });
@@ -173,8 +180,63 @@ describe('presigned upload', () => {
   });
 
   it('says so when nothing came back', () => {
-    expect(uploadToasts({ uploaded: [], duplicates: [], invalid: [], failed: [], errors: [] })).toEqual([
+    expect(uploadToasts(emptyOutcome())).toEqual([
       { kind: 'error', message: 'Could not upload those files. Try uploading them one at a time.' },
+    ]);
+  });
+
+  it('stops on cancel: the PUTs in flight are aborted, no other starts, and nothing is processed', async () => {
+    const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
+    const controller = new AbortController();
+    const states = new Map<number, string>();
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `${n}.pdf`);
+    const run = uploadFiles({
+      api: documentsApi(client),
+      companyId: 'c-1',
+      path: '/',
+      entries: names.map((n) => ({ file: file(n), dir: '' })),
+      makeXhr: makeFakeXhr,
+      signal: controller.signal,
+      onChange: (index, change) => change.state && states.set(index, change.state),
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(4));
+    // The first file reaches storage, so the fifth starts; then the upload is cancelled.
+    (FakeXhr.all[0] as FakeXhr).respond(200);
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(5));
+    controller.abort();
+    const outcome = await run;
+    expect(FakeXhr.all.map((x) => x.aborted)).toEqual([false, true, true, true, true]);
+    expect(calls.filter((c) => c.path === '/integrations/process_document')).toHaveLength(0);
+    expect(outcome).toMatchObject({ uploaded: [], failed: [], cancelled: expect.arrayContaining(names) });
+    expect(outcome.cancelled).toHaveLength(6);
+    expect([...states.values()]).toEqual(Array(6).fill('cancelled'));
+    expect(uploadToasts(outcome)).toEqual([{ kind: 'info', message: UPLOAD_MESSAGES.cancelled }]);
+  });
+
+  it('keeps what was filed before a cancel, in the folders already done', async () => {
+    const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
+    const controller = new AbortController();
+    const run = uploadFiles({
+      api: documentsApi(client),
+      companyId: 'c-1',
+      path: '/',
+      entries: [
+        { file: file('here.pdf'), dir: '' },
+        { file: file('later.pdf'), dir: 'Receipts' },
+      ],
+      makeXhr: makeFakeXhr,
+      signal: controller.signal,
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    (FakeXhr.all[0] as FakeXhr).respond(200);
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    controller.abort();
+    const outcome = await run;
+    expect(outcome).toMatchObject({ uploaded: ['here.pdf'], cancelled: ['later.pdf'] });
+    expect(calls.filter((c) => c.path === '/integrations/process_document')).toHaveLength(1);
+    expect(uploadToasts(outcome)).toEqual([
+      { kind: 'success', message: UPLOAD_MESSAGES.success },
+      { kind: 'info', message: UPLOAD_MESSAGES.cancelled },
     ]);
   });
 });
@@ -260,6 +322,32 @@ describe('file manager upload', () => {
     act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
     await waitFor(() => expect(within(dialog).getByText('Uploaded')).toBeTruthy());
     expect(within(dialog).queryByRole('button', { name: /failed/ })).toBeNull();
+  });
+
+  it('cancels from the dialog, and asks before the page is left only while files are being sent', async () => {
+    const { dialog, calls } = await chooseInUploadDialog(
+      'client',
+      (c) => processed(c.body.uploadIds as string[]),
+      [file('w2.pdf'), file('1099.pdf')],
+    );
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leave()).toBe(true);
+    // Escape does not close the dialog while files are being sent; its button cancels them.
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel upload' }));
+    expect(await screen.findByText(UPLOAD_MESSAGES.cancelled)).toBeTruthy();
+    expect(within(dialog).getAllByText('Cancelled')).toHaveLength(2);
+    expect(FakeXhr.all.every((x) => x.aborted)).toBe(true);
+    expect(calls.filter((c) => c.path === '/integrations/process_document')).toHaveLength(0);
+    expect(within(dialog).queryByRole('button', { name: /failed/ })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Done' })).toBeTruthy();
+    expect(leave()).toBe(false);
   });
 
   it("shows the server's duplicate message as a toast", async () => {

@@ -641,7 +641,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
               ) : null}
             </Box>
             {dialog.kind !== 'upload' ? (
-              <UploadProgressList files={uploads.files} onRetryFailed={uploads.retryFailed} />
+              <UploadProgressList
+                files={uploads.files}
+                onCancel={uploads.cancel}
+                onRetryFailed={uploads.retryFailed}
+              />
             ) : null}
           </Stack>
         </div>
@@ -673,6 +677,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
             uploads.clear();
           }}
           onFiles={upload}
+          onCancel={uploads.cancel}
           onRetryFailed={uploads.retryFailed}
           folderUpload={here.folderUpload}
         />

@@ -21,15 +21,16 @@ import {
   useApi,
 } from '@portico/kit';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useContext, useMemo, useState } from 'react';
+import { type ReactNode, useContext, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { Link, useSearchParams } from 'react-router';
 import { type DocumentsApi, documentsApi } from '../api/documents-api.js';
 import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN, SECURE_UPLOAD_PATH } from '../rules/drop-link.js';
 import { formatSize } from '../rules/names.js';
 import { HiddenFileInput } from '../upload/HiddenFileInput.js';
-import { UploadProgressList } from '../upload/UploadProgressList.js';
+import { CANCEL_UPLOAD, UploadProgressList } from '../upload/UploadProgressList.js';
 import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
+import { useLeaveWarning } from '../upload/useLeaveWarning.js';
 import { dropOffFiles } from './drop-off-upload.js';
 
 /** The progress lines' own words on this page; one object, so unchanged lines are not rendered again. */
@@ -174,6 +175,8 @@ export function DropOffForm({
   const [outcome, setOutcome] = useState<Toast[]>([]);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
+  const running = useRef<AbortController>(undefined);
+  useLeaveWarning(busy);
 
   const addFiles = (more: File[]) => {
     if (!more.length) return;
@@ -205,6 +208,8 @@ export function DropOffForm({
     setOutcome([]);
     setProgress(files.map(({ key, file }) => ({ key, name: file.name, progress: 0, state: 'waiting' })));
     const states: FileProgress['state'][] = files.map(() => 'waiting');
+    const controller = new AbortController();
+    running.current = controller;
     try {
       const result = await dropOffFiles({
         api,
@@ -212,20 +217,25 @@ export function DropOffForm({
         files: files.map((f) => f.file),
         uploader: { uploaderName: name.trim(), uploaderEmail: email.trim(), note: note.trim() },
         makeXhr,
+        signal: controller.signal,
         onChange: (index, change) => {
           if (change.state) states[index] = change.state;
           setProgress((list) => list.map((p, i) => (i === index ? { ...p, ...change } : p)));
         },
       });
       setOutcome(uploadToasts(result));
-      // After a partial drop-off the files lost on the way (not the invalid ones) stay chosen, to send
-      // again with Upload (each file's outcome stays listed until then); the form is done once nothing
-      // is left to send.
-      const failed = new Set(files.filter((_, i) => states[i] === 'failed').map((f) => f.key));
-      if (result.uploaded.length && failed.size)
-        setFiles((chosen) => chosen.filter((f) => failed.has(f.key)));
+      // After a partial drop-off the files lost on the way or cancelled (not the invalid ones) stay
+      // chosen, to send again with Upload (each file's outcome stays listed until then); the form is done
+      // once nothing is left to send. Cancelled before anything was sent, the chosen files show again.
+      const unsent = new Set(
+        files.filter((_, i) => states[i] === 'failed' || states[i] === 'cancelled').map((f) => f.key),
+      );
+      if (result.uploaded.length && unsent.size)
+        setFiles((chosen) => chosen.filter((f) => unsent.has(f.key)));
       else if (result.uploaded.length) setSent(true);
+      else if (result.cancelled.length) setProgress([]);
     } finally {
+      running.current = undefined;
       setBusy(false);
     }
   };
@@ -334,9 +344,16 @@ export function DropOffForm({
                 Drop off more files
               </Button>
             ) : (
-              <Button type="submit" loading={busy} color={primary}>
-                Upload
-              </Button>
+              <>
+                {busy ? (
+                  <Button variant="default" onClick={() => running.current?.abort()}>
+                    {CANCEL_UPLOAD}
+                  </Button>
+                ) : null}
+                <Button type="submit" loading={busy} color={primary}>
+                  Upload
+                </Button>
+              </>
             )}
           </Group>
         </Stack>

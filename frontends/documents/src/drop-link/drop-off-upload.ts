@@ -1,11 +1,10 @@
 import { isApiError } from '@portico/kit';
 import type { DocumentsApi, DropOffProcessResponse, Uploader, UploadLink } from '../api/documents-api.js';
-import { inParallel } from '../rules/in-parallel.js';
 import {
+  emptyOutcome,
   type FileProgress,
   type FileState,
-  PARALLEL_PUTS,
-  putFile,
+  sendFiles,
   UPLOAD_MESSAGES,
   type UploadOutcome,
 } from '../upload/upload.js';
@@ -18,6 +17,8 @@ export interface DropOffOptions {
   /** Called with every change of a file's progress or state; keys are the files' indexes. */
   onChange?: (index: number, change: Partial<FileProgress>) => void;
   makeXhr?: () => XMLHttpRequest;
+  /** Cancels the drop-off: nothing not yet sent to the firm is sent (see `sendFiles`). */
+  signal?: AbortSignal;
 }
 
 const refusal = (err: unknown) =>
@@ -29,8 +30,8 @@ const refusal = (err: unknown) =>
  * for the firm and notifies the chosen firm users. Nobody is signed in.
  */
 export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutcome> {
-  const { api, dropLinkId, files, uploader, onChange = () => {} } = options;
-  const outcome: UploadOutcome = { uploaded: [], duplicates: [], invalid: [], failed: [], errors: [] };
+  const { api, dropLinkId, files, uploader, signal, onChange = () => {} } = options;
+  const outcome = emptyOutcome();
   const fail = (indexes: number[], state: FileState = 'failed') => {
     for (const i of indexes) onChange(i, { state });
     const names = indexes.map((i) => files[i]?.name ?? '');
@@ -51,20 +52,12 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
     return outcome;
   }
 
-  const sent: { index: number; uploadId: string }[] = [];
-  await inParallel(all, PARALLEL_PUTS, async (index) => {
-    const link = links[index];
-    const file = files[index] as File;
-    if (!link) return fail([index]);
-    onChange(index, { state: 'uploading', progress: 0 });
-    try {
-      await putFile(link, file, (progress) => onChange(index, { progress }), options.makeXhr);
-      onChange(index, { state: 'processing', progress: 1 });
-      sent.push({ index, uploadId: link.upload_id });
-    } catch {
-      fail([index]);
-    }
-  });
+  const { sent, failed, cancelled } = await sendFiles(
+    all.map((index) => ({ index, file: files[index] as File, link: links[index] })),
+    { signal, onChange, makeXhr: options.makeXhr },
+  );
+  outcome.failed.push(...failed.map((i) => files[i]?.name ?? ''));
+  outcome.cancelled.push(...cancelled.map((i) => files[i]?.name ?? ''));
   if (!sent.length) return outcome;
 
   let processed: DropOffProcessResponse;

@@ -4,16 +4,18 @@ import { useDropzone } from 'react-dropzone';
 import { Guarded } from '../documents/Guarded.js';
 import type { Verdict } from '../rules/capabilities.js';
 import { HiddenFileInput } from './HiddenFileInput.js';
-import { UploadProgressList } from './UploadProgressList.js';
+import { CANCEL_UPLOAD, UploadProgressList } from './UploadProgressList.js';
 import { entryOf, type FileProgress, MAX_FILES, type UploadEntry } from './upload.js';
 
 /**
  * The upload dialog: a drop area for files and folders, file and folder pickers, progress per file.
  * `folderUpload` says whether folders may be uploaded (a dropped folder is refused by `onFiles`' owner).
+ * While files are being sent it stays open, and its button cancels the upload.
  */
 export function UploadDialog({
   onClose,
   onFiles,
+  onCancel,
   onRetryFailed,
   files,
   busy,
@@ -21,6 +23,8 @@ export function UploadDialog({
 }: {
   onClose: () => void;
   onFiles: (entries: UploadEntry[]) => void;
+  /** Stops the upload in flight. */
+  onCancel: () => void;
   /** Sends the files of the last upload that failed again. */
   onRetryFailed: () => void;
   files: FileProgress[];
@@ -87,9 +91,15 @@ export function UploadDialog({
         </div>
         <UploadProgressList files={files} onRetryFailed={onRetryFailed} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={busy}>
-            {files.length && !busy ? 'Done' : 'Close'}
-          </Button>
+          {busy ? (
+            <Button variant="default" onClick={onCancel}>
+              {CANCEL_UPLOAD}
+            </Button>
+          ) : (
+            <Button variant="default" onClick={onClose}>
+              {files.length ? 'Done' : 'Close'}
+            </Button>
+          )}
         </Group>
       </Stack>
     </Dialog>

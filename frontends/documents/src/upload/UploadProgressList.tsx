@@ -1,4 +1,4 @@
-import { Box, Button, Group, Stack, Text } from '@portico/kit';
+import { Box, Button, Group, Progress, Stack, Text } from '@portico/kit';
 import { memo } from 'react';
 import type { FileProgress } from './upload.js';
 
@@ -10,25 +10,30 @@ const STATE_TEXT: Record<FileProgress['state'], string> = {
   failed: 'Failed',
   invalid: 'Invalid',
   duplicate: 'Already uploaded',
+  cancelled: 'Cancelled',
 };
 
 /** No label replaced: one object, so the memoised lines see the same prop on every render. */
 const NO_OVERRIDES = {};
 
+export const CANCEL_UPLOAD = 'Cancel upload';
+
 const IN_FLIGHT: ReadonlySet<FileProgress['state']> = new Set(['waiting', 'uploading', 'processing']);
 
 /**
- * One progress bar per file (the kit has no progress component, so a plain one with its ARIA role).
- * `stateText` replaces some of the state labels (the drop-off page's 'Upload successful'). With
+ * One progress bar per file. `stateText` replaces some of the state labels (the drop-off page's 'Upload
+ * successful'). With `onCancel`, while files are in flight, a button cancels the upload; with
  * `onRetryFailed`, once nothing is in flight, the files that failed get a button to send them again.
  */
 export function UploadProgressList({
   files,
   stateText = NO_OVERRIDES,
+  onCancel,
   onRetryFailed,
 }: {
   files: FileProgress[];
   stateText?: Partial<Record<FileProgress['state'], string>>;
+  onCancel?: () => void;
   onRetryFailed?: () => void;
 }) {
   if (!files.length) return null;
@@ -39,6 +44,13 @@ export function UploadProgressList({
       {files.map((f) => (
         <ProgressRow key={f.key} file={f} stateText={stateText} />
       ))}
+      {onCancel && !settled ? (
+        <Group justify="flex-end">
+          <Button size="xs" variant="default" onClick={onCancel}>
+            {CANCEL_UPLOAD}
+          </Button>
+        </Group>
+      ) : null}
       {onRetryFailed && failed && settled ? (
         <Group justify="flex-end">
           <Button size="xs" variant="light" onClick={onRetryFailed}>
@@ -76,28 +88,13 @@ const ProgressRow = memo(function ProgressRow({
           {f.state === 'uploading' ? ` ${pct}%` : ''}
         </Text>
       </Group>
-      <div
-        role="progressbar"
+      <Progress
+        value={pct}
+        size={6}
+        color={bad ? 'red' : f.state === 'cancelled' ? 'gray' : undefined}
+        transitionDuration={120}
         aria-label={`Upload of ${f.name}`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={pct}
-        style={{
-          height: 6,
-          borderRadius: 3,
-          background: 'var(--mantine-color-gray-2)',
-          overflow: 'hidden',
-        }}
-      >
-        <div
-          style={{
-            width: `${pct}%`,
-            height: '100%',
-            background: bad ? 'var(--mantine-color-red-6)' : 'var(--mantine-primary-color-filled)',
-            transition: 'width 120ms linear',
-          }}
-        />
-      </div>
+      />
     </Box>
   );
 });

@@ -18,6 +18,7 @@ export const UPLOAD_MESSAGES = {
   tooLarge: (file: string) => `${file} is larger than the maximum size of 150 MB`,
   tooMany: `You can upload up to ${MAX_FILES} files at a time`,
   foldersDisabled: 'Uploading folders is disabled by firm. Please upload files only.',
+  cancelled: 'Upload cancelled. The files not yet uploaded were not saved.',
 } as const;
 
 /** A file to upload with the folder it goes to, relative to the current folder ('' = here). */
@@ -27,7 +28,15 @@ export interface UploadEntry {
   dir: string;
 }
 
-export type FileState = 'waiting' | 'uploading' | 'processing' | 'done' | 'failed' | 'invalid' | 'duplicate';
+export type FileState =
+  | 'waiting'
+  | 'uploading'
+  | 'processing'
+  | 'done'
+  | 'failed'
+  | 'invalid'
+  | 'duplicate'
+  | 'cancelled';
 
 export interface FileProgress {
   key: string;
@@ -42,9 +51,20 @@ export interface UploadOutcome {
   duplicates: string[];
   invalid: string[];
   failed: string[];
+  /** Files not filed because the upload was cancelled before they were. */
+  cancelled: string[];
   /** Server messages of refused calls (e.g. 'Disabled by firm'). */
   errors: string[];
 }
+
+export const emptyOutcome = (): UploadOutcome => ({
+  uploaded: [],
+  duplicates: [],
+  invalid: [],
+  failed: [],
+  cancelled: [],
+  errors: [],
+});
 
 export type Toast = { kind: 'success' | 'error' | 'info'; message: string };
 
@@ -89,7 +109,11 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
   const toasts: Toast[] = [];
   const anything =
     outcome.uploaded.length + outcome.duplicates.length + outcome.invalid.length + outcome.failed.length;
-  if (anything === 0) return [{ kind: 'error', message: UPLOAD_MESSAGES.nothing }];
+  const cancelled: Toast[] = outcome.cancelled.length
+    ? [{ kind: 'info', message: UPLOAD_MESSAGES.cancelled }]
+    : [];
+  if (anything === 0)
+    return cancelled.length ? cancelled : [{ kind: 'error', message: UPLOAD_MESSAGES.nothing }];
   if (outcome.uploaded.length) toasts.push({ kind: 'success', message: UPLOAD_MESSAGES.success });
   for (const name of outcome.duplicates)
     toasts.push({ kind: 'info', message: UPLOAD_MESSAGES.duplicate(name) });
@@ -98,7 +122,7 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
   for (const message of errors) toasts.push({ kind: 'error', message });
   if (outcome.failed.length && !errors.length)
     toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.failed });
-  return toasts;
+  return [...toasts, ...cancelled];
 }
 
 /**
@@ -108,15 +132,22 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
  */
 export const STALLED_UPLOAD_MS = 60_000;
 
-/** PUT of one file to its presigned link, reporting upload progress (XMLHttpRequest, not fetch). */
+/**
+ * PUT of one file to its presigned link, reporting upload progress (XMLHttpRequest, not fetch). Aborting
+ * `signal` stops the transfer.
+ */
 export function putFile(
   link: Pick<UploadLink, 'url' | 'method' | 'headers'>,
   file: Blob,
   onProgress: (fraction: number) => void,
   makeXhr: () => XMLHttpRequest = () => new XMLHttpRequest(),
+  signal?: AbortSignal,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('upload cancelled'));
     const xhr = makeXhr();
+    const cancel = () => xhr.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
     let stalled: ReturnType<typeof setTimeout> | undefined;
     const watch = () => {
       clearTimeout(stalled);
@@ -124,6 +155,7 @@ export function putFile(
     };
     const settle = (done: () => void) => {
       clearTimeout(stalled);
+      signal?.removeEventListener('abort', cancel);
       done();
     };
     xhr.open(link.method || 'PUT', link.url);
@@ -140,10 +172,63 @@ export function putFile(
         } else reject(new Error(`upload failed: ${xhr.status}`));
       });
     xhr.onerror = () => settle(() => reject(new Error('upload failed')));
-    xhr.onabort = () => settle(() => reject(new Error('upload aborted')));
+    xhr.onabort = () =>
+      settle(() => reject(new Error(signal?.aborted ? 'upload cancelled' : 'upload aborted')));
     xhr.send(file);
     watch();
   });
+}
+
+/** One file to send to storage: its index in the caller's list and the link it goes to. */
+export interface Transfer {
+  index: number;
+  file: File;
+  link: UploadLink | undefined;
+}
+
+/**
+ * PUTs files to their links, PARALLEL_PUTS at a time, reporting each file's progress and state. Once
+ * `signal` is aborted, the transfers in flight stop and the ones not started are not started: those
+ * files are 'cancelled' (what reached storage unprocessed is removed by the service's sweep of
+ * abandoned uploads). Answers the files that reached storage, and the indexes of the others.
+ */
+export async function sendFiles(
+  transfers: Transfer[],
+  options: {
+    signal?: AbortSignal;
+    onChange: (index: number, change: Partial<FileProgress>) => void;
+    makeXhr?: () => XMLHttpRequest;
+  },
+) {
+  const { signal, onChange } = options;
+  const sent: { index: number; uploadId: string }[] = [];
+  const failed: number[] = [];
+  const cancelled: number[] = [];
+  const stop = (index: number) => {
+    const state = signal?.aborted ? 'cancelled' : 'failed';
+    onChange(index, { state });
+    (state === 'cancelled' ? cancelled : failed).push(index);
+  };
+  await inParallel(transfers, PARALLEL_PUTS, async ({ index, file, link }) => {
+    if (!link || signal?.aborted) return stop(index);
+    onChange(index, { state: 'uploading', progress: 0 });
+    try {
+      await putFile(link, file, (progress) => onChange(index, { progress }), options.makeXhr, signal);
+      onChange(index, { state: 'processing', progress: 1 });
+      sent.push({ index, uploadId: link.upload_id });
+    } catch {
+      stop(index);
+    }
+  });
+  // Cancelled once every file had reached storage: none of them is processed.
+  if (signal?.aborted) {
+    for (const { index } of sent) {
+      onChange(index, { state: 'cancelled' });
+      cancelled.push(index);
+    }
+    sent.length = 0;
+  }
+  return { sent, failed, cancelled };
 }
 
 export interface UploadOptions {
@@ -155,6 +240,8 @@ export interface UploadOptions {
   /** Called with every change of a file's progress or state; keys are the entries' indexes. */
   onChange?: (index: number, change: Partial<FileProgress>) => void;
   makeXhr?: () => XMLHttpRequest;
+  /** Cancels the upload: nothing not yet sent to be filed is filed (see `sendFiles`). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -162,8 +249,9 @@ export interface UploadOptions {
  * progress, then process_document, which validates and files them.
  */
 export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome> {
-  const { api, companyId, entries, onChange = () => {} } = options;
-  const outcome: UploadOutcome = { uploaded: [], duplicates: [], invalid: [], failed: [], errors: [] };
+  const { api, companyId, entries, signal, onChange = () => {} } = options;
+  const outcome = emptyOutcome();
+  const nameOf = (i: number) => entries[i]?.file.name ?? '';
   const groups = new Map<string, number[]>();
   entries.forEach((e, i) => {
     const list = groups.get(e.dir) ?? [];
@@ -171,6 +259,11 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
     groups.set(e.dir, list);
   });
   for (const [dir, indexes] of groups) {
+    if (signal?.aborted) {
+      for (const i of indexes) onChange(i, { state: 'cancelled' });
+      outcome.cancelled.push(...indexes.map(nameOf));
+      continue;
+    }
     const folder = dir
       ? dir.split('/').reduce(joinPath, normalizePath(options.path))
       : normalizePath(options.path);
@@ -188,25 +281,12 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
       outcome.errors.push(errorMessage(err, UPLOAD_MESSAGES.failed));
       continue;
     }
-    const sent: { index: number; uploadId: string }[] = [];
-    await inParallel(indexes, PARALLEL_PUTS, async (index, k) => {
-      const link = links[k];
-      const file = files[k] as File;
-      if (!link) {
-        onChange(index, { state: 'failed' });
-        outcome.failed.push(file.name);
-        return;
-      }
-      onChange(index, { state: 'uploading', progress: 0 });
-      try {
-        await putFile(link, file, (progress) => onChange(index, { progress }), options.makeXhr);
-        onChange(index, { state: 'processing', progress: 1 });
-        sent.push({ index, uploadId: link.upload_id });
-      } catch {
-        onChange(index, { state: 'failed' });
-        outcome.failed.push(file.name);
-      }
-    });
+    const { sent, failed, cancelled } = await sendFiles(
+      indexes.map((index, k) => ({ index, file: files[k] as File, link: links[k] })),
+      { signal, onChange, makeXhr: options.makeXhr },
+    );
+    outcome.failed.push(...failed.map(nameOf));
+    outcome.cancelled.push(...cancelled.map(nameOf));
     if (!sent.length) continue;
     let processed: ProcessResponse;
     try {
@@ -221,13 +301,13 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
       const state: FileState = /INVALID/.test(message) ? 'invalid' : 'failed';
       if (state === 'failed') outcome.errors.push(message);
       for (const s of sent) onChange(s.index, { state });
-      const names = sent.map((s) => entries[s.index]?.file.name ?? '');
+      const names = sent.map((s) => nameOf(s.index));
       if (state === 'invalid') outcome.invalid.push(...names);
       else outcome.failed.push(...names);
       continue;
     }
     for (const s of sent) {
-      const name = entries[s.index]?.file.name ?? '';
+      const name = nameOf(s.index);
       const result = processed.files?.find((f) => f.upload_id === s.uploadId);
       if (!result) {
         onChange(s.index, { state: 'failed' });

@@ -9,11 +9,13 @@ import {
   uploadFiles,
   uploadToasts,
 } from './upload.js';
+import { useLeaveWarning } from './useLeaveWarning.js';
 
 /**
  * Runs uploads into a folder, keeps one progress entry per file and shows the spec's toasts. The files
  * of the last run that failed (a lost connection, a slow service; not the invalid or duplicate ones)
- * can be sent again with `retryFailed`, into the same folder.
+ * can be sent again with `retryFailed`, into the same folder. `cancel` stops the run in flight; until it
+ * ends, leaving the page asks first.
  */
 export function useUploads(options: {
   api: DocumentsApi;
@@ -24,6 +26,7 @@ export function useUploads(options: {
   const [files, setFiles] = useState<FileProgress[]>([]);
   const [busy, setBusy] = useState(false);
   const batch = useRef(0);
+  const running = useRef<AbortController>(undefined);
   const lastRun = useRef<{ path: string; entries: UploadEntry[] }>(undefined);
   const latest = useRef(options);
   latest.current = options;
@@ -47,6 +50,8 @@ export function useUploads(options: {
     );
     setBusy(true);
     const { api, companyId, makeXhr } = latest.current;
+    const controller = new AbortController();
+    running.current = controller;
     try {
       const outcome = await uploadFiles({
         api,
@@ -54,6 +59,7 @@ export function useUploads(options: {
         path,
         entries,
         makeXhr,
+        signal: controller.signal,
         onChange: (index, change) =>
           setFiles((list) => list.map((f, i) => (i === index ? { ...f, ...change } : f))),
       });
@@ -61,10 +67,13 @@ export function useUploads(options: {
       latest.current.onDone?.(outcome);
       return outcome;
     } finally {
+      running.current = undefined;
       setBusy(false);
     }
   }, []);
+  useLeaveWarning(busy);
 
+  const cancel = useCallback(() => running.current?.abort(), []);
   const clear = useCallback(() => setFiles([]), []);
   const retryFailed = useCallback(() => {
     const run = lastRun.current;
@@ -72,5 +81,5 @@ export function useUploads(options: {
     const again = run.entries.filter((_, i) => files[i]?.state === 'failed');
     if (again.length) void start(run.path, again);
   }, [files, start]);
-  return { files, busy, start, clear, retryFailed };
+  return { files, busy, start, cancel, clear, retryFailed };
 }
