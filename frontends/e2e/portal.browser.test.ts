@@ -234,6 +234,49 @@ describe('sign-in and navigation', () => {
     expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
   });
 
+  it("switches a client's page to the entity chosen in the header, and selects the entity a link opens", async () => {
+    const page = await signedIn('alice@client.test');
+    await landOnClientDocuments(page);
+    const hashes = Object.fromEntries(
+      ['alice_individual', 'anders_llc', 'anders_trust'].map((key) => [
+        key,
+        portal.stack.firm.companies[key]?.hashId as string,
+      ]),
+    );
+    const names = {
+      alice_individual: 'Alice Anders',
+      anders_llc: 'Anders Design LLC',
+      anders_trust: 'Anders Family Trust',
+    };
+    const landedOn = new URL(page.url()).pathname.split('/').at(-1);
+    const original = Object.keys(hashes).find((key) => hashes[key] === landedOn) as keyof typeof names;
+    const other = original === 'anders_trust' ? 'anders_llc' : 'anders_trust';
+    const selector = page.getByTestId('entity-selector');
+    const choose = async (key: keyof typeof names) => {
+      await selector.click();
+      await page.getByRole('menuitem', { name: names[key] }).click();
+      await page.waitForURL(`${portal.stack.shellUrl}/documents/${hashes[key]}`);
+      await page.getByTestId('file-manager').getByText(names[key]).first().waitFor();
+    };
+
+    // Chosen in the header, the other entity's Documents open, without the first one's folder.
+    await page.goto(`${portal.stack.shellUrl}/documents/${landedOn}?path=%2F`);
+    await page.getByTestId('documents-table').waitFor();
+    await choose(other);
+    expect(new URL(page.url()).search).toBe('');
+    expect(await selector.textContent()).toContain(names[other]);
+
+    // A link to the third entity's Documents shows it selected in the header.
+    const third = (Object.keys(names) as (keyof typeof names)[]).find((k) => k !== original && k !== other);
+    await page.goto(`${portal.stack.shellUrl}/documents/${hashes[third as string]}`);
+    await page.getByTestId('documents-table').waitFor();
+    expect(await selector.textContent()).toContain(names[third as keyof typeof names]);
+
+    // Back to the entity the client started with, which stays their default for the tests after this.
+    await choose(original);
+    expect(await selector.textContent()).toContain(names[original]);
+  });
+
   it('gives a client on a phone a way to every page, and a file list that fits the screen', async () => {
     const page = await signedIn('alice@client.test', 'phone');
     await landOnClientDocuments(page);

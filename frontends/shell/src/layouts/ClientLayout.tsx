@@ -23,6 +23,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAreas } from '../app/areas-context.js';
 import type { LayoutProps } from './AdvisorLayout.js';
 import { ClientEntitySelector } from './ClientEntitySelector.js';
+import { entityOfPath, samePageFor } from './entity-page.js';
 import { UserMenu } from './UserMenu.js';
 
 export const CLIENT_ENTITIES_KEY = ['client_entities'] as const;
@@ -46,17 +47,23 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
   });
 
   const list = entities.data?.companies ?? [];
+  // The page's own entity first (a link to another entity's documents shows that entity selected),
+  // then the one chosen here, then the user's default.
   const selected = useMemo(
     () =>
+      entityOfPath(location.pathname, list) ??
       list.find((e) => e.id === chosenId) ??
       list.find((e) => e.id === user.default_company_id) ??
       list[0] ??
       null,
-    [list, chosenId, user.default_company_id],
+    [list, location.pathname, chosenId, user.default_company_id],
   );
+  /** Choosing an entity on a page of another one opens the same page for the chosen one. */
   const select = (entity: Entity) => {
     setChosenId(entity.id);
     setDefault.mutate(entity);
+    const samePage = selected && samePageFor(location.pathname, selected.hash_id, entity.hash_id);
+    if (samePage && samePage !== location.pathname) navigate(samePage);
   };
   const params = { companyHash: selected?.hash_id };
   const items = buildNavigation(descriptors, 'client', ctx, params);
