@@ -542,6 +542,10 @@ describe('sessions across tabs', () => {
     await second.getByText(SIGNED_OUT).waitFor();
     await second.waitForURL((url) => url.pathname === '/signin');
     await keepScreenshot(second, 'signed-out-other-tab');
+    // Neither tab keeps the client's page to return to: the next user signing in here lands on theirs.
+    await first.waitForURL((url) => url.pathname === '/signin');
+    await first.waitForTimeout(300);
+    expect([new URL(first.url()).search, new URL(second.url()).search]).toEqual(['', '']);
   });
 });
 

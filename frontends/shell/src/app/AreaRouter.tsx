@@ -13,7 +13,7 @@ import {
   useCurrentFirm,
   useCurrentUser,
 } from '@portico/kit';
-import { type ReactNode, use, useEffect } from 'react';
+import { type ReactNode, use, useEffect, useRef } from 'react';
 import { matchPath, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { AdvisorLayout } from '../layouts/AdvisorLayout.js';
 import { CenteredLayout } from '../layouts/CenteredLayout.js';
@@ -52,6 +52,11 @@ export default function AreaRouter() {
   const descriptors = areas.flatMap((a) => (a.descriptor ? [a.descriptor] : []));
   const routes = routesOf(areas);
   const session = useSession(runtime.session);
+  // Signed out on a page (with Sign out, here or in another tab, or the session ended): /signin without
+  // that page as the redirect, which would take whoever signs in next on this browser to the page of the
+  // one who left. Opening a page without a session keeps it as the redirect.
+  const hadSession = useRef(false);
+  if (session) hadSession.current = true;
   const location = useLocation();
 
   const publicRoutes = routes.filter((r) => r.layout === 'public' || r.audience === 'public');
@@ -73,7 +78,7 @@ export default function AreaRouter() {
             ) : (
               <Navigate
                 to={
-                  location.pathname === '/'
+                  location.pathname === '/' || hadSession.current
                     ? '/signin'
                     : `/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`
                 }
