@@ -99,16 +99,38 @@ describe('sign-in page without the router', () => {
     ]);
   });
 
-  it('checks that the new password and its confirmation match', async () => {
+  it("checks the new password's length and that its confirmation matches, before any call", async () => {
     const { calls } = renderSignIn('', () => json({ error: 'not found' }, 404), 'set-sign-in-method');
     fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));
-    fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'one' } });
+    fireEvent.change(await screen.findByLabelText(/New password/), { target: { value: 'one' } });
     fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'two' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
     expect(await screen.findByText(MESSAGES.passwordsDiffer)).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'one' } });
+    expect(screen.getByText(MESSAGES.passwordTooShort)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/New password/), { target: { value: 'ten-chars!' } });
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'ten-chars!' } });
     await waitFor(() => expect(screen.queryByText(MESSAGES.passwordsDiffer)).toBeNull());
+    expect(screen.queryByText(MESSAGES.passwordTooShort)).toBeNull();
     expect(calls).toEqual([]);
+  });
+
+  it("takes a refused attempt's error away on the next attempt, even one the form itself refuses", async () => {
+    renderSignIn('', (path) => {
+      if (path === '/sessions/get_preferred_sign_in_method')
+        return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'password', methods: [] });
+      if (path === '/sessions/verify_password')
+        return json({ error: 'invalid_password', message: 'Invalid password' }, 401);
+      return json({ error: 'not found' }, 404);
+    });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'alice@client.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await screen.findByTestId('signin-error')).textContent).toBe('Invalid password');
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText(MESSAGES.passwordMissing)).toBeTruthy();
+    expect(screen.queryByTestId('signin-error')).toBeNull();
   });
 
   describe('another way to sign in', () => {

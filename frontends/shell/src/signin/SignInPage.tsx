@@ -253,7 +253,14 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   return (
     <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={440} data-signin-state={state}>
-        <Stack gap="md">
+        {/* A new attempt (any form's submit, valid or not) takes the previous attempt's error away. */}
+        <Stack
+          gap="md"
+          onSubmitCapture={() => {
+            setError(null);
+            setSmsFailed(false);
+          }}
+        >
           {(branding?.logo_url || branding?.name) && (
             <Stack align="center" gap={4} data-testid="firm-branding">
               {branding.logo_url && (

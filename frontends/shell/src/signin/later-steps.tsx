@@ -1,7 +1,7 @@
 import '@portico/kit/styles.css';
 import { Anchor, Button, isCompletePhone, PasswordInput, PhoneInput, Radio, Stack, Text } from '@portico/kit';
 import { useState } from 'react';
-import { MESSAGES } from './messages.js';
+import { MESSAGES, PASSWORD_MIN_LENGTH } from './messages.js';
 import { useFields } from './useFields.js';
 
 // The sign-in steps that come after the first one, loaded on demand (see SignInPage). They take their
@@ -16,7 +16,8 @@ export function PasswordForm(props: {
   const { field, handleSubmit } = useFields(
     { password: '', confirmation: '' },
     {
-      password: (v) => (v ? true : MESSAGES.passwordMissing),
+      password: (v) =>
+        !v ? MESSAGES.passwordMissing : v.length < PASSWORD_MIN_LENGTH ? MESSAGES.passwordTooShort : true,
       confirmation: (v, all) => (v === all.password ? true : MESSAGES.passwordsDiffer),
     },
   );
@@ -26,7 +27,12 @@ export function PasswordForm(props: {
       noValidate
     >
       <Stack gap="sm">
-        <PasswordInput label="New password" autoComplete="new-password" {...field('password')} />
+        <PasswordInput
+          label="New password"
+          description={`At least ${PASSWORD_MIN_LENGTH} characters`}
+          autoComplete="new-password"
+          {...field('password')}
+        />
         <PasswordInput label="Confirm password" autoComplete="new-password" {...field('confirmation')} />
         <Button type="submit" loading={props.busy} fullWidth>
           Set password
