@@ -136,6 +136,12 @@ describe('identity sign-in over NATS', () => {
       expect(sent.sentTo).toMatch(/\*\*\*/);
       const code = await h.lastCodeTo(email('other'));
       expect(code).toMatch(/^\d{6}$/);
+      // In the firm's name: its clients know the firm, not the product behind its portal.
+      const [firm] = await h.identity.query('select name from firms where id = $1', [h.firm.firmId]);
+      expect(await h.lastMessageTo(email('other'))).toMatchObject({
+        subject: `Your ${firm?.name} sign-in code is ${code}`,
+        text: expect.stringContaining(`Your sign-in code for ${firm?.name} is ${code}.`),
+      });
       const step = await h.bus.request(Identity.verifyCode, { uid, code });
       expect(step.authToken).toBeTruthy();
       await expect(h.bus.request(Identity.verifyCode, { uid, code })).rejects.toMatchObject({
@@ -183,7 +189,10 @@ describe('identity sign-in over NATS', () => {
     it('sends an SMS code to the phone on file, and refuses a user without a valid phone with the SMS failure message', async () => {
       const sent = await h.bus.request(Identity.sendSmsCode, { uid: h.firm.users.client?.uid });
       expect(sent.sentTo).toBe('(***) ***-0123');
-      expect((await h.lastMessageTo('4155550123'))?.text).toMatch(/\d{6}/);
+      const [firm] = await h.identity.query('select name from firms where id = $1', [h.firm.firmId]);
+      expect((await h.lastMessageTo('4155550123'))?.text).toMatch(
+        new RegExp(`^Your ${firm?.name} sign-in code is \\d{6}\\.`),
+      );
       await expect(
         h.bus.request(Identity.sendSmsCode, { uid: h.firm.users.other?.uid }),
       ).rejects.toMatchObject({
@@ -208,6 +217,8 @@ describe('identity sign-in over NATS', () => {
       expect((await h.lastMessageTo(who?.email as string))?.text).toContain(
         `/signin?token=${token}&firm=${firm?.slug}`,
       );
+      const [named] = await h.identity.query('select name from firms where id = $1', [h.firm.firmId]);
+      expect((await h.lastMessageTo(who?.email as string))?.subject).toBe(`Your ${named?.name} sign-in link`);
       const res = await h.bus.request(Identity.verifyAuthLink, { token });
       expect(res).toMatchObject({ purpose: 'sign_in', redirect: '/documents/abc' });
       expect(res.authToken).toBeTruthy();

@@ -15,6 +15,14 @@ export class FirmsRepository {
     return rows[0];
   }
 
+  /**
+   * The firm's name as its clients know it, for the emails and texts sent on its behalf: clients know
+   * their firm, not the product behind its portal.
+   */
+  async senderName(scope: FirmScope): Promise<string> {
+    return (await this.get(scope))?.name.replace(/\s+/g, ' ').trim() || 'your firm';
+  }
+
   /** Live advisors of the firm, all or only the given ids. */
   async advisors(scope: FirmScope, ids: string[]) {
     return readInFirm(this.db, scope, (read) =>

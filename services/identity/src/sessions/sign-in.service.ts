@@ -110,11 +110,12 @@ export class SignInService {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'email' });
+    const firm = await this.firms.senderName(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: user.email,
-        subject: `Your Portico sign-in code is ${secret}`,
-        text: `Your sign-in code is ${secret}. It expires in 10 minutes. If you did not try to sign in, you can ignore this email.`,
+        subject: `Your ${firm} sign-in code is ${secret}`,
+        text: `Your sign-in code for ${firm} is ${secret}. It expires in 10 minutes. If you did not try to sign in, you can ignore this email.`,
         kind: 'sign_in_code',
         firmId: user.firmId,
         idempotencyKey: `sign_in_code:${user.id}:${secret}`,
@@ -129,10 +130,11 @@ export class SignInService {
     if (validatePhone(user.phoneNumber)) throw badRequest(Messages.smsFailed, undefined, 'sms_failed');
     await this.throttle(`code:${user.id}`, Limits.codeSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'sms' });
+    const firm = await this.firms.senderName(firmScope(user.firmId));
     await this.outbound.sms(
       {
         to: phoneDigits(user.phoneNumber),
-        text: `Your Portico sign-in code is ${secret}. It expires in 10 minutes.`,
+        text: `Your ${firm} sign-in code is ${secret}. It expires in 10 minutes.`,
         kind: 'sign_in_code',
         firmId: user.firmId,
         idempotencyKey: `sign_in_code:${user.id}:${secret}`,
@@ -172,11 +174,12 @@ export class SignInService {
       redirect: safeRedirect(input.redirect),
     });
     const link = await this.link(secret, user.firmId);
+    const firm = await this.firms.senderName(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: user.email,
-        subject: 'Your Portico sign-in link',
-        text: `Sign in to Portico with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
+        subject: `Your ${firm} sign-in link`,
+        text: `Sign in to ${firm} with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
         kind: 'sign_in_link',
         firmId: user.firmId,
         idempotencyKey: `sign_in_link:${user.id}:${secret.slice(0, 16)}`,
@@ -215,10 +218,11 @@ export class SignInService {
     await this.throttle(`link:${user.id}`, Limits.linkSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.passwordReset);
     const link = await this.link(secret, user.firmId);
+    const firm = await this.firms.senderName(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: user.email,
-        subject: 'Reset your Portico password',
+        subject: `Reset your ${firm} password`,
         text: `Choose a new password with this link: ${link}\n\nIt works once and expires in one hour. If you did not ask for this, ignore this email.`,
         kind: 'password_reset',
         firmId: user.firmId,
@@ -259,10 +263,11 @@ export class SignInService {
         challenge_id: challenge.id,
       });
       const link = await this.link(secret, user.firmId);
+      const firm = await this.firms.senderName(firmScope(user.firmId));
       await this.outbound.email(
         {
           to: user.email,
-          subject: 'Finish signing in to Portico',
+          subject: `Finish signing in to ${firm}`,
           text: `Finish signing in with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
           kind: 'two_factor_link',
           firmId: user.firmId,
@@ -347,10 +352,11 @@ export class SignInService {
 
   private async sendTwoFactorCode(user: UserRow) {
     const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorCode);
+    const firm = await this.firms.senderName(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: user.email,
-        subject: `Your Portico verification code is ${secret}`,
+        subject: `Your ${firm} verification code is ${secret}`,
         text: `Your two-factor verification code is ${secret}. It expires in 10 minutes.`,
         kind: 'two_factor_code',
         firmId: user.firmId,

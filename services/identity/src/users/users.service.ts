@@ -245,10 +245,11 @@ export class UsersService {
     const afterwards = setsSignInEmail
       ? 'Once you confirm, you sign in with a code sent to this address.'
       : 'Until you confirm, you keep signing in with your current address.';
+    const firm = await this.firms.senderName(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: newEmail,
-        subject: 'Confirm your new Portico email address',
+        subject: `Confirm your new email address for ${firm}`,
         text: `Confirm that this is your new email address: ${link}\n\n${afterwards}`,
         kind: 'email_confirmation',
         firmId: user.firmId,
