@@ -3,7 +3,7 @@ import { EMAIL_CONFIRMED } from '@portico/kit';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import ProfileSettingsRoute from '../profile-settings/ProfileSettingsRoute.js';
-import { SETTINGS_MESSAGES, validatePassword } from '../profile-settings/rules.js';
+import { SETTINGS_MESSAGES } from '../profile-settings/rules.js';
 import { aUser, type Call, renderArea } from './render.js';
 
 const section = (testId: string) => within(screen.getByTestId(testId));
@@ -38,25 +38,6 @@ function renderSettings(
     path,
   );
 }
-
-describe('password rules', () => {
-  it('reports the first broken rule, then the confirmation', () => {
-    expect(validatePassword('', '')).toBe('Password is missing');
-    expect(validatePassword('Short1!', 'Short1!')).toBe('Password must be greater than 10 characters');
-    expect(validatePassword('lowercase-only1', '')).toBe(
-      'Password must contain at least one uppercase letter',
-    );
-    expect(validatePassword('UPPERCASE-ONLY1', '')).toBe(
-      'Password must contain at least one lowercase letter',
-    );
-    expect(validatePassword('NoNumbers-here', '')).toBe('Password must contain at least one number');
-    expect(validatePassword('NoSpecials123', '')).toBe(
-      'Password must contain at least one special character (#?!@$%^&*-)',
-    );
-    expect(validatePassword('Good-Password-1', 'other')).toBe('Passwords do not match');
-    expect(validatePassword('Good-Password-1', 'Good-Password-1')).toBeUndefined();
-  });
-});
 
 describe('advisor Profile Settings', () => {
   it('saves the name with PATCH /users/{id} and requires first and last name', async () => {

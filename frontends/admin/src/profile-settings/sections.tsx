@@ -6,9 +6,11 @@ import {
   errorMessage,
   Group,
   isApiError,
+  PASSWORD_HINT,
   Paper,
   PasswordInput,
   PhoneInput,
+  passwordProblem,
   phoneDigits,
   Radio,
   SimpleGrid,
@@ -30,7 +32,6 @@ import {
   type SignInMethod,
   validateEmail,
   validateOptionalPhone,
-  validatePassword,
 } from './rules.js';
 import { useProfileSave } from './useProfileSave.js';
 
@@ -243,7 +244,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
     e.preventDefault();
     const next: typeof errors = {};
     if (method === 'password') {
-      const problem = validatePassword(password, confirmation);
+      const problem = passwordProblem(password, confirmation);
       if (problem === SETTINGS_MESSAGES.passwordsDoNotMatch) next.password_confirmation = problem;
       else if (problem) next.password = problem;
     }
@@ -282,7 +283,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
                 value={password}
                 onChange={(e) => setPassword(e.currentTarget.value)}
                 error={errors.password}
-                description="At least 10 characters with upper and lower case letters, a number and one of #?!@$%^&*-"
+                description={PASSWORD_HINT}
               />
               <PasswordInput
                 label="Confirm password"

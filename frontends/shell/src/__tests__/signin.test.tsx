@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { PASSWORD_MESSAGES } from '@portico/kit';
 import { ApiClient, ApiProvider, KitThemeProvider, SessionStore } from '@portico/kit/signin';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ShellRuntime } from '../app/services.js';
@@ -99,18 +100,20 @@ describe('sign-in page without the router', () => {
     ]);
   });
 
-  it("checks the new password's length and that its confirmation matches, before any call", async () => {
+  it("checks the new password's rules and that its confirmation matches, before any call", async () => {
     const { calls } = renderSignIn('', () => json({ error: 'not found' }, 404), 'set-sign-in-method');
     fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));
     fireEvent.change(await screen.findByLabelText(/New password/), { target: { value: 'one' } });
     fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'two' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
     expect(await screen.findByText(MESSAGES.passwordsDiffer)).toBeTruthy();
-    expect(screen.getByText(MESSAGES.passwordTooShort)).toBeTruthy();
+    expect(screen.getByText(PASSWORD_MESSAGES.passwordTooShort)).toBeTruthy();
     fireEvent.change(screen.getByLabelText(/New password/), { target: { value: 'ten-chars!' } });
-    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'ten-chars!' } });
+    expect(await screen.findByText(PASSWORD_MESSAGES.passwordNeedsUppercase)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/New password/), { target: { value: 'Ten-chars-1' } });
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Ten-chars-1' } });
     await waitFor(() => expect(screen.queryByText(MESSAGES.passwordsDiffer)).toBeNull());
-    expect(screen.queryByText(MESSAGES.passwordTooShort)).toBeNull();
+    expect(screen.queryByText(PASSWORD_MESSAGES.passwordNeedsUppercase)).toBeNull();
     expect(calls).toEqual([]);
   });
 

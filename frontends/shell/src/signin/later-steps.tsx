@@ -1,7 +1,18 @@
 import '@portico/kit/styles.css';
-import { Anchor, Button, isCompletePhone, PasswordInput, PhoneInput, Radio, Stack, Text } from '@portico/kit';
+import {
+  Anchor,
+  Button,
+  isCompletePhone,
+  PASSWORD_HINT,
+  PasswordInput,
+  PhoneInput,
+  passwordProblem,
+  Radio,
+  Stack,
+  Text,
+} from '@portico/kit';
 import { useState } from 'react';
-import { MESSAGES, PASSWORD_MIN_LENGTH } from './messages.js';
+import { MESSAGES } from './messages.js';
 import { useFields } from './useFields.js';
 
 // The sign-in steps that come after the first one, loaded on demand (see SignInPage). They take their
@@ -16,8 +27,8 @@ export function PasswordForm(props: {
   const { field, handleSubmit } = useFields(
     { password: '', confirmation: '' },
     {
-      password: (v) =>
-        !v ? MESSAGES.passwordMissing : v.length < PASSWORD_MIN_LENGTH ? MESSAGES.passwordTooShort : true,
+      // The identity service's rules, checked before it is called.
+      password: (v) => passwordProblem(v) ?? true,
       confirmation: (v, all) => (v === all.password ? true : MESSAGES.passwordsDiffer),
     },
   );
@@ -29,7 +40,7 @@ export function PasswordForm(props: {
       <Stack gap="sm">
         <PasswordInput
           label="New password"
-          description={`At least ${PASSWORD_MIN_LENGTH} characters`}
+          description={PASSWORD_HINT}
           autoComplete="new-password"
           {...field('password')}
         />

@@ -15,8 +15,6 @@ export const MESSAGES = {
   emailMissing: 'Email is missing',
   passwordMissing: 'Password is missing',
   passwordsDiffer: 'Passwords do not match',
-  /** The identity service's rule and text (a password shorter than PASSWORD_MIN_LENGTH is refused). */
-  passwordTooShort: 'Password must be greater than 10 characters',
   noUser: "Sorry, we couldn't find a user with that email address",
   signInProblem: 'Sorry, there was a problem signing you in',
   somethingWrong: 'Something went wrong',
@@ -34,4 +32,3 @@ export const MESSAGES = {
 } as const;
 
 export const CODE_LENGTH = 6;
-export const PASSWORD_MIN_LENGTH = 10;
