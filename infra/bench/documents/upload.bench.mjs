@@ -1,11 +1,13 @@
 // Upload throughput: 200 files of 1 MB into one folder, the way the file manager uploads a folder
 // (frontends/documents/src/upload/upload.ts): one upload_links call through the gateway for all the
 // files, a PUT of each file's bytes to its presigned URL over HTTP, PARALLEL_PUTS at once as the browser
-// does, then one process_document call with every upload id (the service checks each object's first
+// does, and process_document calls for the files landed so far while the rest are sent (the file
+// manager's own `Filer`, FILE_BATCH at least, one call at a time; the service checks each object's first
 // bytes and its PDF trailer with ranged reads, and files them). The baseline is the S3 SDK putting the same bytes into
 // the same s3rver with the same concurrency, in the same run.
 // Usage: npm run bench -- documents  (after npm run build). BENCH_UPLOAD_FILES, BENCH_UPLOAD_CONCURRENCY,
-// BENCH_UPLOAD_ROUNDS (2: baseline and Portico in alternating order),
+// BENCH_UPLOAD_ROUNDS (2: baseline and Portico in alternating order), BENCH_UPLOAD_FILE_BATCH (the
+// filing batch; at least BENCH_UPLOAD_FILES files one process call after the last PUT),
 // BENCH_PROFILE=<dir> (CPU profiles of documents, identity and the gateway).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,14 +15,18 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PDFDocument } from 'pdf-lib';
+import { Filer } from '../../../frontends/documents/src/upload/filing.ts';
 import { cpuPer, percentile, pooled, startDocumentsStack } from './stack.mjs';
 
 const files = Number(process.env.BENCH_UPLOAD_FILES ?? 200);
-/** The file manager's PUTs at once (PARALLEL_PUTS in its upload code), read so the two stay equal. */
-const clientParallelPuts = Number(
-  /export const PARALLEL_PUTS = (\d+)/.exec(
-    readFileSync(join(import.meta.dirname, '../../../frontends/documents/src/upload/upload.ts'), 'utf8'),
-  )?.[1] ?? 4,
+const uploadCode = readFileSync(
+  join(import.meta.dirname, '../../../frontends/documents/src/upload/upload.ts'),
+  'utf8',
+);
+/** The file manager's PUTs at once and filing batch (its upload code), read so the two stay equal. */
+const clientParallelPuts = Number(/export const PARALLEL_PUTS = (\d+)/.exec(uploadCode)?.[1] ?? 4);
+const fileBatch = Number(
+  process.env.BENCH_UPLOAD_FILE_BATCH ?? /export const FILE_BATCH = (\d+)/.exec(uploadCode)?.[1] ?? 20,
 );
 const concurrency = Number(process.env.BENCH_UPLOAD_CONCURRENCY ?? clientParallelPuts);
 const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 2);
@@ -87,7 +93,8 @@ try {
       ),
     );
 
-  // The file manager's flow for one folder: links for all its files, the PUTs, one process call.
+  // The file manager's flow for one folder: links for all its files, the PUTs, and the process calls of
+  // its Filer as files land. 'process' is the filing left after the last PUT.
   const steps = { presign: [], put: [], process: [] };
   const porticoRun = async (folder, count) => {
     const names = Array.from({ length: count }, (_, i) => `scan-${String(i).padStart(4, '0')}.pdf`);
@@ -98,17 +105,30 @@ try {
       files: names.map((name) => ({ name, size: body.length })),
     });
     const t1 = performance.now();
-    const durations = await pooled(count, concurrency, (i) => putTo(links.body.links[i], body));
-    const t2 = performance.now();
-    const processed = await stack.call('/integrations/process_document', {
-      companyId: stack.companyId,
-      path: folder,
-      uploadIds: links.body.links.map((l) => l.upload_id),
+    const filedFiles = [];
+    let refused;
+    const filer = new Filer(async (batch) => {
+      try {
+        const processed = await stack.call('/integrations/process_document', {
+          companyId: stack.companyId,
+          path: folder,
+          uploadIds: batch.map((l) => l.uploadId),
+        });
+        filedFiles.push(...processed.body.files.filter((f) => !f.invalid && !f.is_duplicate));
+      } catch (err) {
+        refused = err;
+      }
+    }, fileBatch);
+    const durations = await pooled(count, concurrency, async (i) => {
+      const link = links.body.links[i];
+      await putTo(link, body);
+      filer.add({ index: i, uploadId: link.upload_id });
     });
+    const t2 = performance.now();
+    await filer.finish(false);
     const t3 = performance.now();
-    const filed = processed.body.files.filter((f) => !f.invalid && !f.is_duplicate);
-    if (filed.length !== count)
-      throw new Error(`filed ${filed.length} of ${count}: ${JSON.stringify(processed.body).slice(0, 300)}`);
+    if (refused || filedFiles.length !== count)
+      throw new Error(`filed ${filedFiles.length} of ${count}: ${refused ?? ''}`);
     steps.presign.push(t1 - t0);
     steps.put.push(t2 - t1);
     steps.process.push(t3 - t2);

@@ -6,6 +6,8 @@ import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import {
   emptyOutcome,
+  FILE_BATCH,
+  PARALLEL_PUTS,
   putFile,
   STALLED_UPLOAD_MS,
   UPLOAD_MESSAGES,
@@ -183,6 +185,34 @@ describe('presigned upload', () => {
     expect(uploadToasts(emptyOutcome())).toEqual([
       { kind: 'error', message: 'Could not upload those files. Try uploading them one at a time.' },
     ]);
+  });
+
+  it('files what landed in batches while the rest is still being sent', async () => {
+    const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
+    const count = FILE_BATCH + 5;
+    const run = uploadFiles({
+      api: documentsApi(client),
+      companyId: 'c-1',
+      path: '/',
+      entries: Array.from({ length: count }, (_, i) => ({ file: file(`scan-${i}.pdf`), dir: '' })),
+      makeXhr: makeFakeXhr,
+    });
+    const processCalls = () => calls.filter((c) => c.path === '/integrations/process_document');
+    // The PUTs land one by one; each frees a slot for the next file.
+    for (let landed = 0; landed < FILE_BATCH; landed++) {
+      await waitFor(() => expect(FakeXhr.all.length).toBeGreaterThan(landed));
+      (FakeXhr.all[landed] as FakeXhr).respond(200);
+    }
+    await waitFor(() => expect(processCalls()).toHaveLength(1));
+    expect(processCalls()[0]?.body.uploadIds).toHaveLength(FILE_BATCH);
+    expect(FakeXhr.all.length).toBe(Math.min(count, FILE_BATCH + PARALLEL_PUTS));
+    for (let landed = FILE_BATCH; landed < count; landed++) {
+      await waitFor(() => expect(FakeXhr.all.length).toBeGreaterThan(landed));
+      (FakeXhr.all[landed] as FakeXhr).respond(200);
+    }
+    const outcome = await run;
+    expect(processCalls().map((c) => (c.body.uploadIds as string[]).length)).toEqual([FILE_BATCH, 5]);
+    expect(outcome.uploaded).toHaveLength(count);
   });
 
   it('stops on cancel: the PUTs in flight are aborted, no other starts, and nothing is processed', async () => {

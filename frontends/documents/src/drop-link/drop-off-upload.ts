@@ -58,6 +58,12 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
   );
   outcome.failed.push(...failed.map((i) => files[i]?.name ?? ''));
   outcome.cancelled.push(...cancelled.map((i) => files[i]?.name ?? ''));
+  // Cancelled: the firm is sent nothing of this drop-off (one process call, one notification, at the end).
+  if (signal?.aborted) {
+    for (const { index } of sent) onChange(index, { state: 'cancelled' });
+    outcome.cancelled.push(...sent.map(({ index }) => files[index]?.name ?? ''));
+    return outcome;
+  }
   if (!sent.length) return outcome;
 
   let processed: DropOffProcessResponse;

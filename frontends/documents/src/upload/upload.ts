@@ -2,11 +2,14 @@ import { isApiError } from '@portico/kit';
 import type { DocumentsApi, ProcessResponse, UploadLink } from '../api/documents-api.js';
 import { inParallel } from '../rules/in-parallel.js';
 import { joinPath, normalizePath } from '../rules/names.js';
+import { Filer, type Landed } from './filing.js';
 
 /** Spec 1 s.9: 'Max size 150 MB' per file, up to 999 files in one upload. */
 export const MAX_FILE_BYTES = 150 * 1024 * 1024;
 export const MAX_FILES = 999;
 export const PARALLEL_PUTS = 4;
+/** Files filed in one process call while the rest of an upload is still being sent (see `Filer`). */
+export const FILE_BATCH = 20;
 
 export const UPLOAD_MESSAGES = {
   success: 'Document(s) uploaded successfully',
@@ -187,21 +190,23 @@ export interface Transfer {
 }
 
 /**
- * PUTs files to their links, PARALLEL_PUTS at a time, reporting each file's progress and state. Once
- * `signal` is aborted, the transfers in flight stop and the ones not started are not started: those
- * files are 'cancelled' (what reached storage unprocessed is removed by the service's sweep of
- * abandoned uploads). Answers the files that reached storage, and the indexes of the others.
+ * PUTs files to their links, PARALLEL_PUTS at a time, reporting each file's progress and state, and each
+ * file that reaches storage to `onSent` as it lands. Once `signal` is aborted, the transfers in flight
+ * stop and the ones not started are not started: those files are 'cancelled'. What reached storage is the
+ * caller's to file or not (what stays unprocessed is removed by the service's sweep of abandoned
+ * uploads). Answers the files that reached storage, and the indexes of the others.
  */
 export async function sendFiles(
   transfers: Transfer[],
   options: {
     signal?: AbortSignal;
     onChange: (index: number, change: Partial<FileProgress>) => void;
+    onSent?: (landed: Landed) => void;
     makeXhr?: () => XMLHttpRequest;
   },
 ) {
   const { signal, onChange } = options;
-  const sent: { index: number; uploadId: string }[] = [];
+  const sent: Landed[] = [];
   const failed: number[] = [];
   const cancelled: number[] = [];
   const stop = (index: number) => {
@@ -214,20 +219,14 @@ export async function sendFiles(
     onChange(index, { state: 'uploading', progress: 0 });
     try {
       await putFile(link, file, (progress) => onChange(index, { progress }), options.makeXhr, signal);
-      onChange(index, { state: 'processing', progress: 1 });
-      sent.push({ index, uploadId: link.upload_id });
     } catch {
-      stop(index);
+      return stop(index);
     }
+    onChange(index, { state: 'processing', progress: 1 });
+    const landed = { index, uploadId: link.upload_id };
+    sent.push(landed);
+    options.onSent?.(landed);
   });
-  // Cancelled once every file had reached storage: none of them is processed.
-  if (signal?.aborted) {
-    for (const { index } of sent) {
-      onChange(index, { state: 'cancelled' });
-      cancelled.push(index);
-    }
-    sent.length = 0;
-  }
   return { sent, failed, cancelled };
 }
 
@@ -244,9 +243,58 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
+/** Files one batch of files that landed in `folder`, recording each file's outcome. Never throws. */
+async function fileBatch(options: {
+  api: DocumentsApi;
+  companyId: string;
+  folder: string;
+  batch: Landed[];
+  outcome: UploadOutcome;
+  nameOf: (index: number) => string;
+  onChange: (index: number, change: Partial<FileProgress>) => void;
+}) {
+  const { api, companyId, folder, batch, outcome, nameOf, onChange } = options;
+  let processed: ProcessResponse;
+  try {
+    processed = await api.process(
+      companyId,
+      folder,
+      batch.map((s) => s.uploadId),
+    );
+  } catch (err) {
+    // Every file invalid answers 400 with the INVALID message.
+    const message = errorMessage(err, UPLOAD_MESSAGES.failed);
+    const state: FileState = /INVALID/.test(message) ? 'invalid' : 'failed';
+    if (state === 'failed') outcome.errors.push(message);
+    for (const s of batch) onChange(s.index, { state });
+    const names = batch.map((s) => nameOf(s.index));
+    if (state === 'invalid') outcome.invalid.push(...names);
+    else outcome.failed.push(...names);
+    return;
+  }
+  for (const s of batch) {
+    const name = nameOf(s.index);
+    const result = processed.files?.find((f) => f.upload_id === s.uploadId);
+    if (!result) {
+      onChange(s.index, { state: 'failed' });
+      outcome.failed.push(name);
+    } else if (result.invalid) {
+      onChange(s.index, { state: 'invalid' });
+      outcome.invalid.push(name);
+    } else if (result.is_duplicate) {
+      onChange(s.index, { state: 'duplicate' });
+      outcome.duplicates.push(result.document_name || name);
+    } else {
+      onChange(s.index, { state: 'done' });
+      outcome.uploaded.push(result.document_name || name);
+    }
+  }
+}
+
 /**
  * Presigned upload (spec 1 s.7.6): upload links per folder, a direct PUT of every file with its
- * progress, then process_document, which validates and files them.
+ * progress, and process_document, which validates and files them: in batches as they land (`Filer`), so
+ * filing overlaps sending and a large upload is not all filed only after its last byte.
  */
 export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome> {
   const { api, companyId, entries, signal, onChange = () => {} } = options;
@@ -281,47 +329,21 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
       outcome.errors.push(errorMessage(err, UPLOAD_MESSAGES.failed));
       continue;
     }
-    const { sent, failed, cancelled } = await sendFiles(
+    // Each batch of files that landed is filed while the rest are still being sent.
+    const filer = new Filer(
+      (batch) => fileBatch({ api, companyId, folder, batch, outcome, nameOf, onChange }),
+      FILE_BATCH,
+    );
+    const { failed, cancelled } = await sendFiles(
       indexes.map((index, k) => ({ index, file: files[k] as File, link: links[k] })),
-      { signal, onChange, makeXhr: options.makeXhr },
+      { signal, onChange, makeXhr: options.makeXhr, onSent: (landed) => filer.add(landed) },
     );
     outcome.failed.push(...failed.map(nameOf));
     outcome.cancelled.push(...cancelled.map(nameOf));
-    if (!sent.length) continue;
-    let processed: ProcessResponse;
-    try {
-      processed = await api.process(
-        companyId,
-        folder,
-        sent.map((s) => s.uploadId),
-      );
-    } catch (err) {
-      // Every file invalid answers 400 with the INVALID message.
-      const message = errorMessage(err, UPLOAD_MESSAGES.failed);
-      const state: FileState = /INVALID/.test(message) ? 'invalid' : 'failed';
-      if (state === 'failed') outcome.errors.push(message);
-      for (const s of sent) onChange(s.index, { state });
-      const names = sent.map((s) => nameOf(s.index));
-      if (state === 'invalid') outcome.invalid.push(...names);
-      else outcome.failed.push(...names);
-      continue;
-    }
-    for (const s of sent) {
-      const name = nameOf(s.index);
-      const result = processed.files?.find((f) => f.upload_id === s.uploadId);
-      if (!result) {
-        onChange(s.index, { state: 'failed' });
-        outcome.failed.push(name);
-      } else if (result.invalid) {
-        onChange(s.index, { state: 'invalid' });
-        outcome.invalid.push(name);
-      } else if (result.is_duplicate) {
-        onChange(s.index, { state: 'duplicate' });
-        outcome.duplicates.push(result.document_name || name);
-      } else {
-        onChange(s.index, { state: 'done' });
-        outcome.uploaded.push(result.document_name || name);
-      }
+    // Cancelled: what landed and is not filed yet stays unfiled.
+    for (const { index } of await filer.finish(Boolean(signal?.aborted))) {
+      onChange(index, { state: 'cancelled' });
+      outcome.cancelled.push(nameOf(index));
     }
   }
   return outcome;
