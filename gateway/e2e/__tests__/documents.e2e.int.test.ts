@@ -19,6 +19,7 @@ interface UploadLink {
   url: string;
   method: string;
   headers: Record<string, string>;
+  expires_in_seconds: number;
 }
 
 // The documents routes through the gateway, with uploads PUT straight to the S3 server as a browser does.
@@ -60,6 +61,8 @@ describe('API: documents through the gateway', () => {
       body: { companyId, path, files: files.map((f) => ({ name: f.name, size: f.body.length })) },
     });
     if (links.status !== 200) return links;
+    // Each link says how long it lasts, for clients that renew links by their own clock.
+    for (const link of links.body.links) expect(link.expires_in_seconds).toBe(900);
     for (const [i, link] of links.body.links.entries()) {
       const put = await fetch(link.url, { method: link.method, headers: link.headers, body: files[i]?.body });
       expect(put.status).toBe(200);

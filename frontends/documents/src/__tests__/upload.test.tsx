@@ -9,7 +9,10 @@ import {
   FILE_BATCH,
   PARALLEL_PUTS,
   putFile,
+  renewalTime,
   STALLED_UPLOAD_MS,
+  sendFiles,
+  type Transfer,
   UPLOAD_MESSAGES,
   uploadFiles,
   uploadToasts,
@@ -179,6 +182,62 @@ describe('presigned upload', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it("renews links by the browser's clock from their lifetime, not their expiry time", () => {
+    const link = (expires_in_seconds?: number) => ({
+      upload_id: 'u',
+      file_name: 'a.pdf',
+      url: 'http://s3.test/a',
+      method: 'PUT',
+      headers: {},
+      // Written by a server whose clock is an hour ahead of this browser's: not used.
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      expires_in_seconds,
+    });
+    expect(renewalTime(link(900), 1_000_000)).toBe(1_000_000 + 900_000 - 60_000);
+    expect(renewalTime(link(60), 0)).toBe(45_000);
+    expect(renewalTime(link(), 0)).toBeUndefined();
+  });
+
+  it('renews the links due before their PUT starts, with one call for every file not started yet', async () => {
+    const link = (name: string, version: string) => ({
+      upload_id: `${version}-${name}`,
+      file_name: name,
+      url: `http://s3.test/${version}/${name}`,
+      method: 'PUT',
+      headers: {},
+      expires_at: '',
+      expires_in_seconds: 900,
+    });
+    const now = Date.now();
+    const names = ['a.pdf', 'b.pdf', 'c.pdf'];
+    // The first link is fresh, the other two are due.
+    const transfers: Transfer[] = names.map((name, index) => ({
+      index,
+      file: file(name),
+      link: link(name, 'old'),
+      renewAt: index === 0 ? now + 600_000 : now - 1,
+    }));
+    const asked: string[][] = [];
+    const run = sendFiles(transfers, {
+      onChange: () => {},
+      makeXhr: makeFakeXhr,
+      relink: async (files) => {
+        asked.push(files.map((f) => f.name));
+        return files.map((f) => link(f.name, 'new'));
+      },
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(3));
+    for (const x of FakeXhr.all) x.respond(200);
+    const { sent } = await run;
+    expect(asked).toEqual([['b.pdf', 'c.pdf']]);
+    expect(FakeXhr.all.map((x) => x.url).sort()).toEqual([
+      'http://s3.test/new/b.pdf',
+      'http://s3.test/new/c.pdf',
+      'http://s3.test/old/a.pdf',
+    ]);
+    expect(sent.map((s) => s.uploadId).sort()).toEqual(['new-b.pdf', 'new-c.pdf', 'old-a.pdf']);
   });
 
   it('says so when nothing came back', () => {

@@ -101,6 +101,8 @@ export interface UploadLink {
   method: string;
   headers: Record<string, string>;
   expires_at: string;
+  /** How long the link stays valid from the answer (older services leave it out). */
+  expires_in_seconds?: number;
 }
 
 export interface ProcessedFile {

@@ -4,7 +4,9 @@ import {
   emptyOutcome,
   type FileProgress,
   type FileState,
+  fileMeta,
   sendFiles,
+  transfersTo,
   UPLOAD_MESSAGES,
   type UploadOutcome,
 } from '../upload/upload.js';
@@ -42,20 +44,19 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
 
   let links: UploadLink[];
   try {
-    ({ links } = await api.dropOffLinks(
-      dropLinkId,
-      files.map((f) => ({ name: f.name, size: f.size, contentType: f.type || 'application/octet-stream' })),
-    ));
+    ({ links } = await api.dropOffLinks(dropLinkId, files.map(fileMeta)));
   } catch (err) {
     fail(all);
     outcome.errors.push(refusal(err));
     return outcome;
   }
 
-  const { sent, failed, cancelled } = await sendFiles(
-    all.map((index) => ({ index, file: files[index] as File, link: links[index] })),
-    { signal, onChange, makeXhr: options.makeXhr },
-  );
+  const { sent, failed, cancelled } = await sendFiles(transfersTo(all, files, links, Date.now()), {
+    signal,
+    onChange,
+    makeXhr: options.makeXhr,
+    relink: async (again) => (await api.dropOffLinks(dropLinkId, again.map(fileMeta))).links,
+  });
   outcome.failed.push(...failed.map((i) => files[i]?.name ?? ''));
   outcome.cancelled.push(...cancelled.map((i) => files[i]?.name ?? ''));
   // Cancelled: the firm is sent nothing of this drop-off (one process call, one notification, at the end).

@@ -182,16 +182,51 @@ export function putFile(
   });
 }
 
+/** What upload_links is told of a file. */
+export const fileMeta = (f: File) => ({
+  name: f.name,
+  size: f.size,
+  contentType: f.type || 'application/octet-stream',
+});
+
 /** One file to send to storage: its index in the caller's list and the link it goes to. */
 export interface Transfer {
   index: number;
   file: File;
   link: UploadLink | undefined;
+  /** When, by this browser's clock, the link is renewed before its PUT starts (see `renewalTime`). */
+  renewAt?: number;
+}
+
+/**
+ * When a link is renewed, by this browser's clock: its lifetime as the service gives it, counted from
+ * when its answer arrived (not its expiry time, as the browser's clock may be set wrong), less a margin
+ * (a minute, or a quarter of a short lifetime). A PUT that started in time may run on past the expiry.
+ */
+export function renewalTime(link: UploadLink, receivedAt: number): number | undefined {
+  const lifetime = (link.expires_in_seconds ?? 0) * 1000;
+  if (lifetime <= 0) return undefined;
+  return receivedAt + lifetime - Math.min(60_000, lifetime / 4);
+}
+
+/** Transfers of `files` (with their indexes) to the links of one answer that arrived at `receivedAt`. */
+export function transfersTo(
+  indexes: number[],
+  files: File[],
+  links: UploadLink[],
+  receivedAt: number,
+): Transfer[] {
+  return indexes.map((index, k) => {
+    const link = links[k];
+    return { index, file: files[k] as File, link, renewAt: link && renewalTime(link, receivedAt) };
+  });
 }
 
 /**
  * PUTs files to their links, PARALLEL_PUTS at a time, reporting each file's progress and state, and each
- * file that reaches storage to `onSent` as it lands. Once `signal` is aborted, the transfers in flight
+ * file that reaches storage to `onSent` as it lands. A long upload outlives its links: with `relink`, a
+ * link due for renewal is replaced before its PUT starts, together with those of every file not started
+ * yet (one call), so a file sent an hour after the first still goes. Once `signal` is aborted, the transfers in flight
  * stop and the ones not started are not started: those files are 'cancelled'. What reached storage is the
  * caller's to file or not (what stays unprocessed is removed by the service's sweep of abandoned
  * uploads). Answers the files that reached storage, and the indexes of the others.
@@ -202,19 +237,44 @@ export async function sendFiles(
     signal?: AbortSignal;
     onChange: (index: number, change: Partial<FileProgress>) => void;
     onSent?: (landed: Landed) => void;
+    /** New links for these files, in their order (upload_links again). */
+    relink?: (files: File[]) => Promise<UploadLink[]>;
     makeXhr?: () => XMLHttpRequest;
   },
 ) {
-  const { signal, onChange } = options;
+  const { signal, onChange, relink } = options;
   const sent: Landed[] = [];
   const failed: number[] = [];
   const cancelled: number[] = [];
+  const started = new Set<Transfer>();
+  let renewing: Promise<void> | undefined;
+  const renew = () =>
+    (renewing ??= (async () => {
+      const rest = transfers.filter((t) => !started.has(t));
+      try {
+        const fresh = (await relink?.(rest.map((t) => t.file))) ?? [];
+        const receivedAt = Date.now();
+        rest.forEach((t, k) => {
+          t.link = fresh[k];
+          t.renewAt = t.link && renewalTime(t.link, receivedAt);
+        });
+      } catch {
+        // The links stay as they were, and are not asked for again: a PUT on an expired one fails, and
+        // the failed files can be sent again.
+        for (const t of rest) t.renewAt = undefined;
+      } finally {
+        renewing = undefined;
+      }
+    })());
   const stop = (index: number) => {
     const state = signal?.aborted ? 'cancelled' : 'failed';
     onChange(index, { state });
     (state === 'cancelled' ? cancelled : failed).push(index);
   };
-  await inParallel(transfers, PARALLEL_PUTS, async ({ index, file, link }) => {
+  await inParallel(transfers, PARALLEL_PUTS, async (transfer) => {
+    if (relink && transfer.renewAt !== undefined && Date.now() >= transfer.renewAt) await renew();
+    started.add(transfer);
+    const { index, file, link } = transfer;
     if (!link || signal?.aborted) return stop(index);
     onChange(index, { state: 'uploading', progress: 0 });
     try {
@@ -318,26 +378,26 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
     const files = indexes.map((i) => entries[i]?.file as File);
     let links: UploadLink[];
     try {
-      ({ links } = await api.uploadLinks(
-        companyId,
-        folder,
-        files.map((f) => ({ name: f.name, size: f.size, contentType: f.type || 'application/octet-stream' })),
-      ));
+      ({ links } = await api.uploadLinks(companyId, folder, files.map(fileMeta)));
     } catch (err) {
       for (const i of indexes) onChange(i, { state: 'failed' });
       outcome.failed.push(...files.map((f) => f.name));
       outcome.errors.push(errorMessage(err, UPLOAD_MESSAGES.failed));
       continue;
     }
+    const receivedAt = Date.now();
     // Each batch of files that landed is filed while the rest are still being sent.
     const filer = new Filer(
       (batch) => fileBatch({ api, companyId, folder, batch, outcome, nameOf, onChange }),
       FILE_BATCH,
     );
-    const { failed, cancelled } = await sendFiles(
-      indexes.map((index, k) => ({ index, file: files[k] as File, link: links[k] })),
-      { signal, onChange, makeXhr: options.makeXhr, onSent: (landed) => filer.add(landed) },
-    );
+    const { failed, cancelled } = await sendFiles(transfersTo(indexes, files, links, receivedAt), {
+      signal,
+      onChange,
+      makeXhr: options.makeXhr,
+      onSent: (landed) => filer.add(landed),
+      relink: async (again) => (await api.uploadLinks(companyId, folder, again.map(fileMeta))).links,
+    });
     outcome.failed.push(...failed.map(nameOf));
     outcome.cancelled.push(...cancelled.map(nameOf));
     // Cancelled: what landed and is not filed yet stays unfiled.

@@ -150,6 +150,7 @@ export class UploadsService {
       // If-None-Match is signed into the link (a conditional write; see S3ObjectStore.presignPut).
       headers: { 'content-type': contentType, 'if-none-match': '*' },
       expiresAt: expiresAt.toISOString(),
+      expiresInSeconds: ttl,
     };
   }
 
