@@ -116,6 +116,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         id: message.id,
         to: message.recipient,
         subject: message.subject ?? '',
+        ...(message.senderName ? { senderName: message.senderName } : {}),
         text: message.text,
         ...(message.html ? { html: message.html } : {}),
       });

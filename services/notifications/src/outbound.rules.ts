@@ -12,6 +12,7 @@ export const LIMITS = {
   bodyLength: 512 * 1024,
   smsLength: 1_600,
   idempotencyKeyLength: 200,
+  senderNameLength: 200,
 } as const;
 
 /** The address to store and send to (trimmed, lower-cased), or undefined when it is not an email address. */

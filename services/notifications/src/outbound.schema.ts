@@ -25,6 +25,8 @@ export const outboundMessages = pgTable(
     channel: text('channel').$type<Channel>().notNull(),
     recipient: text('recipient').notNull(),
     subject: text('subject'),
+    /** The From display name asked for (the firm's); empty: the deployment's MAIL_FROM as it is. */
+    senderName: text('sender_name').notNull().default(''),
     text: text('text').notNull(),
     html: text('html'),
     kind: text('kind').notNull(),

@@ -28,6 +28,7 @@ export interface OutboxEntry {
   channel: string;
   to: string;
   subject: string;
+  senderName: string;
   text: string;
   html: string;
   kind: string;
@@ -71,9 +72,14 @@ export class OutboundService {
     if (request.text.length > LIMITS.bodyLength || request.html.length > LIMITS.bodyLength) {
       throw OutboundErrors.invalidMessage('text', 'The message body is too long');
     }
+    const senderName = request.senderName.replace(/\s+/g, ' ').trim();
+    if (senderName.length > LIMITS.senderNameLength) {
+      throw OutboundErrors.invalidMessage('sender_name', 'The sender name is longer than 200 characters');
+    }
     return this.store('email', this.mail.mode, request, {
       recipient: to,
       subject,
+      senderName,
       text: request.text,
       html: request.html || null,
     });
@@ -110,7 +116,7 @@ export class OutboundService {
     channel: Channel,
     mode: 'deliver' | 'keep',
     common: Common,
-    content: Pick<NewOutboundMessage, 'recipient' | 'subject' | 'text' | 'html'>,
+    content: Pick<NewOutboundMessage, 'recipient' | 'subject' | 'senderName' | 'text' | 'html'>,
   ): Promise<Queued> {
     const kind = common.kind.trim() || 'general';
     if (!isValidKind(kind)) {
@@ -146,6 +152,7 @@ function toEntry(row: OutboundMessage): OutboxEntry {
     channel: row.channel,
     to: row.recipient,
     subject: row.subject ?? '',
+    senderName: row.senderName,
     text: row.text,
     html: row.html ?? '',
     kind: row.kind,

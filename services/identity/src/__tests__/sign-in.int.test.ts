@@ -139,6 +139,7 @@ describe('identity sign-in over NATS', () => {
       // In the firm's name: its clients know the firm, not the product behind its portal.
       const [firm] = await h.identity.query('select name from firms where id = $1', [h.firm.firmId]);
       expect(await h.lastMessageTo(email('other'))).toMatchObject({
+        senderName: firm?.name,
         subject: `Your ${firm?.name} sign-in code is ${code}`,
         text: expect.stringContaining(`Your sign-in code for ${firm?.name} is ${code}.`),
       });

@@ -21,6 +21,8 @@ export class OutboundMessages {
       kind: string;
       firmId: string;
       idempotencyKey: string;
+      /** The From display name: the firm the message is sent for. */
+      senderName: string;
     },
     failureMessage: string,
   ): Promise<void> {
@@ -28,6 +30,7 @@ export class OutboundMessages {
       await this.bus.request(Notifications.sendEmail, {
         to: message.to,
         subject: message.subject,
+        senderName: message.senderName,
         text: message.text,
         kind: message.kind,
         firmId: message.firmId,

@@ -253,6 +253,7 @@ export class UsersService {
         text: `Confirm that this is your new email address: ${link}\n\n${afterwards}`,
         kind: 'email_confirmation',
         firmId: user.firmId,
+        senderName: firm,
         idempotencyKey: `email_confirmation:${user.id}:${secret.slice(0, 16)}`,
       },
       Messages.codeSendFailed,

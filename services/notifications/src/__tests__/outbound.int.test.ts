@@ -82,6 +82,15 @@ describe('notifications over NATS, outbox mode (the local default)', () => {
     await expect(
       h.bus.request(Notifications.sendEmail, { to: 'a@example.com', subject: 'Hi', kind: 'test' }),
     ).rejects.toMatchObject({ status: 400, extra: { fields: { text: expect.any(String) } } });
+    await expect(
+      h.bus.request(Notifications.sendEmail, {
+        to: 'a@example.com',
+        subject: 'Hi',
+        text: 'x',
+        kind: 'test',
+        senderName: 'x'.repeat(201),
+      }),
+    ).rejects.toMatchObject({ status: 400, extra: { fields: { sender_name: expect.any(String) } } });
   });
 
   it('refuses an SMS to a number that is not 10 US digits with the spec message', async () => {

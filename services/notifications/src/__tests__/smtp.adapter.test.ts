@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { smtpFailure } from '../delivery/smtp.adapter.js';
+import { addressOf, smtpFailure } from '../delivery/smtp.adapter.js';
 
 const failure = (fields: { code?: string; responseCode?: number; permanent?: boolean }) =>
   Object.assign(new Error('Message failed'), fields);
@@ -17,5 +17,13 @@ describe('SMTP failures', () => {
     );
     expect(smtpFailure(failure({ code: 'ECONNECTION' })).permanent).toBe(false);
     expect(smtpFailure(failure({ code: 'EAUTH', responseCode: 535, permanent: true })).permanent).toBe(false);
+  });
+});
+
+describe('the From address', () => {
+  it('is the address of MAIL_FROM, with or without its display name', () => {
+    expect(addressOf('Portico <no-reply@portico.example>')).toBe('no-reply@portico.example');
+    expect(addressOf('"Demo, CPA" <a@b.example> ')).toBe('a@b.example');
+    expect(addressOf(' no-reply@portico.example ')).toBe('no-reply@portico.example');
   });
 });

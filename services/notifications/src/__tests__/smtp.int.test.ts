@@ -102,6 +102,22 @@ describe('email delivery through SMTP', () => {
     expect(messages[0]?.sentAt).not.toBe('');
   });
 
+  it("sends in the firm's name from the deployment's address", async () => {
+    const reply = await h.bus.request(Notifications.sendEmail, {
+      to: 'named@example.com',
+      subject: 'Your sign-in code',
+      text: 'Your code is 123456',
+      kind: 'sign_in_code',
+      senderName: ' Anders   Tax Partners ',
+    });
+    await h.until(reply.id, 'sent');
+    const mail = smtp.received.find((m) => m.to.includes('named@example.com'));
+    expect(mail?.from).toBe('no-reply@democpa.example');
+    expect(mail?.raw).toMatch(/^From: Anders Tax Partners <no-reply@democpa\.example>\r?$/m);
+    const { messages } = await h.bus.request(Notifications.listOutbox, { to: 'named@example.com' });
+    expect(messages[0]?.senderName).toBe('Anders Tax Partners');
+  });
+
   it('retries a temporary refusal with backoff, then marks the message failed with the error', async () => {
     const reply = await h.bus.request(Notifications.sendEmail, {
       to: 'busy@example.com',

@@ -3,6 +3,8 @@ export interface OutgoingEmail {
   id: string;
   to: string;
   subject: string;
+  /** The From display name (the firm's), with the deployment's address; absent: MAIL_FROM as it is. */
+  senderName?: string;
   text: string;
   html?: string;
 }

@@ -1,4 +1,5 @@
 import { createTransport } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
 import { DeliveryError } from './delivery.error.js';
 import type { MailPort, OutgoingEmail } from './mail.port.js';
 
@@ -13,17 +14,26 @@ interface SmtpFailure extends Error {
 export class SmtpMailAdapter implements MailPort {
   readonly mode = 'deliver';
   private readonly transport;
+  /** MAIL_FROM's address, sent with a message's own display name (the firm's). */
+  private readonly fromAddress: string;
 
   constructor(url: string, from: string) {
     this.transport = createTransport(
       { url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 },
       { from },
     );
+    this.fromAddress = addressOf(from);
   }
 
   async send(mail: OutgoingEmail): Promise<void> {
+    // The firm's name with the deployment's address: the domain the mail server may send for stays
+    // the one configured (SPF, DKIM), the name is the one the recipient knows.
+    const from: Mail.Address | undefined = mail.senderName
+      ? { name: mail.senderName, address: this.fromAddress }
+      : undefined;
     try {
       await this.transport.sendMail({
+        ...(from ? { from } : {}),
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
@@ -38,6 +48,11 @@ export class SmtpMailAdapter implements MailPort {
   async close(): Promise<void> {
     this.transport.close();
   }
+}
+
+/** The address of a From value: 'Portico <no-reply@portico.example>' -> 'no-reply@portico.example'. */
+export function addressOf(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from.trim();
 }
 
 /**

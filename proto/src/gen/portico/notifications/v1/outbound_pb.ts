@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/notifications/v1/outbound.proto.
  */
 export const file_portico_notifications_v1_outbound: GenFile = /*@__PURE__*/
-  fileDesc("Cidwb3J0aWNvL25vdGlmaWNhdGlvbnMvdjEvb3V0Ym91bmQucHJvdG8SGHBvcnRpY28ubm90aWZpY2F0aW9ucy52MSKDAQoQU2VuZEVtYWlsUmVxdWVzdBIKCgJ0bxgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEgwKBHRleHQYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgRraW5kGAUgASgJEg8KB2Zpcm1faWQYBiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAcgASgJImIKDlNlbmRTbXNSZXF1ZXN0EgoKAnRvGAEgASgJEgwKBHRleHQYAiABKAkSDAoEa2luZBgDIAEoCRIPCgdmaXJtX2lkGAQgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgFIAEoCSIrCg1RdWV1ZWRNZXNzYWdlEgoKAmlkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSI/ChFMaXN0T3V0Ym94UmVxdWVzdBIKCgJ0bxgBIAEoCRINCgVsaW1pdBgCIAEoBRIPCgdjaGFubmVsGAMgASgJIs4BCg1PdXRib3hNZXNzYWdlEgoKAmlkGAEgASgJEg8KB2NoYW5uZWwYAiABKAkSCgoCdG8YAyABKAkSDwoHc3ViamVjdBgEIAEoCRIMCgR0ZXh0GAUgASgJEgwKBGh0bWwYBiABKAkSDAoEa2luZBgHIAEoCRIOCgZzdGF0dXMYCCABKAkSEAoIYXR0ZW1wdHMYCSABKAUSEgoKY3JlYXRlZF9hdBgKIAEoCRIPCgdzZW50X2F0GAsgASgJEhIKCmxhc3RfZXJyb3IYDCABKAkiTwoSTGlzdE91dGJveFJlc3BvbnNlEjkKCG1lc3NhZ2VzGAEgAygLMicucG9ydGljby5ub3RpZmljYXRpb25zLnYxLk91dGJveE1lc3NhZ2UiVQoQTWFpbnRlbmFuY2VBbGVydBIQCghldmVudF9pZBgBIAEoCRIMCgRzaG93GAIgASgIEgwKBHRleHQYAyABKAkSEwoLb2NjdXJyZWRfYXQYBCABKAliBnByb3RvMw");
+  fileDesc("Cidwb3J0aWNvL25vdGlmaWNhdGlvbnMvdjEvb3V0Ym91bmQucHJvdG8SGHBvcnRpY28ubm90aWZpY2F0aW9ucy52MSKYAQoQU2VuZEVtYWlsUmVxdWVzdBIKCgJ0bxgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEgwKBHRleHQYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgRraW5kGAUgASgJEg8KB2Zpcm1faWQYBiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAcgASgJEhMKC3NlbmRlcl9uYW1lGAggASgJImIKDlNlbmRTbXNSZXF1ZXN0EgoKAnRvGAEgASgJEgwKBHRleHQYAiABKAkSDAoEa2luZBgDIAEoCRIPCgdmaXJtX2lkGAQgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgFIAEoCSIrCg1RdWV1ZWRNZXNzYWdlEgoKAmlkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSI/ChFMaXN0T3V0Ym94UmVxdWVzdBIKCgJ0bxgBIAEoCRINCgVsaW1pdBgCIAEoBRIPCgdjaGFubmVsGAMgASgJIuMBCg1PdXRib3hNZXNzYWdlEgoKAmlkGAEgASgJEg8KB2NoYW5uZWwYAiABKAkSCgoCdG8YAyABKAkSDwoHc3ViamVjdBgEIAEoCRIMCgR0ZXh0GAUgASgJEgwKBGh0bWwYBiABKAkSDAoEa2luZBgHIAEoCRIOCgZzdGF0dXMYCCABKAkSEAoIYXR0ZW1wdHMYCSABKAUSEgoKY3JlYXRlZF9hdBgKIAEoCRIPCgdzZW50X2F0GAsgASgJEhIKCmxhc3RfZXJyb3IYDCABKAkSEwoLc2VuZGVyX25hbWUYDSABKAkiTwoSTGlzdE91dGJveFJlc3BvbnNlEjkKCG1lc3NhZ2VzGAEgAygLMicucG9ydGljby5ub3RpZmljYXRpb25zLnYxLk91dGJveE1lc3NhZ2UiVQoQTWFpbnRlbmFuY2VBbGVydBIQCghldmVudF9pZBgBIAEoCRIMCgRzaG93GAIgASgIEgwKBHRleHQYAyABKAkSEwoLb2NjdXJyZWRfYXQYBCABKAliBnByb3RvMw");
 
 /**
  * @generated from message portico.notifications.v1.SendEmailRequest
@@ -54,6 +54,13 @@ export type SendEmailRequest = Message<"portico.notifications.v1.SendEmailReques
    * @generated from field: string idempotency_key = 7;
    */
   idempotencyKey: string;
+
+  /**
+   * The sender's display name (the firm the message is sent for); the address is the deployment's.
+   *
+   * @generated from field: string sender_name = 8;
+   */
+  senderName: string;
 };
 
 /**
@@ -212,6 +219,11 @@ export type OutboxMessage = Message<"portico.notifications.v1.OutboxMessage"> & 
    * @generated from field: string last_error = 12;
    */
   lastError: string;
+
+  /**
+   * @generated from field: string sender_name = 13;
+   */
+  senderName: string;
 };
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE "outbound_messages" ADD COLUMN "sender_name" text DEFAULT '' NOT NULL;
