@@ -387,9 +387,10 @@ describe('a documents link to a file', () => {
     },
   );
 
-  it('shows the folder alone when the file is not in it', async () => {
+  it('shows the folder, and says the file is not in it any more, when the link names a file gone', async () => {
     open('file=/2024/gone.pdf');
     expect(within(await table()).getByText('W-2.pdf')).toBeTruthy();
+    expect(await screen.findByText(MESSAGES.linkedFileGone('gone.pdf'))).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

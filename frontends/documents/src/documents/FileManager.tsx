@@ -72,6 +72,9 @@ export const MESSAGES = {
   zipReady: (fileName: string) => `Your zip file is ready: ${fileName}`,
   noLink: DOWNLOAD_MESSAGES.noLink,
   tagsFailed: 'Issue saving selected tags, please try again later.',
+  /** A link to a file that is not in its folder any more (the spec has no text for it). */
+  linkedFileGone: (name: string) =>
+    `${name} is not in this folder any more: it may have been moved, renamed or deleted.`,
 } as const;
 
 /** The bulk actions on a selection of live items, in the bar's order. */
@@ -229,7 +232,10 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
       { replace: true },
     );
     if (item) setDialog({ kind: 'preview', item });
-  }, [linkedName, path, debounced, listing.data, items, setParams]);
+    // Said, rather than showing the folder as if the link had worked (a folder it cannot list says so
+    // itself).
+    else if (listing.isSuccess) toast.info(MESSAGES.linkedFileGone(linkedName));
+  }, [linkedName, path, debounced, listing.data, listing.isSuccess, items, setParams]);
 
   const download = useCallback(
     async (item: DocItem) => {
