@@ -241,8 +241,12 @@ describe('the public drop-off page', () => {
     });
     act(() => (FakeXhr.all[0] as FakeXhr).progress(40, 100));
     const bars = screen.getAllByRole('progressbar');
-    expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual(['Upload of w2.pdf', 'Upload of 1099.pdf']);
-    expect(bars[0]?.getAttribute('aria-valuenow')).toBe('40');
+    expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Upload of all files',
+      'Upload of w2.pdf',
+      'Upload of 1099.pdf',
+    ]);
+    expect(bars[1]?.getAttribute('aria-valuenow')).toBe('40');
     act(() => {
       for (const x of FakeXhr.all) {
         x.progress(100, 100);

@@ -4,9 +4,11 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
+import { overallProgress } from '../upload/UploadProgressList.js';
 import {
   emptyOutcome,
   FILE_BATCH,
+  type FileProgress,
   PARALLEL_PUTS,
   putFile,
   renewalTime,
@@ -358,7 +360,7 @@ async function chooseInUploadDialog(
 }
 
 describe('file manager upload', () => {
-  it('shows a progress bar per file and the success toast', async () => {
+  it('shows a progress bar per file, one for the whole upload, and the success toast', async () => {
     const { dialog } = await chooseInUploadDialog('client', (c) => processed(c.body.uploadIds as string[]), [
       file('w2.pdf'),
       file('1099.pdf'),
@@ -367,9 +369,14 @@ describe('file manager upload', () => {
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
     act(() => (FakeXhr.all[0] as FakeXhr).progress(40, 100));
     const bars = within(dialog).getAllByRole('progressbar');
-    expect(bars).toHaveLength(2);
-    expect(bars[0]?.getAttribute('aria-valuenow')).toBe('40');
-    expect(bars[0]?.getAttribute('aria-label')).toBe('Upload of w2.pdf');
+    expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Upload of all files',
+      'Upload of w2.pdf',
+      'Upload of 1099.pdf',
+    ]);
+    // Two files of the same size, one at 40%: the whole upload at 20%.
+    expect(bars.map((b) => b.getAttribute('aria-valuenow'))).toEqual(['20', '40', '0']);
+    expect(within(dialog).getByText('0 of 2 files finished')).toBeTruthy();
     act(() => {
       for (const x of FakeXhr.all) {
         x.progress(100, 100);
@@ -382,8 +389,9 @@ describe('file manager upload', () => {
         within(dialog)
           .getAllByRole('progressbar')
           .map((b) => b.getAttribute('aria-valuenow')),
-      ).toEqual(['100', '100']),
+      ).toEqual(['100', '100', '100']),
     );
+    expect(within(dialog).getByText('2 of 2 files uploaded')).toBeTruthy();
   });
 
   it('sends the files that failed again, and only those, on the retry button', async () => {
@@ -536,5 +544,22 @@ describe('folder uploads when the firm disables folder actions', () => {
       expect(gw.calls.find((c) => c.path === '/integrations/upload_links')?.body.path).toBe('/Receipts'),
     );
     expect(screen.queryByText(UPLOAD_MESSAGES.foldersDisabled)).toBeNull();
+  });
+});
+
+describe("the whole upload's progress", () => {
+  const line = (state: FileProgress['state'], progress: number, size?: number): FileProgress => ({
+    key: `${state}-${progress}-${size}`,
+    name: 'a.pdf',
+    state,
+    progress,
+    size,
+  });
+
+  it('weighs each file by its size, and counts finished files whole', () => {
+    expect(overallProgress([line('uploading', 0.5, 300), line('waiting', 0, 100)])).toBeCloseTo(0.375);
+    expect(overallProgress([line('failed', 0.2, 100), line('uploading', 0.5, 100)])).toBeCloseTo(0.75);
+    expect(overallProgress([line('uploading', 0.5), line('waiting', 0)])).toBeCloseTo(0.25);
+    expect(overallProgress([])).toBe(0);
   });
 });

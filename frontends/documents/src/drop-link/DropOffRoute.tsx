@@ -206,7 +206,15 @@ export function DropOffForm({
     if (found.name || found.email || found.files) return;
     setBusy(true);
     setOutcome([]);
-    setProgress(files.map(({ key, file }) => ({ key, name: file.name, progress: 0, state: 'waiting' })));
+    setProgress(
+      files.map(({ key, file }) => ({
+        key,
+        name: file.name,
+        progress: 0,
+        size: file.size,
+        state: 'waiting',
+      })),
+    );
     const states: FileProgress['state'][] = files.map(() => 'waiting');
     const controller = new AbortController();
     running.current = controller;

@@ -41,6 +41,7 @@ export function UploadProgressList({
   const settled = !files.some((f) => IN_FLIGHT.has(f.state));
   return (
     <Stack gap={6} data-testid="upload-progress">
+      {files.length > 1 ? <UploadSummary files={files} settled={settled} /> : null}
       {files.map((f) => (
         <ProgressRow key={f.key} file={f} stateText={stateText} />
       ))}
@@ -61,6 +62,43 @@ export function UploadProgressList({
         </Group>
       ) : null}
     </Stack>
+  );
+}
+
+/** The whole upload's progress, by bytes (a file of unknown size counts as one byte). */
+export function overallProgress(files: readonly FileProgress[]): number {
+  let sent = 0;
+  let total = 0;
+  for (const f of files) {
+    const weight = Math.max(1, f.size ?? 1);
+    total += weight;
+    sent += weight * (IN_FLIGHT.has(f.state) ? f.progress : 1);
+  }
+  return total ? sent / total : 0;
+}
+
+/**
+ * Above the files' lines of an upload of several: how many are finished and one bar for all of them,
+ * which with hundreds of files says more than their lines.
+ */
+function UploadSummary({ files, settled }: { files: FileProgress[]; settled: boolean }) {
+  const pct = Math.round(overallProgress(files) * 100);
+  const total = files.length.toLocaleString();
+  const text = settled
+    ? `${files.filter((f) => f.state === 'done').length.toLocaleString()} of ${total} files uploaded`
+    : `${files.filter((f) => !IN_FLIGHT.has(f.state)).length.toLocaleString()} of ${total} files finished`;
+  return (
+    <Box data-testid="upload-summary" mb={4}>
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="sm" fw={500}>
+          {text}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {pct}%
+        </Text>
+      </Group>
+      <Progress value={pct} size={8} transitionDuration={120} aria-label="Upload of all files" />
+    </Box>
   );
 }
 

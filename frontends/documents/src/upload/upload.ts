@@ -46,6 +46,8 @@ export interface FileProgress {
   name: string;
   /** 0 to 1 of the bytes sent to storage. */
   progress: number;
+  /** The file's size in bytes, which weighs its progress in the whole upload's. */
+  size?: number;
   state: FileState;
 }
 

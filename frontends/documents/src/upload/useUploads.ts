@@ -45,6 +45,7 @@ export function useUploads(options: {
         key: `${id}-${i}`,
         name: e.dir ? `${e.dir}/${e.file.name}` : e.file.name,
         progress: 0,
+        size: e.file.size,
         state: 'waiting',
       })),
     );
