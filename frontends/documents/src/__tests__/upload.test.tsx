@@ -4,7 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
-import { overallProgress } from '../upload/UploadProgressList.js';
+import { overallProgress, uploadResult } from '../upload/UploadProgressList.js';
 import {
   emptyOutcome,
   FILE_BATCH,
@@ -389,9 +389,10 @@ describe('file manager upload', () => {
         within(dialog)
           .getAllByRole('progressbar')
           .map((b) => b.getAttribute('aria-valuenow')),
-      ).toEqual(['100', '100', '100']),
+      ).toEqual(['100', '100']),
     );
-    expect(within(dialog).getByText('2 of 2 files uploaded')).toBeTruthy();
+    // Once none is in flight, what became of them instead of the bar.
+    expect(within(dialog).getByTestId('upload-summary').textContent).toBe('2 of 2 files uploaded');
   });
 
   it('sends the files that failed again, and only those, on the retry button', async () => {
@@ -561,5 +562,18 @@ describe("the whole upload's progress", () => {
     expect(overallProgress([line('failed', 0.2, 100), line('uploading', 0.5, 100)])).toBeCloseTo(0.75);
     expect(overallProgress([line('uploading', 0.5), line('waiting', 0)])).toBeCloseTo(0.25);
     expect(overallProgress([])).toBe(0);
+  });
+
+  it('says what became of the files once none is in flight', () => {
+    expect(uploadResult([line('done', 1), line('done', 1)])).toBe('2 of 2 files uploaded');
+    expect(
+      uploadResult([
+        line('done', 1),
+        line('invalid', 1),
+        line('failed', 1),
+        line('duplicate', 1),
+        line('cancelled', 0),
+      ]),
+    ).toBe('1 of 5 files uploaded, 1 failed, 1 invalid, 1 already uploaded, 1 cancelled');
   });
 });

@@ -77,21 +77,42 @@ export function overallProgress(files: readonly FileProgress[]): number {
   return total ? sent / total : 0;
 }
 
+/** What became of an upload's files, once none is in flight: '6 of 8 files uploaded, 2 invalid'. */
+export function uploadResult(files: readonly FileProgress[]): string {
+  const count = (state: FileProgress['state']) => files.filter((f) => f.state === state).length;
+  const others = (
+    [
+      ['failed', 'failed'],
+      ['invalid', 'invalid'],
+      ['duplicate', 'already uploaded'],
+      ['cancelled', 'cancelled'],
+    ] as const
+  )
+    .map(([state, text]) => [count(state), text] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, text]) => `, ${n.toLocaleString()} ${text}`)
+    .join('');
+  return `${count('done').toLocaleString()} of ${files.length.toLocaleString()} files uploaded${others}`;
+}
+
 /**
- * Above the files' lines of an upload of several: how many are finished and one bar for all of them,
- * which with hundreds of files says more than their lines.
+ * Above the files' lines of an upload of several: how many are finished and one bar for all of them
+ * (which with hundreds of files says more than their lines), then what became of them.
  */
 function UploadSummary({ files, settled }: { files: FileProgress[]; settled: boolean }) {
+  if (settled)
+    return (
+      <Text size="sm" fw={500} data-testid="upload-summary" mb={4}>
+        {uploadResult(files)}
+      </Text>
+    );
   const pct = Math.round(overallProgress(files) * 100);
-  const total = files.length.toLocaleString();
-  const text = settled
-    ? `${files.filter((f) => f.state === 'done').length.toLocaleString()} of ${total} files uploaded`
-    : `${files.filter((f) => !IN_FLIGHT.has(f.state)).length.toLocaleString()} of ${total} files finished`;
+  const finished = files.filter((f) => !IN_FLIGHT.has(f.state)).length;
   return (
     <Box data-testid="upload-summary" mb={4}>
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm" fw={500}>
-          {text}
+          {`${finished.toLocaleString()} of ${files.length.toLocaleString()} files finished`}
         </Text>
         <Text size="sm" c="dimmed">
           {pct}%
