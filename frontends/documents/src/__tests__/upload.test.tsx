@@ -16,6 +16,7 @@ import {
   sendFiles,
   type Transfer,
   UPLOAD_MESSAGES,
+  type UploadOptions,
   uploadFiles,
   uploadToasts,
 } from '../upload/upload.js';
@@ -63,6 +64,24 @@ const processed = (ids: string[], over: (id: string) => Record<string, unknown> 
   is_duplicate: false,
 });
 
+/** An upload of company c-1 through the fake gateway and the fake XMLHttpRequest, into `/` unless said. */
+const uploadThrough = (
+  client: Parameters<typeof documentsApi>[0],
+  entries: UploadOptions['entries'],
+  more: Partial<UploadOptions> = {},
+) =>
+  uploadFiles({
+    api: documentsApi(client),
+    companyId: 'c-1',
+    path: '/',
+    entries,
+    makeXhr: makeFakeXhr,
+    ...more,
+  });
+
+/** Files named so, each into the folder the upload goes to. */
+const plain = (names: string[]) => names.map((n) => ({ file: file(n), dir: '' }));
+
 beforeEach(() => {
   FakeXhr.all = [];
 });
@@ -81,13 +100,9 @@ describe('presigned upload', () => {
   it('PUTs each file to its link with the headers, reports progress, then processes what was sent', async () => {
     const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
     const changes: { index: number; progress?: number; state?: string }[] = [];
-    const run = uploadFiles({
-      api: documentsApi(client),
-      companyId: 'c-1',
+    const run = uploadThrough(client, plain(['a.pdf']), {
       path: '/2024',
-      entries: [{ file: file('a.pdf'), dir: '' }],
       onChange: (index, change) => changes.push({ index, ...change }),
-      makeXhr: makeFakeXhr,
     });
     await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
     const xhr = FakeXhr.all[0] as FakeXhr;
@@ -109,16 +124,10 @@ describe('presigned upload', () => {
 
   it('files a dropped folder into its sub-folders', async () => {
     const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
-    const run = uploadFiles({
-      api: documentsApi(client),
-      companyId: 'c-1',
-      path: '/',
-      entries: [
-        { file: file('a.pdf'), dir: 'Receipts' },
-        { file: file('b.pdf'), dir: 'Receipts/May' },
-      ],
-      makeXhr: makeFakeXhr,
-    });
+    const run = uploadThrough(client, [
+      { file: file('a.pdf'), dir: 'Receipts' },
+      { file: file('b.pdf'), dir: 'Receipts/May' },
+    ]);
     await settlePuts();
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
     await settlePuts();
@@ -135,13 +144,7 @@ describe('presigned upload', () => {
         id === 'up-dup.pdf' ? { is_duplicate: true } : id === 'up-bad.pdf' ? { invalid: true } : {},
       ),
     );
-    const run = uploadFiles({
-      api: documentsApi(client),
-      companyId: 'c-1',
-      path: '/',
-      entries: ['ok.pdf', 'dup.pdf', 'bad.pdf', 'lost.pdf'].map((n) => ({ file: file(n), dir: '' })),
-      makeXhr: makeFakeXhr,
-    });
+    const run = uploadThrough(client, plain(['ok.pdf', 'dup.pdf', 'bad.pdf', 'lost.pdf']));
     await waitFor(() => expect(FakeXhr.all).toHaveLength(4));
     FakeXhr.all.forEach((x, i) => {
       x.respond(i === 3 ? 0 : 200);
@@ -251,13 +254,10 @@ describe('presigned upload', () => {
   it('files what landed in batches while the rest is still being sent', async () => {
     const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
     const count = FILE_BATCH + 5;
-    const run = uploadFiles({
-      api: documentsApi(client),
-      companyId: 'c-1',
-      path: '/',
-      entries: Array.from({ length: count }, (_, i) => ({ file: file(`scan-${i}.pdf`), dir: '' })),
-      makeXhr: makeFakeXhr,
-    });
+    const run = uploadThrough(
+      client,
+      Array.from({ length: count }, (_, i) => ({ file: file(`scan-${i}.pdf`), dir: '' })),
+    );
     const processCalls = () => calls.filter((c) => c.path === '/integrations/process_document');
     // The PUTs land one by one; each frees a slot for the next file.
     for (let landed = 0; landed < FILE_BATCH; landed++) {
@@ -281,12 +281,7 @@ describe('presigned upload', () => {
     const controller = new AbortController();
     const states = new Map<number, string>();
     const names = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `${n}.pdf`);
-    const run = uploadFiles({
-      api: documentsApi(client),
-      companyId: 'c-1',
-      path: '/',
-      entries: names.map((n) => ({ file: file(n), dir: '' })),
-      makeXhr: makeFakeXhr,
+    const run = uploadThrough(client, plain(names), {
       signal: controller.signal,
       onChange: (index, change) => change.state && states.set(index, change.state),
     });
@@ -307,17 +302,14 @@ describe('presigned upload', () => {
   it('keeps what was filed before a cancel, in the folders already done', async () => {
     const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
     const controller = new AbortController();
-    const run = uploadFiles({
-      api: documentsApi(client),
-      companyId: 'c-1',
-      path: '/',
-      entries: [
+    const run = uploadThrough(
+      client,
+      [
         { file: file('here.pdf'), dir: '' },
         { file: file('later.pdf'), dir: 'Receipts' },
       ],
-      makeXhr: makeFakeXhr,
-      signal: controller.signal,
-    });
+      { signal: controller.signal },
+    );
     await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
     (FakeXhr.all[0] as FakeXhr).respond(200);
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
