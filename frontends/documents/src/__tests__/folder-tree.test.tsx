@@ -49,6 +49,14 @@ const activeName = (tree: HTMLElement) => {
 
 const press = (tree: HTMLElement, key: string) => act(() => void fireEvent.keyDown(tree, { key }));
 
+/** Presses each key in turn and checks the item the keys are then on. */
+function walk(tree: HTMLElement, steps: [key: string, then: string][]) {
+  for (const [key, then] of steps) {
+    press(tree, key);
+    expect([key, activeName(tree)]).toEqual([key, then]);
+  }
+}
+
 describe('folder tree', () => {
   it('names the folders on a path, outermost first', () => {
     expect(foldersOnPath('/2024/Receipts/March')).toEqual([
@@ -69,16 +77,13 @@ describe('folder tree', () => {
     act(() => tree.focus());
     // On focus the keys start from the chosen folder.
     expect(activeName(tree)).toBe('All Files');
-    press(tree, 'ArrowDown');
-    expect(activeName(tree)).toBe('2023');
-    press(tree, 'End');
-    expect(activeName(tree)).toBe('2024');
-    press(tree, 'ArrowDown');
-    expect(activeName(tree)).toBe('2024');
-    press(tree, 'Home');
-    expect(activeName(tree)).toBe('All Files');
-    press(tree, 'ArrowUp');
-    expect(activeName(tree)).toBe('All Files');
+    walk(tree, [
+      ['ArrowDown', '2023'],
+      ['End', '2024'],
+      ['ArrowDown', '2024'],
+      ['Home', 'All Files'],
+      ['ArrowUp', 'All Files'],
+    ]);
     act(() => tree.blur());
     expect(tree.getAttribute('aria-activedescendant')).toBeNull();
   });
@@ -93,13 +98,12 @@ describe('folder tree', () => {
     expect(year.getAttribute('aria-expanded')).toBe('true');
     await within(tree).findByRole('treeitem', { name: 'Receipts' });
     expect(activeName(tree)).toBe('2024');
-    press(tree, 'ArrowRight');
-    expect(activeName(tree)).toBe('Receipts');
-    press(tree, 'ArrowDown');
-    expect(activeName(tree)).toBe('W-2s');
     // Left on a folder without sub-folders goes to its parent; on an open folder it closes it.
-    press(tree, 'ArrowLeft');
-    expect(activeName(tree)).toBe('2024');
+    walk(tree, [
+      ['ArrowRight', 'Receipts'],
+      ['ArrowDown', 'W-2s'],
+      ['ArrowLeft', '2024'],
+    ]);
     press(tree, 'ArrowLeft');
     expect(year.getAttribute('aria-expanded')).toBe('false');
     expect(within(tree).queryByRole('treeitem', { name: 'Receipts' })).toBeNull();
