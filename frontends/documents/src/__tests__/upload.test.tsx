@@ -79,6 +79,13 @@ const uploadThrough = (
     ...more,
   });
 
+/** Whether closing or leaving the page now asks first. */
+function leavingAsks() {
+  const event = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
+}
+
 /** Files named so, each into the folder the upload goes to. */
 const plain = (names: string[]) => names.map((n) => ({ file: file(n), dir: '' }));
 
@@ -334,7 +341,7 @@ async function chooseInUploadDialog(
   files: File[],
 ) {
   const { client, calls } = gateway(process);
-  renderWithClient(
+  const view = renderWithClient(
     <FileManager
       api={documentsApi(client)}
       company={aCompany()}
@@ -348,7 +355,7 @@ async function chooseInUploadDialog(
   await act(async () => {
     fireEvent.change(within(dialog).getByLabelText('Choose files'), { target: { files } });
   });
-  return { dialog, calls };
+  return { dialog, calls, view };
 }
 
 describe('file manager upload', () => {
@@ -421,12 +428,7 @@ describe('file manager upload', () => {
       [file('w2.pdf'), file('1099.pdf')],
     );
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
-    const leave = () => {
-      const event = new Event('beforeunload', { cancelable: true });
-      window.dispatchEvent(event);
-      return event.defaultPrevented;
-    };
-    expect(leave()).toBe(true);
+    expect(leavingAsks()).toBe(true);
     // Escape does not close the dialog while files are being sent; its button cancels them.
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.getByRole('dialog')).toBe(dialog);
@@ -437,7 +439,21 @@ describe('file manager upload', () => {
     expect(calls.filter((c) => c.path === '/integrations/process_document')).toHaveLength(0);
     expect(within(dialog).queryByRole('button', { name: /failed/ })).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Done' })).toBeTruthy();
-    expect(leave()).toBe(false);
+    expect(leavingAsks()).toBe(false);
+  });
+
+  it('goes on after the file manager is left for another page, asking before the page is left until it ends', async () => {
+    const { view, calls } = await chooseInUploadDialog(
+      'client',
+      (c) => processed(c.body.uploadIds as string[]),
+      [file('w2.pdf')],
+    );
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    view.unmount();
+    expect(leavingAsks()).toBe(true);
+    act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
+    await waitFor(() => expect(calls.some((c) => c.path === '/integrations/process_document')).toBe(true));
+    await waitFor(() => expect(leavingAsks()).toBe(false));
   });
 
   it("shows the server's duplicate message as a toast", async () => {

@@ -28,9 +28,9 @@ import { type DocumentsApi, documentsApi } from '../api/documents-api.js';
 import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN, SECURE_UPLOAD_PATH } from '../rules/drop-link.js';
 import { formatSize } from '../rules/names.js';
 import { HiddenFileInput } from '../upload/HiddenFileInput.js';
+import { warnBeforeLeaving } from '../upload/leave-warning.js';
 import { CANCEL_UPLOAD, UploadProgressList } from '../upload/UploadProgressList.js';
 import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
-import { useLeaveWarning } from '../upload/useLeaveWarning.js';
 import { dropOffFiles } from './drop-off-upload.js';
 
 /** The progress lines' own words on this page; one object, so unchanged lines are not rendered again. */
@@ -176,7 +176,6 @@ export function DropOffForm({
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
   const running = useRef<AbortController>(undefined);
-  useLeaveWarning(busy);
 
   const addFiles = (more: File[]) => {
     if (!more.length) return;
@@ -218,6 +217,7 @@ export function DropOffForm({
     const states: FileProgress['state'][] = files.map(() => 'waiting');
     const controller = new AbortController();
     running.current = controller;
+    const leaving = warnBeforeLeaving();
     try {
       const result = await dropOffFiles({
         api,
@@ -243,6 +243,7 @@ export function DropOffForm({
       else if (result.uploaded.length) setSent(true);
       else if (result.cancelled.length) setProgress([]);
     } finally {
+      leaving();
       running.current = undefined;
       setBusy(false);
     }

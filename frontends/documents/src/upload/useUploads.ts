@@ -1,6 +1,7 @@
 import { toast } from '@portico/kit';
 import { useCallback, useRef, useState } from 'react';
 import type { DocumentsApi } from '../api/documents-api.js';
+import { warnBeforeLeaving } from './leave-warning.js';
 import {
   checkUpload,
   type FileProgress,
@@ -9,13 +10,13 @@ import {
   uploadFiles,
   uploadToasts,
 } from './upload.js';
-import { useLeaveWarning } from './useLeaveWarning.js';
 
 /**
  * Runs uploads into a folder, keeps one progress entry per file and shows the spec's toasts. The files
  * of the last run that failed (a lost connection, a slow service; not the invalid or duplicate ones)
  * can be sent again with `retryFailed`, into the same folder. `cancel` stops the run in flight; until it
- * ends, leaving the page asks first.
+ * ends, leaving the page asks first, even once the file manager is left for another page of the portal
+ * (the upload goes on, and its toasts still say how it ended).
  */
 export function useUploads(options: {
   api: DocumentsApi;
@@ -53,6 +54,7 @@ export function useUploads(options: {
     const { api, companyId, makeXhr } = latest.current;
     const controller = new AbortController();
     running.current = controller;
+    const leaving = warnBeforeLeaving();
     try {
       const outcome = await uploadFiles({
         api,
@@ -68,11 +70,11 @@ export function useUploads(options: {
       latest.current.onDone?.(outcome);
       return outcome;
     } finally {
+      leaving();
       running.current = undefined;
       setBusy(false);
     }
   }, []);
-  useLeaveWarning(busy);
 
   const cancel = useCallback(() => running.current?.abort(), []);
   const clear = useCallback(() => setFiles([]), []);

@@ -1,0 +1,14 @@
+/**
+ * Until the returned function is called, closing, reloading or leaving the page asks first (the
+ * browser's own dialog; it shows no text of ours): files still being sent would be lost. Tied to the
+ * upload rather than to a screen: an upload goes on after its screen is left for another of the portal.
+ */
+export function warnBeforeLeaving(): () => void {
+  const warn = (event: BeforeUnloadEvent) => {
+    event.preventDefault();
+    // Browsers before Chromium 119 ask only when a return value is set.
+    event.returnValue = '';
+  };
+  window.addEventListener('beforeunload', warn);
+  return () => window.removeEventListener('beforeunload', warn);
+}
