@@ -4,6 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
+import { TOUCH_ONLY_QUERY } from '../upload/touch.js';
 import { overallProgress, uploadResult } from '../upload/UploadProgressList.js';
 import {
   emptyOutcome,
@@ -583,5 +584,24 @@ describe("the whole upload's progress", () => {
         line('cancelled', 0),
       ]),
     ).toBe('1 of 5 files uploaded, 1 failed, 1 invalid, 1 already uploaded, 1 cancelled');
+  });
+});
+
+describe('on a device with touch only', () => {
+  it('says to choose files, and offers no folder choice, where nothing can be dragged', async () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      ...original(query),
+      matches: query === TOUCH_ONLY_QUERY,
+    })) as typeof window.matchMedia;
+    try {
+      const { dialog } = await chooseInUploadDialog('advisor', () => ({}), []);
+      expect(within(dialog).getByText('Choose the files to upload')).toBeTruthy();
+      expect(within(dialog).queryByText(/Drag files/)).toBeNull();
+      expect(within(dialog).queryByRole('button', { name: 'Choose a folder' })).toBeNull();
+      expect(within(dialog).getByRole('button', { name: 'Choose files' })).toBeTruthy();
+    } finally {
+      window.matchMedia = original;
+    }
   });
 });

@@ -29,6 +29,7 @@ import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN, SECURE_UPLOAD_PATH } f
 import { formatSize } from '../rules/names.js';
 import { HiddenFileInput } from '../upload/HiddenFileInput.js';
 import { warnBeforeLeaving } from '../upload/leave-warning.js';
+import { useTouchOnly } from '../upload/touch.js';
 import { CANCEL_UPLOAD, UploadProgressList } from '../upload/UploadProgressList.js';
 import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
 import { dropOffFiles } from './drop-off-upload.js';
@@ -176,6 +177,7 @@ export function DropOffForm({
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
   const running = useRef<AbortController>(undefined);
+  const touchOnly = useTouchOnly();
 
   const addFiles = (more: File[]) => {
     if (!more.length) return;
@@ -320,7 +322,7 @@ export function DropOffForm({
             }}
           >
             <HiddenFileInput inputProps={getInputProps()} label="Choose files" />
-            <Text fw={500}>Drag files here</Text>
+            <Text fw={500}>{touchOnly ? 'Choose the files to send' : 'Drag files here'}</Text>
             <Text size="sm" c="dimmed">
               Max size 150 MB, up to {MAX_FILES} files
             </Text>

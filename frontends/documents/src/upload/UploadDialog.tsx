@@ -4,6 +4,7 @@ import { useDropzone } from 'react-dropzone';
 import { Guarded } from '../documents/Guarded.js';
 import type { Verdict } from '../rules/capabilities.js';
 import { HiddenFileInput } from './HiddenFileInput.js';
+import { useTouchOnly } from './touch.js';
 import { CANCEL_UPLOAD, UploadProgressList } from './UploadProgressList.js';
 import { entryOf, type FileProgress, MAX_FILES, type UploadEntry } from './upload.js';
 
@@ -32,6 +33,7 @@ export function UploadDialog({
   folderUpload: Verdict;
 }) {
   const folderInput = useRef<HTMLInputElement>(null);
+  const touchOnly = useTouchOnly();
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     noClick: true,
     noKeyboard: true,
@@ -55,7 +57,13 @@ export function UploadDialog({
           }}
         >
           <HiddenFileInput inputProps={getInputProps()} label="Choose files" />
-          <Text fw={500}>{folderUpload.enabled ? 'Drag files or folders here' : 'Drag files here'}</Text>
+          <Text fw={500}>
+            {touchOnly
+              ? 'Choose the files to upload'
+              : folderUpload.enabled
+                ? 'Drag files or folders here'
+                : 'Drag files here'}
+          </Text>
           <Text size="sm" c="dimmed">
             Max size 150 MB
           </Text>
@@ -63,15 +71,17 @@ export function UploadDialog({
             <Button variant="light" onClick={open} disabled={busy}>
               Choose files
             </Button>
-            <Guarded verdict={folderUpload}>
-              <Button
-                variant="light"
-                onClick={() => folderInput.current?.click()}
-                disabled={busy || !folderUpload.enabled}
-              >
-                Choose a folder
-              </Button>
-            </Guarded>
+            {touchOnly ? null : (
+              <Guarded verdict={folderUpload}>
+                <Button
+                  variant="light"
+                  onClick={() => folderInput.current?.click()}
+                  disabled={busy || !folderUpload.enabled}
+                >
+                  Choose a folder
+                </Button>
+              </Guarded>
+            )}
           </Group>
           <input
             ref={(el) => {
