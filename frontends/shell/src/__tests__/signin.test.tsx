@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PASSWORD_MESSAGES } from '@portico/kit';
 import { ApiClient, ApiProvider, KitThemeProvider, SessionStore } from '@portico/kit/signin';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ShellRuntime } from '../app/services.js';
 import { ShellRuntimeContext } from '../app/services.js';
 import { MESSAGES } from '../signin/messages.js';
@@ -13,6 +13,7 @@ const stores: SessionStore[] = [];
 afterEach(() => {
   for (const s of stores.splice(0)) s.close();
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 
 const json = (body: unknown, status = 200) =>
@@ -189,6 +190,57 @@ describe('sign-in page without the router', () => {
       expect(calls.at(-1)).toBe('/sessions/forgot_password');
       expect(screen.queryByRole('button', { name: 'Reset sign-in method' })).toBeNull();
     });
+  });
+
+  it('goes on with the set-password step when the page of an opened reset link reloads, and forgets it once set', async () => {
+    let verifies = 0;
+    const resets: unknown[] = [];
+    const answer = (path: string, body: unknown) => {
+      if (path === '/sessions/verify_auth_link') {
+        verifies += 1;
+        // The link is spent once opened.
+        return verifies === 1
+          ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
+          : json({ error: 'link_expired', message: 'gone' }, 410);
+      }
+      if (path === '/sessions/reset_password') {
+        resets.push(body);
+        return json({ auth_token: 'signed-in' });
+      }
+      if (path === '/sessions/exchange_token')
+        return json({ access_token: 'at', refresh_token: 'rt', expires_in: 900, user_id: 'u1' });
+      return json({ error: 'not found' }, 404);
+    };
+    renderSignIn('?token=reset-link', answer);
+    await screen.findByLabelText(/New password/);
+    // The page reloads.
+    cleanup();
+    const { navigation } = renderSignIn('?token=reset-link', answer);
+    const password = await screen.findByLabelText(/New password/);
+    expect(verifies).toBe(1);
+    fireEvent.change(password, { target: { value: 'Good-Password-1' } });
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    await waitFor(() => expect(navigation.signedIn).toHaveBeenCalled());
+    expect(resets).toEqual([expect.objectContaining({ token: 'grant-1' })]);
+    expect(window.sessionStorage.length).toBe(0);
+  });
+
+  it('asks for a new link when the kept grant of a reloaded reset page has run out', async () => {
+    window.sessionStorage.setItem(
+      'portico.reset-grant',
+      JSON.stringify({ token: 'old-link', grant: 'stale' }),
+    );
+    renderSignIn('?token=old-link', (path) =>
+      path === '/sessions/reset_password'
+        ? json({ error: 'link_expired', message: 'gone' }, 410)
+        : json({ error: 'not found' }, 404),
+    );
+    fireEvent.change(await screen.findByLabelText(/New password/), { target: { value: 'Good-Password-1' } });
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    await screen.findByText('This link has expired or was already used. Get a new one:');
+    expect(window.sessionStorage.length).toBe(0);
   });
 
   it('shows the Reset sign-in method button with the SMS failure on the expired-link screen', async () => {

@@ -23,6 +23,7 @@ import { useThemePrimary } from '../app/theme-context.js';
 import { CODE_LENGTH, MESSAGES } from './messages.js';
 import { useSignInNavigation } from './navigation.js';
 import { rememberedFirm } from './remembered-firm.js';
+import { forgetResetGrant, keepResetGrant, keptResetGrant } from './reset-grant.js';
 import { HEADER_OF, type SignInState, safeRedirect } from './states.js';
 import { useFields } from './useFields.js';
 import { useFirmBranding } from './useFirmBranding.js';
@@ -85,6 +86,10 @@ export interface SignInPageProps {
   /** '/set-sign-in-method' opens on that state (signed in, set_password_required). */
   initial?: SignInState;
 }
+
+/** The service's answer for a link or grant that is spent, expired or unknown. */
+const isLinkSpent = (err: unknown) =>
+  isApiError(err) && (err.status === 410 || err.status === 404 || err.status === 401);
 
 /** /signin and /set-sign-in-method: every state of spec 1 s.2.3 and the flow of s.4.4. */
 export function SignInPage({ initial = 'login' }: SignInPageProps) {
@@ -166,16 +171,23 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   useEffect(() => {
     if (!linkToken || handledToken.current === linkToken) return;
     handledToken.current = linkToken;
+    // This reset link was opened in this tab before (the page reloaded): its grant goes on.
+    const kept = keptResetGrant(linkToken);
+    if (kept) {
+      go('set-password', { grant: kept, passwordMode: 'reset' });
+      return;
+    }
     void run(async () => {
       try {
         const verified = await sessions.verifyAuthLink(linkToken);
         if (verified.purpose === 'set_password') {
+          keepResetGrant(linkToken, verified.auth_token);
           go('set-password', { grant: verified.auth_token, passwordMode: 'reset' });
           return;
         }
         await finish(verified, safeRedirect(verified.redirect || params.get('redirect')));
       } catch (err) {
-        if (isApiError(err) && (err.status === 410 || err.status === 404 || err.status === 401)) {
+        if (isLinkSpent(err)) {
           go('expired-link');
           return;
         }
@@ -524,7 +536,18 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 onSubmit={(password, confirmation) =>
                   run(async () => {
                     if (flow.passwordMode === 'reset') {
-                      await finish(await sessions.resetPassword(flow.grant, password, confirmation));
+                      let step: SignInStep;
+                      try {
+                        step = await sessions.resetPassword(flow.grant, password, confirmation);
+                      } catch (err) {
+                        // The grant ran out (a reload long after the link was opened): a new link.
+                        if (!isLinkSpent(err)) throw err;
+                        forgetResetGrant();
+                        go('expired-link');
+                        return;
+                      }
+                      forgetResetGrant();
+                      await finish(step);
                     } else {
                       const set = await sessions.setSignInMethod({
                         method: 'password',
