@@ -7,8 +7,9 @@ describe('API: sign-in through the gateway', () => {
   let s: Stack;
   const email = (key: string) => s.firm.users[key]?.email as string;
   const post = (path: string, body: unknown) => s.call('POST', path, { body });
+  // 'Your sign-in code for <firm> is 123456': the code follows 'is' (a test firm's name may hold digits).
   const codeFrom = async (to: string) =>
-    /\b(\d{6})\b/.exec((await s.lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+    /\bis (\d{6})\b/.exec((await s.lastMessageTo(to))?.text ?? '')?.[1] ?? '';
   const tokenFrom = async (to: string) =>
     /token=([A-Za-z0-9_-]+)/.exec((await s.lastMessageTo(to))?.text ?? '')?.[1] ?? '';
 

@@ -35,8 +35,9 @@ export async function startIdentityHarness(label: string) {
     const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 1 });
     return messages[0];
   };
+  // 'Your sign-in code for <firm> is 123456': the code follows 'is' (a test firm's name may hold digits).
   const lastCodeTo = async (to: string) =>
-    /\b(\d{6})\b/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+    /\bis (\d{6})\b/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
   const lastLinkTokenTo = async (to: string) =>
     /token=([A-Za-z0-9_-]+)/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
 
