@@ -16,11 +16,12 @@ export class FirmsRepository {
   }
 
   /**
-   * The firm's name as its clients know it, for the emails and texts sent on its behalf: clients know
-   * their firm, not the product behind its portal.
+   * The firm as the emails and texts sent on its behalf name and link it: its name (clients know their
+   * firm, not the product behind its portal) and the slug its sign-in links carry for its branding.
    */
-  async senderName(scope: FirmScope): Promise<string> {
-    return (await this.get(scope))?.name.replace(/\s+/g, ' ').trim() || 'your firm';
+  async forMessages(scope: FirmScope): Promise<{ name: string; slug: string }> {
+    const firm = await this.get(scope);
+    return { name: firm?.name.replace(/\s+/g, ' ').trim() || 'your firm', slug: firm?.slug ?? '' };
   }
 
   /** Live advisors of the firm, all or only the given ids. */

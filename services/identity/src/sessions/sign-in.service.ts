@@ -110,15 +110,15 @@ export class SignInService {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'email' });
-    const firm = await this.firms.senderName(firmScope(user.firmId));
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: user.email,
-        subject: `Your ${firm} sign-in code is ${secret}`,
-        text: `Your sign-in code for ${firm} is ${secret}. It expires in 10 minutes. If you did not try to sign in, you can ignore this email.`,
+        subject: `Your ${firm.name} sign-in code is ${secret}`,
+        text: `Your sign-in code for ${firm.name} is ${secret}. It expires in 10 minutes. If you did not try to sign in, you can ignore this email.`,
         kind: 'sign_in_code',
         firmId: user.firmId,
-        senderName: firm,
+        senderName: firm.name,
         idempotencyKey: `sign_in_code:${user.id}:${secret}`,
       },
       Messages.codeSendFailed,
@@ -131,11 +131,11 @@ export class SignInService {
     if (validatePhone(user.phoneNumber)) throw badRequest(Messages.smsFailed, undefined, 'sms_failed');
     await this.throttle(`code:${user.id}`, Limits.codeSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'sms' });
-    const firm = await this.firms.senderName(firmScope(user.firmId));
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.sms(
       {
         to: phoneDigits(user.phoneNumber),
-        text: `Your ${firm} sign-in code is ${secret}. It expires in 10 minutes.`,
+        text: `Your ${firm.name} sign-in code is ${secret}. It expires in 10 minutes.`,
         kind: 'sign_in_code',
         firmId: user.firmId,
         idempotencyKey: `sign_in_code:${user.id}:${secret}`,
@@ -174,16 +174,16 @@ export class SignInService {
     const { secret } = await this.secrets.issue(user, SecretPurpose.signInLink, {
       redirect: safeRedirect(input.redirect),
     });
-    const link = await this.link(secret, user.firmId);
-    const firm = await this.firms.senderName(firmScope(user.firmId));
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
+    const link = this.link(secret, firm.slug);
     await this.outbound.email(
       {
         to: user.email,
-        subject: `Your ${firm} sign-in link`,
-        text: `Sign in to ${firm} with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
+        subject: `Your ${firm.name} sign-in link`,
+        text: `Sign in to ${firm.name} with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
         kind: 'sign_in_link',
         firmId: user.firmId,
-        senderName: firm,
+        senderName: firm.name,
         idempotencyKey: `sign_in_link:${user.id}:${secret.slice(0, 16)}`,
       },
       Messages.linkSendFailed,
@@ -219,16 +219,16 @@ export class SignInService {
     const user = await this.userByEmail(rawEmail);
     await this.throttle(`link:${user.id}`, Limits.linkSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.passwordReset);
-    const link = await this.link(secret, user.firmId);
-    const firm = await this.firms.senderName(firmScope(user.firmId));
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
+    const link = this.link(secret, firm.slug);
     await this.outbound.email(
       {
         to: user.email,
-        subject: `Reset your ${firm} password`,
+        subject: `Reset your ${firm.name} password`,
         text: `Choose a new password with this link: ${link}\n\nIt works once and expires in one hour. If you did not ask for this, ignore this email.`,
         kind: 'password_reset',
         firmId: user.firmId,
-        senderName: firm,
+        senderName: firm.name,
         idempotencyKey: `password_reset:${user.id}:${secret.slice(0, 16)}`,
       },
       Messages.linkSendFailed,
@@ -265,16 +265,16 @@ export class SignInService {
       const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, {
         challenge_id: challenge.id,
       });
-      const link = await this.link(secret, user.firmId);
-      const firm = await this.firms.senderName(firmScope(user.firmId));
+      const firm = await this.firms.forMessages(firmScope(user.firmId));
+      const link = this.link(secret, firm.slug);
       await this.outbound.email(
         {
           to: user.email,
-          subject: `Finish signing in to ${firm}`,
+          subject: `Finish signing in to ${firm.name}`,
           text: `Finish signing in with this link: ${link}\n\nIt works once and expires in 15 minutes.`,
           kind: 'two_factor_link',
           firmId: user.firmId,
-          senderName: firm,
+          senderName: firm.name,
           idempotencyKey: `two_factor_link:${user.id}:${secret.slice(0, 16)}`,
         },
         Messages.twoFactorLinkSendFailed,
@@ -356,15 +356,15 @@ export class SignInService {
 
   private async sendTwoFactorCode(user: UserRow) {
     const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorCode);
-    const firm = await this.firms.senderName(firmScope(user.firmId));
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: user.email,
-        subject: `Your ${firm} verification code is ${secret}`,
+        subject: `Your ${firm.name} verification code is ${secret}`,
         text: `Your two-factor verification code is ${secret}. It expires in 10 minutes.`,
         kind: 'two_factor_code',
         firmId: user.firmId,
-        senderName: firm,
+        senderName: firm.name,
         idempotencyKey: `two_factor_code:${user.id}:${secret}`,
       },
       Messages.codeSendFailed,
@@ -450,8 +450,8 @@ export class SignInService {
   }
 
   /** An emailed link to /signin. It names the user's firm, so the page it opens shows that firm's branding. */
-  private link(token: string, firmId: string) {
-    return signInPageLink(this.config.PUBLIC_URL, this.firms, firmId, { token });
+  private link(token: string, firmSlug: string) {
+    return signInPageLink(this.config.PUBLIC_URL, firmSlug, { token });
   }
 }
 

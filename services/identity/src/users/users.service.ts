@@ -241,19 +241,19 @@ export class UsersService {
       SecretPurpose.emailConfirmation,
       setsSignInEmail ? { email: newEmail, sign_in_method: 'email' } : { email: newEmail },
     );
-    const link = await this.confirmationLink(user, secret, setsSignInEmail);
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
+    const link = this.confirmationLink(user, secret, setsSignInEmail, firm.slug);
     const afterwards = setsSignInEmail
       ? 'Once you confirm, you sign in with a code sent to this address.'
       : 'Until you confirm, you keep signing in with your current address.';
-    const firm = await this.firms.senderName(firmScope(user.firmId));
     await this.outbound.email(
       {
         to: newEmail,
-        subject: `Confirm your new email address for ${firm}`,
+        subject: `Confirm your new email address for ${firm.name}`,
         text: `Confirm that this is your new email address: ${link}\n\n${afterwards}`,
         kind: 'email_confirmation',
         firmId: user.firmId,
-        senderName: firm,
+        senderName: firm.name,
         idempotencyKey: `email_confirmation:${user.id}:${secret.slice(0, 16)}`,
       },
       Messages.codeSendFailed,
@@ -265,9 +265,8 @@ export class UsersService {
    * /profile for clients), which confirms it. A user still choosing a sign-in method sees no other page
    * than that choice in the signed-in shell, so their link opens the sign-in page, with the firm's branding.
    */
-  private async confirmationLink(user: UserRow, token: string, setsSignInEmail: boolean) {
-    if (setsSignInEmail)
-      return signInPageLink(this.config.PUBLIC_URL, this.firms, user.firmId, { email_token: token });
+  private confirmationLink(user: UserRow, token: string, setsSignInEmail: boolean, firmSlug: string) {
+    if (setsSignInEmail) return signInPageLink(this.config.PUBLIC_URL, firmSlug, { email_token: token });
     const query = new URLSearchParams({ email_token: token });
     return `${this.config.PUBLIC_URL.replace(/\/$/, '')}${user.isAdvisor ? '/admin-profile' : '/profile'}?${query}`;
   }
