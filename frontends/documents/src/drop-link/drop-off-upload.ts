@@ -1,13 +1,12 @@
-import { isApiError } from '@portico/kit';
-import type { DocumentsApi, DropOffProcessResponse, Uploader, UploadLink } from '../api/documents-api.js';
+import type { DocumentsApi, Uploader, UploadLink } from '../api/documents-api.js';
 import {
   emptyOutcome,
   type FileProgress,
-  type FileState,
+  fileLanded,
   fileMeta,
+  refusalText,
   sendFiles,
   transfersTo,
-  UPLOAD_MESSAGES,
   type UploadOutcome,
 } from '../upload/upload.js';
 
@@ -23,9 +22,6 @@ export interface DropOffOptions {
   signal?: AbortSignal;
 }
 
-const refusal = (err: unknown) =>
-  isApiError(err) && err.status < 500 && err.message ? err.message : UPLOAD_MESSAGES.failed;
-
 /**
  * A drop-off through the firm drop link, the same three steps as an upload: temporary upload links,
  * a direct PUT of every file with its progress, then process, which validates the files, keeps them
@@ -34,20 +30,16 @@ const refusal = (err: unknown) =>
 export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutcome> {
   const { api, dropLinkId, files, uploader, signal, onChange = () => {} } = options;
   const outcome = emptyOutcome();
-  const fail = (indexes: number[], state: FileState = 'failed') => {
-    for (const i of indexes) onChange(i, { state });
-    const names = indexes.map((i) => files[i]?.name ?? '');
-    if (state === 'invalid') outcome.invalid.push(...names);
-    else outcome.failed.push(...names);
-  };
+  const nameOf = (i: number) => files[i]?.name ?? '';
   const all = files.map((_, i) => i);
 
   let links: UploadLink[];
   try {
     ({ links } = await api.dropOffLinks(dropLinkId, files.map(fileMeta)));
   } catch (err) {
-    fail(all);
-    outcome.errors.push(refusal(err));
+    for (const i of all) onChange(i, { state: 'failed' });
+    outcome.failed.push(...all.map(nameOf));
+    outcome.errors.push(refusalText(err));
     return outcome;
   }
 
@@ -57,42 +49,19 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
     makeXhr: options.makeXhr,
     relink: async (again) => (await api.dropOffLinks(dropLinkId, again.map(fileMeta))).links,
   });
-  outcome.failed.push(...failed.map((i) => files[i]?.name ?? ''));
-  outcome.cancelled.push(...cancelled.map((i) => files[i]?.name ?? ''));
+  outcome.failed.push(...failed.map(nameOf));
+  outcome.cancelled.push(...cancelled.map(nameOf));
   // Cancelled: the firm is sent nothing of this drop-off (one process call, one notification, at the end).
   if (signal?.aborted) {
     for (const { index } of sent) onChange(index, { state: 'cancelled' });
-    outcome.cancelled.push(...sent.map(({ index }) => files[index]?.name ?? ''));
+    outcome.cancelled.push(...sent.map(({ index }) => nameOf(index)));
     return outcome;
   }
-  if (!sent.length) return outcome;
-
-  let processed: DropOffProcessResponse;
-  try {
-    processed = await api.processDropOff(
-      dropLinkId,
-      sent.map((s) => s.uploadId),
-      uploader,
-    );
-  } catch (err) {
-    // Every file invalid answers 400 with the INVALID message.
-    const message = refusal(err);
-    const invalid = message === UPLOAD_MESSAGES.invalid;
-    if (!invalid) outcome.errors.push(message);
-    fail(
-      sent.map((s) => s.index),
-      invalid ? 'invalid' : 'failed',
-    );
-    return outcome;
-  }
-  for (const s of sent) {
-    const result = processed.files?.find((f) => f.upload_id === s.uploadId);
-    if (!result) fail([s.index]);
-    else if (result.invalid) fail([s.index], 'invalid');
-    else {
-      onChange(s.index, { state: 'done' });
-      outcome.uploaded.push(result.document_name || (files[s.index]?.name ?? ''));
-    }
-  }
+  if (sent.length)
+    await fileLanded(sent, (uploadIds) => api.processDropOff(dropLinkId, uploadIds, uploader), {
+      outcome,
+      nameOf,
+      onChange,
+    });
   return outcome;
 }

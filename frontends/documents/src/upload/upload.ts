@@ -1,5 +1,5 @@
 import { isApiError } from '@portico/kit';
-import type { DocumentsApi, ProcessResponse, UploadLink } from '../api/documents-api.js';
+import type { DocumentsApi, ProcessedFile, UploadLink } from '../api/documents-api.js';
 import { inParallel } from '../rules/in-parallel.js';
 import { joinPath, normalizePath } from '../rules/names.js';
 import { Filer, type Landed } from './filing.js';
@@ -105,8 +105,9 @@ export function checkUpload(entries: UploadEntry[]): string | undefined {
   return big ? UPLOAD_MESSAGES.tooLarge(big.file.name) : undefined;
 }
 
-function errorMessage(err: unknown, fallback: string): string {
-  return isApiError(err) && err.status < 500 && err.message ? err.message : fallback;
+/** The service's refusal of a call as a user reads it: its message for a 4xx, else the failure text. */
+export function refusalText(err: unknown): string {
+  return isApiError(err) && err.status < 500 && err.message ? err.message : UPLOAD_MESSAGES.failed;
 }
 
 /** The toasts of spec 1 s.5.5 and s.8 for an upload's outcome. */
@@ -305,27 +306,28 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-/** Files one batch of files that landed in `folder`, recording each file's outcome. Never throws. */
-async function fileBatch(options: {
-  api: DocumentsApi;
-  companyId: string;
-  folder: string;
-  batch: Landed[];
+/** Where the outcome of filing goes: the outcome's lists, each file's name and each file's state. */
+export interface FilingRecord {
   outcome: UploadOutcome;
   nameOf: (index: number) => string;
   onChange: (index: number, change: Partial<FileProgress>) => void;
-}) {
-  const { api, companyId, folder, batch, outcome, nameOf, onChange } = options;
-  let processed: ProcessResponse;
+}
+
+/**
+ * Files a batch of files that landed, with `process` (an upload's or a drop-off's process call), and
+ * records each file's outcome. A refusal of the whole call makes every file INVALID (400 with that
+ * message) or failed with the service's reason. Never throws.
+ */
+export async function fileLanded(
+  batch: Landed[],
+  process: (uploadIds: string[]) => Promise<{ files?: ProcessedFile[] }>,
+  { outcome, nameOf, onChange }: FilingRecord,
+) {
+  let processed: { files?: ProcessedFile[] };
   try {
-    processed = await api.process(
-      companyId,
-      folder,
-      batch.map((s) => s.uploadId),
-    );
+    processed = await process(batch.map((s) => s.uploadId));
   } catch (err) {
-    // Every file invalid answers 400 with the INVALID message.
-    const message = errorMessage(err, UPLOAD_MESSAGES.failed);
+    const message = refusalText(err);
     const state: FileState = /INVALID/.test(message) ? 'invalid' : 'failed';
     if (state === 'failed') outcome.errors.push(message);
     for (const s of batch) onChange(s.index, { state });
@@ -384,13 +386,18 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
     } catch (err) {
       for (const i of indexes) onChange(i, { state: 'failed' });
       outcome.failed.push(...files.map((f) => f.name));
-      outcome.errors.push(errorMessage(err, UPLOAD_MESSAGES.failed));
+      outcome.errors.push(refusalText(err));
       continue;
     }
     const receivedAt = Date.now();
     // Each batch of files that landed is filed while the rest are still being sent.
     const filer = new Filer(
-      (batch) => fileBatch({ api, companyId, folder, batch, outcome, nameOf, onChange }),
+      (batch) =>
+        fileLanded(batch, (uploadIds) => api.process(companyId, folder, uploadIds), {
+          outcome,
+          nameOf,
+          onChange,
+        }),
       FILE_BATCH,
     );
     const { failed, cancelled } = await sendFiles(transfersTo(indexes, files, links, receivedAt), {
