@@ -22,6 +22,20 @@ const portal = portalSession();
 const { freshPage, signedIn } = portal;
 
 /** The input (or select) with this label. */
+/** The error reports a page sends the gateway (POST /client_errors), each with the status it got. */
+function errorReports(page: Page) {
+  const reports: { body: Record<string, unknown>; status: number }[] = [];
+  // A keepalive request ends with its response; Playwright does not tell when it finishes.
+  page.on('response', (response) => {
+    if (!response.url().endsWith('/client_errors')) return;
+    reports.push({
+      body: response.request().postDataJSON() as Record<string, unknown>,
+      status: response.status(),
+    });
+  });
+  return reports;
+}
+
 const field = (page: Page, label: string) =>
   page.locator('input').and(page.getByLabel(label, { exact: true }));
 
@@ -359,6 +373,7 @@ describe('sign-in and navigation', () => {
 
   it('shows the error fallback, not an empty page, when the sign-in page cannot load its next step', async () => {
     const page = await freshPage();
+    const reports = errorReports(page);
     // Only the page's first two scripts load: as when the network is gone, or a release replaced the
     // files of the steps this page would load next.
     await page.route(/\/js\/[^/]+\.js$/, (route) =>
@@ -371,6 +386,12 @@ describe('sign-in and navigation', () => {
     await fallback.getByText(FALLBACK).waitFor();
     expect(await fallback.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);
     await keepScreenshot(page, 'signin-step-failed-to-load');
+    // The gateway's log has it, without the page's query.
+    await waitFor(async () => reports.length > 0, 5_000, 'an error report');
+    expect(reports[0]).toEqual({
+      status: 204,
+      body: expect.objectContaining({ kind: 'render', page: '/signin', message: expect.any(String) }),
+    });
   });
 });
 
@@ -597,6 +618,7 @@ describe('remotes', () => {
     });
     try {
       const client = await signedIn('alice@client.test');
+      const reports = errorReports(client);
       await client.goto(`${portal.stack.shellUrl}/profile`);
       const area = client.getByTestId('error-fallback');
       await area.getByText(FALLBACK).waitFor();
@@ -609,6 +631,16 @@ describe('remotes', () => {
       expect(await client.getByTestId('in-app-banner').isVisible()).toBe(true);
       expect(await area.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);
       await keepScreenshot(client, 'remote-module-fails-client');
+      // Reported to the gateway's log as the client area's failure to load, with the signed-in user.
+      await waitFor(async () => reports.length > 0, 5_000, 'an error report');
+      expect(reports.find((r) => r.body.kind === 'remote')).toEqual({
+        status: 204,
+        body: expect.objectContaining({
+          area: 'client',
+          page: '/profile',
+          message: expect.stringContaining('Loading chunk'),
+        }),
+      });
 
       // The admin area is unaffected.
       const advisor = await signedIn('partner@demo-cpa.test');

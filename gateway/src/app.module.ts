@@ -9,6 +9,7 @@ import { JwtStrategy } from './auth/jwt.strategy.js';
 import { RevocationList } from './auth/revocations.js';
 import { GATEWAY_LOGGER, NATS_CONNECTION } from './bus/bus.tokens.js';
 import { RpcForwarder } from './bus/rpc-forwarder.js';
+import { ClientErrorsController } from './client-errors/client-errors.controller.js';
 import { CompaniesClient } from './companies/companies.client.js';
 import { CompaniesController, EntitiesController } from './companies/companies.controller.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
@@ -56,6 +57,7 @@ export class AppModule {
       ExtractedDocumentsController,
       KeysController,
       HealthController,
+      ClientErrorsController,
     ];
     if (config.devRoutesEnabled) controllers.push(OutboxController);
     return {

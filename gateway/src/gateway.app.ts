@@ -10,6 +10,7 @@ import { registerCompression } from './http/compression.js';
 import { corsOptions } from './http/cors.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
+import { registerClientErrorsRateLimit } from './rate-limit/client-errors-rate-limit.js';
 import { registerPublicUploadRateLimit } from './rate-limit/public-upload-rate-limit.js';
 import { registerRateLimitPlugin } from './rate-limit/route-limits.js';
 import { registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
@@ -75,6 +76,10 @@ export async function configureGatewayApp(
   await registerPublicUploadRateLimit(fastify, {
     windowMs: config.rateLimit.windowMs,
     ipMax: config.rateLimit.publicUploadIpMax,
+  });
+  await registerClientErrorsRateLimit(fastify, {
+    windowMs: config.rateLimit.windowMs,
+    ipMax: config.rateLimit.clientErrorsIpMax,
   });
   serveOpenApi(app, buildOpenApiDocument(app));
   await app.init();

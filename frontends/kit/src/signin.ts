@@ -7,6 +7,7 @@ export { type Api, ApiProvider, createApi, useApi } from './api/ApiProvider.js';
 export * from './api/index.js';
 export * from './federation/mismatch.js';
 export * from './feedback/ErrorFallback.js';
+export * from './feedback/error-reports.js';
 export * from './session/session-store.js';
 export * from './session/shell-context.js';
 export * from './theme/KitThemeProvider.js';

@@ -1,4 +1,4 @@
-import { ApiClient, SessionStore } from '@portico/kit/signin';
+import { ApiClient, createErrorReporter, SessionStore, watchPageErrors } from '@portico/kit/signin';
 import { createRoot } from 'react-dom/client';
 import { ShellRoot } from './app/ShellRoot.js';
 import type { ShellRuntime } from './app/services.js';
@@ -8,7 +8,13 @@ import type { AreaStatus } from './remotes/registry.js';
 async function start() {
   const config = await pendingRuntimeConfig;
   const session = new SessionStore();
-  const client = new ApiClient({ baseUrl: config.apiUrl || window.location.origin, session });
+  const apiUrl = config.apiUrl || window.location.origin;
+  const client = new ApiClient({ baseUrl: apiUrl, session });
+  const reportError = createErrorReporter({
+    endpoint: new URL('/client_errors', apiUrl).href,
+    token: () => session.accessToken,
+  });
+  watchPageErrors(reportError);
   // Remotes register from the runtime configuration and their descriptors load in the background, on
   // first use: the sign-in page never waits for them.
   let areas: Promise<AreaStatus[]> | undefined;
@@ -16,6 +22,7 @@ async function start() {
     config,
     session,
     client,
+    reportError,
     get areas() {
       // A registry that failed to load (the network gone) is asked for again on the next use.
       areas ??= import('./remotes/registry.js')

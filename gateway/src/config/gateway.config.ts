@@ -23,6 +23,8 @@ export const gatewayEnv = {
   RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(20),
   /** Per address, all public drop-off routes together (/drop-link and /secure-upload pages). */
   RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX: z.coerce.number().int().min(1).default(30),
+  /** Per address, reports of errors in the browser (POST /client_errors). */
+  RATE_LIMIT_CLIENT_ERRORS_IP_MAX: z.coerce.number().int().min(1).default(30),
   /** Shortest time between two JWKS refreshes caused by an unknown key id. */
   JWKS_REFRESH_MIN_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** Keys are fetched again after this age even when every kid is known (rotation). */
@@ -45,7 +47,13 @@ export interface GatewayConfig {
   devRoutesEnabled: boolean;
   bodyLimitBytes: number;
   trustProxy: boolean | number;
-  rateLimit: { windowMs: number; ipMax: number; accountMax: number; publicUploadIpMax: number };
+  rateLimit: {
+    windowMs: number;
+    ipMax: number;
+    accountMax: number;
+    publicUploadIpMax: number;
+    clientErrorsIpMax: number;
+  };
   jwks: { refreshMinIntervalMs: number; maxAgeMs: number };
   shutdownDelayMs: number;
   realtimePingIntervalMs: number;
@@ -79,6 +87,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       ipMax: e.RATE_LIMIT_IP_MAX,
       accountMax: e.RATE_LIMIT_ACCOUNT_MAX,
       publicUploadIpMax: e.RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX,
+      clientErrorsIpMax: e.RATE_LIMIT_CLIENT_ERRORS_IP_MAX,
     },
     jwks: { refreshMinIntervalMs: e.JWKS_REFRESH_MIN_INTERVAL_MS, maxAgeMs: e.JWKS_MAX_AGE_MS },
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,

@@ -95,8 +95,9 @@ describe('gateway/kong/kong.yml', () => {
 
   it('allows 150 MB multipart uploads and keeps other bodies small', () => {
     const config = load();
-    // Sign-in and the WebSocket take no uploads.
-    for (const prefix of prefixes.filter((p) => p !== '/sessions' && p !== '/realtime')) {
+    // Sign-in, the WebSocket and the error reports take no uploads.
+    const noUploads = ['/sessions', '/realtime', '/client_errors'];
+    for (const prefix of prefixes.filter((p) => !noUploads.includes(p))) {
       expect(
         bodyLimitMb(must(route(config, { path: `${prefix}/x`, method: 'POST', headers: multipart }))),
       ).toBe(c.edge.uploadBodyLimitMb);
@@ -104,9 +105,9 @@ describe('gateway/kong/kong.yml', () => {
         c.edge.defaultBodyLimitMb,
       );
     }
-    expect(
-      bodyLimitMb(must(route(config, { path: '/sessions', method: 'POST', headers: json }))),
-    ).toBeLessThan(1);
+    for (const path of ['/sessions', '/client_errors'])
+      for (const headers of [json, multipart])
+        expect(bodyLimitMb(must(route(config, { path, method: 'POST', headers })))).toBeLessThan(1);
   });
 
   it('rate-limits sign-in much more strictly than the rest of the API', () => {
@@ -115,6 +116,8 @@ describe('gateway/kong/kong.yml', () => {
     const api = perMinuteLimit(must(route(config, { path: '/companies', method: 'GET' })));
     expect(Number.isFinite(api)).toBe(true);
     expect(sessions * 10).toBeLessThanOrEqual(api);
+    const reports = perMinuteLimit(must(route(config, { path: '/client_errors', method: 'POST' })));
+    expect(reports).toBeLessThan(api);
   });
 
   it('keeps the realtime WebSocket open for long', () => {

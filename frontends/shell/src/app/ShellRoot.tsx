@@ -17,6 +17,9 @@ export function ShellRoot({ runtime, signInFirst }: { runtime: ShellRuntime; sig
   const leave = useCallback(() => startTransition(() => setMode('app')), []);
   return (
     <ErrorBoundary
+      onError={(error, info) =>
+        runtime.reportError({ kind: 'render', error, componentStack: info.componentStack })
+      }
       fallback={
         <KitThemeProvider primary={primary}>
           <ErrorFallback />

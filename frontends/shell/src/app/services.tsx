@@ -1,4 +1,4 @@
-import type { ApiClient, SessionStore } from '@portico/kit';
+import type { ApiClient, ReportError, SessionStore } from '@portico/kit';
 import { createContext, useContext } from 'react';
 import type { RuntimeConfig } from '../config/runtime-config.js';
 import type { AreaStatus } from '../remotes/registry.js';
@@ -8,6 +8,8 @@ export interface ShellRuntime {
   config: RuntimeConfig;
   client: ApiClient;
   session: SessionStore;
+  /** Sends an error of the page to the gateway's log (see the kit's error-reports). */
+  reportError: ReportError;
   /** Every configured remote with its descriptor or its load error. */
   areas: Promise<AreaStatus[]>;
 }

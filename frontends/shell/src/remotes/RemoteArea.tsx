@@ -1,9 +1,12 @@
 import { Center, ErrorBoundary, ErrorFallback, Loader, type RemoteRouteProps } from '@portico/kit';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
+import { useShellRuntime } from '../app/services.js';
 import { loadRouteModule } from './registry.js';
 
 const cache = new Map<string, ComponentType<RemoteRouteProps>>();
+/** Errors of loading a remote's code, told apart from errors its screens throw once loaded. */
+const loadFailures = new WeakSet<object>();
 
 function lazyModule(remote: string, module: string): ComponentType<RemoteRouteProps> {
   const key = `${remote}/${module}`;
@@ -12,6 +15,7 @@ function lazyModule(remote: string, module: string): ComponentType<RemoteRoutePr
     component = lazy(() =>
       loadRouteModule(remote, module).catch((error) => {
         cache.delete(key); // a later visit tries again
+        if (error !== null && typeof error === 'object') loadFailures.add(error);
         throw error;
       }),
     );
@@ -32,9 +36,21 @@ export interface RemoteAreaProps {
  */
 export function RemoteArea({ remote, module = './App', basePath }: RemoteAreaProps) {
   const location = useLocation();
+  const { reportError } = useShellRuntime();
   const Area = lazyModule(remote, module);
   return (
-    <ErrorBoundary resetKey={location.pathname} fallback={<ErrorFallback />}>
+    <ErrorBoundary
+      resetKey={location.pathname}
+      fallback={<ErrorFallback />}
+      onError={(error, info) =>
+        reportError({
+          kind: error !== null && typeof error === 'object' && loadFailures.has(error) ? 'remote' : 'render',
+          error,
+          area: remote,
+          componentStack: info.componentStack,
+        })
+      }
+    >
       <Suspense
         fallback={
           <Center p="xl">

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 /** Adds the active trace and span ids to every line, so a log line leads to its trace. */
 function traceFields(): Record<string, string> {
@@ -10,14 +10,20 @@ function traceFields(): Record<string, string> {
   return { trace_id: traceId, span_id: spanId };
 }
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/** JSON lines on stdout, or on `destination` (a test reading what was logged). */
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label: string) => ({ level: label }) },
     mixin: traceFields,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Routes NestJS's own logging through the structured logger. */
