@@ -357,6 +357,36 @@ describe('identity users, entities and firm settings over NATS', () => {
       ).resolves.toBeTruthy();
     });
 
+    it('takes only the US time zones of its list, not names an object happens to have', async () => {
+      for (const timeZone of ['constructor', 'toString', '__proto__', 'Europe/Paris'])
+        await expect(
+          h.bus.request(Identity.updateProfile, { id: id('other'), timeZone }, { actor: actor('other') }),
+        ).rejects.toMatchObject({ status: 400, extra: { fields: { time_zone: 'Choose a US time zone' } } });
+      const after = await h.bus.request(Identity.getUser, { id: id('other') }, { actor: actor('other') });
+      expect(after.timeZone).toBe('Eastern Time (US & Canada)');
+    });
+
+    it('keeps an advisor out of office only with a message for their clients', async () => {
+      const update = (change: { outOfOffice?: boolean; outOfOfficeMessage?: string }) =>
+        h.bus.request(Identity.updateProfile, { id: id('full'), ...change }, { actor: actor('full') });
+      const required = {
+        status: 400,
+        extra: {
+          fields: {
+            out_of_office_message: 'Please enter the message clients see while you are out of office',
+          },
+        },
+      };
+      await expect(update({ outOfOffice: true })).rejects.toMatchObject(required);
+      await expect(update({ outOfOffice: true, outOfOfficeMessage: '   ' })).rejects.toMatchObject(required);
+      const away = await update({ outOfOffice: true, outOfOfficeMessage: ' Back on Monday. ' });
+      expect(away.user).toMatchObject({ outOfOffice: true, outOfOfficeMessage: 'Back on Monday.' });
+      // While away, the message cannot be emptied; once back, it can.
+      await expect(update({ outOfOfficeMessage: '' })).rejects.toMatchObject(required);
+      const back = await update({ outOfOffice: false, outOfOfficeMessage: '' });
+      expect(back.user).toMatchObject({ outOfOffice: false, outOfOfficeMessage: '' });
+    });
+
     it('sets the default company only to an active entity the client owns', async () => {
       await expect(
         h.bus.request(Identity.setDefaultCompany, { companyId: company('llc') }, { actor: actor('client') }),
@@ -449,7 +479,7 @@ describe('identity users, entities and firm settings over NATS', () => {
       });
       await expect(update('The "Best"')).rejects.toMatchObject({
         status: 400,
-        message: 'Entity Name cannot contain a " character.',
+        message: 'Entity Name cannot contain a """ character.',
       });
       await expect(update('  ')).rejects.toMatchObject({ status: 400 });
       await expect(update('cleo client')).rejects.toMatchObject({

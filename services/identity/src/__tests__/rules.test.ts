@@ -71,9 +71,9 @@ describe('phones and emails', () => {
 
 describe('entity rules', () => {
   it('names', () => {
-    expect(validateEntityName('')).toBe('Entity Name is required.');
+    expect(validateEntityName('')).toBe('Entity Name is required');
     expect(validateEntityName('a/b')).toBe('Entity Name cannot contain a "/" character.');
-    expect(validateEntityName('a"b')).toBe('Entity Name cannot contain a " character.');
+    expect(validateEntityName('a"b')).toBe('Entity Name cannot contain a """ character.');
     expect(validateEntityName('Acme, Inc.')).toBeUndefined();
   });
 

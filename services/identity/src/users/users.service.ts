@@ -201,7 +201,8 @@ export class UsersService {
       else changes.workPhoneExtension = request.workPhoneExtension;
     }
     if (request.timeZone !== undefined) {
-      if (!(request.timeZone in US_TIME_ZONES)) fields.time_zone = Messages.invalidTimeZone;
+      // Own keys only: `in` would take 'constructor' or 'toString' for a time zone.
+      if (!Object.hasOwn(US_TIME_ZONES, request.timeZone)) fields.time_zone = Messages.invalidTimeZone;
       else changes.timeZone = request.timeZone;
     }
     if (request.preferredContactMethod !== undefined) {
@@ -229,7 +230,11 @@ export class UsersService {
       else {
         if (request.outOfOffice !== undefined) changes.outOfOffice = request.outOfOffice;
         if (request.outOfOfficeMessage !== undefined)
-          changes.outOfOfficeMessage = request.outOfOfficeMessage.slice(0, 2000);
+          changes.outOfOfficeMessage = request.outOfOfficeMessage.trim().slice(0, 2000);
+        // Clients see the message in their conversations: out of office says something or is off.
+        const away = changes.outOfOffice ?? user.outOfOffice;
+        if (away && !(changes.outOfOfficeMessage ?? user.outOfOfficeMessage))
+          fields.out_of_office_message = Messages.outOfOfficeMessageRequired;
       }
     }
     return { changes, fields, newEmail };
