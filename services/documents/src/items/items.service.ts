@@ -348,11 +348,12 @@ export class ItemsService {
 
   /** Move (deleteOldPath) or copy an item into a folder of the same or another company of the firm. */
   async move(actor: Actor, req: MoveItemRequest) {
+    const toOtherCompany = Boolean(req.newCompanyId) && req.newCompanyId !== req.companyId;
+    // Choosing another company is the advisors' (the file manager offers it to them only): a client
+    // with two entities keeps each one's files with it.
+    if (toOtherCompany) assertAdvisor(actor);
     const source = await this.access.company(actor, req.companyId);
-    const target =
-      req.newCompanyId && req.newCompanyId !== req.companyId
-        ? await this.access.company(actor, req.newCompanyId)
-        : source;
+    const target = toOtherCompany ? await this.access.company(actor, req.newCompanyId) : source;
     const askedOldPath = requestPath(req.oldPath);
     const askedDestination = requestPath(req.newPath);
     const moving = req.deleteOldPath;
