@@ -6,6 +6,7 @@ import { DropLinkDialog } from '../documents/DropLinkDialog.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, type Role } from '../rules/capabilities.js';
 import { DROP_LINK_MESSAGES } from '../rules/drop-link.js';
+import { linkedFile } from '../rules/names.js';
 import { aCompany, anItem, type Call, fakeApi } from './fixtures.js';
 
 const w2 = anItem({ name: 'W-2 2024.pdf' });
@@ -70,7 +71,13 @@ describe('advisor-only pieces', () => {
     expect(screen.queryByRole('button', { name: 'Drop Link' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Actions for W-2 2024.pdf' }));
     await screen.findByRole('menuitem', { name: 'Rename' });
-    for (const advisorOnly of ['Edit Description', 'Edit Tags', 'Copy folder URL', 'Restore'])
+    for (const advisorOnly of [
+      'Edit Description',
+      'Edit Tags',
+      'Copy folder URL',
+      'Copy client file URL',
+      'Restore',
+    ])
       expect(screen.queryByRole('menuitem', { name: advisorOnly })).toBeNull();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
     const dialog = await screen.findByRole('dialog');
@@ -87,6 +94,21 @@ describe('advisor-only pieces', () => {
     expect(screen.getByRole('menuitem', { name: 'Edit Tags' })).toBeTruthy();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
     expect(within(await screen.findByRole('dialog')).getByTestId('company-selector')).toBeTruthy();
+  });
+
+  it("copies the client's link to a file: their documents page with the file's preview", async () => {
+    const writeText = jest.fn(async (_text: string) => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    manager('advisor', 'partner');
+    await screen.findByTestId('documents-table');
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for W-2 2024.pdf' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Copy client file URL' }));
+    await waitFor(() =>
+      expect(writeText).toHaveBeenCalledWith('http://localhost/documents/h1?file=%2FW-2+2024.pdf'),
+    );
+    expect(await screen.findByText('Link copied to clipboard')).toBeTruthy();
+    const copied = new URL(writeText.mock.calls[0]?.[0] as string);
+    expect(linkedFile(copied.searchParams)).toEqual({ folder: '/', name: 'W-2 2024.pdf' });
   });
 
   it('gives the Drop Link button to a partner when the firm has it on, not to a group user', async () => {

@@ -139,6 +139,16 @@ describe('capabilities per role', () => {
     expect(itemActions(advisor, anItem({ type: 'folder', name: 'X' })).copyUrl.visible).toBe(true);
   });
 
+  it("offers an advisor the client's link to a file the client can see, and only that", () => {
+    expect(itemActions(advisor, anItem()).copyClientUrl.enabled).toBe(true);
+    expect(itemActions(advisor, anItem({ staff_only: true })).copyClientUrl.visible).toBe(false);
+    expect(itemActions(advisor, anItem({ type: 'folder', name: 'X' })).copyClientUrl.visible).toBe(false);
+    expect(itemActions(advisor, anItem({ deleted_at: '2024-01-01T00:00:00Z' })).copyClientUrl.visible).toBe(
+      false,
+    );
+    expect(itemActions(client, anItem()).copyClientUrl.visible).toBe(false);
+  });
+
   it('hides STAFF ONLY folders from clients only', () => {
     const staff = anItem({ type: 'folder', name: 'Tax Returns and Tax Organizers (STAFF ONLY)' });
     const plain = anItem({ type: 'folder', name: '2024' });

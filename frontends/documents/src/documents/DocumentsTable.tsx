@@ -69,6 +69,7 @@ const ACTION_LABELS: [ItemAction, string][] = [
   ['editDescription', 'Edit Description'],
   ['editTags', 'Edit Tags'],
   ['copyUrl', 'Copy folder URL'],
+  ['copyClientUrl', 'Copy client file URL'],
   ['delete', 'Delete'],
   ['restore', 'Restore'],
 ];

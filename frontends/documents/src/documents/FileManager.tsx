@@ -349,17 +349,24 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     },
     [company.hash_id],
   );
-  const copyUrl = useCallback(
-    async (p: string) => {
-      try {
-        await navigator.clipboard.writeText(folderUrl(p));
-        toast.success(MESSAGES.linkCopied);
-      } catch {
-        toast.error();
-      }
+  /** The client's page of a file: their documents with its preview open (`linkedFile` reads it). */
+  const clientFileUrl = useCallback(
+    (link: string) => {
+      const url = new URL(`/documents/${company.hash_id}`, window.location.origin);
+      url.searchParams.set('file', normalizePath(link));
+      return url.toString();
     },
-    [folderUrl],
+    [company.hash_id],
   );
+  const copyLink = useCallback(async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success(MESSAGES.linkCopied);
+    } catch {
+      toast.error();
+    }
+  }, []);
+  const copyUrl = useCallback((p: string) => copyLink(folderUrl(p)), [copyLink, folderUrl]);
 
   const onAction = useCallback(
     (action: ItemAction, item: DocItem) => {
@@ -383,9 +390,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           return setDialog({ kind: 'tags', item });
         case 'copyUrl':
           return void copyUrl(item.link);
+        case 'copyClientUrl':
+          return void copyLink(clientFileUrl(item.link));
       }
     },
-    [open, download, copyUrl],
+    [open, download, copyUrl, copyLink, clientFileUrl],
   );
 
   /**

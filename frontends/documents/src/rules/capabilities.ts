@@ -134,6 +134,8 @@ export interface ItemActions {
   editDescription: Verdict;
   editTags: Verdict;
   copyUrl: Verdict;
+  /** A link for the client to this file (spec 1 s.6 'Copy client file URL'). */
+  copyClientUrl: Verdict;
 }
 
 const SYSTEM_FOLDER = 'System folder';
@@ -157,6 +159,7 @@ export function itemActions(all: Capabilities, item: DocItem): ItemActions {
       editDescription: hidden,
       editTags: hidden,
       copyUrl: hidden,
+      copyClientUrl: hidden,
     };
   }
   return {
@@ -170,6 +173,8 @@ export function itemActions(all: Capabilities, item: DocItem): ItemActions {
     editDescription: folder ? hidden : caps.editDescription,
     editTags: folder ? hidden : caps.editTags,
     copyUrl: folder && caps.copyFolderUrl ? allowed : hidden,
+    // Not for a file the client cannot see (STAFF ONLY, or in such a folder).
+    copyClientUrl: !folder && caps.copyFolderUrl && !isStaffOnly(item) ? allowed : hidden,
   };
 }
 
