@@ -259,6 +259,21 @@ describe('presigned upload', () => {
     ]);
   });
 
+  it('says to upload one at a time when the service files none of the files it was asked to', async () => {
+    const { client } = gateway(() => ({ files: [], message: '', invalid_files: [] }));
+    const states: (string | undefined)[] = [];
+    const run = uploadThrough(client, plain(['a.pdf', 'b.pdf']), {
+      onChange: (_index, change) => change.state && states.push(change.state),
+    });
+    await settlePuts();
+    const outcome = await run;
+    expect(outcome.unanswered.sort()).toEqual(['a.pdf', 'b.pdf']);
+    expect(states.filter((s) => s === 'failed')).toHaveLength(2);
+    expect(uploadToasts(outcome)).toEqual([
+      { kind: 'error', message: 'Could not upload those files. Try uploading them one at a time.' },
+    ]);
+  });
+
   it('files what landed in batches while the rest is still being sent', async () => {
     const { client, calls } = gateway((c) => processed(c.body.uploadIds as string[]));
     const count = FILE_BATCH + 5;

@@ -60,6 +60,8 @@ export interface UploadOutcome {
   cancelled: string[];
   /** Server messages of refused calls (e.g. 'Disabled by firm'). */
   errors: string[];
+  /** Files of a process call that answered no files at all (spec 1 s.5.5: 'Could not upload those files…'). */
+  unanswered: string[];
 }
 
 export const emptyOutcome = (): UploadOutcome => ({
@@ -69,6 +71,7 @@ export const emptyOutcome = (): UploadOutcome => ({
   failed: [],
   cancelled: [],
   errors: [],
+  unanswered: [],
 });
 
 export type Toast = { kind: 'success' | 'error' | 'info'; message: string };
@@ -114,7 +117,11 @@ export function refusalText(err: unknown): string {
 export function uploadToasts(outcome: UploadOutcome): Toast[] {
   const toasts: Toast[] = [];
   const anything =
-    outcome.uploaded.length + outcome.duplicates.length + outcome.invalid.length + outcome.failed.length;
+    outcome.uploaded.length +
+    outcome.duplicates.length +
+    outcome.invalid.length +
+    outcome.failed.length +
+    outcome.unanswered.length;
   const cancelled: Toast[] = outcome.cancelled.length
     ? [{ kind: 'info', message: UPLOAD_MESSAGES.cancelled }]
     : [];
@@ -126,6 +133,7 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
   if (outcome.invalid.length) toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.invalid });
   const errors = [...new Set(outcome.errors)];
   for (const message of errors) toasts.push({ kind: 'error', message });
+  if (outcome.unanswered.length) toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.nothing });
   if (outcome.failed.length && !errors.length)
     toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.failed });
   return [...toasts, ...cancelled];
@@ -336,9 +344,14 @@ export async function fileLanded(
     else outcome.failed.push(...names);
     return;
   }
+  if (!processed.files?.length) {
+    for (const s of batch) onChange(s.index, { state: 'failed' });
+    outcome.unanswered.push(...batch.map((s) => nameOf(s.index)));
+    return;
+  }
   for (const s of batch) {
     const name = nameOf(s.index);
-    const result = processed.files?.find((f) => f.upload_id === s.uploadId);
+    const result = processed.files.find((f) => f.upload_id === s.uploadId);
     if (!result) {
       onChange(s.index, { state: 'failed' });
       outcome.failed.push(name);
