@@ -247,8 +247,12 @@ export const splitBody = z.object({
     .max(200, 'At most 200 documents'),
 });
 
-export const updateDescriptionBody = z.object({ companyId: companyId(), description: text(1_000) });
-export const updateTagsBody = z.object({ companyId: companyId(), tags: tags() });
+// The spec's payloads name only the extracted document; a company sent is checked against it.
+export const updateDescriptionBody = z.object({
+  companyId: companyId().optional(),
+  description: text(1_000),
+});
+export const updateTagsBody = z.object({ companyId: companyId().optional(), tags: tags() });
 export const updateMarkedAsOthersBody = z.object({
   companyId: companyId(),
   markedAsOthers: z.boolean({ error: 'Must be true or false' }),

@@ -157,6 +157,50 @@ describe('extracted documents and the firm drop link', () => {
     expect(read.annotations).toHaveLength(1);
   });
 
+  it("edits description and tags of a document named alone, as the spec's payloads name it, within the firm only", async () => {
+    const uploaded = await h.upload(
+      actor('partner'),
+      company('llc'),
+      [{ name: 'wages.pdf', body: await pdf(1) }],
+      { documentType: 'bulk_document' },
+    );
+    const id = uploaded.files[0]?.extractedDocumentId as string;
+    const described = await h.bus.request(
+      Documents.updateDescription,
+      { extractedDocumentId: id, description: 'Wages' },
+      { actor: actor('partner') },
+    );
+    expect(described.description).toBe('Wages');
+    const tagged = await h.bus.request(
+      Documents.updateTags,
+      { extractedDocumentId: id, tags: ['Wages'] },
+      { actor: actor('partner') },
+    );
+    expect(tagged).toMatchObject({ description: 'Wages', tags: ['Wages'] });
+    const stranger = h.actorOf(h.other, 'partner');
+    for (const [request, who] of [
+      [{ extractedDocumentId: id, description: 'x' }, stranger],
+      [{ extractedDocumentId: 'not-a-uuid', description: 'x' }, actor('partner')],
+      // A company named is the document's, or the document is not found.
+      [{ extractedDocumentId: id, description: 'x', companyId: company('individual') }, actor('partner')],
+    ] as const)
+      await expect(h.bus.request(Documents.updateDescription, request, { actor: who })).rejects.toMatchObject(
+        {
+          status: 404,
+        },
+      );
+    await expect(
+      h.bus.request(Documents.updateTags, { extractedDocumentId: id, tags: ['x'] }, { actor: stranger }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(
+      h.bus.request(
+        Documents.updateDescription,
+        { extractedDocumentId: id, description: 'x' },
+        { actor: actor('client') },
+      ),
+    ).rejects.toMatchObject({ status: 403 });
+  });
+
   it('updates description, tags and marked-as-others; attaches once to a questionnaire; removes', async () => {
     const [w2] = (await h.list(actor('partner'), company('llc'))).documents.filter(
       (d) => d.name === 'W-2.pdf',

@@ -36,6 +36,21 @@ export class ExtractedRepository {
     return rows[0];
   }
 
+  /** The company of a live extracted document of the firm, for the calls that name only the document. */
+  async companyOf(tx: DocTx, scope: FirmScope, id: string): Promise<string | undefined> {
+    const rows = await tx
+      .select({ companyId: extractedDocuments.companyId })
+      .from(extractedDocuments)
+      .where(
+        and(
+          eq(extractedDocuments.firmId, scope.firmId),
+          eq(extractedDocuments.id, id),
+          isNull(extractedDocuments.deletedAt),
+        ),
+      );
+    return rows[0]?.companyId;
+  }
+
   /**
    * The extracted row and its file, locked (select ... for update) until the transaction ends, deleted
    * or not: a split re-checks both under the lock, so two splits of one document cannot both succeed.

@@ -208,7 +208,7 @@ export class ExtractedService {
 
   async updateDescription(actor: Actor, req: UpdateDescriptionRequest) {
     assertAdvisor(actor);
-    const access = await this.access.company(actor, req.companyId);
+    const access = await this.access.company(actor, await this.companyOf(actor, req));
     return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) => {
       const description = req.description.trim().slice(0, 1_000);
       const updated = await this.repo.update(tx, firmScope(actor.firm_id), row.id, { description });
@@ -222,7 +222,7 @@ export class ExtractedService {
 
   async updateTags(actor: Actor, req: UpdateTagsRequest) {
     assertAdvisor(actor);
-    const access = await this.access.company(actor, req.companyId);
+    const access = await this.access.company(actor, await this.companyOf(actor, req));
     if (!access.preferences?.documentTagsEnabled)
       throw new AppError('forbidden', 'tags_disabled', Messages.tagsDisabled);
     const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
@@ -292,6 +292,21 @@ export class ExtractedService {
       return out;
     });
     return { documents, message: Messages.attached };
+  }
+
+  /**
+   * The company a call names, or else the extracted document's own: spec 1 s.7.6 gives update_description
+   * and update_tags only the document. Access to that company is then checked as for any call.
+   */
+  private async companyOf(actor: Actor, req: { companyId: string; extractedDocumentId: string }) {
+    if (req.companyId) return req.companyId;
+    const scope = firmScope(actor.firm_id);
+    const id = req.extractedDocumentId;
+    const companyId = isUuid(id)
+      ? await this.items.transaction(scope, (tx) => this.repo.companyOf(tx, scope, id))
+      : undefined;
+    if (!companyId) throw notFound();
+    return companyId;
   }
 
   private async load(actor: Actor, access: CompanyAccess, id: string) {
