@@ -3,6 +3,9 @@ export const Messages = {
   invalidFiles:
     'We were unable to process some of uploaded files as they appear to be INVALID. Kindly check those files and try uploading them again.',
   alreadyUploaded: (file: string) => `${file} was already uploaded`,
+  /** Spec 2 s.5: the same duplicate, uploaded from a questionnaire. */
+  alreadyInQuestionnaire: (file: string) =>
+    `${file} has already been uploaded in this questionnaire. It will not be uploaded again.`,
   noFilesUploaded: 'Could not upload those files. Try uploading them one at a time.',
   uploaded: 'Document(s) uploaded successfully',
   uploadFailed: 'File upload failed, please try again.',

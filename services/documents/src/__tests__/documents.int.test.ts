@@ -289,6 +289,21 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       expect(res).toMatchObject({ isDuplicate: true, message: 'photo.png was already uploaded' });
     });
 
+    it("answers a duplicate uploaded from a questionnaire with the questionnaire's message (spec 2 s.5)", async () => {
+      const res = await h.upload(
+        actor('client'),
+        company('llc'),
+        [{ name: 'photo.png', body: await png(8, 8) }],
+        {
+          questionnaireId: 'q-1',
+        },
+      );
+      expect(res.files[0]).toMatchObject({
+        isDuplicate: true,
+        message: 'photo.png has already been uploaded in this questionnaire. It will not be uploaded again.',
+      });
+    });
+
     it('refuses more than 999 files, a file over 150 MB, unknown types and a prior-year upload without a year', async () => {
       const many = Array.from({ length: 1000 }, (_, i) => ({ name: `f${i}.txt`, size: 1n }));
       await expect(

@@ -55,6 +55,7 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
       taxYear?: string;
       newName?: string;
       tags?: string[];
+      questionnaireId?: string;
     } = {},
   ) {
     const { links } = await bus.request(
@@ -81,6 +82,7 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
         taxYear: options.taxYear ?? '',
         newName: options.newName ?? '',
         tags: options.tags ?? [],
+        questionnaireId: options.questionnaireId ?? '',
         uploadIds: links.map((l) => l.uploadId),
       },
       { actor },

@@ -289,7 +289,9 @@ export class UploadsService {
           documentName: name,
           documentLocation,
           isDuplicate: true,
-          message: Messages.alreadyUploaded(name),
+          message: req.questionnaireId
+            ? Messages.alreadyInQuestionnaire(name)
+            : Messages.alreadyUploaded(name),
         });
         return;
       }
