@@ -254,7 +254,7 @@ describe('the public drop-off page', () => {
       }
     });
     expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
-    expect(screen.getAllByText(DROP_OFF_MESSAGES.fileDone)).toHaveLength(2);
+    expect(screen.getAllByText(UPLOAD_MESSAGES.fileDone)).toHaveLength(2);
     expect(FakeXhr.all.map((x) => [x.method, x.url])).toEqual([
       ['PUT', 'http://s3.test/bucket/up-0'],
       ['PUT', 'http://s3.test/bucket/up-1'],
@@ -285,7 +285,7 @@ describe('the public drop-off page', () => {
     expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
     expect(screen.getByText(UPLOAD_MESSAGES.invalid)).toBeTruthy();
     expect(screen.getByText(UPLOAD_MESSAGES.failed)).toBeTruthy();
-    expect(screen.getByText(DROP_OFF_MESSAGES.fileFailed)).toBeTruthy();
+    expect(screen.getByText(UPLOAD_MESSAGES.fileFailed)).toBeTruthy();
     expect(screen.getByText('Invalid')).toBeTruthy();
   });
 
@@ -299,7 +299,7 @@ describe('the public drop-off page', () => {
       (FakeXhr.all[1] as FakeXhr).respond(0);
     });
     expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
-    expect(screen.getByText(DROP_OFF_MESSAGES.fileFailed)).toBeTruthy();
+    expect(screen.getByText(UPLOAD_MESSAGES.fileFailed)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Drop off more files' })).toBeNull();
     FakeXhr.all = [];
     fireEvent.click(screen.getByRole('button', { name: 'Upload' }));

@@ -423,7 +423,7 @@ describe('file manager upload', () => {
       (FakeXhr.all[1] as FakeXhr).respond(200);
     });
     const retry = await within(dialog).findByRole('button', { name: 'Try the failed file again' });
-    expect(within(dialog).getAllByText('Failed')).toHaveLength(1);
+    expect(within(dialog).getAllByText('Upload failed')).toHaveLength(1);
     const linksAsked = () => calls.filter((c) => c.path === '/integrations/upload_links');
     expect(linksAsked()).toHaveLength(1);
     FakeXhr.all = [];
@@ -433,7 +433,7 @@ describe('file manager upload', () => {
     await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
     expect(linksAsked()[1]?.body.files).toEqual([expect.objectContaining({ name: 'w2.pdf' })]);
     act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
-    await waitFor(() => expect(within(dialog).getByText('Uploaded')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getByText('Upload successful')).toBeTruthy());
     expect(within(dialog).queryByRole('button', { name: /failed/ })).toBeNull();
   });
 

@@ -35,7 +35,6 @@ import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } f
 import { dropOffFiles } from './drop-off-upload.js';
 
 /** The progress lines' own words on this page; one object, so unchanged lines are not rendered again. */
-const DROP_OFF_STATE_TEXT = { done: DROP_OFF_MESSAGES.fileDone, failed: DROP_OFF_MESSAGES.fileFailed };
 
 /**
  * /drop-link?id=… (spec 1 s.2.1, public): a visitor leaves files for a firm without signing in. The
@@ -336,7 +335,7 @@ export function DropOffForm({
             </Text>
           ) : null}
           {progress.length ? (
-            <UploadProgressList files={progress} stateText={DROP_OFF_STATE_TEXT} />
+            <UploadProgressList files={progress} />
           ) : (
             <FileList files={files} onRemove={(key) => setFiles((f) => f.filter((p) => p.key !== key))} />
           )}

@@ -15,8 +15,6 @@ export const DROP_OFF_MESSAGES = {
   filesRequired: 'Please choose at least one file',
   missingLink: 'This drop link is incomplete. Please ask the firm for the full link.',
   missingFirm: 'This page does not know which firm to upload to. Please ask the firm for its link.',
-  fileDone: 'Upload successful',
-  fileFailed: 'Upload failed',
 } as const;
 
 /** Spec 1 s.5.5: an address with a top-level domain of at least 2 letters. */

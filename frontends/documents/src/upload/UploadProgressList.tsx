@@ -1,38 +1,32 @@
 import { Box, Button, Group, Progress, Stack, Text } from '@portico/kit';
 import { memo } from 'react';
-import type { FileProgress } from './upload.js';
+import { type FileProgress, UPLOAD_MESSAGES } from './upload.js';
 
 const STATE_TEXT: Record<FileProgress['state'], string> = {
   waiting: 'Waiting',
   uploading: 'Uploading',
   processing: 'Processing',
-  done: 'Uploaded',
-  failed: 'Failed',
+  done: UPLOAD_MESSAGES.fileDone,
+  failed: UPLOAD_MESSAGES.fileFailed,
   invalid: 'Invalid',
   duplicate: 'Already uploaded',
   cancelled: 'Cancelled',
 };
-
-/** No label replaced: one object, so the memoised lines see the same prop on every render. */
-const NO_OVERRIDES = {};
 
 export const CANCEL_UPLOAD = 'Cancel upload';
 
 const IN_FLIGHT: ReadonlySet<FileProgress['state']> = new Set(['waiting', 'uploading', 'processing']);
 
 /**
- * One progress bar per file. `stateText` replaces some of the state labels (the drop-off page's 'Upload
- * successful'). With `onCancel`, while files are in flight, a button cancels the upload; with
+ * One progress bar per file, with its state. With `onCancel`, while files are in flight, a button cancels the upload; with
  * `onRetryFailed`, once nothing is in flight, the files that failed get a button to send them again.
  */
 export function UploadProgressList({
   files,
-  stateText = NO_OVERRIDES,
   onCancel,
   onRetryFailed,
 }: {
   files: FileProgress[];
-  stateText?: Partial<Record<FileProgress['state'], string>>;
   onCancel?: () => void;
   onRetryFailed?: () => void;
 }) {
@@ -43,7 +37,7 @@ export function UploadProgressList({
     <Stack gap={6} data-testid="upload-progress">
       {files.length > 1 ? <UploadSummary files={files} settled={settled} /> : null}
       {files.map((f) => (
-        <ProgressRow key={f.key} file={f} stateText={stateText} />
+        <ProgressRow key={f.key} file={f} />
       ))}
       {onCancel && !settled ? (
         <Group justify="flex-end">
@@ -127,13 +121,7 @@ function UploadSummary({ files, settled }: { files: FileProgress[]; settled: boo
  * One file's line. Memoised: each progress event replaces one file's entry and keeps the others, so
  * only that line renders again (with 500 files, every event rendered all of them).
  */
-const ProgressRow = memo(function ProgressRow({
-  file: f,
-  stateText,
-}: {
-  file: FileProgress;
-  stateText: Partial<Record<FileProgress['state'], string>>;
-}) {
+const ProgressRow = memo(function ProgressRow({ file: f }: { file: FileProgress }) {
   const pct = Math.round(f.progress * 100);
   const bad = f.state === 'failed' || f.state === 'invalid';
   return (
@@ -143,7 +131,7 @@ const ProgressRow = memo(function ProgressRow({
           {f.name}
         </Text>
         <Text size="xs" c={bad ? 'red' : 'dimmed'}>
-          {stateText[f.state] ?? STATE_TEXT[f.state]}
+          {STATE_TEXT[f.state]}
           {f.state === 'uploading' ? ` ${pct}%` : ''}
         </Text>
       </Group>

@@ -22,6 +22,9 @@ export const UPLOAD_MESSAGES = {
   tooMany: `You can upload up to ${MAX_FILES} files at a time`,
   foldersDisabled: 'Uploading folders is disabled by firm. Please upload files only.',
   cancelled: 'Upload cancelled. The files not yet uploaded were not saved.',
+  /** A file's own outcome, beside its progress bar (spec 1 s.8). */
+  fileDone: 'Upload successful',
+  fileFailed: 'Upload failed',
 } as const;
 
 /** A file to upload with the folder it goes to, relative to the current folder ('' = here). */
