@@ -41,6 +41,8 @@ describe('recent entities', () => {
 
   it('switches to the same page of the new entity, else to its own page', () => {
     expect(entitySwitchPath('/admin/old/documents', 'new')).toBe('/admin/new/documents');
+    // A conversation (or any record) below the page is the old entity's.
+    expect(entitySwitchPath('/admin/old/messages/c-17', 'new')).toBe('/admin/new/messages');
     expect(entitySwitchPath('/admin/old', 'new')).toBe('/admin/new');
     expect(entitySwitchPath('/admin/old/', 'new')).toBe('/admin/new');
     expect(entitySwitchPath('/admin-profile', 'new')).toBe('/admin/new');

@@ -46,10 +46,11 @@ export function rememberEntity(
 
 /**
  * Where switching to the entity `hash` leads from `pathname`: the same page of the new entity when on
- * an entity page (/admin/{hash}/documents -> /admin/{new}/documents, without the old one's query), else
+ * an entity page (/admin/{hash}/documents -> /admin/{new}/documents, without the old one's query, nor
+ * what lies below the page: /admin/{hash}/messages/{conversation} names one of the old entity's), else
  * the entity's own page.
  */
 export function entitySwitchPath(pathname: string, hash: string): string {
-  const rest = matchPath(ENTITY_PAGES, pathname)?.params['*']?.replace(/\/$/, '') ?? '';
-  return `/admin/${encodeURIComponent(hash)}${rest ? `/${rest}` : ''}`;
+  const page = matchPath(ENTITY_PAGES, pathname)?.params['*']?.split('/')[0] ?? '';
+  return `/admin/${encodeURIComponent(hash)}${page ? `/${page}` : ''}`;
 }
