@@ -7,6 +7,16 @@ import { DB, type DocumentsDb } from '../tokens.js';
 
 export type ExtractedChanges = Partial<Omit<typeof extractedDocuments.$inferInsert, 'id' | 'firmId'>>;
 
+/** The live extracted document `id` of the firm, and of `companyId` when given. */
+function live(scope: FirmScope, id: string, companyId?: string) {
+  return and(
+    eq(extractedDocuments.firmId, scope.firmId),
+    companyId === undefined ? undefined : eq(extractedDocuments.companyId, companyId),
+    eq(extractedDocuments.id, id),
+    isNull(extractedDocuments.deletedAt),
+  );
+}
+
 @Injectable()
 export class ExtractedRepository {
   constructor(@Inject(DB) readonly db: DocumentsDb) {}
@@ -25,14 +35,7 @@ export class ExtractedRepository {
     const rows = await tx
       .select()
       .from(extractedDocuments)
-      .where(
-        and(
-          eq(extractedDocuments.firmId, scope.firmId),
-          eq(extractedDocuments.companyId, companyId),
-          eq(extractedDocuments.id, id),
-          isNull(extractedDocuments.deletedAt),
-        ),
-      );
+      .where(live(scope, id, companyId));
     return rows[0];
   }
 
@@ -41,13 +44,7 @@ export class ExtractedRepository {
     const rows = await tx
       .select({ companyId: extractedDocuments.companyId })
       .from(extractedDocuments)
-      .where(
-        and(
-          eq(extractedDocuments.firmId, scope.firmId),
-          eq(extractedDocuments.id, id),
-          isNull(extractedDocuments.deletedAt),
-        ),
-      );
+      .where(live(scope, id));
     return rows[0]?.companyId;
   }
 
