@@ -43,7 +43,11 @@ function pipe(name, stream) {
       let text = line;
       try {
         const entry = JSON.parse(line);
-        text = `${entry.level ?? ''} ${entry.msg ?? ''}${entry.err ? ` ${entry.err.message ?? ''}` : ''}${entry.trace_id ? ` trace=${entry.trace_id}` : ''}`;
+        // A browser's error report: what and on which page, on one line.
+        const browser = entry.client_error
+          ? ` ${entry.client_error.kind} on ${entry.client_error.page}: ${String(entry.client_error.message).split('\n')[0]}`
+          : '';
+        text = `${entry.level ?? ''} ${entry.msg ?? ''}${browser}${entry.err ? ` ${entry.err.message ?? ''}` : ''}${entry.trace_id ? ` trace=${entry.trace_id}` : ''}`;
       } catch {}
       process.stdout.write(`\x1b[90m[${name}]\x1b[0m ${text}\n`);
     }
