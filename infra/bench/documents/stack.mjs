@@ -149,6 +149,8 @@ export async function startDocumentsStack({ profile = [], gatewayEnv = {} } = {}
       documentsAdminUrl: adminUrlOf(pg.adminUrl, 'documents'),
       /** CPU milliseconds used so far by each process of the stack and by this one (Linux /proc). */
       cpu: () => cpuOf(processes),
+      /** Process ids of the stack's processes, by name (identity, documents, gateway, s3rver). */
+      pids: Object.fromEntries(Object.entries(processes).map(([name, child]) => [name, child.pid])),
       /** A JSON call through the gateway as the signed-in partner: the parsed body, its size as JSON and
        * the content-encoding it came with. */
       call: (path, body) => send('POST', path, body, token),
