@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** Where file bytes live. The database holds the tree; this holds the objects, one key per file. */
 export interface ObjectStore {
   /**
@@ -16,6 +18,11 @@ export interface ObjectStore {
    * another size is refused before its bytes are read: an upload link can still be used while it lasts.
    */
   read(key: string, expectedSize?: number): Promise<Buffer>;
+  /**
+   * The whole object as a stream, to pass it on without holding it (into a zip). `expectedSize` as for
+   * `read`, checked before a byte is read.
+   */
+  readStream(key: string, expectedSize?: number): Promise<Readable>;
   /** `length` bytes from `offset` (fewer at the end of the object). */
   readRange(key: string, offset: number, length: number): Promise<Buffer>;
   /**
@@ -28,6 +35,12 @@ export interface ObjectStore {
     options: { firstBytes: number; whole: boolean; maxBytes: number },
   ): Promise<{ size: number; bytes: Buffer } | undefined>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Writes `body` as it is produced, in parts, holding no more than a few of them: a zip of 150 MB costs
+   * the service megabytes, not the zip's size. Answers the bytes written. A failure of either side stops
+   * both, and the store keeps nothing of it.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<number>;
   copy(from: string, to: string): Promise<void>;
   delete(key: string): Promise<void>;
   /** Asks the store to expire objects under `prefix` after `days` (a bucket lifecycle rule). */

@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -16,6 +17,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { AppError } from '@portico/platform';
 import type { ObjectStore } from './object-store.js';
@@ -31,6 +33,9 @@ export interface S3Options {
   /** An answer silent for this many ms fails the attempt (default 10 s; a long transfer is not silent). */
   requestTimeoutMs?: number;
 }
+
+/** S3's smallest part of a multipart upload (but the last). */
+const MULTIPART_PART_BYTES = 5 * 1024 * 1024;
 
 const NETWORK_ERROR = /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE)\b/;
 const OBJECT_CHANGED = 'This file changed after it was uploaded. Please upload it again.';
@@ -141,12 +146,20 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async read(key: string, expectedSize?: number): Promise<Buffer> {
+    const body = await this.readStream(key, expectedSize);
+    const chunks: Buffer[] = [];
+    for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  async readStream(key: string, expectedSize?: number): Promise<Readable> {
     const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const body = res.Body as Readable | undefined;
     if (expectedSize !== undefined && Number(res.ContentLength ?? -1) !== expectedSize) {
-      (res.Body as Readable | undefined)?.destroy();
+      body?.destroy();
       throw new AppError('conflict', 'object_changed', OBJECT_CHANGED);
     }
-    return Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
+    return body ?? Readable.from([]);
   }
 
   async readRange(key: string, offset: number, length: number): Promise<Buffer> {
@@ -195,6 +208,34 @@ export class S3ObjectStore implements ObjectStore {
     await this.client.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
     );
+  }
+
+  async putStream(key: string, body: Readable, contentType: string): Promise<number> {
+    let size = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    // Parts of the smallest size S3 takes, two in flight: about 15 MB held at most, whatever the size.
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: counted, ContentType: contentType },
+      partSize: MULTIPART_PART_BYTES,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    try {
+      await Promise.all([pipeline(body, counted), upload.done()]);
+    } catch (err) {
+      // Whichever side failed, the other stops: no reads left open, no parts left in the store.
+      body.destroy();
+      counted.destroy();
+      await upload.abort().catch(() => {});
+      throw err;
+    }
+    return size;
   }
 
   async copy(from: string, to: string): Promise<void> {

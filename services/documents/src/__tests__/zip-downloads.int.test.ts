@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Documents } from '@portico/proto';
+import { PDFDocument } from 'pdf-lib';
+import yauzl from 'yauzl';
+import { EXPORTS_PREFIX } from '../storage/object-store.js';
+import { S3ObjectStore } from '../storage/s3.object-store.js';
+import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
+import { png } from './samples.js';
+
+jest.setTimeout(60_000);
+
+/** A valid one-page PDF of about `megabytes` MB (an incompressible stream), bigger than a multipart part. */
+async function bigPdf(megabytes: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  doc.context.register(doc.context.stream(randomBytes(megabytes * 1024 * 1024)));
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+/** Every entry of a zip: its bytes and its compression method (0 stored, 8 deflated). */
+function entriesOf(zip: Buffer): Promise<Record<string, { bytes: Buffer; method: number }>> {
+  return new Promise((resolve, reject) => {
+    const out: Record<string, { bytes: Buffer; method: number }> = {};
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err || !file) return reject(err);
+      file.on('entry', (entry: yauzl.Entry) => {
+        file.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out[entry.fileName] = { bytes: Buffer.concat(chunks), method: entry.compressionMethod };
+            file.readEntry();
+          });
+        });
+      });
+      file.on('end', () => resolve(out));
+      file.readEntry();
+    });
+  });
+}
+
+describe('zip downloads, streamed from the store into the store', () => {
+  let h: DocumentsHarness;
+  let store: S3ObjectStore;
+  let s3: S3Client;
+  const actor = () => h.actorOf(h.firm, 'partner');
+  const company = () => h.firm.companies.llc?.id as string;
+  const exportsCount = async () =>
+    (await s3.send(new ListObjectsV2Command({ Bucket: h.s3.bucket, Prefix: EXPORTS_PREFIX }))).KeyCount ?? 0;
+
+  beforeAll(async () => {
+    h = await startDocumentsHarness('zips');
+    const options = {
+      endpoint: h.s3.endpoint,
+      bucket: h.s3.bucket,
+      region: h.s3.region,
+      accessKeyId: h.s3.accessKeyId,
+      secretAccessKey: h.s3.secretAccessKey,
+    };
+    store = new S3ObjectStore(options);
+    s3 = new S3Client({
+      endpoint: options.endpoint,
+      region: options.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    });
+  });
+  afterAll(async () => {
+    s3.destroy();
+    store.destroy();
+    await h.stop();
+  });
+
+  it('puts every byte of files bigger than a part in place, storing compressed formats and deflating text', async () => {
+    const files = {
+      'statement.pdf': await bigPdf(7),
+      'scan.png': await png(64, 64),
+      'notes.txt': Buffer.from('Interest income, see the 1099-INT.\n'.repeat(2_000)),
+    };
+    await h.upload(
+      actor(),
+      company(),
+      Object.entries(files).map(([name, body]) => ({ name, body })),
+      { path: '/Big' },
+    );
+    const res = await h.bus.request(
+      Documents.downloadFolder,
+      { companyId: company(), path: '/Big' },
+      { actor: actor() },
+    );
+    const zip = Buffer.from(await (await fetch(res.document?.data?.link as string)).arrayBuffer());
+    expect(Number(res.size)).toBe(zip.length);
+    const entries = await entriesOf(zip);
+    expect(Object.keys(entries).sort()).toEqual(['notes.txt', 'scan.png', 'statement.pdf']);
+    for (const [name, body] of Object.entries(files)) expect(entries[name]?.bytes.equals(body)).toBe(true);
+    expect(entries['statement.pdf']?.method).toBe(0);
+    expect(entries['scan.png']?.method).toBe(0);
+    expect(entries['notes.txt']?.method).toBe(8);
+  });
+
+  it('keeps no zip when a file cannot be read half-way, and answers an error', async () => {
+    await h.upload(
+      actor(),
+      company(),
+      [
+        { name: 'a.pdf', body: await bigPdf(6) },
+        { name: 'b.pdf', body: await bigPdf(1) },
+      ],
+      { path: '/Broken' },
+    );
+    const listed = await h.list(actor(), company(), '/Broken');
+    const second = listed.documents.find((d) => d.name === 'b.pdf');
+    // The object of the second file is gone from storage (an operator's mistake, a lost replica).
+    const [row] = await h.documents.query<{ storage_key: string }>(
+      'select storage_key from items where id = $1',
+      [second?.id],
+    );
+    await store.delete(row?.storage_key as string);
+    const before = await exportsCount();
+    await expect(
+      h.bus.request(Documents.downloadFolder, { companyId: company(), path: '/Broken' }, { actor: actor() }),
+    ).rejects.toBeDefined();
+    expect(await exportsCount()).toBe(before);
+    // The service is still there for the next zip.
+    const next = await h.bus.request(
+      Documents.downloadFolder,
+      { companyId: company(), path: '/Big' },
+      { actor: actor() },
+    );
+    expect(next.fileCount).toBe(3);
+  });
+});
