@@ -24,13 +24,14 @@ const { freshPage, signedIn } = portal;
 /** The input (or select) with this label. */
 /** The error reports a page sends the gateway (POST /client_errors), each with the status it got. */
 function errorReports(page: Page) {
-  const reports: { body: Record<string, unknown>; status: number }[] = [];
+  const reports: { body: Record<string, unknown>; status: number; traceId?: string }[] = [];
   // A keepalive request ends with its response; Playwright does not tell when it finishes.
   page.on('response', (response) => {
     if (!response.url().endsWith('/client_errors')) return;
     reports.push({
       body: response.request().postDataJSON() as Record<string, unknown>,
       status: response.status(),
+      traceId: response.headers()['x-trace-id'],
     });
   });
   return reports;
@@ -391,7 +392,12 @@ describe('sign-in and navigation', () => {
     expect(reports[0]).toEqual({
       status: 204,
       body: expect.objectContaining({ kind: 'render', page: '/signin', message: expect.any(String) }),
+      traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
+    // The user can quote it: the trace id the gateway logged the report under.
+    expect(await fallback.getByTestId('error-reference').textContent()).toBe(
+      `Reference: ${reports[0]?.traceId}`,
+    );
   });
 });
 
@@ -633,14 +639,17 @@ describe('remotes', () => {
       await keepScreenshot(client, 'remote-module-fails-client');
       // Reported to the gateway's log as the client area's failure to load, with the signed-in user.
       await waitFor(async () => reports.length > 0, 5_000, 'an error report');
-      expect(reports.find((r) => r.body.kind === 'remote')).toEqual({
+      const report = reports.find((r) => r.body.kind === 'remote');
+      expect(report).toEqual({
         status: 204,
         body: expect.objectContaining({
           area: 'client',
           page: '/profile',
           message: expect.stringContaining('Loading chunk'),
         }),
+        traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
+      expect(await area.getByTestId('error-reference').textContent()).toBe(`Reference: ${report?.traceId}`);
 
       // The admin area is unaffected.
       const advisor = await signedIn('partner@demo-cpa.test');

@@ -2,6 +2,9 @@
 // documents (on an s3rver) and gateway in this process with the demo firm, and the production builds of
 // the shell and the remotes served by frontends/serve-static.mjs as child processes, each on a free
 // loopback port.
+// As the services' containers start them: every request gets a trace id (in logs, error bodies and the
+// x-trace-id header), exported nowhere.
+import '@portico/platform/telemetry';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

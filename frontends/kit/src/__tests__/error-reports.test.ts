@@ -3,12 +3,18 @@ import { clientErrorBody, createErrorReporter, watchPageErrors } from '../feedba
 
 type Sent = { url: string; init: RequestInit; body: Record<string, unknown> };
 
-function reporter(options: { token?: string; limit?: number; page?: string; fails?: boolean } = {}) {
+function reporter(
+  options: { token?: string; limit?: number; page?: string; fails?: boolean; status?: number } = {},
+) {
   const sent: Sent[] = [];
   const send = jest.fn(async (url: string | URL | Request, init?: RequestInit) => {
     sent.push({ url: String(url), init: init ?? {}, body: JSON.parse(String(init?.body)) });
     if (options.fails) throw new TypeError('Failed to fetch');
-    return new Response(null, { status: 204 });
+    const status = options.status ?? 204;
+    return new Response(status === 204 ? null : '{}', {
+      status,
+      headers: { 'x-trace-id': `trace-${sent.length}` },
+    });
   });
   const report = createErrorReporter({
     endpoint: 'https://api.test/client_errors',
@@ -45,6 +51,17 @@ describe('error reports', () => {
       page: '/documents/abc',
       area: 'documents',
     });
+  });
+
+  it('answers the trace id the report was logged under, the same for the same error, none when not taken', async () => {
+    const { report } = reporter({ limit: 2 });
+    expect(await report({ kind: 'render', error: crash() })).toBe('trace-1');
+    expect(await report({ kind: 'render', error: crash() })).toBe('trace-1');
+    expect(await report({ kind: 'render', error: crash('Other') })).toBe('trace-2');
+    // Past the limit nothing is sent, and nothing refers to it.
+    expect(await report({ kind: 'render', error: crash('Third') })).toBeUndefined();
+    expect(await reporter({ status: 429 }).report({ kind: 'render', error: crash() })).toBeUndefined();
+    expect(await reporter({ fails: true }).report({ kind: 'render', error: crash() })).toBeUndefined();
   });
 
   it('sends no token when signed out', () => {
@@ -94,7 +111,10 @@ describe('error reports', () => {
     // The test environment fails a test on an error event nothing prevented.
     const swallow = (event: Event) => event.preventDefault();
     window.addEventListener('error', swallow);
-    const stop = watchPageErrors((r) => reports.push(r));
+    const stop = watchPageErrors(async (r) => {
+      reports.push(r);
+      return undefined;
+    });
     const thrown = crash();
     window.dispatchEvent(new ErrorEvent('error', { error: thrown, message: thrown.message }));
     // A failed script of another origin says nothing more than this.

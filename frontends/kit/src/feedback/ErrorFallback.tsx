@@ -3,13 +3,21 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 export const ERROR_FALLBACK_TEXT = 'Something went wrong. Please refresh this page to try again.';
 
-/** Spec 1 s.2.10: the error fallback; its refresh button goes to /. */
-export function ErrorFallback({ onRefresh }: { onRefresh?: () => void }) {
+/**
+ * Spec 1 s.2.10: the error fallback; its refresh button goes to /. With `reference` (the trace id its
+ * report was logged under), a line the user can quote to their firm, and the firm to its operators.
+ */
+export function ErrorFallback({ onRefresh, reference }: { onRefresh?: () => void; reference?: string }) {
   return (
     <Paper p="xl" withBorder role="alert" data-testid="error-fallback" maw={560} mx="auto" my="xl">
       <Stack align="center" gap="md">
         <Text ta="center">{ERROR_FALLBACK_TEXT}</Text>
         <Button onClick={onRefresh ?? (() => window.location.assign('/'))}>Refresh</Button>
+        {reference ? (
+          <Text size="xs" c="dimmed" data-testid="error-reference">
+            Reference: {reference}
+          </Text>
+        ) : null}
       </Stack>
     </Paper>
   );
@@ -17,31 +25,45 @@ export function ErrorFallback({ onRefresh }: { onRefresh?: () => void }) {
 
 interface ErrorBoundaryProps {
   children: ReactNode;
-  fallback?: ReactNode;
+  /** What shows instead of the children; a function is given the error's reference once it is known. */
+  fallback?: ReactNode | ((reference: string | undefined) => ReactNode);
   /** Clears the error when it changes (e.g. the location), so navigating away recovers. */
   resetKey?: unknown;
-  onError?: (error: unknown, info: ErrorInfo) => void;
+  /** Each error caught; it may answer the error's reference (a report's trace id). */
+  onError?: (error: unknown, info: ErrorInfo) => undefined | Promise<string | undefined>;
 }
 
-export class ErrorBoundary extends Component<ErrorBoundaryProps, { error: unknown; key: unknown }> {
-  override state = { error: null as unknown, key: this.props.resetKey };
+interface ErrorBoundaryState {
+  error: unknown;
+  key: unknown;
+  reference?: string;
+}
+
+export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
+  override state: ErrorBoundaryState = { error: null, key: this.props.resetKey };
 
   static getDerivedStateFromError(error: unknown) {
-    return { error };
+    return { error, reference: undefined };
   }
 
-  static getDerivedStateFromProps(props: ErrorBoundaryProps, state: { error: unknown; key: unknown }) {
-    if (props.resetKey !== state.key) return { error: null, key: props.resetKey };
+  static getDerivedStateFromProps(props: ErrorBoundaryProps, state: ErrorBoundaryState) {
+    if (props.resetKey !== state.key) return { error: null, key: props.resetKey, reference: undefined };
     return null;
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
     console.error('[portico] area failed', error);
-    this.props.onError?.(error, info);
+    void this.props.onError?.(error, info)?.then((reference) => {
+      // Still the error on screen: not one the user has since navigated away from.
+      if (reference && this.state.error === error) this.setState({ reference });
+    });
   }
 
   override render() {
-    if (this.state.error) return this.props.fallback ?? <ErrorFallback />;
-    return this.props.children;
+    const { error, reference } = this.state;
+    if (!error) return this.props.children;
+    const { fallback } = this.props;
+    if (typeof fallback === 'function') return fallback(reference);
+    return fallback ?? <ErrorFallback reference={reference} />;
   }
 }

@@ -16,7 +16,11 @@ export interface ClientErrorReport {
   componentStack?: string | null;
 }
 
-export type ReportError = (report: ClientErrorReport) => void;
+/**
+ * Sends a report; answers its reference, the trace id the gateway logged it under (what a user can quote
+ * to their firm), or undefined when it was not sent or not taken.
+ */
+export type ReportError = (report: ClientErrorReport) => Promise<string | undefined>;
 
 export interface ErrorReporterOptions {
   /** The gateway's POST /client_errors. */
@@ -69,24 +73,26 @@ export function clientErrorBody(report: ClientErrorReport, page: string) {
 }
 
 /**
- * A reporter that sends each distinct error once (by kind, message and first line of its stack), at
- * most `limit` per page load, in a request that outlives the page (`keepalive`, as a crash is often
- * followed by the user's refresh). Reporting never throws and its failures are ignored.
+ * A reporter that sends each distinct error once (by kind, message and first line of its stack; the same
+ * error again answers the first one's reference), at most `limit` per page load, in a request that
+ * outlives the page (`keepalive`, as a crash is often followed by the user's refresh). Reporting never
+ * throws and its failures are ignored.
  */
 export function createErrorReporter(options: ErrorReporterOptions): ReportError {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const page = options.page ?? (() => window.location.pathname);
-  const seen = new Set<string>();
+  const sent = new Map<string, Promise<string | undefined>>();
+  const none = Promise.resolve(undefined);
   return (report) => {
     try {
-      if (seen.size >= limit) return;
       const body = clientErrorBody(report, page());
       const key = `${body.kind}\n${body.message}\n${body.stack?.split('\n', 2)[1] ?? ''}`;
-      if (seen.has(key)) return;
-      seen.add(key);
+      const known = sent.get(key);
+      if (known) return known;
+      if (sent.size >= limit) return none;
       const token = options.token?.();
       const send = options.send ?? fetch;
-      void send(options.endpoint, {
+      const reference = send(options.endpoint, {
         method: 'POST',
         keepalive: true,
         headers: {
@@ -94,9 +100,15 @@ export function createErrorReporter(options: ErrorReporterOptions): ReportError 
           ...(token ? { authorization: `Bearer ${token}` } : {}),
         },
         body: JSON.stringify(body),
-      }).catch(() => {});
+      }).then(
+        (res) => (res.ok ? (res.headers.get('x-trace-id') ?? undefined) : undefined),
+        () => undefined,
+      );
+      sent.set(key, reference);
+      return reference;
     } catch {
       // A report must not add a failure of its own to the page's.
+      return none;
     }
   };
 }
@@ -109,9 +121,11 @@ export function createErrorReporter(options: ErrorReporterOptions): ReportError 
 export function watchPageErrors(report: ReportError, target: Window = window): () => void {
   const onError = (event: ErrorEvent) => {
     if (!event.error && (!event.message || event.message === 'Script error.')) return;
-    report({ kind: 'script', error: event.error ?? event.message });
+    void report({ kind: 'script', error: event.error ?? event.message });
   };
-  const onRejection = (event: PromiseRejectionEvent) => report({ kind: 'promise', error: event.reason });
+  const onRejection = (event: PromiseRejectionEvent) => {
+    void report({ kind: 'promise', error: event.reason });
+  };
   target.addEventListener('error', onError);
   target.addEventListener('unhandledrejection', onRejection);
   return () => {

@@ -41,7 +41,7 @@ function renderSignIn(
     config: { apiUrl: 'http://api.test', remotes: {} },
     session,
     client,
-    reportError: () => {},
+    reportError: async () => undefined,
     areas: Promise.resolve([]),
   };
   const navigation = { params: new URLSearchParams(search), navigate: jest.fn(), signedIn: jest.fn() };

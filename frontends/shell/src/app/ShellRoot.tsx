@@ -20,11 +20,11 @@ export function ShellRoot({ runtime, signInFirst }: { runtime: ShellRuntime; sig
       onError={(error, info) =>
         runtime.reportError({ kind: 'render', error, componentStack: info.componentStack })
       }
-      fallback={
+      fallback={(reference) => (
         <KitThemeProvider primary={primary}>
-          <ErrorFallback />
+          <ErrorFallback reference={reference} />
         </KitThemeProvider>
-      }
+      )}
     >
       <Suspense fallback={null}>
         {mode === 'signin' ? (

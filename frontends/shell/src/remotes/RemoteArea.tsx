@@ -1,4 +1,4 @@
-import { Center, ErrorBoundary, ErrorFallback, Loader, type RemoteRouteProps } from '@portico/kit';
+import { Center, ErrorBoundary, Loader, type RemoteRouteProps } from '@portico/kit';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
 import { useShellRuntime } from '../app/services.js';
@@ -41,7 +41,6 @@ export function RemoteArea({ remote, module = './App', basePath }: RemoteAreaPro
   return (
     <ErrorBoundary
       resetKey={location.pathname}
-      fallback={<ErrorFallback />}
       onError={(error, info) =>
         reportError({
           kind: error !== null && typeof error === 'object' && loadFailures.has(error) ? 'remote' : 'render',
