@@ -587,8 +587,16 @@ describe('remotes', () => {
     });
     try {
       const advisor = await signedIn('partner@demo-cpa.test');
+      const reports = errorReports(advisor);
       await advisor.goto(`${portal.stack.shellUrl}/admin-profile`);
       await advisor.getByTestId('error-fallback').getByText(FALLBACK).waitFor();
+      // Reported once as the admin area's failure to load; the fallback quotes its reference.
+      await waitFor(async () => reports.some((r) => r.body.area === 'admin'), 10_000, 'the report');
+      const report = reports.find((r) => r.body.area === 'admin');
+      expect(report).toMatchObject({ status: 204, body: { kind: 'remote' } });
+      expect(await advisor.getByTestId('error-reference').textContent()).toBe(
+        `Reference: ${report?.traceId}`,
+      );
       await advisor.getByText('Demo CPA').first().waitFor();
       expect(await advisor.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
       expect(await advisor.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);

@@ -27,6 +27,14 @@ async function start() {
       // A registry that failed to load (the network gone) is asked for again on the next use.
       areas ??= import('./remotes/registry.js')
         .then((m) => m.loadAreas(config.remotes))
+        // An area that did not load is reported once, here, whichever page then shows its fallback.
+        .then((statuses) =>
+          statuses.map((area) =>
+            area.error
+              ? { ...area, reference: reportError({ kind: 'remote', area: area.name, error: area.error }) }
+              : area,
+          ),
+        )
         .catch((err: unknown) => {
           areas = undefined;
           throw err;

@@ -146,6 +146,17 @@ describe('ApiClient', () => {
     });
   });
 
+  it('keeps the trace id of a failure, the reference an error page can show', async () => {
+    const { fetch } = fakeFetch(() =>
+      json(503, { error: 'x', message: 'Service unavailable', trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' }),
+    );
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.post('/integrations/get_documents', {})).rejects.toMatchObject({
+      status: 503,
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    });
+  });
+
   it("shows the server's message on 429, even where a specific message is listed", async () => {
     const server = 'Too many codes sent. Try again in 10 minutes.';
     const { fetch } = fakeFetch(() => json(429, { error: 'rate_limited', message: server }));

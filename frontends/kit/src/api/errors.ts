@@ -1,9 +1,10 @@
-/** The gateway's error body: `{ error, message, code, fields? }`. */
+/** The gateway's error body: `{ error, message, code, fields?, trace_id? }`. */
 export interface ErrorBody {
   error: string;
   message?: string;
   code?: string;
   fields?: Record<string, string>;
+  trace_id?: string;
 }
 
 /** A failed call: a non-2xx status, or a 2xx body carrying an `error` field. */
@@ -12,6 +13,8 @@ export class ApiError extends Error {
   readonly code?: string;
   readonly error?: string;
   readonly fields?: Record<string, string>;
+  /** The trace the gateway logged the failure under: a reference for the user to quote. */
+  readonly traceId?: string;
 
   constructor(status: number, body: Partial<ErrorBody> | undefined, fallback = 'Something went wrong') {
     super(body?.message || body?.error || fallback);
@@ -20,6 +23,7 @@ export class ApiError extends Error {
     this.code = body?.code;
     this.error = body?.error;
     this.fields = body?.fields;
+    this.traceId = body?.trace_id;
   }
 }
 

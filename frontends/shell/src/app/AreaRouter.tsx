@@ -4,6 +4,7 @@ import {
   Center,
   ErrorFallback,
   isAllowed,
+  isApiError,
   Loader,
   type RemoteDescriptor,
   type RemoteRoute,
@@ -13,7 +14,7 @@ import {
   useCurrentFirm,
   useCurrentUser,
 } from '@portico/kit';
-import { type ReactNode, use, useEffect, useRef } from 'react';
+import { type ReactNode, use, useEffect, useRef, useState } from 'react';
 import { matchPath, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { AdvisorLayout } from '../layouts/AdvisorLayout.js';
 import { CenteredLayout } from '../layouts/CenteredLayout.js';
@@ -120,7 +121,10 @@ function SignedIn({
       </Center>
     );
   }
-  if (user.isError || firm.isError || !user.data || !firm.data) return <ErrorFallback />;
+  if (user.isError || firm.isError || !user.data || !firm.data) {
+    const failure = user.error ?? firm.error;
+    return <ErrorFallback reference={isApiError(failure) ? failure.traceId : undefined} />;
+  }
 
   const me = user.data;
   const ctx: AccessContext = {
@@ -170,7 +174,7 @@ function SignedIn({
             ) : home && home !== '/' ? (
               <Navigate to={home} replace />
             ) : failed.length ? (
-              <ErrorFallback />
+              <AreaDownFallback failed={failed} />
             ) : (
               <Welcome name={me.fname} />
             )
@@ -182,7 +186,7 @@ function SignedIn({
             <Unmatched
               otherRoles={routes.filter((r) => !allowed.includes(r))}
               home={home && home !== '/' ? home : '/'}
-              areaDown={failed.length > 0}
+              failed={failed}
             />
           }
         />
@@ -221,16 +225,32 @@ function Welcome({ name }: { name: string }) {
 function Unmatched({
   otherRoles,
   home,
-  areaDown,
+  failed,
 }: {
   otherRoles: MountedRoute[];
   home: string;
-  areaDown: boolean;
+  /** Areas that did not load: the path may be one of theirs. */
+  failed: AreaStatus[];
 }) {
   const { pathname } = useLocation();
   if (otherRoles.some((r) => r.path !== '/' && matchPath(pattern(r.path), pathname)))
     return <Navigate to={home} replace />;
-  return areaDown ? <ErrorFallback /> : <NotFound />;
+  return failed.length ? <AreaDownFallback failed={failed} /> : <NotFound />;
+}
+
+/** The fallback of a page an area that did not load may serve, with that area's report's reference. */
+function AreaDownFallback({ failed }: { failed: AreaStatus[] }) {
+  const [reference, setReference] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    void failed[0]?.reference?.then((found) => {
+      if (live) setReference(found);
+    });
+    return () => {
+      live = false;
+    };
+  }, [failed]);
+  return <ErrorFallback reference={reference} />;
 }
 
 function NotFound(): ReactNode {

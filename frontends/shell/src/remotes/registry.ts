@@ -5,6 +5,8 @@ export interface AreaStatus {
   name: string;
   descriptor?: RemoteDescriptor;
   error?: unknown;
+  /** For an area that did not load: the reference of its error report (see the kit's error-reports). */
+  reference?: Promise<string | undefined>;
 }
 
 const DESCRIPTOR_TIMEOUT_MS = 8000;
