@@ -2,14 +2,17 @@
 // embedded PostgreSQL, nats-server, s3rver, identity (seeded with the demo firm), documents and the
 // gateway from their builds. Signs in as the demo partner and picks one of the firm's companies.
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import {
   createServiceDatabase,
   freePort,
   startEmbeddedPostgres,
   startNatsServer,
 } from '@portico/platform/testing';
+import { PDFDocument } from 'pdf-lib';
 import { spawnNode, stopChild, waitUntilOk } from '../lib.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -241,4 +244,27 @@ export async function pooled(count, concurrency, work) {
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
   return durations;
+}
+
+/** An S3 client on the stack's s3rver, as the baselines use it. */
+export function s3ClientOf(stack) {
+  return new S3Client({
+    region: stack.s3.region,
+    endpoint: stack.s3.endpoint,
+    forcePathStyle: true,
+    credentials: {
+      accessKeyId: stack.s3.env.S3_ACCESS_KEY_ID,
+      secretAccessKey: stack.s3.env.S3_SECRET_ACCESS_KEY,
+    },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/** A valid one-page PDF of about `bytes`: a page and an incompressible embedded stream. */
+export async function pdfOfSize(bytes) {
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  doc.context.register(doc.context.stream(randomBytes(bytes - 1_200)));
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }

@@ -9,14 +9,12 @@
 // BENCH_UPLOAD_ROUNDS (2: baseline and Portico in alternating order), BENCH_UPLOAD_FILE_BATCH (the
 // filing batch; at least BENCH_UPLOAD_FILES files one process call after the last PUT),
 // BENCH_PROFILE=<dir> (CPU profiles of documents, identity and the gateway).
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { PDFDocument } from 'pdf-lib';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { Filer } from '../../../frontends/documents/src/upload/filing.ts';
-import { cpuPer, percentile, pooled, startDocumentsStack } from './stack.mjs';
+import { cpuPer, pdfOfSize, percentile, pooled, s3ClientOf, startDocumentsStack } from './stack.mjs';
 
 const files = Number(process.env.BENCH_UPLOAD_FILES ?? 200);
 const uploadCode = readFileSync(
@@ -35,28 +33,10 @@ const profile = process.env.BENCH_PROFILE
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
   : [];
 
-/** A valid one-page PDF of about 1 MB: a page and an incompressible embedded stream. */
-async function pdfOfOneMegabyte() {
-  const doc = await PDFDocument.create();
-  doc.addPage([612, 792]);
-  doc.context.register(doc.context.stream(randomBytes(MB - 1_200)));
-  return Buffer.from(await doc.save({ useObjectStreams: false }));
-}
-
 const stack = await startDocumentsStack({ profile });
 try {
-  const body = await pdfOfOneMegabyte();
-  const s3 = new S3Client({
-    region: stack.s3.region,
-    endpoint: stack.s3.endpoint,
-    forcePathStyle: true,
-    credentials: {
-      accessKeyId: stack.s3.env.S3_ACCESS_KEY_ID,
-      secretAccessKey: stack.s3.env.S3_SECRET_ACCESS_KEY,
-    },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const body = await pdfOfSize(MB);
+  const s3 = s3ClientOf(stack);
 
   // The PUT to the presigned URL with node's http client and keep-alive, as the SDK sends the baseline's
   // PutObject: the two differ by what the server side does, not by the client library (fetch here costs

@@ -5,28 +5,18 @@
 // reading the same objects and writing their bytes as one object, streamed (a multipart upload), in the
 // same run: the least any zip built on the server must do.
 // Usage: npm run bench -- documents  (after npm run build).
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { PDFDocument } from 'pdf-lib';
-import { startDocumentsStack } from './stack.mjs';
+import { pdfOfSize, s3ClientOf, startDocumentsStack } from './stack.mjs';
 
 const files = Number(process.env.BENCH_ZIP_FILES ?? 40);
 const fileMb = Number(process.env.BENCH_ZIP_FILE_MB ?? 3);
 const atOnce = Number(process.env.BENCH_ZIP_AT_ONCE ?? 3);
 const MB = 1024 * 1024;
 const FOLDER = 'Zip bench';
-
-/** A valid one-page PDF of about `mb` MB: a page and an incompressible embedded stream. */
-async function pdfOf(mb) {
-  const doc = await PDFDocument.create();
-  doc.addPage([612, 792]);
-  doc.context.register(doc.context.stream(randomBytes(mb * MB - 1_200)));
-  return Buffer.from(await doc.save({ useObjectStreams: false }));
-}
 
 /** Resident memory of a process in bytes (VmRSS of /proc/<pid>/status). */
 const rssOf = (pid) =>
@@ -51,7 +41,7 @@ async function measured(rss, work) {
 
 const stack = await startDocumentsStack();
 try {
-  const body = await pdfOf(fileMb);
+  const body = await pdfOfSize(fileMb * MB);
   await stack.call('/integrations/create_folder', { companyId: stack.companyId, path: '', name: FOLDER });
   const names = Array.from({ length: files }, (_, i) => `statement-${String(i).padStart(3, '0')}.pdf`);
   const links = await stack.call('/integrations/upload_links', {
@@ -73,17 +63,7 @@ try {
   const keys = links.body.links.map((l) => new URL(l.url).pathname.split('/').slice(2).join('/'));
   const total = body.length * files;
 
-  const s3 = new S3Client({
-    region: stack.s3.region,
-    endpoint: stack.s3.endpoint,
-    forcePathStyle: true,
-    credentials: {
-      accessKeyId: stack.s3.env.S3_ACCESS_KEY_ID,
-      secretAccessKey: stack.s3.env.S3_SECRET_ACCESS_KEY,
-    },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const s3 = s3ClientOf(stack);
   // The baseline: every object read in turn into one streamed upload of their bytes.
   let copies = 0;
   const baseline = async () => {

@@ -4,7 +4,6 @@ import { testFirmSpec } from '@portico/identity/testing';
 import type { Actor } from '@portico/platform';
 import { Documents, DocumentsEvents } from '@portico/proto';
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { Messages } from '../messages.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import {
@@ -18,6 +17,7 @@ import {
   REAL_HEIC,
   REAL_HEIC_QUADRANTS,
   realHeic,
+  zipEntries,
 } from './samples.js';
 
 const INVALID =
@@ -25,26 +25,10 @@ const INVALID =
 const TOO_LARGE =
   "Unfortunately, that folder/file is too large to download. Can you split it up into smaller batches? Generally, the total size should be less than 150MB. And if you're converting images to PDF, it should be less than 15MB.";
 
-function unzip(bytes: Buffer): Promise<Record<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out: Record<string, Buffer> = {};
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out[entry.fileName] = Buffer.concat(chunks);
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.readEntry();
-    });
-  });
+/** The bytes of each entry of a zip. */
+async function unzip(bytes: Buffer): Promise<Record<string, Buffer>> {
+  const entries = await zipEntries(bytes);
+  return Object.fromEntries(Object.entries(entries).map(([name, entry]) => [name, entry.bytes]));
 }
 
 jest.setTimeout(60_000);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
+import yauzl from 'yauzl';
 
 /** A small real PNG. */
 export const png = (width = 4, height = 4) =>
@@ -135,3 +136,26 @@ export const REAL_HEIC_QUADRANTS: [number, number][] = [
   [220, 40],
   [30, 40],
 ];
+
+/** Every entry of a zip: its bytes and its compression method (0 stored, 8 deflated). */
+export function zipEntries(zip: Buffer): Promise<Record<string, { bytes: Buffer; method: number }>> {
+  return new Promise((resolve, reject) => {
+    const out: Record<string, { bytes: Buffer; method: number }> = {};
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err || !file) return reject(err);
+      file.on('entry', (entry: yauzl.Entry) => {
+        file.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out[entry.fileName] = { bytes: Buffer.concat(chunks), method: entry.compressionMethod };
+            file.readEntry();
+          });
+        });
+      });
+      file.on('end', () => resolve(out));
+      file.readEntry();
+    });
+  });
+}

@@ -3,11 +3,10 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Documents } from '@portico/proto';
 import { PDFDocument } from 'pdf-lib';
-import yauzl from 'yauzl';
 import { EXPORTS_PREFIX } from '../storage/object-store.js';
 import { S3ObjectStore } from '../storage/s3.object-store.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
-import { png } from './samples.js';
+import { png, zipEntries } from './samples.js';
 
 jest.setTimeout(60_000);
 
@@ -17,29 +16,6 @@ async function bigPdf(megabytes: number): Promise<Buffer> {
   doc.addPage([612, 792]);
   doc.context.register(doc.context.stream(randomBytes(megabytes * 1024 * 1024)));
   return Buffer.from(await doc.save({ useObjectStreams: false }));
-}
-
-/** Every entry of a zip: its bytes and its compression method (0 stored, 8 deflated). */
-function entriesOf(zip: Buffer): Promise<Record<string, { bytes: Buffer; method: number }>> {
-  return new Promise((resolve, reject) => {
-    const out: Record<string, { bytes: Buffer; method: number }> = {};
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-      if (err || !file) return reject(err);
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out[entry.fileName] = { bytes: Buffer.concat(chunks), method: entry.compressionMethod };
-            file.readEntry();
-          });
-        });
-      });
-      file.on('end', () => resolve(out));
-      file.readEntry();
-    });
-  });
 }
 
 describe('zip downloads, streamed from the store into the store', () => {
@@ -93,7 +69,7 @@ describe('zip downloads, streamed from the store into the store', () => {
     );
     const zip = Buffer.from(await (await fetch(res.document?.data?.link as string)).arrayBuffer());
     expect(Number(res.size)).toBe(zip.length);
-    const entries = await entriesOf(zip);
+    const entries = await zipEntries(zip);
     expect(Object.keys(entries).sort()).toEqual(['notes.txt', 'scan.png', 'statement.pdf']);
     for (const [name, body] of Object.entries(files)) expect(entries[name]?.bytes.equals(body)).toBe(true);
     expect(entries['statement.pdf']?.method).toBe(0);
