@@ -121,6 +121,8 @@ export const extractedDocuments = pgTable(
     tags: text('tags').array().notNull().default(sql`'{}'`),
     questionnaireId: text('questionnaire_id').notNull().default(''),
     annotations: jsonb('annotations').$type<Record<string, unknown>[]>().notNull().default([]),
+    /** Each page's [width, height] in points, as shown; null until known (rows from before it was kept). */
+    pageSizes: jsonb('page_sizes').$type<[number, number][]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),

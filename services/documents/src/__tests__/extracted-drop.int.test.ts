@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Documents, DocumentsEvents, Identity } from '@portico/proto';
-import { PDFDocument } from 'pdf-lib';
+import { degrees, PDFDocument } from 'pdf-lib';
 import { Messages } from '../messages.js';
 import { seedDemoDocuments } from '../seed/demo-documents.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
@@ -155,6 +155,58 @@ describe('extracted documents and the firm drop link', () => {
       { actor: actor('partner') },
     );
     expect(read.annotations).toHaveLength(1);
+  });
+
+  it('keeps annotations on their page, by the page sizes kept at upload and split, or measured once for an older document', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([200, 300]);
+    doc.addPage([612, 792]).setRotation(degrees(90));
+    const body = Buffer.from(await doc.save());
+    const res = await h.upload(actor('partner'), company('llc'), [{ name: 'sized.pdf', body }], {
+      documentType: 'bulk_document',
+    });
+    const id = res.files[0]?.extractedDocumentId as string;
+    const sizesOf = async (extractedId: string | undefined) =>
+      (
+        await h.documents.query<{ page_sizes: unknown }>(
+          'select page_sizes from extracted_documents where id = $1',
+          [extractedId],
+        )
+      )[0]?.page_sizes;
+    // The second page is turned a quarter: shown landscape.
+    expect(await sizesOf(id)).toEqual([
+      [200, 300],
+      [792, 612],
+    ]);
+    const save = (annotations: object[]) =>
+      h.bus.request(
+        Documents.saveAnnotations,
+        { id, companyId: company('llc'), annotations: annotations as never },
+        { actor: actor('partner') },
+      );
+    const note = { page: 1, x: 10, y: 20, width: 100, text: 'Sign here', color: 'red', mode: 'textbox' };
+    const saved = await save([
+      { ...note, x: 5_000, y: -3 },
+      { ...note, page: 7, x: 700, y: 700 },
+    ]);
+    expect(saved.annotations.map((a) => [a.page, a.x, a.y])).toEqual([
+      [1, 200, 0],
+      [2, 700, 612],
+    ]);
+    // A document filed before the sizes were kept: its PDF is measured on the first save, and kept.
+    await h.documents.query('update extracted_documents set page_sizes = null where id = $1', [id]);
+    const again = await save([{ ...note, x: 5_000 }]);
+    expect(again.annotations[0]).toMatchObject({ page: 1, x: 200 });
+    expect(await sizesOf(id)).toEqual([
+      [200, 300],
+      [792, 612],
+    ]);
+    const split = await h.bus.request(
+      Documents.splitDocuments,
+      { id, companyId: company('llc'), documents: [{ name: 'Landscape', pages: '2' }] },
+      { actor: actor('partner') },
+    );
+    expect(await sizesOf(split.documents[0]?.id)).toEqual([[792, 612]]);
   });
 
   it("edits description and tags of a document named alone, as the spec's payloads name it, within the firm only", async () => {

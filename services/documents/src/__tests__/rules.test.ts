@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { PDFDocument } from 'pdf-lib';
+import { degrees, PDFDocument } from 'pdf-lib';
 import { assertNotMixed, assertZipSize } from '../downloads/downloads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.rules.js';
 import { formatPageRanges, normaliseAnnotation, parsePageRanges } from '../extracted/extracted.rules.js';
+import { pageSizesOf } from '../extracted/page-sizes.rules.js';
 import type { ListedRow } from '../items/items.repository.js';
 import {
   decodePageToken,
@@ -189,6 +190,39 @@ describe('splitting and annotations', () => {
     expect(normaliseAnnotation({ ...base, width: 10 } as never, 0)?.width).toBe(80);
     expect(normaliseAnnotation({ ...base, text: '   ' } as never, 0)).toBeUndefined();
     expect(normaliseAnnotation({ ...base, text: 'x'.repeat(33) } as never, 0)).toBeUndefined();
+  });
+
+  it("keeps an annotation on its page: one of the document's, within that page's size", () => {
+    const base = { id: 'a', page: 1, x: 10, y: 20, width: 100, text: 'Sign', color: 'red', mode: 'textbox' };
+    const sizes: [number, number][] = [
+      [200, 300],
+      [612, 792],
+    ];
+    const at = (change: object) => normaliseAnnotation({ ...base, ...change } as never, 0, sizes);
+    expect(at({})).toMatchObject({ page: 1, x: 10, y: 20 });
+    expect(at({ x: 5_000, y: 5_000 })).toMatchObject({ page: 1, x: 200, y: 300 });
+    expect(at({ page: 2, x: 5_000, y: -1 })).toMatchObject({ page: 2, x: 612, y: 0 });
+    expect(at({ page: 9, x: 700 })).toMatchObject({ page: 2, x: 612 });
+    expect(at({ page: 0 })).toMatchObject({ page: 1 });
+    // Sizes not known: only not negative, as before.
+    expect(normaliseAnnotation({ ...base, page: 9, x: 5_000 } as never, 0)).toMatchObject({
+      page: 9,
+      x: 5_000,
+    });
+  });
+});
+
+describe('page sizes', () => {
+  it('are the sizes a reader shows, in points, a page turned a quarter showing its height as its width', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([612, 792]);
+    doc.addPage([612, 792]).setRotation(degrees(90));
+    doc.addPage([200.456, 100]).setRotation(degrees(180));
+    expect(pageSizesOf(doc)).toEqual([
+      [612, 792],
+      [792, 612],
+      [200.46, 100],
+    ]);
   });
 });
 

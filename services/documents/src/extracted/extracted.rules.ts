@@ -1,5 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Annotation, AnnotationSchema } from '@portico/proto';
+import type { PageSize } from './page-sizes.rules.js';
 
 /** Why page ranges are refused: not written as ranges, or naming a page past the document's last. */
 export type PageRangesError = 'malformed' | 'out_of_range';
@@ -47,22 +48,28 @@ export function formatPageRanges(pages: readonly number[]): string {
 export const ANNOTATION_COLOURS = ['black', 'red', 'green', 'blue'];
 export const ANNOTATION_MODES = ['view', 'move', 'check', 'textbox'];
 
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+
 /**
  * The annotation editor's rules (spec 2 s.5): text 1 to 32 characters and not blank, width clamped to
- * 80-400, position not negative, colours black, red, green, blue, font size 12. Undefined when the
- * text is invalid.
+ * 80-400, position clamped to the page (its page one of the document's, its point within that page's
+ * size in points, as shown; only not negative where the sizes are not known), colours black, red,
+ * green, blue, font size 12. Undefined when the text is invalid.
  */
 export function normaliseAnnotation(
   a: Annotation,
   index: number,
+  pageSizes: readonly PageSize[] = [],
 ): MessageInitShape<typeof AnnotationSchema> | undefined {
   const text = a.text.trim();
   if (a.mode !== 'check' && (!text || text.length > 32)) return undefined;
+  const page = clamp(a.page || 1, 1, pageSizes.length || Number.POSITIVE_INFINITY);
+  const [width, height] = pageSizes[page - 1] ?? [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
   return {
     id: a.id || `a${index + 1}`,
-    page: Math.max(1, a.page || 1),
-    x: Math.max(0, a.x),
-    y: Math.max(0, a.y),
+    page,
+    x: clamp(a.x, 0, width),
+    y: clamp(a.y, 0, height),
     width: Math.min(400, Math.max(80, a.width || 80)),
     text,
     color: ANNOTATION_COLOURS.includes(a.color) ? a.color : 'black',

@@ -20,8 +20,10 @@ import { Messages } from '../messages.js';
 import type { ExtractedRow, ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { LOG, OBJECT_STORE } from '../tokens.js';
+import { pdfInfo } from '../uploads/upload-validator.js';
 import { ExtractedRepository } from './extracted.repository.js';
 import { formatPageRanges, normaliseAnnotation, parsePageRanges } from './extracted.rules.js';
+import { type PageSize, pageSizesOf } from './page-sizes.rules.js';
 
 export function toExtracted(row: ExtractedRow, item?: ItemRow) {
   return {
@@ -72,12 +74,16 @@ export class ExtractedService {
     const access = await this.access.company(actor, req.companyId);
     if (!access.preferences?.annotationEnabled)
       throw new AppError('forbidden', 'annotations_disabled', Messages.disabledByFirm);
-    const annotations = req.annotations.map(normaliseAnnotation);
+    const { row: current, item: file } = await this.load(actor, access, req.id);
+    const measured = current.pageSizes ? undefined : await this.measurePages(file);
+    const pageSizes = current.pageSizes ?? measured ?? [];
+    const annotations = req.annotations.map((a, i) => normaliseAnnotation(a, i, pageSizes));
     if (annotations.some((a) => !a))
       throw badRequest(Messages.annotationText, { annotations: Messages.annotationText });
     return this.change(actor, access, req.id, async (tx, row, item) => {
       await this.repo.update(tx, firmScope(actor.firm_id), row.id, {
         annotations: annotations as Record<string, unknown>[],
+        ...(measured ? { pageSizes: measured } : {}),
       });
       if (item) await recordItemEvent(tx, 'updated', actor, item);
       return { annotations: annotations as never };
@@ -101,7 +107,11 @@ export class ExtractedService {
     assertSplittable(row, item);
     assertCanChange(actor, access, 'upload', item.folder);
     const source = await loadPdf(await this.store.read(item.storageKey, item.size));
-    const parts = req.documents.map((part) => ({ part, pages: pagesOf(part.pages, source.getPageCount()) }));
+    const sizes = pageSizesOf(source);
+    const parts = req.documents.map((part) => {
+      const pages = pagesOf(part.pages, source.getPageCount());
+      return { part, pages, pageSizes: pages.map((n) => sizes[n - 1] as PageSize) };
+    });
     const outputs = await this.render(source, parts, (id) =>
       StorageKeys.file(scope.firmId, item.companyId, id),
     );
@@ -182,6 +192,7 @@ export class ExtractedService {
         parentPages: formatPageRanges(o.part.pages),
         differentiator: o.part.part.differentiator.trim(),
         pageCount: o.part.pages.length,
+        pageSizes: o.part.pageSizes,
         questionnaireId: row.questionnaireId,
       });
       await this.items.update(tx, scope, child.id, { extractedDocumentId: extracted.id });
@@ -295,6 +306,16 @@ export class ExtractedService {
   }
 
   /**
+   * The page sizes of a document filed before they were kept: its PDF read once (then kept with the
+   * annotations). Undefined for a file that is not a PDF or does not open.
+   */
+  private async measurePages(item: ItemRow | undefined): Promise<PageSize[] | undefined> {
+    if (!item?.storageKey || extensionOf(item.name) !== 'pdf') return undefined;
+    const { pageSizes } = await pdfInfo(await this.store.read(item.storageKey, item.size));
+    return pageSizes.length ? pageSizes : undefined;
+  }
+
+  /**
    * The company a call names, or else the extracted document's own: spec 1 s.7.6 gives update_description
    * and update_tags only the document. Access to that company is then checked as for any call.
    */
@@ -337,7 +358,7 @@ export class ExtractedService {
   }
 }
 
-type SplitPart = { part: SplitDocumentsRequest['documents'][number]; pages: number[] };
+type SplitPart = { part: SplitDocumentsRequest['documents'][number]; pages: number[]; pageSizes: PageSize[] };
 type SplitOutput = { id: string; key: string; bytes: Buffer; part: SplitPart };
 
 /**

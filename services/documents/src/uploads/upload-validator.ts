@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Semaphore } from '@portico/platform';
 import { PDFDocument } from 'pdf-lib';
+import { type PageSize, pageSizesOf } from '../extracted/page-sizes.rules.js';
 import type { UploadRow } from '../schema.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { OBJECT_STORE } from '../tokens.js';
@@ -13,17 +14,26 @@ import {
 } from './file-type.rules.js';
 import { encryptionFromTrailer } from './pdf-trailer.rules.js';
 
+/** What a PDF read whole tells: whether it opens without a password, its pages and their sizes. */
+export interface PdfInfo {
+  isProtected: boolean;
+  pageCount: number;
+  pageSizes: PageSize[];
+}
+
 export type Checked =
-  | { valid: true; size: number; contentType: string; isProtected: boolean; pageCount: number }
+  | ({ valid: true; size: number; contentType: string } & PdfInfo)
   | { valid: false; reason: 'missing' | 'too_large' | 'type' };
 
+const NOT_READ: PdfInfo = { isProtected: false, pageCount: 0, pageSizes: [] };
+
 /** True when pdf-lib cannot open the bytes without a password (or at all): flagged protected. */
-export async function pdfInfo(bytes: Buffer): Promise<{ isProtected: boolean; pageCount: number }> {
+export async function pdfInfo(bytes: Buffer): Promise<PdfInfo> {
   try {
     const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
-    return { isProtected: false, pageCount: pdf.getPageCount() };
+    return { isProtected: false, pageCount: pdf.getPageCount(), pageSizes: pageSizesOf(pdf) };
   } catch {
-    return { isProtected: true, pageCount: 0 };
+    return { isProtected: true, pageCount: 0, pageSizes: [] };
   }
 }
 
@@ -68,7 +78,7 @@ export class UploadValidator {
     if (!isValidUpload(name, object.bytes.subarray(0, SNIFF_BYTES))) return { valid: false, reason: 'type' };
     const info =
       checkedTypeOf(name) !== 'pdf'
-        ? { isProtected: false, pageCount: 0 }
+        ? NOT_READ
         : whole
           ? await pdfInfo(object.bytes)
           : await this.pdfEncryption(key, object.size, object.bytes);
@@ -82,6 +92,6 @@ export class UploadValidator {
     );
     return encrypted === undefined
       ? this.wholeFiles.run(async () => pdfInfo(await this.store.read(key, size)))
-      : { isProtected: encrypted, pageCount: 0 };
+      : { ...NOT_READ, isProtected: encrypted };
   }
 }

@@ -188,12 +188,12 @@ export class UploadsService {
     // What to file: valid files, the first of each name (names are unique case-insensitively).
     const wanted = new Set<string>();
     const toFile: NewFile[] = [];
-    const pages = new Map<string, number>();
+    const pages = new Map<string, { count: number; sizes: [number, number][] }>();
     named.forEach(({ upload, name }, i) => {
       const checked = checks[i] as Checked;
       if (!checked.valid || wanted.has(name.toLowerCase())) return;
       wanted.add(name.toLowerCase());
-      pages.set(upload.id, checked.pageCount);
+      pages.set(upload.id, { count: checked.pageCount, sizes: checked.pageSizes });
       toFile.push({
         id: upload.id,
         name,
@@ -245,7 +245,9 @@ export class UploadsService {
             source: req.questionnaireId ? 'questionnaire' : 'upload',
             status: 'review_required',
             documentType: req.documentType,
-            pageCount: pages.get(f.id) ?? 0,
+            pageCount: pages.get(f.id)?.count ?? 0,
+            // Kept for the annotations, which stay on their page; unknown (null) when not read whole.
+            pageSizes: pages.get(f.id)?.sizes.length ? pages.get(f.id)?.sizes : null,
             markedAsOthers: req.markedAsOthers,
             description,
             tags,

@@ -1,0 +1,1 @@
+ALTER TABLE "extracted_documents" ADD COLUMN "page_sizes" jsonb;
