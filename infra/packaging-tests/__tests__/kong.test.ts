@@ -70,6 +70,14 @@ describe('gateway/kong/kong.yml', () => {
     expect(names).toEqual(['correlation-id', 'cors', 'prometheus', 'rate-limiting', 'request-size-limiting']);
   });
 
+  it('lets a portal of another origin read the headers it shows: the error reference and Retry-After', () => {
+    const cors = (load().plugins ?? []).find((p) => p.name === 'cors') as
+      | { config?: { exposed_headers?: string[] } }
+      | undefined;
+    const exposed = (cors?.config?.exposed_headers ?? []).map((h) => h.toLowerCase());
+    expect(exposed).toEqual(expect.arrayContaining(['x-trace-id', 'retry-after']));
+  });
+
   it('lists the route prefixes as absolute, distinct paths', () => {
     expect(prefixes.length).toBeGreaterThan(10);
     expect(new Set(prefixes).size).toBe(prefixes.length);
