@@ -2,8 +2,10 @@ import type { DocumentsApi, Uploader, UploadLink } from '../api/documents-api.js
 import {
   emptyOutcome,
   type FileProgress,
+  type FilingRecord,
   fileLanded,
   fileMeta,
+  recordFiles,
   refusalText,
   sendFiles,
   transfersTo,
@@ -31,14 +33,14 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
   const { api, dropLinkId, files, uploader, signal, onChange = () => {} } = options;
   const outcome = emptyOutcome();
   const nameOf = (i: number) => files[i]?.name ?? '';
+  const record: FilingRecord = { outcome, nameOf, onChange };
   const all = files.map((_, i) => i);
 
   let links: UploadLink[];
   try {
     ({ links } = await api.dropOffLinks(dropLinkId, files.map(fileMeta)));
   } catch (err) {
-    for (const i of all) onChange(i, { state: 'failed' });
-    outcome.failed.push(...all.map(nameOf));
+    recordFiles(all, 'failed', record);
     outcome.errors.push(refusalText(err));
     return outcome;
   }
@@ -53,15 +55,14 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
   outcome.cancelled.push(...cancelled.map(nameOf));
   // Cancelled: the firm is sent nothing of this drop-off (one process call, one notification, at the end).
   if (signal?.aborted) {
-    for (const { index } of sent) onChange(index, { state: 'cancelled' });
-    outcome.cancelled.push(...sent.map(({ index }) => nameOf(index)));
+    recordFiles(
+      sent.map(({ index }) => index),
+      'cancelled',
+      record,
+    );
     return outcome;
   }
   if (sent.length)
-    await fileLanded(sent, (uploadIds) => api.processDropOff(dropLinkId, uploadIds, uploader), {
-      outcome,
-      nameOf,
-      onChange,
-    });
+    await fileLanded(sent, (uploadIds) => api.processDropOff(dropLinkId, uploadIds, uploader), record);
   return outcome;
 }

@@ -324,6 +324,16 @@ export interface FilingRecord {
   onChange: (index: number, change: Partial<FileProgress>) => void;
 }
 
+/** Records each of these files as `state`, on its line and in the outcome's list of that name. */
+export function recordFiles(
+  indexes: number[],
+  state: 'failed' | 'invalid' | 'cancelled',
+  { outcome, nameOf, onChange }: FilingRecord,
+) {
+  for (const i of indexes) onChange(i, { state });
+  outcome[state].push(...indexes.map(nameOf));
+}
+
 /**
  * Files a batch of files that landed, with `process` (an upload's or a drop-off's process call), and
  * records each file's outcome. A refusal of the whole call makes every file INVALID (400 with that
@@ -332,19 +342,21 @@ export interface FilingRecord {
 export async function fileLanded(
   batch: Landed[],
   process: (uploadIds: string[]) => Promise<{ files?: ProcessedFile[] }>,
-  { outcome, nameOf, onChange }: FilingRecord,
+  record: FilingRecord,
 ) {
+  const { outcome, nameOf, onChange } = record;
   let processed: { files?: ProcessedFile[] };
   try {
     processed = await process(batch.map((s) => s.uploadId));
   } catch (err) {
     const message = refusalText(err);
-    const state: FileState = /INVALID/.test(message) ? 'invalid' : 'failed';
-    if (state === 'failed') outcome.errors.push(message);
-    for (const s of batch) onChange(s.index, { state });
-    const names = batch.map((s) => nameOf(s.index));
-    if (state === 'invalid') outcome.invalid.push(...names);
-    else outcome.failed.push(...names);
+    const invalid = /INVALID/.test(message);
+    if (!invalid) outcome.errors.push(message);
+    recordFiles(
+      batch.map((s) => s.index),
+      invalid ? 'invalid' : 'failed',
+      record,
+    );
     return;
   }
   if (!processed.files?.length) {
@@ -380,6 +392,7 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
   const { api, companyId, entries, signal, onChange = () => {} } = options;
   const outcome = emptyOutcome();
   const nameOf = (i: number) => entries[i]?.file.name ?? '';
+  const record: FilingRecord = { outcome, nameOf, onChange };
   const groups = new Map<string, number[]>();
   entries.forEach((e, i) => {
     const list = groups.get(e.dir) ?? [];
@@ -388,8 +401,7 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
   });
   for (const [dir, indexes] of groups) {
     if (signal?.aborted) {
-      for (const i of indexes) onChange(i, { state: 'cancelled' });
-      outcome.cancelled.push(...indexes.map(nameOf));
+      recordFiles(indexes, 'cancelled', record);
       continue;
     }
     const folder = dir
@@ -400,20 +412,14 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
     try {
       ({ links } = await api.uploadLinks(companyId, folder, files.map(fileMeta)));
     } catch (err) {
-      for (const i of indexes) onChange(i, { state: 'failed' });
-      outcome.failed.push(...files.map((f) => f.name));
+      recordFiles(indexes, 'failed', record);
       outcome.errors.push(refusalText(err));
       continue;
     }
     const receivedAt = Date.now();
     // Each batch of files that landed is filed while the rest are still being sent.
     const filer = new Filer(
-      (batch) =>
-        fileLanded(batch, (uploadIds) => api.process(companyId, folder, uploadIds), {
-          outcome,
-          nameOf,
-          onChange,
-        }),
+      (batch) => fileLanded(batch, (uploadIds) => api.process(companyId, folder, uploadIds), record),
       FILE_BATCH,
     );
     const { failed, cancelled } = await sendFiles(transfersTo(indexes, files, links, receivedAt), {
@@ -426,10 +432,12 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
     outcome.failed.push(...failed.map(nameOf));
     outcome.cancelled.push(...cancelled.map(nameOf));
     // Cancelled: what landed and is not filed yet stays unfiled.
-    for (const { index } of await filer.finish(Boolean(signal?.aborted))) {
-      onChange(index, { state: 'cancelled' });
-      outcome.cancelled.push(nameOf(index));
-    }
+    const unfiled = await filer.finish(Boolean(signal?.aborted));
+    recordFiles(
+      unfiled.map((l) => l.index),
+      'cancelled',
+      record,
+    );
   }
   return outcome;
 }
