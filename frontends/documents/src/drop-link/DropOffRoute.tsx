@@ -34,8 +34,6 @@ import { CANCEL_UPLOAD, UploadProgressList } from '../upload/UploadProgressList.
 import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
 import { dropOffFiles } from './drop-off-upload.js';
 
-/** The progress lines' own words on this page; one object, so unchanged lines are not rendered again. */
-
 /**
  * /drop-link?id=… (spec 1 s.2.1, public): a visitor leaves files for a firm without signing in. The
  * drop link's answer brings the firm's name, logo and colour, and hides the Sign in button when the
