@@ -43,7 +43,8 @@ export function RemoteArea({ remote, module = './App', basePath }: RemoteAreaPro
       resetKey={location.pathname}
       onError={(error, info) =>
         reportError({
-          kind: error !== null && typeof error === 'object' && loadFailures.has(error) ? 'remote' : 'render',
+          // A WeakSet answers false for anything that is not an object.
+          kind: loadFailures.has(error as object) ? 'remote' : 'render',
           error,
           area: remote,
           componentStack: info.componentStack,
