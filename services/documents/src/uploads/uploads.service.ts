@@ -11,6 +11,7 @@ import { AccessClient } from '../access/access.client.js';
 import { assertAdvisor, assertCanChange, assertCanCreateFolders, notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
+import type { PageSize } from '../extracted/page-sizes.rules.js';
 import { recordItemEvents } from '../items/item.events.js';
 import { type DocTx, ItemsRepository, type NewFile } from '../items/items.repository.js';
 import { ItemsService, pathTooLong, requestPath, systemFolder } from '../items/items.service.js';
@@ -188,12 +189,16 @@ export class UploadsService {
     // What to file: valid files, the first of each name (names are unique case-insensitively).
     const wanted = new Set<string>();
     const toFile: NewFile[] = [];
-    const pages = new Map<string, { count: number; sizes: [number, number][] }>();
+    // Kept for the annotations, which stay on their page; the sizes unknown (null) when not read whole.
+    const pages = new Map<string, { count: number; sizes: PageSize[] | null }>();
     named.forEach(({ upload, name }, i) => {
       const checked = checks[i] as Checked;
       if (!checked.valid || wanted.has(name.toLowerCase())) return;
       wanted.add(name.toLowerCase());
-      pages.set(upload.id, { count: checked.pageCount, sizes: checked.pageSizes });
+      pages.set(upload.id, {
+        count: checked.pageCount,
+        sizes: checked.pageSizes.length ? checked.pageSizes : null,
+      });
       toFile.push({
         id: upload.id,
         name,
@@ -246,8 +251,7 @@ export class UploadsService {
             status: 'review_required',
             documentType: req.documentType,
             pageCount: pages.get(f.id)?.count ?? 0,
-            // Kept for the annotations, which stay on their page; unknown (null) when not read whole.
-            pageSizes: pages.get(f.id)?.sizes.length ? pages.get(f.id)?.sizes : null,
+            pageSizes: pages.get(f.id)?.sizes ?? null,
             markedAsOthers: req.markedAsOthers,
             description,
             tags,
