@@ -74,13 +74,14 @@ export class ExtractedService {
     const access = await this.access.company(actor, req.companyId);
     if (!access.preferences?.annotationEnabled)
       throw new AppError('forbidden', 'annotations_disabled', Messages.disabledByFirm);
-    const { row: current, item: file } = await this.load(actor, access, req.id);
-    const measured = current.pageSizes ? undefined : await this.measurePages(file);
-    const pageSizes = current.pageSizes ?? measured ?? [];
-    const annotations = req.annotations.map((a, i) => normaliseAnnotation(a, i, pageSizes));
-    if (annotations.some((a) => !a))
+    // The text rules first: they do not depend on the page.
+    if (req.annotations.some((a, i) => !normaliseAnnotation(a, i)))
       throw badRequest(Messages.annotationText, { annotations: Messages.annotationText });
     return this.change(actor, access, req.id, async (tx, row, item) => {
+      // A document filed before its page sizes were kept is measured here, once, and they are kept.
+      const measured = row.pageSizes ? undefined : await this.measurePages(item);
+      const pageSizes = row.pageSizes ?? measured ?? [];
+      const annotations = req.annotations.map((a, i) => normaliseAnnotation(a, i, pageSizes));
       await this.repo.update(tx, firmScope(actor.firm_id), row.id, {
         annotations: annotations as Record<string, unknown>[],
         ...(measured ? { pageSizes: measured } : {}),
