@@ -1,0 +1,222 @@
+import { type Entity, isApiError, toast } from '@portico/kit';
+import { useCallback, useState } from 'react';
+import type { DocItem, DocumentsApi, LinkResponse } from '../api/documents-api.js';
+import { failureText } from '../rules/failure-text.js';
+import { inParallel } from '../rules/in-parallel.js';
+import { normalizePath, parentPath } from '../rules/names.js';
+import { FOLDERS_NOT_DOWNLOADABLE } from '../rules/selection.js';
+import type { DownloadChoice } from './dialog-state.js';
+import type { BulkProgress, Destination } from './dialogs.js';
+import { clickLink } from './download-link.js';
+import { BULK_PARALLEL_CALLS, MESSAGES } from './file-manager.messages.js';
+
+interface CommandsInput {
+  api: DocumentsApi;
+  company: Entity;
+  /** The folder listed, where a new folder goes. */
+  path: string;
+  /** Asks again for everything listed of this company. */
+  refresh: () => Promise<void>;
+  /** Closes the open dialog. */
+  close: () => void;
+  clearSelection: () => void;
+}
+
+/** The call without a leading slash for the root, as the API takes a folder. */
+const apiFolder = (path: string) => (path === '/' ? '' : path);
+
+/**
+ * What the file manager's buttons and dialogs do: each call to the documents API with its toasts, the
+ * dialog closed and the listing asked again on success; a dialog stays open on failure, so its input
+ * can be corrected.
+ */
+export function useDocumentCommands({ api, company, path, refresh, close, clearSelection }: CommandsInput) {
+  const companyId = company.id;
+  const [bulkProgress, setBulkProgress] = useState<BulkProgress>();
+
+  const download = useCallback(
+    async (item: DocItem) => {
+      try {
+        const res = await api.downloadLink(companyId, item.link, true);
+        const link = res.document?.data?.link;
+        if (!link) return void toast.error(MESSAGES.noLink);
+        clickLink(link, res.document.data.file_name || item.name);
+      } catch (err) {
+        toast.error(failureText(err, MESSAGES.documentDownloadFailed));
+      }
+    },
+    [api, companyId],
+  );
+
+  /**
+   * A zip (a folder, or several files) can take a while to build: the dialog closes at once with the
+   * spec's notice, the work goes on while the user does something else, and a notification says when it
+   * is ready as the download starts. A refusal (the size limits) or a failure is a notification too.
+   */
+  const zip = (request: () => Promise<LinkResponse>) => {
+    close();
+    toast.info(MESSAGES.zipPending);
+    void (async () => {
+      try {
+        const res = await request();
+        const link = res.document?.data?.link;
+        if (!link) return void toast.error(MESSAGES.noLink);
+        clickLink(link, res.document.data.file_name);
+        toast.success(MESSAGES.zipReady(res.document.data.file_name));
+      } catch (err) {
+        toast.error(failureText(err, MESSAGES.folderDownloadFailed));
+      }
+    })();
+  };
+
+  /** The convert-and-download dialog's answer: one file as it is, or a zip (folders only as a whole folder). */
+  const downloadChoice = async (choice: DownloadChoice, convert: boolean): Promise<void> => {
+    if (choice.kind === 'downloadFolder') {
+      const folder = choice.item ? choice.item.link : apiFolder(path);
+      return zip(() => api.downloadFolder(companyId, folder, convert));
+    }
+    const [only, ...others] = choice.items;
+    if (only && !others.length && !convert) {
+      close();
+      return download(only);
+    }
+    if (choice.items.some((i) => i.type === 'folder')) return void toast.error(FOLDERS_NOT_DOWNLOADABLE);
+    zip(() =>
+      api.downloadMultiple(
+        companyId,
+        choice.items.map((i) => i.link),
+        convert,
+      ),
+    );
+  };
+
+  /** Runs a call that changes the listing: the toast, the dialog closed and the listing asked again. */
+  const change = async (work: () => Promise<unknown>, failed: (err: unknown) => string) => {
+    try {
+      await work();
+      toast.success(MESSAGES.updated);
+      close();
+      await refresh();
+    } catch (err) {
+      toast.error(failed(err));
+    }
+  };
+
+  const createFolder = (name: string) =>
+    change(
+      () => api.createFolder(companyId, apiFolder(path), name),
+      // The service's refusal of a name says what is wrong with it.
+      (err) => failureText(err, isApiError(err) && err.status < 500 ? err.message : MESSAGES.updateFailed),
+    );
+
+  const rename = (item: DocItem, newName: string) =>
+    change(
+      () => api.rename(companyId, item.path || parentPath(item.link), item.name, newName),
+      (err) => failureText(err, MESSAGES.updateFailed),
+    );
+
+  /** Saves a file's description or tags. */
+  const saveItem = (item: DocItem, changes: { description?: string; tags?: string[] }, failed: string) =>
+    change(
+      () => api.update(companyId, item.link, changes),
+      (err) => failureText(err, failed),
+    );
+
+  /**
+   * A bulk action, one call per item, a few at a time: a whole large folder selected is thousands of
+   * calls, which at once would queue in the browser with no word of how far they are. The dialog shows
+   * how many are done.
+   */
+  const runAll = async (
+    work: (item: DocItem) => Promise<unknown>,
+    targets: DocItem[],
+    ok: string,
+    failed: string,
+  ) => {
+    const errors: unknown[] = [];
+    let done = 0;
+    setBulkProgress({ done, total: targets.length });
+    await inParallel(targets, BULK_PARALLEL_CALLS, async (item) => {
+      try {
+        await work(item);
+      } catch (err) {
+        errors.push(err);
+      }
+      done += 1;
+      setBulkProgress({ done, total: targets.length });
+    });
+    setBulkProgress(undefined);
+    if (errors.length < targets.length) toast.success(ok);
+    if (errors.length) toast.error(failureText(errors[0], failed));
+    clearSelection();
+    close();
+    await refresh();
+  };
+
+  const deleteItems = (items: DocItem[]) =>
+    runAll((i) => api.deletePath(companyId, i.link), items, MESSAGES.deleted, MESSAGES.deleteFailed);
+
+  const restoreItems = (items: DocItem[]) =>
+    runAll((i) => api.restore(companyId, i.link, i.id), items, MESSAGES.restored, MESSAGES.updateFailed);
+
+  const moveOrCopy = (items: DocItem[], move: boolean, to: Destination) =>
+    runAll(
+      (i) =>
+        api.move({
+          companyId,
+          oldPath: i.link,
+          newPath: apiFolder(to.path),
+          deleteOldPath: move,
+          isFolder: i.type === 'folder',
+          ...(to.company.id !== companyId ? { newCompanyId: to.company.id } : {}),
+        }),
+      items,
+      MESSAGES.updated,
+      MESSAGES.updateFailed,
+    );
+
+  const copyLink = useCallback(async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success(MESSAGES.linkCopied);
+    } catch {
+      toast.error();
+    }
+  }, []);
+
+  /** An advisor's page of a folder. */
+  const copyFolderUrl = useCallback(
+    (folder: string) => {
+      const url = new URL(`/admin/${company.hash_id}/documents`, window.location.origin);
+      if (normalizePath(folder) !== '/') url.searchParams.set('path', normalizePath(folder));
+      return copyLink(url.toString());
+    },
+    [company.hash_id, copyLink],
+  );
+
+  /** The client's page of a file: their documents with its preview open (`linkedFile` reads it). */
+  const copyClientFileUrl = useCallback(
+    (link: string) => {
+      const url = new URL(`/documents/${company.hash_id}`, window.location.origin);
+      url.searchParams.set('file', normalizePath(link));
+      return copyLink(url.toString());
+    },
+    [company.hash_id, copyLink],
+  );
+
+  return {
+    bulkProgress,
+    download,
+    downloadChoice,
+    createFolder,
+    rename,
+    saveItem,
+    deleteItems,
+    restoreItems,
+    moveOrCopy,
+    copyFolderUrl,
+    copyClientFileUrl,
+  };
+}
+
+export type DocumentCommands = ReturnType<typeof useDocumentCommands>;
