@@ -4,9 +4,10 @@ import { ApiClient, ApiProvider, KitThemeProvider, SessionStore } from '@portico
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ShellRuntime } from '../app/services.js';
 import { ShellRuntimeContext } from '../app/services.js';
+import { loadLaterSteps } from '../signin/first-steps.js';
 import { MESSAGES } from '../signin/messages.js';
 import { SignInNavigationContext } from '../signin/navigation.js';
-import { loadLaterSteps, SignInPage } from '../signin/SignInPage.js';
+import { SignInPage } from '../signin/SignInPage.js';
 import type { SignInState } from '../signin/states.js';
 
 const stores: SessionStore[] = [];

@@ -1,7 +1,8 @@
 import { ApiProvider, KitThemeProvider } from '@portico/kit/signin';
 import { useEffect, useMemo } from 'react';
+import { loadLaterSteps } from '../signin/first-steps.js';
 import { type SignInNavigation, SignInNavigationContext } from '../signin/navigation.js';
-import { loadLaterSteps, SignInPage } from '../signin/SignInPage.js';
+import { SignInPage } from '../signin/SignInPage.js';
 import { type ShellRuntime, ShellRuntimeContext } from './services.js';
 import { ThemePrimaryContext } from './theme-context.js';
 

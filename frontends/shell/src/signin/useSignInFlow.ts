@@ -1,0 +1,237 @@
+import { errorMessage, isApiError, type SignInStep, useApi, type VerifiedLink } from '@portico/kit/signin';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useShellRuntime } from '../app/services.js';
+import { MESSAGES } from './messages.js';
+import { useSignInNavigation } from './navigation.js';
+import { keepResetGrant, keptResetGrant } from './reset-grant.js';
+import { type SignInState, safeRedirect } from './states.js';
+
+const OWN_MESSAGES: ReadonlySet<string> = new Set(Object.values(MESSAGES));
+
+/** The text for a failed step: the server's (or the listed one), or the page's own message it threw. */
+function shownError(err: unknown, listed?: string): string {
+  if (!isApiError(err) && listed === undefined && err instanceof Error && OWN_MESSAGES.has(err.message))
+    return err.message;
+  return errorMessage(err, listed);
+}
+
+export interface Flow {
+  email: string;
+  uid: string;
+  accountantId: string;
+  methods: { name: string; value: string }[];
+  /** The password field shows once the lookup says password. */
+  passwordStep: boolean;
+  challengeToken: string;
+  sentTo: string;
+  /** A set-password grant from a reset link. */
+  grant: string;
+  /** How set-password submits: a reset link, or choosing password as the sign-in method. */
+  passwordMode: 'reset' | 'method';
+  /** The address set-email sent a confirmation link to. */
+  pendingEmail: string;
+}
+
+const EMPTY_FLOW: Flow = {
+  email: '',
+  uid: '',
+  accountantId: '',
+  methods: [],
+  passwordStep: false,
+  challengeToken: '',
+  sentTo: '',
+  grant: '',
+  passwordMode: 'reset',
+  pendingEmail: '',
+};
+
+/** The service's answer for a link or grant that is spent, expired or unknown. */
+export const isLinkSpent = (err: unknown) =>
+  isApiError(err) && (err.status === 410 || err.status === 404 || err.status === 401);
+
+/**
+ * The sign-in flow of spec 1 s.4.4 without its screens: the state shown, what is known so far (the
+ * email, the user, where a code went), the error or notice of the last step, and the steps themselves,
+ * each a call to the identity service that moves to the next state. A link from an email (?token=) and
+ * an email confirmation (?email_token=) are followed once each, as the page opens.
+ */
+export function useSignInFlow(initial: SignInState) {
+  const { sessions, users } = useApi();
+  const { session } = useShellRuntime();
+  const { params, navigate, signedIn } = useSignInNavigation();
+  const redirect = safeRedirect(params.get('redirect'));
+  const [state, setState] = useState<SignInState>(initial);
+  const [flow, setFlow] = useState<Flow>({ ...EMPTY_FLOW, email: (params.get('email') ?? '').trim() });
+  const [error, setError] = useState<ReactNode>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  /** The SMS failure message is shown: the button it points to ('the button below') goes with it, in every state. */
+  const [smsFailed, setSmsFailed] = useState(false);
+  /** Remounts the login form when its email changes from outside it. */
+  const [loginKey, setLoginKey] = useState(0);
+  const linkToken = params.get('token');
+  const emailToken = params.get('email_token');
+
+  const go = (next: SignInState, patch: Partial<Flow> = {}) => {
+    setError(null);
+    setNotice(null);
+    setSmsFailed(false);
+    setFlow((f) => ({ ...f, ...patch }));
+    setState(next);
+  };
+
+  async function run(action: () => Promise<void>, listed?: (err: unknown) => string | undefined) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      const text = shownError(err, listed?.(err));
+      setError(text);
+      setSmsFailed(text === MESSAGES.smsFailed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** An auth_token becomes a session; a second factor or a set-password requirement comes first. */
+  async function finish(step: SignInStep | VerifiedLink, target = redirect) {
+    if (step.two_factor_required) {
+      go('2fa', {
+        challengeToken: step.challenge_token,
+        uid: step.uid || flow.uid,
+        sentTo: step.two_factor_methods?.[0]?.value ?? '',
+      });
+      return;
+    }
+    if (!step.auth_token) throw new Error(MESSAGES.signInProblem);
+    const tokens = await sessions.exchangeToken(step.auth_token);
+    session.set(tokens);
+    signedIn();
+    navigate(
+      tokens.set_password_required ? `/set-sign-in-method?redirect=${encodeURIComponent(target)}` : target,
+    );
+  }
+
+  // A link from an email: /signin?token=...
+  const handledToken = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per link token
+  useEffect(() => {
+    if (!linkToken || handledToken.current === linkToken) return;
+    handledToken.current = linkToken;
+    // This reset link was opened in this tab before (the page reloaded): its grant goes on.
+    const kept = keptResetGrant(linkToken);
+    if (kept) {
+      go('set-password', { grant: kept, passwordMode: 'reset' });
+      return;
+    }
+    void run(async () => {
+      try {
+        const verified = await sessions.verifyAuthLink(linkToken);
+        if (verified.purpose === 'set_password') {
+          keepResetGrant(linkToken, verified.auth_token);
+          go('set-password', { grant: verified.auth_token, passwordMode: 'reset' });
+          return;
+        }
+        await finish(verified, safeRedirect(verified.redirect || params.get('redirect')));
+      } catch (err) {
+        if (isLinkSpent(err)) {
+          go('expired-link');
+          return;
+        }
+        throw err;
+      }
+    });
+  }, [linkToken]);
+
+  // The confirmation link of an email set in the set-email step: /signin?email_token=... Once confirmed,
+  // the user signs in with a code sent to the new address.
+  const handledEmailToken = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per confirmation token
+  useEffect(() => {
+    if (!emailToken || handledEmailToken.current === emailToken) return;
+    handledEmailToken.current = emailToken;
+    void run(async () => {
+      const user = await users.confirmEmail(emailToken);
+      go('login', { email: user.email, passwordStep: false });
+      setNotice(MESSAGES.emailConfirmed);
+      setLoginKey((k) => k + 1);
+    });
+  }, [emailToken]);
+
+  async function sendLink(uid: string, accountantId: string) {
+    if (!uid || !accountantId) throw new Error(MESSAGES.somethingWrong);
+    const sent = await sessions.sendAuthLink({ uid, accountant_id: accountantId, redirect });
+    go('sent-link', { sentTo: sent.sent_to });
+  }
+
+  async function sendSms(uid: string) {
+    if (!uid) throw new Error(MESSAGES.somethingWrong);
+    try {
+      const sent = await sessions.sendSmsCode(uid);
+      go('sent-text', { sentTo: sent.sent_to });
+    } catch (err) {
+      if (isApiError(err) && err.status === 429) throw err;
+      throw new Error(MESSAGES.smsFailed);
+    }
+  }
+
+  async function sendEmailCode(uid: string) {
+    if (!uid) throw new Error(MESSAGES.somethingWrong);
+    const sent = await sessions.sendEmailCode(uid);
+    go('sent-email', { sentTo: sent.sent_to });
+  }
+
+  async function lookup(email: string) {
+    try {
+      const found = await sessions.lookupEmail(email);
+      setFlow((f) => ({
+        ...f,
+        email,
+        uid: found.uid,
+        accountantId: found.accountant_id,
+        methods: found.methods ?? [],
+      }));
+      return found;
+    } catch (err) {
+      if (isApiError(err) && err.status === 404) throw new Error(MESSAGES.noUser);
+      throw err;
+    }
+  }
+
+  /** The uid and accountant id of the email in hand, looked up when not known yet. */
+  async function ensureUser() {
+    if (flow.uid && flow.accountantId) return { uid: flow.uid, accountantId: flow.accountantId };
+    if (!flow.email) throw new Error(MESSAGES.emailFirst);
+    const found = await lookup(flow.email);
+    return { uid: found.uid, accountantId: found.accountant_id };
+  }
+  const hasSms = flow.methods.some((m) => m.name === 'sms');
+
+  /** A new attempt (any form's submit, valid or not) takes the previous attempt's error away. */
+  const clearError = () => {
+    setError(null);
+    setSmsFailed(false);
+  };
+
+  return {
+    state,
+    flow,
+    setFlow,
+    error,
+    notice,
+    busy,
+    smsFailed,
+    loginKey,
+    hasSms,
+    clearError,
+    go,
+    run,
+    finish,
+    lookup,
+    ensureUser,
+    sendLink,
+    sendSms,
+    sendEmailCode,
+  };
+}
