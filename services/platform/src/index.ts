@@ -2,6 +2,7 @@ import 'reflect-metadata';
 
 export * from './auth/actor.js';
 export * from './bus/bus-client.js';
+export * from './bus/deadline.js';
 export * from './bus/events.js';
 export * from './bus/outbox.schema.js';
 export * from './bus/rpc.js';

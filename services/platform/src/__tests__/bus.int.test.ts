@@ -13,7 +13,8 @@ import {
   LookupEmailResponseSchema,
 } from '@portico/proto';
 import { type Actor } from '../auth/actor.js';
-import { BusClient, SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../bus/bus-client.js';
+import { BusClient } from '../bus/bus-client.js';
+import { SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../bus/deadline.js';
 import { CurrentActor, Rpc } from '../bus/rpc.js';
 import { AppError } from '../errors/app-error.js';
 import { inSpan, SpanKind } from '../telemetry/propagation.js';

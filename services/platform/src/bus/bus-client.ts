@@ -15,15 +15,18 @@ import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
 import { AppError } from '../errors/app-error.js';
 import { createLogger } from '../logging/logger.js';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import {
+  deadlinePassed,
+  remainingMs,
+  SERVICE_TIMEOUT_MESSAGE,
+  SERVICE_UNAVAILABLE_MESSAGE,
+  TIMEOUT_HEADER,
+} from './deadline.js';
 import { ACCEPTS_BODY_FIELD, readReplyParts } from './reply-body.js';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
 
 const log = createLogger('bus');
-
-/** What the caller's user reads when a service is slow or away; which service it was goes to the log. */
-export const SERVICE_TIMEOUT_MESSAGE = 'The service did not answer in time. Please try again.';
-export const SERVICE_UNAVAILABLE_MESSAGE = 'The service is not available right now. Please try again.';
 
 export interface RequestOptions {
   actor?: Actor;
@@ -37,7 +40,9 @@ export const WIRE_JSON = { useProtoFieldName: true, alwaysEmitImplicit: true } a
 
 /**
  * Request/reply over NATS in the packet format of the NestJS NATS transport, so any Nest microservice
- * answers it. No responder answers 503 at once; a slow one 504 after the timeout. Never hangs.
+ * answers it. No responder answers 503 at once; a slow one 504 after the timeout. Never hangs. Each
+ * request tells its timeout (`TIMEOUT_HEADER`); one made while handling a request waits no longer than
+ * that request's caller still does.
  */
 export class BusClient {
   /**
@@ -122,9 +127,13 @@ export class BusClient {
       if (options.actor) h.set(ACTOR_HEADER, encodeActor(options.actor));
       if (contract.bodyField) h.set(ACCEPTS_BODY_FIELD, '1');
       for (const [key, value] of Object.entries(options.headers ?? {})) h.set(key, value);
-      const timeout = options.timeoutMs ?? contract.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+      const left = remainingMs();
+      const wanted = options.timeoutMs ?? contract.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+      const timeout = left === undefined ? wanted : Math.min(wanted, Math.floor(left));
+      h.set(TIMEOUT_HEADER, String(timeout));
       let parts: ReturnType<typeof readReplyParts>;
       try {
+        if (timeout <= 0) throw deadlinePassed();
         if (!this.connected)
           throw new AppError('unavailable', 'bus_disconnected', SERVICE_UNAVAILABLE_MESSAGE);
         parts = readReplyParts(await this.nc.request(contract.subject, body, { timeout, headers: h }));

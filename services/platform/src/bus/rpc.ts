@@ -23,6 +23,13 @@ import { createLogger } from '../logging/logger.js';
 import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { CONTROL_CHARACTERS_MESSAGE } from '../text/text.rules.js';
 import { WIRE_JSON } from './bus-client.js';
+import {
+  assertBeforeDeadline,
+  DEADLINE_PASSED,
+  deadlineOf,
+  TIMEOUT_HEADER,
+  withDeadline,
+} from './deadline.js';
 import { ACCEPTS_BODY_FIELD, replyWithBodyField } from './reply-body.js';
 import { Semaphore } from './semaphore.js';
 
@@ -45,27 +52,39 @@ function codecInterceptor(contract: RpcContract): NestInterceptor {
     intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
       const args = ctx.getArgs();
       const parent = extractTraceContext((key) => headerOf(ctx, key));
+      // From when it arrived: time spent waiting for a slot counts against it.
+      const deadline = deadlineOf(headerOf(ctx, TIMEOUT_HEADER));
+      const handle = async () => {
+        try {
+          // A request that waited for its turn past its caller's timeout: nobody waits for it now.
+          assertBeforeDeadline();
+          args[0] = decodeRequest(contract.request, args[0]);
+          const result = await new Promise<unknown>((resolve, reject) => {
+            otelContext.with(otelContext.active(), () => {
+              next.handle().subscribe({ next: resolve, error: reject });
+            });
+          });
+          return replyWithBodyField(
+            toJson(contract.response, create(contract.response, result as never), WIRE_JSON),
+            contract.bodyField,
+            // Read only for the contracts that have one: every other reply skips the lookup.
+            contract.bodyField !== undefined && headerOf(ctx, ACCEPTS_BODY_FIELD) === '1',
+          );
+        } catch (err) {
+          if (err instanceof AppError && err.code === DEADLINE_PASSED)
+            log.warn(
+              { subject: contract.subject, code: err.code },
+              'Gave up a request its caller no longer waits for',
+            );
+          throw hideUnexpected(err, contract.subject);
+        }
+      };
       return new Observable((subscriber) => {
         void handlerSlots
           .run(() =>
-            inSpan(`handle ${contract.subject}`, SpanKind.SERVER, parent, async () => {
-              try {
-                args[0] = decodeRequest(contract.request, args[0]);
-                const result = await new Promise<unknown>((resolve, reject) => {
-                  otelContext.with(otelContext.active(), () => {
-                    next.handle().subscribe({ next: resolve, error: reject });
-                  });
-                });
-                return replyWithBodyField(
-                  toJson(contract.response, create(contract.response, result as never), WIRE_JSON),
-                  contract.bodyField,
-                  // Read only for the contracts that have one: every other reply skips the lookup.
-                  contract.bodyField !== undefined && headerOf(ctx, ACCEPTS_BODY_FIELD) === '1',
-                );
-              } catch (err) {
-                throw hideUnexpected(err, contract.subject);
-              }
-            }),
+            withDeadline(deadline, () =>
+              inSpan(`handle ${contract.subject}`, SpanKind.SERVER, parent, handle),
+            ),
           )
           .then(
             (value) => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { assertBeforeDeadline } from '../bus/deadline.js';
 import { assertFirmUuid, poolOf, sameSchemaOn } from './drizzle-client.js';
 
 export type Database<S extends Record<string, unknown> = Record<string, unknown>> = NodePgDatabase<S>;
@@ -82,6 +83,8 @@ const boundToClient = new WeakMap<pg.PoolClient, Database>();
 /**
  * A transaction on one pooled connection whose first round trip both begins it and applies `setting`.
  * Half the round trips of `db.transaction` plus a separate set_config, which matters on every request.
+ * Inside a request whose caller has stopped waiting, it rolls back instead of committing (see
+ * `assertBeforeDeadline`).
  */
 async function inTransaction<S extends Record<string, unknown>, T>(
   db: Database<S>,
@@ -92,7 +95,9 @@ async function inTransaction<S extends Record<string, unknown>, T>(
   if (!pool) {
     return db.transaction(async (tx) => {
       await tx.execute(sql.raw(`select ${setting}`));
-      return work(tx);
+      const result = await work(tx);
+      assertBeforeDeadline();
+      return result;
     });
   }
   const client = await pool.connect();
@@ -104,6 +109,7 @@ async function inTransaction<S extends Record<string, unknown>, T>(
   try {
     await client.query(`begin; select ${setting}`);
     const result = await work(tx as unknown as Tx<S>);
+    assertBeforeDeadline();
     await client.query('commit');
     return result;
   } catch (err) {
