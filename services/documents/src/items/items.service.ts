@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
   AppError,
+  assertBeforeDeadline,
   type BusClient,
   badRequest,
   firmScope,
@@ -30,6 +31,7 @@ import {
   isClient,
   notFound,
 } from '../access/access.rules.js';
+import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
@@ -62,6 +64,12 @@ import {
   sanitiseName,
   TAX_RETURN_DELIVERY_FOLDER,
 } from './paths.rules.js';
+
+/**
+ * Object copies (and deletes) a folder's copy or move keeps in flight at once: each is a round trip of
+ * tens of milliseconds to S3, so a folder of a thousand files takes seconds this way, not a minute.
+ */
+const COPY_CONCURRENCY = 16;
 
 const kindOf = (item: ItemRow): ChangeKind => (item.type === 'folder' ? 'folder' : 'file_edit');
 const fullPathOf = (item: ItemRow) => joinPath(item.folder, item.name);
@@ -421,13 +429,22 @@ export class ItemsService {
         }
         return copies;
       });
-      for (const key of obsolete) await this.store.delete(key).catch(() => undefined);
+      await this.deleteObjects(obsolete);
       return { document: toDocumentItem(row), message: Messages.updated };
     } catch (err) {
-      for (const key of created) await this.store.delete(key).catch(() => undefined);
+      await this.deleteObjects(created);
       if (isUniqueViolation(err)) throw nameTaken();
       throw err;
     }
+  }
+
+  /**
+   * Objects no row names any more (a move's old ones, or a failed copy's new ones), a few at a time:
+   * one by one, a large folder's would hold the reply back for seconds. One that cannot be deleted is
+   * left to the store.
+   */
+  private async deleteObjects(keys: readonly string[]) {
+    await mapLimited(keys, COPY_CONCURRENCY, (key) => this.store.delete(key).catch(() => undefined));
   }
 
   private async copyRows(
@@ -447,34 +464,42 @@ export class ItemsService {
       item.type === 'folder'
         ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldFull)).filter((r) => !r.hidden)]
         : [item];
-    let top: ItemRow | undefined;
-    for (const r of rows) {
-      const id = randomUUID();
-      let storageKey: string | null = null;
-      if (r.storageKey) {
-        storageKey = StorageKeys.file(scope.firmId, companyId, id);
-        await this.store.copy(r.storageKey, storageKey);
-        created.push(storageKey);
-      }
-      const isTop = r.id === item.id;
-      const inserted = await this.repo.insert(tx, {
-        id,
-        firmId: scope.firmId,
-        companyId,
-        folder: isTop ? destination : newFull + r.folder.slice(oldFull.length),
-        name: isTop ? name : r.name,
-        type: r.type,
-        storageKey,
-        size: r.size,
-        contentType: r.contentType,
-        description: r.description,
-        tags: r.tags,
-        isProtected: r.isProtected,
-        uploadType: r.uploadType,
-        createdBy: actor.user_id,
-      });
-      if (isTop) top = inserted;
-    }
+    const ids = rows.map(() => randomUUID());
+    // The objects first, a few copies at a time (each is a round trip to the store, a few milliseconds),
+    // each key noted before its copy so that a failure deletes whatever was made; no copy is started
+    // once the caller has stopped waiting. Then the rows, in a statement per thousand.
+    const keys = await mapLimited(rows, COPY_CONCURRENCY, async (r, i) => {
+      if (!r.storageKey) return null;
+      assertBeforeDeadline();
+      const storageKey = StorageKeys.file(scope.firmId, companyId, ids[i] as string);
+      created.push(storageKey);
+      await this.store.copy(r.storageKey, storageKey);
+      return storageKey;
+    });
+    const inserted = await this.repo.insertMany(
+      tx,
+      rows.map((r, i) => {
+        // The item itself is the first row; the rest keep their place below it.
+        const isTop = i === 0;
+        return {
+          id: ids[i] as string,
+          firmId: scope.firmId,
+          companyId,
+          folder: isTop ? destination : newFull + r.folder.slice(oldFull.length),
+          name: isTop ? name : r.name,
+          type: r.type,
+          storageKey: keys[i] ?? null,
+          size: r.size,
+          contentType: r.contentType,
+          description: r.description,
+          tags: r.tags,
+          isProtected: r.isProtected,
+          uploadType: r.uploadType,
+          createdBy: actor.user_id,
+        };
+      }),
+    );
+    const top = inserted.find((row) => row.id === ids[0]);
     return top as ItemRow;
   }
 
