@@ -262,8 +262,10 @@ describe('file manager', () => {
       const dialog = await screen.findByRole('dialog', { name: 'Download' });
       fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Convert images to PDF' }));
       fireEvent.click(within(dialog).getByRole('button', { name: 'Download' }));
-      // The dialog closes and says what will happen while the zip is built.
-      expect(await screen.findByText(MESSAGES.zipPending)).toBeTruthy();
+      // The dialog closes and says what will happen, with a spinner while the zip is built.
+      const pending = (await screen.findByText(MESSAGES.zipPending)).closest('[data-toast]') as HTMLElement;
+      expect(pending.getAttribute('data-toast')).toBe('pending');
+      expect(pending.querySelector('.mantine-Notification-loader')).not.toBeNull();
       await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Download' })).toBeNull());
       await waitFor(() =>
         expect(gw.calls.find((c) => c.path === '/integrations/download_folder')?.body).toEqual({
@@ -279,6 +281,8 @@ describe('file manager', () => {
         }),
       );
       expect(await screen.findByText(MESSAGES.zipReady('Home.zip'))).toBeTruthy();
+      // In the notice's place.
+      expect(screen.queryByText(MESSAGES.zipPending)).toBeNull();
       expect(clicked).toEqual(['http://s3.test/bucket/zip-1']);
 
       // Two files over the size limit: the service's refusal (503 with the spec's text) is the notification.

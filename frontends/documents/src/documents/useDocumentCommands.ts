@@ -50,21 +50,22 @@ export function useDocumentCommands({ api, company, path, refresh, close, clearS
 
   /**
    * A zip (a folder, or several files) can take a while to build: the dialog closes at once with the
-   * spec's notice, the work goes on while the user does something else, and a notification says when it
-   * is ready as the download starts. A refusal (the size limits) or a failure is a notification too.
+   * spec's notice, which stays with a spinner while the work goes on and the user does something else,
+   * then says the zip is ready as the download starts. A refusal (the size limits) or a failure ends it
+   * the same way.
    */
   const zip = (request: () => Promise<LinkResponse>) => {
     close();
-    toast.info(MESSAGES.zipPending);
+    const building = toast.pending(MESSAGES.zipPending);
     void (async () => {
       try {
         const res = await request();
         const link = res.document?.data?.link;
-        if (!link) return void toast.error(MESSAGES.noLink);
+        if (!link) return building.done('error', MESSAGES.noLink);
         clickLink(link, res.document.data.file_name);
-        toast.success(MESSAGES.zipReady(res.document.data.file_name));
+        building.done('success', MESSAGES.zipReady(res.document.data.file_name));
       } catch (err) {
-        toast.error(failureText(err, MESSAGES.folderDownloadFailed));
+        building.done('error', failureText(err, MESSAGES.folderDownloadFailed));
       }
     })();
   };

@@ -62,4 +62,39 @@ describe('toast', () => {
     act(() => jest.runOnlyPendingTimers());
     expect(screen.queryByText(long)).toBeNull();
   });
+
+  it('keeps a pending notice with a spinner until its work ends, then says how, in its place', () => {
+    renderWithKit(<div />);
+    let work: ReturnType<typeof toast.pending> | undefined;
+    act(() => {
+      work = toast.pending('Building your zip');
+    });
+    act(() => jest.advanceTimersByTime(60_000));
+    const notice = screen.getByText('Building your zip').closest('[data-toast]') as HTMLElement;
+    expect(notice.getAttribute('data-toast')).toBe('pending');
+    expect(notice.querySelector('.mantine-Notification-loader')).not.toBeNull();
+
+    act(() => work?.done('success', 'Your zip file is ready: Home.zip'));
+    expect(screen.queryByText('Building your zip')).toBeNull();
+    const ended = screen.getByText('Your zip file is ready: Home.zip').closest('[data-toast]') as HTMLElement;
+    expect(ended.getAttribute('data-toast')).toBe('success');
+    expect(ended.querySelector('.mantine-Notification-loader')).toBeNull();
+    // Then it closes as any toast of its length does.
+    act(() => jest.advanceTimersByTime(4100));
+    act(() => jest.runOnlyPendingTimers());
+    expect(screen.queryByText('Your zip file is ready: Home.zip')).toBeNull();
+  });
+
+  it('says how the work ended in a toast of its own when the pending notice was closed', () => {
+    renderWithKit(<div />);
+    let work: ReturnType<typeof toast.pending> | undefined;
+    act(() => {
+      work = toast.pending('Building your zip');
+    });
+    act(() => screen.getByRole('button', { name: 'Close notification' }).click());
+    act(() => jest.runOnlyPendingTimers());
+    expect(screen.queryByText('Building your zip')).toBeNull();
+    act(() => work?.done('error', 'There was a problem downloading the folder.'));
+    expect(screen.getByRole('alert').textContent).toContain('There was a problem downloading the folder.');
+  });
 });
