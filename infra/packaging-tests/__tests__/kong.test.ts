@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import * as contracts from '@portico/proto';
 import { parse } from 'yaml';
 import { composePorts, parseCompose } from '../lib/compose.js';
 import { bodyLimitMb, configProblems, type KongConfig, perMinuteLimit, route } from '../lib/kong.js';
@@ -126,6 +127,28 @@ describe('gateway/kong/kong.yml', () => {
     expect(sessions * 10).toBeLessThanOrEqual(api);
     const reports = perMinuteLimit(must(route(config, { path: '/client_errors', method: 'POST' })));
     expect(reports).toBeLessThan(api);
+  });
+
+  it("waits for the gateway longer than the gateway waits for its slowest service, so its 504 (with the spec's text and a reference) is what users get", () => {
+    // The slow contracts (zips, uploads' validation, moves) declare their own timeout.
+    const slowest = Math.max(
+      ...Object.values(contracts)
+        .filter(
+          (group): group is Record<string, { timeoutMs?: number }> => !!group && typeof group === 'object',
+        )
+        .flatMap((group) => Object.values(group).map((contract) => contract?.timeoutMs ?? 0)),
+    );
+    expect(slowest).toBeGreaterThan(10_000);
+    for (const overlay of overlays()) {
+      const config = byKind(render(`k8s/overlays/${overlay}`), 'ConfigMap').find((m) =>
+        m.metadata.name.startsWith('gateway-config-'),
+      );
+      const gatewayWait = Math.max(slowest, Number(config?.data.REQUEST_TIMEOUT_MS));
+      const api = must(route(load(), { path: '/integrations/download_folder', method: 'POST' }));
+      // Kong counts from its request's last write; the gateway from its own, after auth: a margin.
+      const kongWait = (api.service as { read_timeout?: number }).read_timeout ?? 60_000;
+      expect({ overlay, enough: kongWait >= gatewayWait + 5_000 }).toEqual({ overlay, enough: true });
+    }
   });
 
   it('keeps the realtime WebSocket open for long', () => {
