@@ -100,6 +100,54 @@ describe('extracted documents and the firm drop link', () => {
     expect(await announced(DocumentsEvents.deleted, '/bundle.pdf')).toBe(1);
   });
 
+  it("keeps the split's hidden source from clients: its downloads and its extracted document answer 404", async () => {
+    // The source has every page of its parts, wherever the parts go (a STAFF ONLY folder included).
+    const asClient = { actor: actor('client') };
+    await expect(
+      h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/bundle.pdf', isDownload: true },
+        asClient,
+      ),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(
+      h.bus.request(
+        Documents.downloadMultipleDocuments,
+        { companyId: company('llc'), links: ['/bundle.pdf', '/W-2.pdf'] },
+        asClient,
+      ),
+    ).rejects.toMatchObject({ status: 404 });
+    for (const call of [
+      () =>
+        h.bus.request(Documents.getExtractedDocument, { id: bulkId, companyId: company('llc') }, asClient),
+      () => h.bus.request(Documents.getAnnotations, { id: bulkId, companyId: company('llc') }, asClient),
+      () =>
+        h.bus.request(
+          Documents.updateMarkedAsOthers,
+          { extractedDocumentId: bulkId, companyId: company('llc'), markedAsOthers: true },
+          asClient,
+        ),
+      () =>
+        h.bus.request(Documents.deleteExtractedDocument, { id: bulkId, companyId: company('llc') }, asClient),
+    ])
+      await expect(call()).rejects.toMatchObject({ status: 404 });
+    // The parts are the client's to open; the source stays the firm's.
+    await expect(
+      h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/W-2.pdf', isDownload: true },
+        asClient,
+      ),
+    ).resolves.toBeDefined();
+    await expect(
+      h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/bundle.pdf', isDownload: true },
+        { actor: actor('partner') },
+      ),
+    ).resolves.toBeDefined();
+  });
+
   it('refuses to split what is not a PDF', async () => {
     const res = await h.upload(actor('partner'), company('llc'), [{ name: 'img.png', body: await png() }], {
       documentType: 'bulk_document',

@@ -27,6 +27,13 @@ export function assertVisiblePath(actor: Actor, path: string): void {
 }
 
 /**
+ * A file the tree hides (the source of a split, whose parts are shown in its place) does not exist for a
+ * client: its parts may have gone where the client cannot follow (a STAFF ONLY folder), and the source
+ * has every page of them.
+ */
+export const hiddenFrom = (actor: Actor, item: { hidden: boolean }) => isClient(actor) && item.hidden;
+
+/**
  * Whether the actor may change anything in `folder` of this company: inactive entities, read-only users
  * and read-only entities change nothing (any role); clients are also held by the firm's
  * disable_folder_action / disable_file_edit_action and the company's folders_where_client_actions_disabled.

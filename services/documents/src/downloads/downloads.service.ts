@@ -5,7 +5,7 @@ import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
 import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
 import { ZipFile } from 'yazl';
 import { AccessClient } from '../access/access.client.js';
-import { assertAdvisor, assertVisiblePath, isClient, notFound } from '../access/access.rules.js';
+import { assertAdvisor, assertVisiblePath, hiddenFrom, isClient, notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { ItemsRepository } from '../items/items.repository.js';
 import { requestPath } from '../items/items.service.js';
@@ -57,7 +57,7 @@ export class DownloadsService {
       // Advisors may open a deleted file (Include deleted files).
       return isClient(actor) ? undefined : this.repo.findDeleted(tx, scope, access.companyId, full);
     });
-    if (item?.type !== 'file' || !item.storageKey) throw notFound();
+    if (item?.type !== 'file' || !item.storageKey || hiddenFrom(actor, item)) throw notFound();
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
     const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
     const ext = extensionOf(item.name);
@@ -117,7 +117,7 @@ export class DownloadsService {
         const row =
           (await this.repo.findLive(tx, scope, access.companyId, path)) ??
           (isClient(actor) ? undefined : await this.repo.findDeleted(tx, scope, access.companyId, path));
-        if (!row) throw notFound();
+        if (!row || hiddenFrom(actor, row)) throw notFound();
         found.push(row);
       }
       return found;

@@ -12,7 +12,13 @@ import type {
 } from '@portico/proto';
 import { PDFDocument } from 'pdf-lib';
 import { AccessClient } from '../access/access.client.js';
-import { assertAdvisor, assertCanChange, assertVisiblePath, notFound } from '../access/access.rules.js';
+import {
+  assertAdvisor,
+  assertCanChange,
+  assertVisiblePath,
+  hiddenFrom,
+  notFound,
+} from '../access/access.rules.js';
 import { recordItemEvent } from '../items/item.events.js';
 import { type DocTx, ItemsRepository } from '../items/items.repository.js';
 import { extensionOf, joinPath, numberedName, sanitiseName } from '../items/paths.rules.js';
@@ -341,7 +347,10 @@ export class ExtractedService {
     const row = isUuid(id) ? await this.repo.get(tx, scope, access.companyId, id) : undefined;
     if (!row) throw notFound();
     const [item] = await this.items.byIds(tx, scope, [row.itemId]);
-    if (item) assertVisiblePath(actor, joinPath(item.folder, item.name));
+    if (item) {
+      assertVisiblePath(actor, joinPath(item.folder, item.name));
+      if (hiddenFrom(actor, item)) throw notFound();
+    }
     return { row, item };
   }
 
