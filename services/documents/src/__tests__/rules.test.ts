@@ -92,6 +92,11 @@ describe('folder rules', () => {
     expect(isStaffOnly('/2022/Tax Returns and Tax Organizers (STAFF ONLY)/x.pdf')).toBe(true);
     expect(isStaffOnly('/2022/Staff only notes')).toBe(true);
     expect(isStaffOnly('/2022/Staff')).toBe(false);
+    // Read in the names' compatibility form, as the database's trigger reads them (migration 0009).
+    expect(isStaffOnly('/Staﬀ Only')).toBe(true);
+    expect(isStaffOnly('/ＳＴＡＦＦ ＯＮＬＹ')).toBe(true);
+    expect(isStaffOnly('/ſtaff only')).toBe(true);
+    expect(isStaffOnly('/STAFF-ONLY')).toBe(false);
   });
 
   it('matches path prefixes and {year} patterns over 2000 to 2034 only', () => {

@@ -107,6 +107,37 @@ describe('documents: the system folder', () => {
     expect(await names('llc', '/Receipts')).toEqual([]);
   });
 
+  it('refuses making a folder of one’s own the system folder, by a rename or a move, before the first listing has made the real one', async () => {
+    // Lin's root is never listed here, so the system folders do not exist yet.
+    const lin = company('lin');
+    const asPartner = { actor: actor('partner') };
+    await h.bus.request(Documents.createFolder, { companyId: lin, path: '', name: 'Mine' }, asPartner);
+    await h.bus.request(
+      Documents.createFolder,
+      { companyId: lin, path: '/Mine', name: '_portico' },
+      asPartner,
+    );
+    await h.upload(actor('partner'), lin, [{ name: 'planted.pdf', body: await pdf() }], {
+      path: '/Mine/_portico',
+    });
+    for (const newName of ['_portico', '_PORTICO'])
+      await expect(
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: lin, path: '', itemName: 'Mine', newName },
+          asPartner,
+        ),
+      ).rejects.toMatchObject({ status: 403, message: RESERVED });
+    for (const deleteOldPath of [true, false])
+      await expect(
+        move(actor('partner'), { companyId: lin, oldPath: '/Mine/_portico', newPath: '', deleteOldPath }),
+      ).rejects.toMatchObject({ status: 403, message: RESERVED });
+    // The first listing makes the real one, with nothing planted in it.
+    expect(await names('lin', '')).toEqual(['Mine', '_portico']);
+    expect(await names('lin', '/_portico')).toEqual(['Signature Requests', 'Tax Return Delivery']);
+    expect(await names('lin', '/Mine/_portico')).toEqual(['planted.pdf']);
+  });
+
   it('answers 404 before anything else to another firm, and to a client for a company not theirs', async () => {
     const stranger = h.actorOf(h.other, 'partner');
     await expect(

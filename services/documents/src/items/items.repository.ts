@@ -36,6 +36,15 @@ export interface NewFile {
 }
 export type ItemChanges = Partial<Omit<NewItem, 'id' | 'firmId'>>;
 
+/** Characters beyond U+FFFF, which JavaScript counts twice and PostgreSQL once. */
+const ASTRAL = '[\u{10000}-\u{10FFFF}]';
+/**
+ * A text's length as JavaScript counts it (UTF-16 code units), the measure of the paths' limit: its
+ * characters, plus one for each beyond U+FFFF.
+ */
+const utf16Length = (text: SQL) =>
+  sql`(char_length(${text}) + char_length(${text}) - char_length(regexp_replace(${text}, ${ASTRAL}, '', 'g')))`;
+
 /** Rows of one insert statement: well under PostgreSQL's 65,535 parameters at about 25 columns a row. */
 const INSERT_BATCH = 1_000;
 
@@ -519,7 +528,9 @@ export class ItemsRepository {
       .update(items)
       .set({
         companyId: newCompanyId,
-        folder: sql`${newFull} || substr(${items.folder}, ${oldFull.length + 1})`,
+        // Counted by PostgreSQL, in characters: JavaScript's length counts a character beyond U+FFFF
+        // ('𝐀') twice, which cut the paths of everything two levels down or more.
+        folder: sql`${newFull}::text || substr(${items.folder}, char_length(${oldFull}::text) + 1)`,
         updatedAt: sql`now()`,
       })
       .where(and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(oldFull)));
@@ -599,7 +610,7 @@ export class ItemsRepository {
   async deepestBelow(tx: DocTx, scope: FirmScope, companyId: string, fullPath: string): Promise<number> {
     const [row] = await tx
       .select({
-        longest: sql<number | null>`max(char_length(${items.folder}) + 1 + char_length(${items.name}))`,
+        longest: sql<number | null>`max(${utf16Length(sql`${items.folder} || '/' || ${items.name}`)})`,
       })
       .from(items)
       .where(and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(fullPath)));

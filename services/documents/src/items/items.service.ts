@@ -335,6 +335,8 @@ export class ItemsService {
       const newName =
         item.type === 'file' ? renamedFileName(item.name, req.newName) : sanitiseName(req.newName);
       if (!newName) throw badRequest(Messages.nameRequired, { newName: Messages.nameRequired });
+      // The system folders are the product's, also before a company's first listing has made them.
+      if (isSystemPath(joinPath(item.folder, newName))) throw systemFolder();
       assertCanChange(actor, access, kindOf(item), joinPath(item.folder, newName));
       if (newName === item.name) return item;
       await this.assertFits(tx, item, joinPath(item.folder, newName));
@@ -400,6 +402,9 @@ export class ItemsService {
           name = numberedName(item.name, n);
         }
         const newFull = joinPath(destination, name);
+        // Nor does an item become one (a folder named _portico moved to the root before the company's
+        // first listing has made the real one).
+        if (isSystemPath(newFull)) throw systemFolder();
         await this.assertFits(tx, item, newFull);
         if (moving && sameCompany) {
           const moved = await this.repo.update(tx, scope, item.id, { folder: destination, name });

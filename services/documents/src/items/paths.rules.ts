@@ -58,9 +58,18 @@ export function ancestors(folder: string): string[] {
   return parts.map((_, i) => `/${parts.slice(0, i + 1).join('/')}`);
 }
 
+/**
+ * A name as it is compared with STAFF ONLY: its compatibility form (NFKC: 'ﬀ' is 'ff', 'ＳＴＡＦＦ' is
+ * 'STAFF') with ASCII letters in capitals. The trigger of migration 0009 computes the same in
+ * PostgreSQL, whose upper() follows the database's collation, where JavaScript's follows Unicode's full
+ * case mapping: a name the two read differently was listed to clients and refused to them elsewhere.
+ */
+export const staffOnlyForm = (name: string) =>
+  name.normalize('NFKC').replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+
 /** Folders whose name contains STAFF ONLY, and everything inside them, are hidden from clients. */
 export const isStaffOnly = (path: string) =>
-  path.split('/').some((s) => s.toUpperCase().includes('STAFF ONLY'));
+  path.split('/').some((s) => staffOnlyForm(s).includes('STAFF ONLY'));
 
 export const isSystemPath = (path: string) =>
   SYSTEM_PATHS.some((p) => p.toLowerCase() === path.toLowerCase());
