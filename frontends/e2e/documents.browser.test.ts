@@ -305,17 +305,32 @@ describe('documents', () => {
       { name: 'Trust deed.pdf', type: 'application/pdf', body: await samplePdf() },
     ]);
     await row(page, 'Trust deed.pdf').waitFor();
+    // The zip is asked for only once the notice has been seen: a small folder's zip is ready at once.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/integrations/download_folder', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Download folder', exact: true }).click();
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      dialog(page, 'Download').getByRole('button', { name: 'Download', exact: true }).click(),
-    ]);
-    // The dialog closed at once with the notice; the notification came with the download.
-    await page
+    await dialog(page, 'Download').getByRole('button', { name: 'Download', exact: true }).click();
+    // The dialog closed at once with the notice, which stays with its spinner while the zip is built.
+    const notice = page
       .getByText('You will receive a notification when the zip file is ready for download.')
-      .first()
-      .waitFor();
+      .first();
+    await notice.waitFor();
+    expect(await notice.locator('xpath=ancestor::*[@data-toast][1]').getAttribute('data-toast')).toBe(
+      'pending',
+    );
+    const downloading = page.waitForEvent('download');
+    release();
+    const download = await downloading;
+    // The notification came with the download, in the notice's place.
     await page.getByText('Your zip file is ready: Documents.zip').first().waitFor();
+    await notice.waitFor({ state: 'detached' });
+    await page.unroute('**/integrations/download_folder');
     expect(download.suggestedFilename()).toBe('Documents.zip');
     const saved = await download.path();
     expect(await zipEntries(readFileSync(saved))).toContain('Trust deed.pdf');
