@@ -73,11 +73,19 @@ describe('sign-in input (spec 1 section 5.2)', () => {
     });
   });
 
-  it('keys the account limit by the normalised email, else the uid', () => {
-    expect(sessions.accountKeyOf({ email: ' Jane@Example.com ' })).toBe('email:jane@example.com');
-    expect(sessions.accountKeyOf({ uid: 'u-1' })).toBe('uid:u-1');
-    expect(sessions.accountKeyOf({ refresh_token: 'r' })).toBeUndefined();
-    expect(sessions.accountKeyOf('nope')).toBeUndefined();
+  it('keys the account limits by each field that names an account, the email normalised', () => {
+    expect(sessions.accountKeyOf({ email: ' Jane@Example.com ' }, 'email')).toBe('email:jane@example.com');
+    expect(sessions.accountKeyOf({ uid: 'u-1' }, 'uid')).toBe('uid:u-1');
+    expect(sessions.accountKeyOf({ challenge_token: 'c-1' }, 'challenge_token')).toBe('challenge_token:c-1');
+    // A uid with a made-up email counts against the uid too.
+    const both = { uid: 'u-1', email: 'made-up@example.com' };
+    expect(sessions.ACCOUNT_FIELDS.map((f) => sessions.accountKeyOf(both, f))).toEqual([
+      'email:made-up@example.com',
+      'uid:u-1',
+      undefined,
+    ]);
+    expect(sessions.accountKeyOf({ refresh_token: 'r' }, 'email')).toBeUndefined();
+    expect(sessions.accountKeyOf('nope', 'uid')).toBeUndefined();
   });
 });
 

@@ -53,11 +53,18 @@ export const refreshBody = z.object({ refresh_token: token('Refresh token is mis
 
 export const signOutBody = refreshBody;
 
-/** The account a sign-in request is about, for the per-account rate limit. */
-export function accountKeyOf(body: unknown): string | undefined {
+/** The fields of a sign-in request that name an account, each limited on its own. */
+export const ACCOUNT_FIELDS = ['email', 'uid', 'challenge_token'] as const;
+export type AccountField = (typeof ACCOUNT_FIELDS)[number];
+
+/**
+ * The key of the account a sign-in request names by `field`, for the per-account rate limit (none when
+ * it names none that way). A request counts against every account it names: keyed by one field only, a
+ * request could name its target by another and send a new value of the first each time to dodge it.
+ */
+export function accountKeyOf(body: unknown, field: AccountField): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
-  const { email: address, uid } = body as { email?: unknown; uid?: unknown };
-  if (typeof address === 'string' && address.trim()) return `email:${address.trim().toLowerCase()}`;
-  if (typeof uid === 'string' && uid.trim()) return `uid:${uid.trim()}`;
-  return undefined;
+  const value = (body as Record<string, unknown>)[field];
+  if (typeof value !== 'string' || !value.trim()) return undefined;
+  return field === 'email' ? `email:${value.trim().toLowerCase()}` : `${field}:${value.trim().slice(0, 128)}`;
 }

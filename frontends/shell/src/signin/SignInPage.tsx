@@ -59,6 +59,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     go,
     run,
     finish,
+    methodSet,
     lookup,
     ensureUser,
     sendLink,
@@ -369,7 +370,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                         password,
                         password_confirmation: confirmation,
                       });
-                      await finish({ auth_token: set.auth_token } as SignInStep);
+                      await methodSet(set);
                     }
                   })
                 }
@@ -390,7 +391,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                         return;
                       }
                       const set = await sessions.setSignInMethod({ method: 'email' });
-                      await finish({ auth_token: set.auth_token } as SignInStep);
+                      await methodSet(set);
                     });
                 }}
               />
@@ -402,7 +403,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 onSubmit={(phone) =>
                   run(async () => {
                     const set = await sessions.setSignInMethod({ method: 'sms', phone_number: phone });
-                    await finish({ auth_token: set.auth_token } as SignInStep);
+                    await methodSet(set);
                   })
                 }
                 onBack={() => go('set-sign-in-method')}
@@ -435,7 +436,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                       return;
                     }
                     const set = await sessions.setSignInMethod({ method: 'email' });
-                    await finish({ auth_token: set.auth_token } as SignInStep);
+                    await methodSet(set);
                   })
                 }
                 onBack={() => go('set-sign-in-method')}

@@ -113,6 +113,15 @@ export function useSignInFlow(initial: SignInState) {
     );
   }
 
+  /**
+   * After set_sign_in_method: its grant signs in (the step that asked for a method); a user already
+   * signed in who chose another method gets none and goes on where they were going.
+   */
+  async function methodSet(set: { auth_token: string }) {
+    if (set.auth_token) return finish({ auth_token: set.auth_token } as SignInStep);
+    navigate(redirect);
+  }
+
   // A link from an email: /signin?token=...
   const handledToken = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per link token
@@ -228,6 +237,7 @@ export function useSignInFlow(initial: SignInState) {
     go,
     run,
     finish,
+    methodSet,
     lookup,
     ensureUser,
     sendLink,

@@ -14,6 +14,7 @@ import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
 import type { CompanyRow, FirmRow } from '../schema.js';
 import { isValidEmail } from '../users/profile.rules.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { CompaniesRepository, type CompanyChanges } from './companies.repository.js';
 import { toCompanyMessage } from './company.mapper.js';
 import { isKnownCountry, validateEntityName, validateEntityType } from './company.rules.js';
@@ -46,6 +47,7 @@ export class CompaniesService {
     private readonly companies: CompaniesRepository,
     private readonly firms: FirmsRepository,
     private readonly preferences: PreferencesCache,
+    private readonly users: UsersRepository,
   ) {}
 
   async get(actor: Actor, id: string) {
@@ -89,7 +91,10 @@ export class CompaniesService {
     if (actor.role === 'advisor')
       throw new AppError('forbidden', 'advisor_entity_profile', Messages.advisorCannotEditEntityProfile);
     const company = await this.visible(actor, request.id);
-    if (actor.readonly_access) throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
+    // As stored now, not as the access token said when it was issued (up to its lifetime ago).
+    const me = await this.users.get(firmScope(actor.firm_id), actor.user_id);
+    if (actor.readonly_access || !me || me.readonlyAccess)
+      throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
     if (company.readonlyAccess) throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
     if (ADVISOR_ONLY_FIELDS.some((key) => request[key] !== undefined))
       throw forbidden('Only your firm can change these details');

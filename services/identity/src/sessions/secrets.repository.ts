@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { acrossFirms, readAcrossFirms } from '@portico/platform';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { hashSecret, randomCode, randomToken } from '../crypto/secrets.js';
 import { oneTimeSecrets } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
@@ -120,16 +120,32 @@ export class SecretsRepository {
     return row.data.code_hash === hashSecret(`${userId}:${code}`);
   }
 
-  /** Counts a wrong attempt; returns the new count. */
-  async countAttempt(id: string): Promise<number> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+  /**
+   * Takes one of a live code's `limit` attempts, in one statement: the attempt's number, 'exhausted' when
+   * none is left, 'spent' when the code was used or ran out meanwhile. Counted before the guess is
+   * compared, so guesses sent at once get no more attempts between them than guesses sent one by one.
+   */
+  async takeAttempt(id: string, limit: number): Promise<number | 'exhausted' | 'spent'> {
+    return acrossFirms(this.db, async (tx) => {
+      const [taken] = await tx
         .update(oneTimeSecrets)
         .set({ attempts: sql`${oneTimeSecrets.attempts} + 1` })
-        .where(eq(oneTimeSecrets.id, id))
-        .returning({ attempts: oneTimeSecrets.attempts }),
-    );
-    return rows[0]?.attempts ?? 0;
+        .where(
+          and(
+            eq(oneTimeSecrets.id, id),
+            lt(oneTimeSecrets.attempts, limit),
+            isNull(oneTimeSecrets.consumedAt),
+            gt(oneTimeSecrets.expiresAt, sql`now()`),
+          ),
+        )
+        .returning({ attempts: oneTimeSecrets.attempts });
+      if (taken) return taken.attempts;
+      const [now] = await tx
+        .select({ attempts: oneTimeSecrets.attempts })
+        .from(oneTimeSecrets)
+        .where(eq(oneTimeSecrets.id, id));
+      return (now?.attempts ?? 0) >= limit ? 'exhausted' : 'spent';
+    });
   }
 
   /** Marks a secret used; false when another request used it first (single use under concurrency). */

@@ -88,7 +88,9 @@ export class SignInService {
       throw err.restricted(Math.ceil((user.lockedUntil.getTime() - Date.now()) / 1000));
     }
     if (!(await verifyPassword(user.passwordHash, password))) {
-      const attempts = user.failedPasswordAttempts + 1;
+      // Counted in the database: wrong passwords sent at once each count (a count read before them all
+      // was written back as the same number, so a burst never reached the lock).
+      const attempts = await this.users.countPasswordFailure(user);
       if (attempts >= Limits.passwordFailuresBeforeLock) {
         await this.users.updateSignInState(user, {
           failedPasswordAttempts: 0,
@@ -96,7 +98,6 @@ export class SignInService {
         });
         throw err.restricted(Limits.lockSeconds);
       }
-      await this.users.updateSignInState(user, { failedPasswordAttempts: attempts });
       throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
     }
     if (user.failedPasswordAttempts || user.lockedUntil) {
@@ -325,13 +326,21 @@ export class SignInService {
       changes.phoneNumber = phoneDigits(phone);
     }
     const updated = await this.users.update(firmScope(user.firmId), user.id, changes);
-    return { authToken: await this.tokens.grant(updated), preferredSignInMethod: method };
+    // A grant to sign in with only for the sign-in step that asked for a method (set_password_required,
+    // or a reset link's grant): a signed-in change from Profile Settings needs none, and a fresh grant
+    // there would turn any access token into a new month-long session.
+    const signingIn = !who.actor || user.setPasswordRequired;
+    return { authToken: signingIn ? await this.tokens.grant(updated) : '', preferredSignInMethod: method };
   }
 
   private async userForMethodChange(who: { actor?: Actor; grantToken: string }): Promise<UserRow> {
     if (who.actor) {
       const user = await this.users.get(firmScope(who.actor.firm_id), who.actor.user_id);
       if (!user) throw new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
+      // A read-only account changes nothing of its own (its phone number neither), except the method
+      // the firm requires it to choose.
+      if ((who.actor.readonly_access || user.readonlyAccess) && !user.setPasswordRequired)
+        throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
       return user;
     }
     const { row, expired } = await this.secrets.findToken(who.grantToken, [SecretPurpose.setSignInMethod]);
@@ -344,6 +353,9 @@ export class SignInService {
   }
 
   private async startTwoFactor(user: UserRow): Promise<SignInStep> {
+    // Each new code comes with five attempts: as many codes as the other sends allow, not one per
+    // correct password (which let a holder of the password guess a hundred codes a minute).
+    await this.throttle(`code:${user.id}`, Limits.codeSends);
     const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorChallenge);
     await this.sendTwoFactorCode(user);
     return {
@@ -377,13 +389,17 @@ export class SignInService {
     return { user: await this.activeById(row.userId), challenge: row };
   }
 
-  /** Checks a code against the live one, counting wrong attempts; the fifth wrong one burns the code. */
+  /**
+   * Checks a code against the live one. Each guess takes one of the code's attempts first, whether it is
+   * right or not, so no number of guesses sent at once gets more than five; the fifth wrong one burns it.
+   */
   private async checkCode(row: SecretRow | undefined, user: UserRow, code: string) {
     if (!row) throw err.wrongCode();
-    if (row.attempts >= Limits.codeAttempts) throw err.tooManyAttempts();
+    const attempt = await this.secrets.takeAttempt(row.id, Limits.codeAttempts);
+    if (attempt === 'exhausted') throw err.tooManyAttempts();
+    if (attempt === 'spent') throw err.wrongCode();
     if (!this.secrets.codeMatches(row, user.id, code)) {
-      const attempts = await this.secrets.countAttempt(row.id);
-      if (attempts >= Limits.codeAttempts) {
+      if (attempt >= Limits.codeAttempts) {
         await this.secrets.consume(row.id);
         throw err.tooManyAttempts();
       }

@@ -86,6 +86,18 @@ export class UsersRepository {
   }
 
   /** Sign-in bookkeeping (failed attempts, lock) on a user found across firms. */
+  /** Counts a wrong password in one statement; returns the new count. */
+  async countPasswordFailure(user: UserRow): Promise<number> {
+    const rows = await acrossFirms(this.db, (tx) =>
+      tx
+        .update(users)
+        .set({ failedPasswordAttempts: sql`${users.failedPasswordAttempts} + 1` })
+        .where(eq(users.id, user.id))
+        .returning({ attempts: users.failedPasswordAttempts }),
+    );
+    return rows[0]?.attempts ?? 0;
+  }
+
   async updateSignInState(
     user: UserRow,
     changes: Pick<UserChanges, 'failedPasswordAttempts' | 'lockedUntil'>,

@@ -112,9 +112,13 @@ export class UsersService {
     const updated = await inFirm(this.db, scope, async (tx) => {
       // From the set-email step, unless the user has chosen another method since.
       const [current] = await tx
-        .select({ setPasswordRequired: users.setPasswordRequired })
+        .select({ setPasswordRequired: users.setPasswordRequired, pendingEmail: users.pendingEmail })
         .from(users)
         .where(eq(users.id, row.userId));
+      // Only the address waiting for confirmation: a link sent for an address asked for before it (a
+      // typo corrected, say) no longer changes anything.
+      if (current?.pendingEmail?.toLowerCase() !== newEmail.toLowerCase())
+        throw new AppError('gone', 'link_expired', Messages.linkExpired);
       const signInMethod: UserChanges =
         row.data.sign_in_method === 'email' && current?.setPasswordRequired
           ? { preferredSignInMethod: 'email', setPasswordRequired: false }

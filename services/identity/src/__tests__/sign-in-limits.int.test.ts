@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Identity } from '@portico/proto';
+import { TEST_PASSWORD } from '../testing/index.js';
+import { type IdentityHarness, startIdentityHarness } from './harness.js';
+
+/** 'rejected 429', 'rejected 401' or 'fulfilled' for each settled call. */
+const outcomes = (settled: PromiseSettledResult<unknown>[]) =>
+  settled.map((s) =>
+    s.status === 'fulfilled' ? 'fulfilled' : `rejected ${(s.reason as { status?: number }).status}`,
+  );
+const count = (list: string[], value: string) => list.filter((v) => v === value).length;
+
+/**
+ * The limits behind sign-in hold when requests arrive at once, not only one after another, and the
+ * changes of an account need what they claim to need.
+ */
+describe('identity: sign-in limits under concurrent requests, and account changes', () => {
+  let h: IdentityHarness;
+  const user = (key: string) => h.firm.users[key] as { id: string; uid: string; email: string };
+
+  beforeAll(async () => {
+    h = await startIdentityHarness('limits');
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('gives guesses sent at once no more than the five attempts a code has, the right one included', async () => {
+    const { uid, email } = user('other');
+    await h.bus.request(Identity.sendEmailCode, { uid });
+    const code = await h.lastCodeTo(email);
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    const burst = outcomes(
+      await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => h.bus.request(Identity.verifyCode, { uid, code: wrong(i) })),
+      ),
+    );
+    // Four wrong guesses are told so, the fifth burns the code, the rest find none left.
+    expect(count(burst, 'rejected 401')).toBe(4);
+    expect(count(burst, 'rejected 429')).toBe(16);
+    await expect(h.bus.request(Identity.verifyCode, { uid, code })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('lets the right code through when it comes within the five', async () => {
+    const { uid, email } = user('other');
+    await h.bus.request(Identity.sendEmailCode, { uid });
+    const code = await h.lastCodeTo(email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const burst = outcomes(
+      await Promise.allSettled([
+        h.bus.request(Identity.verifyCode, { uid, code: wrong }),
+        h.bus.request(Identity.verifyCode, { uid, code: wrong }),
+        h.bus.request(Identity.verifyCode, { uid, code }),
+      ]),
+    );
+    expect(burst.sort()).toEqual(['fulfilled', 'rejected 401', 'rejected 401']);
+  });
+
+  it('locks the account after five wrong passwords sent at once, and then refuses the right one', async () => {
+    const { email } = user('full');
+    const burst = outcomes(
+      await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          h.bus.request(Identity.verifyPassword, { email, password: `Wrong-${i}-Password!` }),
+        ),
+      ),
+    );
+    expect(count(burst, 'rejected 429')).toBeGreaterThanOrEqual(1);
+    await expect(
+      h.bus.request(Identity.verifyPassword, { email, password: TEST_PASSWORD }),
+    ).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('sends no more two-factor codes than other codes: a known password does not buy fresh guesses', async () => {
+    const { email } = user('twofa');
+    for (let i = 0; i < 5; i++)
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email, password: TEST_PASSWORD }),
+      ).resolves.toMatchObject({ twoFactorRequired: true });
+    await expect(
+      h.bus.request(Identity.verifyPassword, { email, password: TEST_PASSWORD }),
+    ).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('confirms only the address waiting for confirmation: an earlier link of a replaced one changes nothing', async () => {
+    const me = h.actorOf(h.firm, 'client');
+    const id = user('client').id;
+    const typo = `typo.${Date.now()}@example.com`;
+    const right = `right.${Date.now()}@example.com`;
+    await h.bus.request(Identity.updateProfile, { id, email: typo }, { actor: me });
+    const typoToken = await h.lastLinkTokenTo(typo);
+    await h.bus.request(Identity.updateProfile, { id, email: right }, { actor: me });
+    await expect(h.bus.request(Identity.confirmEmail, { token: typoToken })).rejects.toMatchObject({
+      status: 410,
+    });
+    const confirmed = await h.bus.request(Identity.confirmEmail, { token: await h.lastLinkTokenTo(right) });
+    expect(confirmed.email).toBe(right);
+    await expect(h.bus.request(Identity.lookupEmail, { email: typo })).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+
+  it('gives a signed-in change of sign-in method no grant to sign in again with', async () => {
+    const res = await h.bus.request(
+      Identity.setSignInMethod,
+      { method: 'email' },
+      {
+        actor: h.actorOf(h.firm, 'partner'),
+      },
+    );
+    expect(res).toMatchObject({ preferredSignInMethod: 'email', authToken: '' });
+  });
+
+  it('keeps a read-only account from changing its sign-in method or phone, and its entity, whatever its token says', async () => {
+    // The token of before the firm made the account read-only.
+    const stale = { ...h.actorOf(h.firm, 'readonly'), readonly_access: false };
+    await expect(
+      h.bus.request(Identity.setSignInMethod, { method: 'sms', phoneNumber: '4155550199' }, { actor: stale }),
+    ).rejects.toMatchObject({ status: 403, message: expect.stringContaining('read-only') });
+    await expect(
+      h.bus.request(
+        Identity.updateCompanyProfile,
+        { id: h.firm.companies.rita?.id as string, city: 'Elsewhere' },
+        { actor: stale },
+      ),
+    ).rejects.toMatchObject({ status: 403 });
+    const company = await h.bus.request(
+      Identity.getCompany,
+      { id: h.firm.companies.rita?.id as string },
+      { actor: h.actorOf(h.firm, 'partner') },
+    );
+    expect(company.city).not.toBe('Elsewhere');
+  });
+});
