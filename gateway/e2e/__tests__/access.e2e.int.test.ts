@@ -241,6 +241,40 @@ describe('API: access rules through the gateway', () => {
     });
   });
 
+  describe('revoked sessions', () => {
+    it("refuses a signed-out session's access token at once, and a stolen session's once its refresh token is reused, not the user's other sessions", async () => {
+      /** The status GET /current_user answers the token with, once it is 401 or after 5 s. */
+      const statusOnceRefused = async (token: string) => {
+        const deadline = Date.now() + 5_000;
+        for (;;) {
+          const { status } = await s.call('GET', '/current_user', { token });
+          if (status === 401 || Date.now() > deadline) return status;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      const kept = await s.signIn(s.firm, 'other');
+      const left = await s.signIn(s.firm, 'other');
+      expect((await s.call('GET', '/current_user', { token: left.access_token })).status).toBe(200);
+      expect(
+        (await s.call('POST', '/sessions/sign_out', { body: { refresh_token: left.refresh_token } })).status,
+      ).toBe(200);
+      expect(await statusOnceRefused(left.access_token)).toBe(401);
+
+      const stolen = await s.signIn(s.firm, 'other');
+      const rotated = await s.call('POST', '/sessions/refresh', {
+        body: { refresh_token: stolen.refresh_token },
+      });
+      const thief = (rotated.body as { access_token: string }).access_token;
+      // The first refresh token used again: the whole session ends, the new access token with it.
+      expect(
+        (await s.call('POST', '/sessions/refresh', { body: { refresh_token: stolen.refresh_token } })).status,
+      ).toBe(401);
+      expect(await statusOnceRefused(thief)).toBe(401);
+
+      expect((await s.call('GET', '/current_user', { token: kept.access_token })).status).toBe(200);
+    });
+  });
+
   describe('a service that goes away', () => {
     it('answers 503 at once, and the gateway stays up', async () => {
       await s.stopIdentity();

@@ -175,6 +175,18 @@ describe('revocations', () => {
     list.revoke('u3');
     expect(list.isRevoked('u1', 9_980)).toBe(false);
   });
+
+  it("refuses every token of a revoked session, whenever issued, and no other session's", () => {
+    let now = 10_000;
+    const list = new RevocationList(3_600, () => now);
+    list.revokeSession('s1', 9_990);
+    expect(list.isRevoked('u1', 9_995, 's1')).toBe(true);
+    expect(list.isRevoked('u1', 9_995, 's2')).toBe(false);
+    expect(list.isRevoked('u1', 9_995)).toBe(false);
+    now += 7_200;
+    list.revokeSession('s3');
+    expect(list.isRevoked('u1', 9_995, 's1')).toBe(false);
+  });
 });
 
 describe('verified tokens', () => {

@@ -66,7 +66,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
 
   validate(payload: { iat?: number }): Actor {
     const actor = claimsToActor(payload);
-    if (this.revocations.isRevoked(actor.user_id, payload.iat)) throw unauthenticated();
+    if (this.revocations.isRevoked(actor.user_id, payload.iat, actor.session_id)) throw unauthenticated();
     return actor;
   }
 
@@ -78,7 +78,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   async authenticateRequest(request: { headers: Record<string, unknown> }): Promise<Actor> {
     const token = bearerToken(request as never);
     const known = token ? this.verified.get(token) : undefined;
-    if (known && !this.revocations.isRevoked(known.actor.user_id, known.iat)) return known.actor;
+    if (known && !this.revocations.isRevoked(known.actor.user_id, known.iat, known.actor.session_id))
+      return known.actor;
     const actor = await this.runStrategy(request);
     if (token) {
       const { exp, iat } = decodeJwt(token);

@@ -1,10 +1,13 @@
 /**
- * Users whose sessions identity revoked (sign-out everywhere, refresh-token reuse), with the time of
- * revocation. Access tokens issued before it are refused for the rest of their short life, so a revoked
- * session stops at once instead of when its token expires. Every replica sees every revocation event.
+ * Revoked sessions, as identity announces them. A user's revocation (sign-out everywhere) refuses the
+ * access tokens issued before it; a session's (signed out, or its refresh token reused) refuses every
+ * access token of that session (`sid`), which never issues another. Either is remembered for the rest of
+ * the tokens' short life, so a revoked session stops at once instead of when its token expires. Every
+ * replica sees every revocation event.
  */
 export class RevocationList {
   private readonly revokedAt = new Map<string, number>();
+  private readonly sessionsRevokedAt = new Map<string, number>();
 
   /** @param retainSeconds how long to remember a revocation: at least the access token lifetime. */
   constructor(
@@ -17,8 +20,14 @@ export class RevocationList {
     this.revokedAt.set(userId, Math.max(atSeconds, this.revokedAt.get(userId) ?? 0));
   }
 
-  /** True for a token issued strictly before its user's last revocation. */
-  isRevoked(userId: string, issuedAtSeconds: number | undefined): boolean {
+  revokeSession(sessionId: string, atSeconds = this.nowSeconds()): void {
+    this.prune();
+    this.sessionsRevokedAt.set(sessionId, atSeconds);
+  }
+
+  /** True for a token of a revoked session, or issued strictly before its user's last revocation. */
+  isRevoked(userId: string, issuedAtSeconds: number | undefined, sessionId?: string): boolean {
+    if (sessionId && this.sessionsRevokedAt.has(sessionId)) return true;
     const at = this.revokedAt.get(userId);
     if (at === undefined || issuedAtSeconds === undefined) return false;
     return issuedAtSeconds < at;
@@ -26,6 +35,7 @@ export class RevocationList {
 
   private prune(): void {
     const horizon = this.nowSeconds() - this.retainSeconds;
-    for (const [userId, at] of this.revokedAt) if (at < horizon) this.revokedAt.delete(userId);
+    for (const revoked of [this.revokedAt, this.sessionsRevokedAt])
+      for (const [key, at] of revoked) if (at < horizon) revoked.delete(key);
   }
 }

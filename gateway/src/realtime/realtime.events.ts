@@ -10,8 +10,9 @@ function secondsOf(isoTime: string): number | undefined {
 }
 
 /**
- * Feeds the sockets from JetStream, every replica seeing every event: revoked sessions sign the user's
- * sockets out (and refuse the user's older access tokens); maintenance alerts go to everyone.
+ * Feeds the sockets from JetStream, every replica seeing every event: a user's revoked sessions sign the
+ * user's sockets out (and refuse the user's older access tokens), one revoked session refuses that
+ * session's tokens; maintenance alerts go to everyone.
  */
 export async function startRealtimeEvents(
   nc: NatsConnection,
@@ -25,6 +26,8 @@ export async function startRealtimeEvents(
       IdentityEvents.sessionsRevoked,
       (event) => {
         if (!event.userId) return;
+        // One session: its tokens are refused; the user's other sessions and their sockets go on.
+        if (event.sessionId) return revocations.revokeSession(event.sessionId, secondsOf(event.occurredAt));
         revocations.revoke(event.userId, secondsOf(event.occurredAt));
         hub.signOut(event.userId);
       },

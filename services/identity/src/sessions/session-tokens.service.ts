@@ -79,7 +79,7 @@ export class SessionTokensService {
     if (!token) throw sessionExpired();
     if (token.revokedAt || token.rotatedAt) {
       // Reuse of a rotated token means it leaked: end the whole sign-in.
-      await this.revokeFamily(token.familyId);
+      await this.revokeFamily(token.familyId, 'refresh_reused');
       throw new AppError('unauthorized', 'refresh_reused', Messages.sessionExpired);
     }
     if (token.expiresAt.getTime() <= Date.now()) throw sessionExpired();
@@ -97,7 +97,7 @@ export class SessionTokensService {
         .returning({ id: refreshTokens.id }),
     );
     if (claimed.length === 0) {
-      await this.revokeFamily(token.familyId);
+      await this.revokeFamily(token.familyId, 'refresh_reused');
       throw new AppError('unauthorized', 'refresh_reused', Messages.sessionExpired);
     }
     const user = await this.activeUser(token.userId);
@@ -111,7 +111,7 @@ export class SessionTokensService {
         .from(refreshTokens)
         .where(eq(refreshTokens.tokenHash, hashSecret(refreshToken))),
     );
-    return rows[0] ? this.revokeFamily(rows[0].familyId) : 0;
+    return rows[0] ? this.revokeFamily(rows[0].familyId, 'sign_out') : 0;
   }
 
   /** Ends every session of the user and announces it, so open browsers and sockets sign out too. */
@@ -132,15 +132,28 @@ export class SessionTokensService {
     });
   }
 
-  private async revokeFamily(familyId: string): Promise<number> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+  /**
+   * Ends one session (a refresh-token family) and announces it with its id, the access tokens' `sid`:
+   * the gateway refuses them from then on instead of until they expire (up to 15 minutes later).
+   */
+  private async revokeFamily(familyId: string, reason: 'sign_out' | 'refresh_reused'): Promise<number> {
+    return acrossFirms(this.db, async (tx) => {
+      const rows = await tx
         .update(refreshTokens)
         .set({ revokedAt: sql`now()` })
         .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
-        .returning({ id: refreshTokens.id }),
-    );
-    return rows.length ? 1 : 0;
+        .returning({ userId: refreshTokens.userId, firmId: refreshTokens.firmId });
+      const [revoked] = rows;
+      if (!revoked) return 0;
+      await recordEvent(tx, IdentityEvents.sessionsRevoked, {
+        userId: revoked.userId,
+        firmId: revoked.firmId,
+        reason,
+        sessionId: familyId,
+        occurredAt: new Date().toISOString(),
+      });
+      return 1;
+    });
   }
 
   private async activeUser(userId: string): Promise<UserRow> {
