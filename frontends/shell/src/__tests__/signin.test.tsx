@@ -351,6 +351,24 @@ describe('sign-in page without the router', () => {
       ]);
     });
 
+    it('goes on without signing in again when a signed-in user changes method (no grant comes back)', async () => {
+      const { calls, navigation } = renderSignIn(
+        '',
+        (path) => {
+          if (path === '/current_user') return json({ id: 'u1', email: 'cleo@real.test', preferences: {} });
+          if (path === '/users/set_sign_in_method')
+            return json({ auth_token: '', preferred_sign_in_method: 'email' });
+          return json({ error: 'not found' }, 404);
+        },
+        'set-sign-in-method',
+      );
+      fireEvent.click(screen.getByLabelText('Email passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() => expect(navigation.navigate).toHaveBeenCalledWith('/'));
+      expect(calls).toEqual(['/current_user', '/users/set_sign_in_method']);
+      expect(screen.queryByTestId('signin-error')).toBeNull();
+    });
+
     it('confirms the email from the emailed link on /signin and offers to sign in with it', async () => {
       const bodies: unknown[] = [];
       renderSignIn('?email_token=tok-1', (path, body) => {
