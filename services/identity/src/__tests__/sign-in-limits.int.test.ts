@@ -93,8 +93,13 @@ describe('identity: sign-in limits under concurrent requests, and account change
     await expect(h.bus.request(Identity.confirmEmail, { token: typoToken })).rejects.toMatchObject({
       status: 410,
     });
+    const before = user('client').email;
     const confirmed = await h.bus.request(Identity.confirmEmail, { token: await h.lastLinkTokenTo(right) });
     expect(confirmed.email).toBe(right);
+    // The address it replaced hears of it, without the new one in full.
+    const notice = await h.lastMessageTo(before);
+    expect(notice).toMatchObject({ subject: expect.stringContaining('sign-in email was changed') });
+    expect(notice?.text).not.toContain(right);
     await expect(h.bus.request(Identity.lookupEmail, { email: typo })).rejects.toMatchObject({
       status: 404,
     });

@@ -24,6 +24,7 @@ import { CONFIG, DB, type IdentityDb } from '../tokens.js';
 import {
   CONTACT_METHODS,
   isValidEmail,
+  maskEmail,
   normaliseEmail,
   phoneDigits,
   US_TIME_ZONES,
@@ -109,12 +110,20 @@ export class UsersService {
     if (!(await this.secrets.consume(row.id)))
       throw new AppError('gone', 'link_expired', Messages.linkExpired);
     const scope = firmScope(row.firmId);
+    /** The address the account signed in with until now, to be told of the change (not a temporary one). */
+    let previous: string | undefined;
     const updated = await inFirm(this.db, scope, async (tx) => {
       // From the set-email step, unless the user has chosen another method since.
       const [current] = await tx
-        .select({ setPasswordRequired: users.setPasswordRequired, pendingEmail: users.pendingEmail })
+        .select({
+          setPasswordRequired: users.setPasswordRequired,
+          pendingEmail: users.pendingEmail,
+          email: users.email,
+          hasTempEmail: users.hasTempEmail,
+        })
         .from(users)
         .where(eq(users.id, row.userId));
+      if (current && !current.hasTempEmail) previous = current.email;
       // Only the address waiting for confirmation: a link sent for an address asked for before it (a
       // typo corrected, say) no longer changes anything.
       if (current?.pendingEmail?.toLowerCase() !== newEmail.toLowerCase())
@@ -142,7 +151,32 @@ export class UsersService {
       });
       return rows[0] as UserRow;
     });
+    if (previous && previous.toLowerCase() !== newEmail.toLowerCase())
+      await this.tellPreviousAddress(updated, previous);
     return this.present(updated);
+  }
+
+  /**
+   * The old address hears that the account's sign-in email changed: whoever changed it (the user, or
+   * an advisor allowed to edit them) controls the new one, and the owner of the old one should know.
+   * The change is made; a notice that cannot be sent is logged, not refused.
+   */
+  private async tellPreviousAddress(user: UserRow, previous: string) {
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
+    await this.outbound
+      .email(
+        {
+          to: previous,
+          subject: `Your ${firm.name} sign-in email was changed`,
+          text: `The email address you sign in to ${firm.name} with is now ${maskEmail(user.email)}. If you did not ask for this change, contact ${firm.name} at once.`,
+          kind: 'email_changed',
+          firmId: user.firmId,
+          senderName: firm.name,
+          idempotencyKey: `email_changed:${user.id}:${user.email.toLowerCase()}`,
+        },
+        Messages.codeSendFailed,
+      )
+      .catch(() => undefined);
   }
 
   async setDefaultCompany(actor: Actor, companyId: string) {
