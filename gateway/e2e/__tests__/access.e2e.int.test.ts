@@ -275,6 +275,19 @@ describe('API: access rules through the gateway', () => {
     });
   });
 
+  describe('revoked users', () => {
+    it('refuses after a sign-out everywhere the tokens issued before it, in the same second too, and not a sign-in right after', async () => {
+      const before = await s.signIn(s.firm, 'admin');
+      const out = await s.call('POST', '/sessions/sign_out_everywhere', { token: before.access_token });
+      expect(out.status).toBe(200);
+      const after = await s.signIn(s.firm, 'admin');
+      const deadline = Date.now() + 5_000;
+      while ((await s.call('GET', '/current_user', { token: before.access_token })).status !== 401)
+        if (Date.now() > deadline) throw new Error('the token of before the sign-out everywhere still works');
+      expect((await s.call('GET', '/current_user', { token: after.access_token })).status).toBe(200);
+    });
+  });
+
   describe('a service that goes away', () => {
     it('answers 503 at once, and the gateway stays up', async () => {
       await s.stopIdentity();

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { AppError } from '@portico/platform';
-import { claimsToActor, permits } from '../auth/claims.rules.js';
+import { claimsToActor, issuedAtMs, permits } from '../auth/claims.rules.js';
 import { JwksCache, type PublicJwk } from '../auth/jwks.cache.js';
 import { authFailure } from '../auth/jwt.strategy.js';
 import { RevocationList } from '../auth/revocations.js';
@@ -163,29 +163,37 @@ describe('JWKS cache', () => {
 });
 
 describe('revocations', () => {
-  it('refuses tokens issued before the last revocation of their user only', () => {
-    let now = 10_000;
-    const list = new RevocationList(3_600, () => now);
-    list.revoke('u1', 9_990);
-    expect(list.isRevoked('u1', 9_980)).toBe(true);
-    expect(list.isRevoked('u1', 9_990)).toBe(false);
-    expect(list.isRevoked('u2', 9_000)).toBe(false);
+  it('refuses tokens issued before the last revocation of their user only, to the millisecond', () => {
+    let now = 10_000_000;
+    const list = new RevocationList(3_600_000, () => now);
+    list.revoke('u1', 9_990_500);
+    expect(list.isRevoked('u1', 9_980_000)).toBe(true);
+    // The same second as the revocation, before it and after it.
+    expect(list.isRevoked('u1', 9_990_200)).toBe(true);
+    expect(list.isRevoked('u1', 9_990_700)).toBe(false);
+    expect(list.isRevoked('u2', 9_000_000)).toBe(false);
     expect(list.isRevoked('u1', undefined)).toBe(false);
-    now += 7_200;
+    now += 7_200_000;
     list.revoke('u3');
-    expect(list.isRevoked('u1', 9_980)).toBe(false);
+    expect(list.isRevoked('u1', 9_980_000)).toBe(false);
   });
 
   it("refuses every token of a revoked session, whenever issued, and no other session's", () => {
-    let now = 10_000;
-    const list = new RevocationList(3_600, () => now);
-    list.revokeSession('s1', 9_990);
-    expect(list.isRevoked('u1', 9_995, 's1')).toBe(true);
-    expect(list.isRevoked('u1', 9_995, 's2')).toBe(false);
-    expect(list.isRevoked('u1', 9_995)).toBe(false);
-    now += 7_200;
+    let now = 10_000_000;
+    const list = new RevocationList(3_600_000, () => now);
+    list.revokeSession('s1', 9_990_000);
+    expect(list.isRevoked('u1', 9_995_000, 's1')).toBe(true);
+    expect(list.isRevoked('u1', 9_995_000, 's2')).toBe(false);
+    expect(list.isRevoked('u1', 9_995_000)).toBe(false);
+    now += 7_200_000;
     list.revokeSession('s3');
-    expect(list.isRevoked('u1', 9_995, 's1')).toBe(false);
+    expect(list.isRevoked('u1', 9_995_000, 's1')).toBe(false);
+  });
+
+  it('reads the issue time to the millisecond when the token has it, else from its seconds', () => {
+    expect(issuedAtMs({ iat: 10, iat_ms: 10_250 })).toBe(10_250);
+    expect(issuedAtMs({ iat: 10 })).toBe(10_000);
+    expect(issuedAtMs({})).toBeUndefined();
   });
 });
 
@@ -195,7 +203,7 @@ describe('verified tokens', () => {
   it('remembers a token until it expires, and only that exact token', () => {
     let now = 1_000;
     const tokens = new VerifiedTokens(10, () => now);
-    tokens.set('t1', { actor, exp: 1_900, iat: 1_000 });
+    tokens.set('t1', { actor, exp: 1_900, issuedAtMs: 1_000_000 });
     expect(tokens.get('t1')?.actor).toBe(actor);
     expect(tokens.get('t1x')).toBeUndefined();
     now = 1_900;

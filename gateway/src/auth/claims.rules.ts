@@ -18,7 +18,14 @@ const accessClaims = z.object({
   readonly_access: z.boolean().optional(),
   sid: z.string().min(1).optional(),
   iat: z.number().optional(),
+  iat_ms: z.number().optional(),
 });
+
+/** When a token was issued, in epoch milliseconds: its `iat_ms`, else its `iat` (whole seconds). */
+export function issuedAtMs(payload: { iat?: unknown; iat_ms?: unknown }): number | undefined {
+  if (typeof payload.iat_ms === 'number') return payload.iat_ms;
+  return typeof payload.iat === 'number' ? payload.iat * 1_000 : undefined;
+}
 
 export type AccessClaims = z.infer<typeof accessClaims>;
 

@@ -5,7 +5,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import passport from 'passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { tokenExpired, unauthenticated } from './auth.errors.js';
-import { claimsToActor, TOKEN_ALGORITHMS, TOKEN_AUDIENCE, TOKEN_ISSUER } from './claims.rules.js';
+import { claimsToActor, issuedAtMs, TOKEN_ALGORITHMS, TOKEN_AUDIENCE, TOKEN_ISSUER } from './claims.rules.js';
 import { JwksCache } from './jwks.cache.js';
 import { RevocationList } from './revocations.js';
 import { VerifiedTokens } from './verified-tokens.js';
@@ -64,9 +64,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     return new passport.Passport();
   }
 
-  validate(payload: { iat?: number }): Actor {
+  validate(payload: { iat?: number; iat_ms?: number }): Actor {
     const actor = claimsToActor(payload);
-    if (this.revocations.isRevoked(actor.user_id, payload.iat, actor.session_id)) throw unauthenticated();
+    if (this.revocations.isRevoked(actor.user_id, issuedAtMs(payload), actor.session_id))
+      throw unauthenticated();
     return actor;
   }
 
@@ -78,12 +79,12 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   async authenticateRequest(request: { headers: Record<string, unknown> }): Promise<Actor> {
     const token = bearerToken(request as never);
     const known = token ? this.verified.get(token) : undefined;
-    if (known && !this.revocations.isRevoked(known.actor.user_id, known.iat, known.actor.session_id))
+    if (known && !this.revocations.isRevoked(known.actor.user_id, known.issuedAtMs, known.actor.session_id))
       return known.actor;
     const actor = await this.runStrategy(request);
     if (token) {
-      const { exp, iat } = decodeJwt(token);
-      if (exp) this.verified.set(token, { actor, exp, iat });
+      const claims = decodeJwt(token);
+      if (claims.exp) this.verified.set(token, { actor, exp: claims.exp, issuedAtMs: issuedAtMs(claims) });
     }
     return actor;
   }

@@ -9,32 +9,36 @@ export class RevocationList {
   private readonly revokedAt = new Map<string, number>();
   private readonly sessionsRevokedAt = new Map<string, number>();
 
-  /** @param retainSeconds how long to remember a revocation: at least the access token lifetime. */
+  /**
+   * Times are epoch milliseconds: a token's `iat` is in whole seconds, so a token issued in the second of
+   * a revocation, just before it, was taken for one issued after (identity now signs `iat_ms` too).
+   * @param retainMs how long to remember a revocation: at least the access token lifetime.
+   */
   constructor(
-    private readonly retainSeconds = 3_600,
-    private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1_000),
+    private readonly retainMs = 3_600_000,
+    private readonly nowMs: () => number = () => Date.now(),
   ) {}
 
-  revoke(userId: string, atSeconds = this.nowSeconds()): void {
+  revoke(userId: string, atMs = this.nowMs()): void {
     this.prune();
-    this.revokedAt.set(userId, Math.max(atSeconds, this.revokedAt.get(userId) ?? 0));
+    this.revokedAt.set(userId, Math.max(atMs, this.revokedAt.get(userId) ?? 0));
   }
 
-  revokeSession(sessionId: string, atSeconds = this.nowSeconds()): void {
+  revokeSession(sessionId: string, atMs = this.nowMs()): void {
     this.prune();
-    this.sessionsRevokedAt.set(sessionId, atSeconds);
+    this.sessionsRevokedAt.set(sessionId, atMs);
   }
 
   /** True for a token of a revoked session, or issued strictly before its user's last revocation. */
-  isRevoked(userId: string, issuedAtSeconds: number | undefined, sessionId?: string): boolean {
+  isRevoked(userId: string, issuedAtMs: number | undefined, sessionId?: string): boolean {
     if (sessionId && this.sessionsRevokedAt.has(sessionId)) return true;
     const at = this.revokedAt.get(userId);
-    if (at === undefined || issuedAtSeconds === undefined) return false;
-    return issuedAtSeconds < at;
+    if (at === undefined || issuedAtMs === undefined) return false;
+    return issuedAtMs < at;
   }
 
   private prune(): void {
-    const horizon = this.nowSeconds() - this.retainSeconds;
+    const horizon = this.nowMs() - this.retainMs;
     for (const revoked of [this.revokedAt, this.sessionsRevokedAt])
       for (const [key, at] of revoked) if (at < horizon) revoked.delete(key);
   }

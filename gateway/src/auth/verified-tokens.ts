@@ -2,9 +2,10 @@ import type { Actor } from '@portico/platform';
 
 interface Entry {
   actor: Actor;
-  /** Expiry and issue time of the token, in seconds. */
+  /** Expiry of the token, in seconds. */
   exp: number;
-  iat?: number;
+  /** When it was issued, in epoch milliseconds (for the revocations). */
+  issuedAtMs?: number;
 }
 
 /**

@@ -4,9 +4,9 @@ import { IdentityEvents, NotificationsEvents } from '@portico/proto';
 import type { RevocationList } from '../auth/revocations.js';
 import type { RealtimeHub } from './realtime.hub.js';
 
-function secondsOf(isoTime: string): number | undefined {
+function msOf(isoTime: string): number | undefined {
   const ms = Date.parse(isoTime);
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1_000);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /**
@@ -27,8 +27,8 @@ export async function startRealtimeEvents(
       (event) => {
         if (!event.userId) return;
         // One session: its tokens are refused; the user's other sessions and their sockets go on.
-        if (event.sessionId) return revocations.revokeSession(event.sessionId, secondsOf(event.occurredAt));
-        revocations.revoke(event.userId, secondsOf(event.occurredAt));
+        if (event.sessionId) return revocations.revokeSession(event.sessionId, msOf(event.occurredAt));
+        revocations.revoke(event.userId, msOf(event.occurredAt));
         hub.signOut(event.userId);
       },
       log,

@@ -7,6 +7,7 @@ import {
   type FirmAccess,
   readAcrossFirms,
   recordEvent,
+  type Tx,
 } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
@@ -14,7 +15,7 @@ import type { IdentityConfig } from '../config.js';
 import { hashSecret, randomToken } from '../crypto/secrets.js';
 import type { KeyRing } from '../keys/signing-keys.js';
 import { Messages } from '../messages.js';
-import { refreshTokens, type UserRow } from '../schema.js';
+import { type IdentitySchema, refreshTokens, type UserRow, users } from '../schema.js';
 import { CONFIG, DB, type IdentityDb, KEYS } from '../tokens.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { SecretPurpose, SecretsRepository } from './secrets.repository.js';
@@ -40,6 +41,13 @@ export function actorOf(user: UserRow, sessionId?: string): Actor {
     ...(sessionId ? { session_id: sessionId } : {}),
   };
 }
+
+/**
+ * Locks the user's row for the rest of the transaction: a refresh and a sign-out-everywhere of the same
+ * user take turns, so a revocation never misses a refresh token written meanwhile.
+ */
+const lockUser = (tx: Tx<IdentitySchema>, userId: string) =>
+  tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
 
 const sessionExpired = () => new AppError('unauthorized', 'session_expired', Messages.sessionExpired);
 
@@ -83,8 +91,13 @@ export class SessionTokensService {
       throw new AppError('unauthorized', 'refresh_reused', Messages.sessionExpired);
     }
     if (token.expiresAt.getTime() <= Date.now()) throw sessionExpired();
-    const claimed = await acrossFirms(this.db, (tx) =>
-      tx
+    const user = await this.activeUser(token.userId);
+    const client = { userAgent: token.userAgent, ip: token.ip };
+    // The old token claimed and the new one written in one transaction, in turn with sign-out-everywhere
+    // (both lock the user's row): one written between them was missed by the revocation.
+    const rotated = await acrossFirms(this.db, async (tx) => {
+      await lockUser(tx, token.userId);
+      const claimed = await tx
         .update(refreshTokens)
         .set({ rotatedAt: sql`now()` })
         .where(
@@ -94,14 +107,14 @@ export class SessionTokensService {
             isNull(refreshTokens.revokedAt),
           ),
         )
-        .returning({ id: refreshTokens.id }),
-    );
-    if (claimed.length === 0) {
+        .returning({ id: refreshTokens.id });
+      return claimed.length ? this.insertRefreshToken(tx, user, token.familyId, client) : undefined;
+    });
+    if (!rotated) {
       await this.revokeFamily(token.familyId, 'refresh_reused');
       throw new AppError('unauthorized', 'refresh_reused', Messages.sessionExpired);
     }
-    const user = await this.activeUser(token.userId);
-    return this.issue(user, token.familyId, { userAgent: token.userAgent, ip: token.ip });
+    return this.tokensFor(user, token.familyId, rotated);
   }
 
   async signOut(refreshToken: string): Promise<number> {
@@ -117,6 +130,7 @@ export class SessionTokensService {
   /** Ends every session of the user and announces it, so open browsers and sockets sign out too. */
   async signOutEverywhere(actor: Actor, reason = 'sign_out_everywhere'): Promise<number> {
     return acrossFirms(this.db, async (tx) => {
+      await lockUser(tx, actor.user_id);
       const revoked = await tx
         .update(refreshTokens)
         .set({ revokedAt: sql`now()` })
@@ -167,18 +181,33 @@ export class SessionTokensService {
     familyId: string,
     client: { userAgent: string; ip: string },
   ): Promise<SessionTokens> {
-    const refreshToken = randomToken();
-    await acrossFirms(this.db, (tx) =>
-      tx.insert(refreshTokens).values({
-        firmId: user.firmId,
-        userId: user.id,
-        familyId,
-        tokenHash: hashSecret(refreshToken),
-        expiresAt: sql`now() + make_interval(secs => ${this.config.REFRESH_TOKEN_TTL_SECONDS})`,
-        userAgent: client.userAgent.slice(0, 300),
-        ip: client.ip.slice(0, 64),
-      }),
+    const refreshToken = await acrossFirms(this.db, (tx) =>
+      this.insertRefreshToken(tx, user, familyId, client),
     );
+    return this.tokensFor(user, familyId, refreshToken);
+  }
+
+  /** A new refresh token of the session, stored by its hash; the token itself is answered once. */
+  private async insertRefreshToken(
+    tx: Tx<IdentitySchema>,
+    user: UserRow,
+    familyId: string,
+    client: { userAgent: string; ip: string },
+  ): Promise<string> {
+    const refreshToken = randomToken();
+    await tx.insert(refreshTokens).values({
+      firmId: user.firmId,
+      userId: user.id,
+      familyId,
+      tokenHash: hashSecret(refreshToken),
+      expiresAt: sql`now() + make_interval(secs => ${this.config.REFRESH_TOKEN_TTL_SECONDS})`,
+      userAgent: client.userAgent.slice(0, 300),
+      ip: client.ip.slice(0, 64),
+    });
+    return refreshToken;
+  }
+
+  private async tokensFor(user: UserRow, familyId: string, refreshToken: string): Promise<SessionTokens> {
     const accessToken = await this.keys.signAccessToken(
       actorOf(user, familyId),
       this.config.ACCESS_TOKEN_TTL_SECONDS,
