@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { openDatabase } from '@portico/platform';
 import { Identity } from '@portico/proto';
+import { schema } from '../schema.js';
+import { SecretsRepository } from '../sessions/secrets.repository.js';
 import { TEST_PASSWORD } from '../testing/index.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
@@ -39,6 +42,29 @@ describe('identity: sign-in limits under concurrent requests, and account change
     expect(count(burst, 'rejected 401')).toBe(4);
     expect(count(burst, 'rejected 429')).toBe(16);
     await expect(h.bus.request(Identity.verifyCode, { uid, code })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('hands out exactly five attempts of a code to twenty takers at once', async () => {
+    // The property the service relies on: guesses are compared only after taking an attempt.
+    const { id, uid, email } = user('other');
+    await h.bus.request(Identity.sendEmailCode, { uid });
+    expect(await h.lastCodeTo(email)).toMatch(/^\d{6}$/);
+    const [row] = await h.identity.query<{ id: string }>(
+      `select id from one_time_secrets where user_id = $1 and purpose = 'sign_in_code' and consumed_at is null
+       order by created_at desc limit 1`,
+      [id],
+    );
+    const database = openDatabase(h.identity.databaseUrl, schema, { max: 10 });
+    try {
+      const secrets = new SecretsRepository(database.db);
+      const taken = await Promise.all(
+        Array.from({ length: 20 }, () => secrets.takeAttempt(row?.id as string, 5)),
+      );
+      expect(taken.filter((t) => typeof t === 'number').sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(taken.filter((t) => t === 'exhausted')).toHaveLength(15);
+    } finally {
+      await database.close();
+    }
   });
 
   it('lets the right code through when it comes within the five', async () => {
