@@ -3,9 +3,13 @@ import { KitThemeProvider, type KitThemeProviderProps } from './KitThemeProvider
 
 export type KitProviderProps = KitThemeProviderProps;
 
-/** Where toasts show (top right, at most 5); inside a `KitThemeProvider`. */
+/**
+ * Where toasts show (bottom right, at most 5); inside a `KitThemeProvider`. At the top right they covered
+ * the header's Sign out and the in-app banner's close button while they showed, which a notice that stays
+ * while a zip is built made last.
+ */
 export function KitNotifications({ env = 'default' }: { env?: 'default' | 'test' }) {
-  return <Notifications position="top-right" limit={5} transitionDuration={env === 'test' ? 0 : 200} />;
+  return <Notifications position="bottom-right" limit={5} transitionDuration={env === 'test' ? 0 : 200} />;
 }
 
 /** Theme, toasts and the dialog stack. The shell renders it once; remotes render inside it. */
