@@ -614,6 +614,9 @@ export const SetSignInMethodRequestSchema: GenMessage<SetSignInMethodRequest> = 
  */
 export type SetSignInMethodResponse = Message<"portico.identity.v1.SetSignInMethodResponse"> & {
   /**
+   * A grant to sign in with (exchange_token), for the sign-in step that asked for a method
+   * (set_password_required, or a reset link's grant_token); empty for a signed-in change.
+   *
    * @generated from field: string auth_token = 1;
    */
   authToken: string;
