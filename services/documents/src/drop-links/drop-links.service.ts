@@ -16,7 +16,7 @@ import type { DocumentsConfig } from '../config.js';
 import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import type { dropOffs } from '../schema.js';
-import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
+import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 import { MAX_FILES_PER_UPLOAD } from '../uploads/file-type.rules.js';
 import { type Checked, UploadValidator } from '../uploads/upload-validator.js';
@@ -24,7 +24,6 @@ import { distinctUploadIds, UploadsRepository } from '../uploads/uploads.reposit
 import {
   assertInTime,
   assertUploadFiles,
-  deleteUnfiled,
   invalidFileResult,
   storedName,
   UploadsService,
@@ -189,7 +188,7 @@ export class DropLinksService {
       if (consumed.size !== ids.length) throw notFound();
       return good.length ? this.repo.addDropOffs(tx, scope, good, { name, email }) : [];
     });
-    await deleteUnfiled(this.store, unfiled);
+    await deleteObjects(this.store, unfiled);
     if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
     await this.notify(
       firm.firmId,

@@ -34,7 +34,7 @@ import {
 import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import type { ItemRow } from '../schema.js';
-import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
+import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, LOG, OBJECT_STORE } from '../tokens.js';
 import { recordItemEvent, recordItemEvents } from './item.events.js';
 import { listedToDocumentItem, toDocumentItem } from './item.mapper.js';
@@ -66,8 +66,8 @@ import {
 } from './paths.rules.js';
 
 /**
- * Object copies (and deletes) a folder's copy or move keeps in flight at once: each is a round trip of
- * tens of milliseconds to S3, so a folder of a thousand files takes seconds this way, not a minute.
+ * Object copies a folder's copy keeps in flight at once: each is a round trip of tens of milliseconds
+ * to S3, so a folder of a thousand files takes seconds this way, not a minute.
  */
 const COPY_CONCURRENCY = 16;
 
@@ -434,22 +434,13 @@ export class ItemsService {
         }
         return copies;
       });
-      await this.deleteObjects(obsolete);
+      await deleteObjects(this.store, obsolete);
       return { document: toDocumentItem(row), message: Messages.updated };
     } catch (err) {
-      await this.deleteObjects(created);
+      await deleteObjects(this.store, created);
       if (isUniqueViolation(err)) throw nameTaken();
       throw err;
     }
-  }
-
-  /**
-   * Objects no row names any more (a move's old ones, or a failed copy's new ones), a few at a time:
-   * one by one, a large folder's would hold the reply back for seconds. One that cannot be deleted is
-   * left to the store.
-   */
-  private async deleteObjects(keys: readonly string[]) {
-    await mapLimited(keys, COPY_CONCURRENCY, (key) => this.store.delete(key).catch(() => undefined));
   }
 
   private async copyRows(

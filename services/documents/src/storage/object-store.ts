@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { mapLimited } from '../jobs/map-limited.js';
 
 /** Where file bytes live. The database holds the tree; this holds the objects, one key per file. */
 export interface ObjectStore {
@@ -64,3 +65,16 @@ export const StorageKeys = {
     `${EXPORTS_PREFIX}firms/${firmId}/companies/${companyId}/${id}.zip`,
   dropOff: (firmId: string, uploadId: string) => `firms/${firmId}/drop-offs/${uploadId}`,
 };
+
+/** Deletes a store keeps in flight at once when removing many objects. */
+const DELETE_CONCURRENCY = 16;
+
+/**
+ * Best effort: deletes objects no row names any more (uploads not filed, a move's old objects, a failed
+ * copy's new ones), a few at a time, since one by one a large folder's would hold the reply back for
+ * seconds. A delete that fails is not the caller's error: the object is left to the sweep of abandoned
+ * uploads, or to the store.
+ */
+export async function deleteObjects(store: ObjectStore, keys: readonly string[]): Promise<void> {
+  await mapLimited(keys, DELETE_CONCURRENCY, (key) => store.delete(key).catch(() => undefined));
+}

@@ -31,7 +31,7 @@ import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
 import type { UploadRow } from '../schema.js';
-import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
+import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, OBJECT_STORE } from '../tokens.js';
 import { contentTypeOf, isUploadType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './file-type.rules.js';
 import { tooLateToProcess } from './upload-expiry.rules.js';
@@ -319,7 +319,7 @@ export class UploadsService {
         message: Messages.uploaded,
       });
     });
-    await deleteUnfiled(this.store, unfiled);
+    await deleteObjects(this.store, unfiled);
     const filed = files.filter((f) => !f.invalid && !f.isDuplicate);
     const duplicates = files.filter((f) => f.isDuplicate);
     if (!filed.length && !duplicates.length)
@@ -378,14 +378,6 @@ export function assertInTime(pending: readonly UploadRow[]): void {
 /** A file of a process call that failed its checks: skipped, with the spec's INVALID message. */
 export function invalidFileResult(uploadId: string, documentName: string) {
   return { uploadId, documentName, invalid: true, message: Messages.invalidFiles };
-}
-
-/**
- * Deletes the objects of uploads that were not filed. A delete that fails is not the caller's error:
- * the sweep of abandoned uploads removes what is left.
- */
-export async function deleteUnfiled(store: ObjectStore, keys: readonly string[]): Promise<void> {
-  await mapLimited(keys, VALIDATE_CONCURRENCY, (key) => store.delete(key).catch(() => undefined));
 }
 
 /**
