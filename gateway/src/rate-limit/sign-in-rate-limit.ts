@@ -14,8 +14,9 @@ export interface SignInRateLimitOptions {
 
 /**
  * Per-address and per-account limits on the sign-in routes. The address limit runs before the body is
- * read; the account limits after, one for each way a body names an account (email, uid, challenge). Over the limit: 429 with
- * Retry-After. Identity keeps its own finer limits (wrong codes, lockout) behind these.
+ * read; the account limits after, one for each way a body names an account (email, uid, challenge).
+ * Over the limit: 429 with Retry-After. Identity keeps its own finer limits (wrong codes, lockout)
+ * behind these.
  */
 export async function registerSignInRateLimit(app: FastifyInstance, options: SignInRateLimitOptions) {
   const byAddress = app.createRateLimit({

@@ -85,7 +85,6 @@ export class UsersRepository {
     return rows[0] as UserRow;
   }
 
-  /** Sign-in bookkeeping (failed attempts, lock) on a user found across firms. */
   /** Counts a wrong password in one statement; returns the new count. */
   async countPasswordFailure(user: UserRow): Promise<number> {
     const rows = await acrossFirms(this.db, (tx) =>
@@ -98,6 +97,7 @@ export class UsersRepository {
     return rows[0]?.attempts ?? 0;
   }
 
+  /** Sign-in bookkeeping (failed attempts, lock) on a user found across firms. */
   async updateSignInState(
     user: UserRow,
     changes: Pick<UserChanges, 'failedPasswordAttempts' | 'lockedUntil'>,
