@@ -32,23 +32,18 @@ const notes = pgTable('deadline_notes', {
 });
 const schema = { notes };
 
+/** A test subject taking and answering the lookup messages, whose fields carry what each test needs. */
+const contract = (name: string) =>
+  defineRpc({
+    subject: `test.deadline.${name}.v1`,
+    request: LookupEmailRequestSchema,
+    response: LookupEmailResponseSchema,
+  });
 // The request's email carries what the handler does: '<body>:<ms>' writes a note and waits that long
 // before committing; the reply's uid is what the handler saw.
-const write = defineRpc({
-  subject: 'test.deadline.write.v1',
-  request: LookupEmailRequestSchema,
-  response: LookupEmailResponseSchema,
-});
-const relay = defineRpc({
-  subject: 'test.deadline.relay.v1',
-  request: LookupEmailRequestSchema,
-  response: LookupEmailResponseSchema,
-});
-const seen = defineRpc({
-  subject: 'test.deadline.seen.v1',
-  request: LookupEmailRequestSchema,
-  response: LookupEmailResponseSchema,
-});
+const write = contract('write');
+const relay = contract('relay');
+const seen = contract('seen');
 
 const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_access: 'partner' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
