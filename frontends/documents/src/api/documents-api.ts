@@ -1,4 +1,5 @@
 import type { ApiClient } from '@portico/kit';
+import { apiFolder } from '../rules/names.js';
 
 /** A file or folder of a company's tree, as the gateway returns it (spec 1 s.3, Document item). */
 export interface DocItem {
@@ -49,7 +50,7 @@ export interface LeanDocList {
 /** The full Document items of a lean listing (an item that already has every field stays as it is). */
 export function expandLean(list: LeanDocList, companyId: string): DocList {
   const path = list.path || '/';
-  const folder = path === '/' ? '' : path;
+  const folder = apiFolder(path);
   const company = list.company_id || companyId;
   return {
     path,

@@ -24,7 +24,7 @@ import { useDropzone } from 'react-dropzone';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { type Capabilities, capabilitiesAt, visibleItems } from '../rules/capabilities.js';
 import { failureText } from '../rules/failure-text.js';
-import { crumbs } from '../rules/names.js';
+import { apiFolder, crumbs } from '../rules/names.js';
 import { bulkActions } from '../rules/selection.js';
 import { type DocumentsView, readView, saveView } from '../rules/view-preference.js';
 import { HiddenFileInput } from '../upload/HiddenFileInput.js';
@@ -119,7 +119,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     queryFn: () =>
       debounced
         ? api.search(companyId, debounced, includeDeleted)
-        : api.list(companyId, path === '/' ? '' : path, includeDeleted),
+        : api.list(companyId, apiFolder(path), includeDeleted),
   });
   const items = useMemo(() => visibleItems(caps, listing.data?.documents ?? []), [caps, listing.data]);
   const selected = useMemo(() => items.filter((i) => selection[i.id]), [items, selection]);

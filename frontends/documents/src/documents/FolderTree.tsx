@@ -4,7 +4,7 @@ import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } f
 import type { DocumentsApi } from '../api/documents-api.js';
 import type { Capabilities } from '../rules/capabilities.js';
 import { visibleItems } from '../rules/capabilities.js';
-import { isInSystemFolder, isStaffOnly, normalizePath } from '../rules/names.js';
+import { apiFolder, isInSystemFolder, isStaffOnly, normalizePath } from '../rules/names.js';
 import './folder-tree.css';
 import { ChevronIcon, FolderIcon, LockIcon } from './icons.js';
 
@@ -184,7 +184,7 @@ function Children(props: LevelProps) {
   const folders = useQuery({
     queryKey: [...folderKey(companyId, path), hideSystem ? 'targets' : 'all'],
     queryFn: async () => {
-      const list = await api.list(companyId, path === '/' ? '' : path, false);
+      const list = await api.list(companyId, apiFolder(path), false);
       return visibleItems(
         caps,
         list.documents.filter(

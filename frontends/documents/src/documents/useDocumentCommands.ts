@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import type { DocItem, DocumentsApi, LinkResponse } from '../api/documents-api.js';
 import { failureText } from '../rules/failure-text.js';
 import { inParallel } from '../rules/in-parallel.js';
-import { normalizePath, parentPath } from '../rules/names.js';
+import { apiFolder, normalizePath, parentPath } from '../rules/names.js';
 import { FOLDERS_NOT_DOWNLOADABLE } from '../rules/selection.js';
 import type { DownloadChoice } from './dialog-state.js';
 import type { BulkProgress, Destination } from './dialogs.js';
@@ -21,9 +21,6 @@ interface CommandsInput {
   close: () => void;
   clearSelection: () => void;
 }
-
-/** The call without a leading slash for the root, as the API takes a folder. */
-const apiFolder = (path: string) => (path === '/' ? '' : path);
 
 /**
  * What the file manager's buttons and dialogs do: each call to the documents API with its toasts, the

@@ -65,6 +65,9 @@ export function normalizePath(path: string | null | undefined): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
+/** A folder as the documents API names it: the root, '/' in listings and addresses, is ''. */
+export const apiFolder = (path: string) => (path === '/' ? '' : path);
+
 export function parentPath(path: string): string {
   const p = normalizePath(path);
   const i = p.lastIndexOf('/');
