@@ -10,8 +10,9 @@ function withFolder(prev: URLSearchParams, folder: string): URLSearchParams {
   const p = new URLSearchParams(prev);
   p.delete('file');
   p.delete('previewName');
-  if (normalizePath(folder) === '/') p.delete('path');
-  else p.set('path', normalizePath(folder));
+  const path = normalizePath(folder);
+  if (path === '/') p.delete('path');
+  else p.set('path', path);
   return p;
 }
 
