@@ -335,16 +335,14 @@ export class ItemsService {
       const newName =
         item.type === 'file' ? renamedFileName(item.name, req.newName) : sanitiseName(req.newName);
       if (!newName) throw badRequest(Messages.nameRequired, { newName: Messages.nameRequired });
+      const newPath = joinPath(item.folder, newName);
       // The system folders are the product's, also before a company's first listing has made them.
-      if (isSystemPath(joinPath(item.folder, newName))) throw systemFolder();
-      assertCanChange(actor, access, kindOf(item), joinPath(item.folder, newName));
+      if (isSystemPath(newPath)) throw systemFolder();
+      assertCanChange(actor, access, kindOf(item), newPath);
       if (newName === item.name) return item;
-      await this.assertFits(tx, item, joinPath(item.folder, newName));
-      await this.assertCanCarryContents(tx, actor, item, access, {
-        access,
-        path: joinPath(item.folder, newName),
-      });
-      const clash = await this.repo.findLive(tx, scope, access.companyId, joinPath(item.folder, newName));
+      await this.assertFits(tx, item, newPath);
+      await this.assertCanCarryContents(tx, actor, item, access, { access, path: newPath });
+      const clash = await this.repo.findLive(tx, scope, access.companyId, newPath);
       if (clash && clash.id !== item.id) throw nameTaken();
       const renamed = await this.repo.update(tx, scope, item.id, { name: newName });
       if (item.type === 'folder')
