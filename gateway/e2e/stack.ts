@@ -93,6 +93,7 @@ export async function startStack(
 
   return {
     gateway,
+    natsUrl: nats.url,
     identity,
     firm,
     other,

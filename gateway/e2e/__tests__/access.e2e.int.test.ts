@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startGateway } from '@portico/gateway/testing';
 import WebSocket from 'ws';
 import { type Stack, startStack } from '../stack.js';
 
@@ -272,6 +273,36 @@ describe('API: access rules through the gateway', () => {
       expect(await statusOnceRefused(thief)).toBe(401);
 
       expect((await s.call('GET', '/current_user', { token: kept.access_token })).status).toBe(200);
+    });
+  });
+
+  describe('a gateway replica that starts after a revocation', () => {
+    it('refuses the revoked tokens still within their lifetime, and takes the others', async () => {
+      const kept = await s.signIn(s.firm, 'admin');
+      const left = await s.signIn(s.firm, 'full');
+      const everywhere = await s.signIn(s.firm, 'other');
+      await s.call('POST', '/sessions/sign_out', { body: { refresh_token: left.refresh_token } });
+      await s.call('POST', '/sessions/sign_out_everywhere', { token: everywhere.access_token });
+      const deadline = Date.now() + 5_000;
+      while ((await s.call('GET', '/current_user', { token: left.access_token })).status !== 401)
+        if (Date.now() > deadline) throw new Error('the running replica still takes the signed-out token');
+
+      // A replica started now (a rolling deploy, a restart) has heard none of it as it happened.
+      const late = await startGateway({
+        natsUrl: s.natsUrl,
+        env: { LOG_LEVEL: 'silent', REQUEST_TIMEOUT_MS: '3000' },
+      });
+      try {
+        const statusAt = async (token: string) =>
+          (await fetch(`${late.url}/current_user`, { headers: { authorization: `Bearer ${token}` } })).status;
+        expect(await statusAt(left.access_token)).toBe(401);
+        expect(await statusAt(everywhere.access_token)).toBe(401);
+        expect(await statusAt(kept.access_token)).toBe(200);
+        // The same user's other session (signed in before the test) goes on.
+        expect(await statusAt(as('full'))).toBe(200);
+      } finally {
+        await late.stop();
+      }
     });
   });
 

@@ -15,7 +15,7 @@ export class RevocationList {
    * @param retainMs how long to remember a revocation: at least the access token lifetime.
    */
   constructor(
-    private readonly retainMs = 3_600_000,
+    readonly retainMs = 3_600_000,
     private readonly nowMs: () => number = () => Date.now(),
   ) {}
 

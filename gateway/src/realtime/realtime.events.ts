@@ -32,6 +32,9 @@ export async function startRealtimeEvents(
         hub.signOut(event.userId);
       },
       log,
+      // A replica that starts (a rolling deploy, a crash) must refuse the tokens revoked before it did,
+      // for as long as they would otherwise be valid.
+      { replayFrom: new Date(Date.now() - revocations.retainMs) },
     ),
     subscribeFanOut(
       nc,

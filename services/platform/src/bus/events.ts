@@ -224,23 +224,45 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
   }
 }
 
+/** How long a fan-out subscription with `replayFrom` waits for its replay before it answers anyway. */
+const REPLAY_WAIT_MS = 10_000;
+
+/** The stream sequence of the last event of `subject`, if it came at `since` or later. */
+async function lastSequenceSince(jsm: JetStreamManager, subject: string, since: Date) {
+  const last = await jsm.streams.getMessage(EVENTS_STREAM, { last_by_subj: subject }).catch(() => null);
+  return last && last.time >= since ? last.seq : undefined;
+}
+
 /**
  * A fan-out subscription for one process (the gateway's sockets): every replica sees every event,
- * starting from now (or from the last event already in the stream with `replayLast`, for state such as
- * a maintenance banner), with no durable state.
+ * starting from now, with no durable state. `replayLast` starts from the last event already in the
+ * stream, for state such as a maintenance banner; `replayFrom` from every event since that time, for
+ * state a replica that starts later must know (the revocations of tokens still in use), and answers
+ * once those are handled.
  */
 export async function subscribeFanOut<M extends DescMessage>(
   nc: NatsConnection,
   contract: EventContract<M>,
   handle: (event: MessageShape<M>) => void,
   log: Logger,
-  options: { replayLast?: boolean } = {},
+  options: { replayLast?: boolean; replayFrom?: Date } = {},
 ): Promise<{ stop: () => Promise<void> }> {
-  await ensureEventStream(nc);
+  const jsm = await ensureEventStream(nc);
+  // With `replayFrom`, the subscription answers once it has handled the last event already there.
+  const replayUpTo = options.replayFrom
+    ? await lastSequenceSince(jsm, contract.subject, options.replayFrom)
+    : undefined;
+  let caughtUp: () => void = () => undefined;
+  const replayed = new Promise<void>((resolve) => {
+    caughtUp = resolve;
+    if (replayUpTo === undefined) resolve();
+  });
   const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, {
     // A single subject as a string: `filter_subject`, which servers before 2.10 understand too.
     filter_subjects: contract.subject,
-    deliver_policy: options.replayLast ? DeliverPolicy.LastPerSubject : DeliverPolicy.New,
+    ...(options.replayFrom
+      ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: options.replayFrom.toISOString() }
+      : { deliver_policy: options.replayLast ? DeliverPolicy.LastPerSubject : DeliverPolicy.New }),
   });
   const messages = await consumer.consume();
   const loop = (async () => {
@@ -250,8 +272,16 @@ export async function subscribeFanOut<M extends DescMessage>(
       } catch (err) {
         log.error({ err, subject: msg.subject }, 'Fan-out handler failed');
       }
+      if (replayUpTo !== undefined && msg.seq >= replayUpTo) caughtUp();
     }
   })();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), REPLAY_WAIT_MS);
+  });
+  if ((await Promise.race([replayed, late])) === 'late')
+    log.warn({ subject: contract.subject }, 'Replaying earlier events is slow; going on while it continues');
+  clearTimeout(timer);
   return {
     stop: async () => {
       await messages.close();
