@@ -94,6 +94,16 @@ export const uploads = pgTable(
     createdBy: uuid('created_by'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /**
+     * Until when a process call is checking this upload: a second call with the same ids is refused at
+     * once instead of reading and parsing the same files again. Lapses by itself if that call dies.
+     */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    /**
+     * Processed but not filed (invalid, a duplicate, never uploaded): its object was deleted, but the
+     * link may still put one there until it expires, so the sweep deletes the key again after that.
+     */
+    discarded: boolean('discarded').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('uploads_firm_idx').on(t.firmId)],
@@ -145,7 +155,8 @@ export const dropOffs = pgTable(
     note: text('note').notNull().default(''),
     createdAt: createdAt(),
   },
-  (t) => [index('drop_offs_firm_idx').on(t.firmId, t.createdAt)],
+  // The list pages by (created_at, id), newest first.
+  (t) => [index('drop_offs_firm_idx').on(t.firmId, t.createdAt, t.id)],
 );
 
 export const schema = { items, uploads, extractedDocuments, dropOffs };

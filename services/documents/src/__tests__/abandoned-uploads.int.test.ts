@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { openDatabase } from '@portico/platform';
+import { firmScope, openDatabase } from '@portico/platform';
 import { Documents } from '@portico/proto';
 import { schema } from '../schema.js';
 import { S3ObjectStore } from '../storage/s3.object-store.js';
 import { sweepAbandonedUploads } from '../uploads/abandoned-uploads.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
+import { withClaimedUploads } from '../uploads/uploads.service.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
-import { pdf } from './samples.js';
+import { pdf, png } from './samples.js';
 
 jest.setTimeout(60_000);
 
@@ -34,17 +35,17 @@ describe('uploads never processed', () => {
     await h.stop();
   });
 
-  /** Upload links for these names, each PUT with a one-page PDF; answers the upload ids. */
-  async function uploaded(names: string[]) {
-    const body = await pdf();
+  /** Upload links for these names, each PUT with `body` (a one-page PDF); answers the links. */
+  async function linksFor(names: string[], body: Buffer, put = true) {
     const { links } = await h.bus.request(
       Documents.createUploadLinks,
       { companyId: company(), files: names.map((name) => ({ name, size: BigInt(body.length) })) },
       { actor: actor() },
     );
-    for (const link of links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
-    return links.map((l) => l.uploadId);
+    if (put) for (const link of links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+    return links;
   }
+  const uploaded = async (names: string[]) => (await linksFor(names, await pdf())).map((l) => l.uploadId);
   const process = (uploadIds: string[]) =>
     h.bus.request(Documents.processDocument, { companyId: company(), uploadIds }, { actor: actor() });
   const keyOf = async (id: string) =>
@@ -130,5 +131,79 @@ describe('uploads never processed', () => {
       removed: 1,
     });
     expect(await rows([stuck as string])).toBe(0);
+  });
+
+  it('deletes again, once its link has expired, what was put through the link of an upload not filed', async () => {
+    // A PNG named .pdf is INVALID; its object is deleted, but its link accepts one more put.
+    const fake = await png();
+    const [invalid] = await linksFor(['fake.pdf'], fake);
+    // Processed before anything was put: nothing to file either.
+    const [early] = await linksFor(['early.pdf'], await pdf(), false);
+    await expect(process([invalid?.uploadId as string])).rejects.toMatchObject({ status: 400 });
+    await expect(process([early?.uploadId as string])).rejects.toMatchObject({ status: 400 });
+    for (const [link, body] of [
+      [invalid, fake],
+      [early, await pdf()],
+    ] as const) {
+      const put = await fetch(link?.url as string, { method: 'PUT', headers: link?.headers, body });
+      expect(put.status).toBe(200);
+    }
+    const keys = [await keyOf(invalid?.uploadId as string), await keyOf(early?.uploadId as string)];
+    for (const key of keys) expect(await store.head(key)).toBeDefined();
+
+    // Not before the link has expired (and the hour for a put begun in time), nor forgotten as filed.
+    const repo = new UploadsRepository(database.db);
+    const ids = [invalid?.uploadId as string, early?.uploadId as string];
+    await h.documents.query(`update uploads set consumed_at = now() - interval '2 days' where id = any($1)`, [
+      ids,
+    ]);
+    expect(await sweepAbandonedUploads(repo, store)).toEqual({ removed: 0, forgotten: 0 });
+    expect(await rows(ids)).toBe(2);
+    await h.documents.query(`update uploads set expires_at = now() - interval '2 hours' where id = any($1)`, [
+      ids,
+    ]);
+    expect(await sweepAbandonedUploads(repo, store)).toEqual({ removed: 2, forgotten: 0 });
+    for (const key of keys) expect(await store.head(key)).toBeUndefined();
+    expect(await rows(ids)).toBe(0);
+  });
+
+  it('marks the second of two same-named files discarded and the filed one not', async () => {
+    const [first, second] = (await uploaded(['twin.pdf', 'twin.pdf'])) as string[];
+    const answer = await process([first as string, second as string]);
+    expect(answer.files.map((f) => !!f.isDuplicate)).toEqual([false, true]);
+    const marks = await h.documents.query<{ id: string; discarded: boolean }>(
+      'select id, discarded from uploads where id = any($1)',
+      [[first, second]],
+    );
+    expect(Object.fromEntries(marks.map((m) => [m.id, m.discarded]))).toEqual({
+      [first as string]: false,
+      [second as string]: true,
+    });
+  });
+
+  it('refuses a process call for uploads another call holds, and lets them go when that call fails', async () => {
+    const [held] = (await uploaded(['held.pdf'])) as string[];
+    const repo = new UploadsRepository(database.db);
+    const scope = firmScope(h.firm.firmId);
+    const owner = { companyId: company(), createdBy: actor().user_id };
+    // Held by a call that is still checking: a second call is refused without reading the file.
+    await expect(
+      withClaimedUploads(repo, scope, [held as string], owner, async () => {
+        await expect(process([held as string])).rejects.toMatchObject({ status: 404 });
+        throw new Error('the first call fails');
+      }),
+    ).rejects.toThrow('the first call fails');
+    // Let go: the same id can be sent again.
+    expect((await process([held as string])).files[0]?.documentName).toBe('held.pdf');
+    // A claim left by a call that died lapses by itself.
+    const [orphan] = (await uploaded(['orphan.pdf'])) as string[];
+    await h.documents.query(`update uploads set claimed_until = now() + interval '1 minute' where id = $1`, [
+      orphan,
+    ]);
+    await expect(process([orphan as string])).rejects.toMatchObject({ status: 404 });
+    await h.documents.query(`update uploads set claimed_until = now() - interval '1 second' where id = $1`, [
+      orphan,
+    ]);
+    expect((await process([orphan as string])).files[0]?.documentName).toBe('orphan.pdf');
   });
 });

@@ -2,8 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
   AppError,
+  assertBeforeDeadline,
   type BusClient,
   badRequest,
+  type FirmScope,
   firmScope,
   hasControlCharacters,
   isUuid,
@@ -15,19 +17,19 @@ import { notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
-import type { dropOffs } from '../schema.js';
+import type { dropOffs, UploadRow } from '../schema.js';
 import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 import { MAX_FILES_PER_UPLOAD } from '../uploads/file-type.rules.js';
 import { type Checked, UploadValidator } from '../uploads/upload-validator.js';
 import { distinctUploadIds, UploadsRepository } from '../uploads/uploads.repository.js';
 import {
-  assertInTime,
   assertUploadFiles,
   invalidFileResult,
   storedName,
   UploadsService,
   VALIDATE_CONCURRENCY,
+  withClaimedUploads,
 } from '../uploads/uploads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
 import { DropLinksRepository } from './drop-links.repository.js';
@@ -125,9 +127,8 @@ export class DropLinksService {
   }
 
   /**
-   * Checks every upload first, then consumes them all and files the valid ones in one transaction: a
-   * failed write leaves the uploads pending, so the uploader can send the same ids again. The objects of
-   * invalid files are deleted only once that has committed.
+   * Claims the uploads, checks every one, then consumes them all and files the valid ones in one
+   * transaction: a failed write leaves the uploads pending, so the uploader can send the same ids again.
    */
   async process(req: DropOffProcessRequest) {
     const firm = await this.firmOf(req.dropLinkId);
@@ -144,23 +145,53 @@ export class DropLinksService {
     const ids = distinctUploadIds(req.uploadIds);
     if (!ids.length) throw badRequest(Messages.noFiles);
     if (ids.length > MAX_FILES_PER_UPLOAD) throw badRequest(Messages.tooManyFiles);
-    const pending = await this.uploads.pending(scope, ids, null);
-    if (!pending) throw notFound();
-    assertInTime(pending);
-    const checks = await mapLimited(pending, VALIDATE_CONCURRENCY, (upload) =>
-      this.validator.check(upload, storedName(upload.fileName)),
+    const { files, invalid, saved } = await withClaimedUploads(
+      this.uploads,
+      scope,
+      ids,
+      { companyId: null },
+      async (pending) => {
+        const checks = await mapLimited(pending, VALIDATE_CONCURRENCY, (upload) => {
+          assertBeforeDeadline();
+          return this.validator.check(upload, storedName(upload.fileName));
+        });
+        return this.fileDropOffs(scope, ids, pending, checks, { name, email, note });
+      },
     );
+    await this.notify(
+      firm.firmId,
+      saved.map((s) => s.name),
+      { name, email },
+      saved[0]?.id as string,
+    );
+    return {
+      files,
+      message: invalid.length ? Messages.invalidFiles : Messages.uploaded,
+      invalidFiles: invalid,
+    };
+  }
 
+  /**
+   * Consumes the checked uploads and files the valid ones as drop-offs in one transaction; the objects
+   * of invalid files are deleted once it has committed. 400 when none was valid.
+   */
+  private async fileDropOffs(
+    scope: FirmScope,
+    ids: string[],
+    pending: UploadRow[],
+    checks: Checked[],
+    who: { name: string; email: string; note: string },
+  ) {
     const files = [];
     const invalid: string[] = [];
-    const unfiled: string[] = [];
+    const unfiled: UploadRow[] = [];
     const good: (typeof dropOffs.$inferInsert)[] = [];
     for (const [i, upload] of pending.entries()) {
       const fileName = storedName(upload.fileName);
       const checked = checks[i] as Checked;
       if (!checked.valid) {
         invalid.push(upload.fileName);
-        unfiled.push(upload.storageKey);
+        unfiled.push(upload);
         files.push(invalidFileResult(upload.id, fileName));
         continue;
       }
@@ -171,9 +202,9 @@ export class DropLinksService {
         name: fileName,
         size: checked.size,
         contentType: checked.contentType,
-        uploaderName: name,
-        uploaderEmail: email,
-        note,
+        uploaderName: who.name,
+        uploaderEmail: who.email,
+        note: who.note,
       });
       files.push({
         uploadId: upload.id,
@@ -186,21 +217,19 @@ export class DropLinksService {
       const consumed = await this.uploads.consumeAll(tx, scope, ids);
       // Another call took some of them first: that call files them.
       if (consumed.size !== ids.length) throw notFound();
-      return good.length ? this.repo.addDropOffs(tx, scope, good, { name, email }) : [];
+      await this.uploads.markDiscarded(
+        tx,
+        scope,
+        unfiled.map((u) => u.id),
+      );
+      return good.length ? this.repo.addDropOffs(tx, scope, good, who) : [];
     });
-    await deleteObjects(this.store, unfiled);
-    if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
-    await this.notify(
-      firm.firmId,
-      saved.map((s) => s.name),
-      { name, email },
-      saved[0]?.id as string,
+    await deleteObjects(
+      this.store,
+      unfiled.map((u) => u.storageKey),
     );
-    return {
-      files,
-      message: invalid.length ? Messages.invalidFiles : Messages.uploaded,
-      invalidFiles: invalid,
-    };
+    if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
+    return { files, invalid, saved };
   }
 
   async list(actor: Actor) {

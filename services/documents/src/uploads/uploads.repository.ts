@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { acrossFirms, type FirmScope, inFirm, isUuid } from '@portico/platform';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
@@ -20,29 +20,63 @@ export class UploadsRepository {
   }
 
   /**
-   * The unconsumed uploads with these ids (from `distinctUploadIds`) handed out for this company (null: the
-   * firm's drop link), in the order of `ids`; undefined when any is not one of them. An id that is not a
-   * UUID names no upload, like an unknown one: callers answer 404, not a 500.
+   * Claims the unconsumed uploads with these ids (from `distinctUploadIds`) handed out for this company
+   * (null: the firm's drop link), and to `createdBy` when given, until `until`, and answers them in the
+   * order of `ids`; undefined when any is not one of them or another process call holds it (what this
+   * call took is then let go). So a
+   * second call with the same ids does not read and parse the same files again while the first one
+   * works. An id that is not a UUID names no upload, like an unknown one: callers answer 404, not a 500.
    */
-  async pending(scope: FirmScope, ids: string[], companyId: string | null): Promise<UploadRow[] | undefined> {
+  async claim(
+    scope: FirmScope,
+    ids: string[],
+    owner: { companyId: string | null; createdBy?: string },
+    until: Date,
+  ): Promise<UploadRow[] | undefined> {
+    const { companyId, createdBy } = owner;
     const wanted = ids.filter(isUuid);
     if (wanted.length !== ids.length) return undefined;
     const rows = await inFirm(this.db, scope, (tx) =>
       tx
-        .select()
-        .from(uploads)
+        .update(uploads)
+        .set({ claimedUntil: until })
         .where(
           and(
             eq(uploads.firmId, scope.firmId),
             inArray(uploads.id, wanted),
             companyId ? eq(uploads.companyId, companyId) : isNull(uploads.companyId),
+            createdBy ? eq(uploads.createdBy, createdBy) : undefined,
+            isNull(uploads.consumedAt),
+            or(isNull(uploads.claimedUntil), lt(uploads.claimedUntil, sql`now()`)),
+          ),
+        )
+        .returning(),
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const inOrder = ids.map((id) => byId.get(id));
+    if (inOrder.every((row) => row !== undefined)) return inOrder;
+    await this.release(scope, rows);
+    return undefined;
+  }
+
+  /** Lets go of uploads this call claimed and did not consume, so they can be processed again. */
+  async release(scope: FirmScope, claimed: readonly UploadRow[]): Promise<void> {
+    if (!claimed.length) return;
+    await inFirm(this.db, scope, (tx) =>
+      tx
+        .update(uploads)
+        .set({ claimedUntil: null })
+        .where(
+          and(
+            eq(uploads.firmId, scope.firmId),
+            inArray(
+              uploads.id,
+              claimed.map((row) => row.id),
+            ),
             isNull(uploads.consumedAt),
           ),
         ),
     );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    const inOrder = ids.map((id) => byId.get(id));
-    return inOrder.every((row) => row !== undefined) ? inOrder : undefined;
   }
 
   /** Marks these uploads used; answers the ids this call consumed (not those another call took first). */
@@ -50,15 +84,28 @@ export class UploadsRepository {
     const wanted = ids.filter(isUuid);
     if (!wanted.length) return new Set();
     const result = await tx.execute<{ id: string }>(sql`
-      update uploads set consumed_at = now()
+      update uploads set consumed_at = now(), claimed_until = null
       where firm_id = ${scope.firmId}::uuid and id = any(${sql.param(wanted)}::uuid[]) and consumed_at is null
       returning id`);
     return new Set(result.rows.map((r) => r.id));
   }
 
   /**
-   * Across firms (a sweep cannot know the firm first): up to `limit` uploads never processed whose link
-   * expired before `cutoff`, locked so a process call at the same moment waits and then finds them gone.
+   * Marks consumed uploads that were not filed, in the transaction that consumed them: their objects are
+   * deleted once it commits, and again by the sweep after their links expire (a link still accepts one
+   * put until then).
+   */
+  async markDiscarded(tx: DocTx, scope: FirmScope, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await tx.execute(sql`
+      update uploads set discarded = true
+      where firm_id = ${scope.firmId}::uuid and id = any(${sql.param([...ids])}::uuid[])`);
+  }
+
+  /**
+   * Across firms (a sweep cannot know the firm first): up to `limit` uploads never processed, or processed
+   * and discarded, whose link expired before `cutoff`, locked so a process call at the same moment waits
+   * and then finds them gone.
    * `removeObjects` deletes their objects; the rows go once it has succeeded, in the same transaction.
    * Answers how many were removed.
    */
@@ -70,7 +117,7 @@ export class UploadsRepository {
     return acrossFirms(this.db, async (tx) => {
       const claimed = await tx.execute<{ id: string; storage_key: string }>(sql`
         select id, storage_key from uploads
-        where consumed_at is null and expires_at < ${cutoff.toISOString()}::timestamptz
+        where (consumed_at is null or discarded) and expires_at < ${cutoff.toISOString()}::timestamptz
         order by expires_at limit ${limit} for update skip locked`);
       if (!claimed.rows.length) return 0;
       await removeObjects(claimed.rows.map((r) => r.storage_key));
@@ -81,11 +128,14 @@ export class UploadsRepository {
     });
   }
 
-  /** Across firms: forgets uploads processed before `cutoff` (their objects are files or drop-offs now). */
+  /**
+   * Across firms: forgets uploads filed before `cutoff` (their objects are files or drop-offs now); the
+   * discarded ones are the sweep's, which deletes their objects first.
+   */
   async forgetConsumed(cutoff: Date): Promise<number> {
     return acrossFirms(this.db, async (tx) => {
       const res = await tx.execute(
-        sql`delete from uploads where consumed_at < ${cutoff.toISOString()}::timestamptz`,
+        sql`delete from uploads where consumed_at < ${cutoff.toISOString()}::timestamptz and not discarded`,
       );
       return res.rowCount ?? 0;
     });

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, type FirmScope, firmScope } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  assertBeforeDeadline,
+  badRequest,
+  type FirmScope,
+  firmScope,
+  remainingMs,
+} from '@portico/platform';
 import type {
   CompanyAccess,
   CreateUploadLinksRequest,
@@ -171,10 +179,25 @@ export class UploadsService {
     const scope = firmScope(actor.firm_id);
     // Checked before the files are read, and again when they are filed.
     await this.items.transaction(scope, (tx) => this.folderFor(tx, actor, access, asked));
-    const pending = await this.uploads.pending(scope, ids, access.companyId);
-    if (!pending || pending.some((u) => u.createdBy !== actor.user_id)) throw notFound();
-    assertInTime(pending);
+    return withClaimedUploads(
+      this.uploads,
+      scope,
+      ids,
+      { companyId: access.companyId, createdBy: actor.user_id },
+      (pending) => this.fileUploads(actor, req, access, asked, ids, pending),
+    );
+  }
 
+  /** `process` once its uploads are claimed: checks them, files the good ones, deletes the rest. */
+  private async fileUploads(
+    actor: Actor,
+    req: ProcessDocumentRequest,
+    access: CompanyAccess,
+    asked: string,
+    ids: string[],
+    pending: UploadRow[],
+  ) {
+    const scope = firmScope(actor.firm_id);
     const rename = !!req.newName.trim() && pending.length === 1;
     const named = pending.map((upload) => {
       const name = storedName(upload.fileName);
@@ -182,9 +205,10 @@ export class UploadsService {
     });
     // Extracted documents keep their page count: their PDFs are opened whole.
     const bulk = req.documentType === 'bulk_document' || req.requiresSplitting || !!req.questionnaireId;
-    const checks = await mapLimited(named, VALIDATE_CONCURRENCY, ({ upload, name }) =>
-      this.validator.check(upload, name, { pageCount: bulk }),
-    );
+    const checks = await mapLimited(named, VALIDATE_CONCURRENCY, ({ upload, name }) => {
+      assertBeforeDeadline();
+      return this.validator.check(upload, name, { pageCount: bulk });
+    });
 
     // What to file: valid files, the first of each name (names are unique case-insensitively).
     const wanted = new Set<string>();
@@ -218,7 +242,10 @@ export class UploadsService {
       // Another call took some of them first: that call files them.
       if (consumed.size !== ids.length) throw notFound();
       const folder = await this.folderFor(tx, actor, access, asked);
-      if (!toFile.length) return { filedIds: new Set<string>(), folder };
+      if (!toFile.length) {
+        await this.uploads.markDiscarded(tx, scope, ids);
+        return { filedIds: new Set<string>(), folder };
+      }
       if (!pathsFit(toFile.map((f) => joinPath(folder, f.name)))) throw pathTooLong();
       if (isInSystemFolder(folder)) await this.tree.ensureSystemFolders(tx, scope.firmId, access.companyId);
       if (!isSystemPath(folder))
@@ -238,6 +265,11 @@ export class UploadsService {
         toFile,
       );
       const filedFiles = toFile.filter((f) => filed.has(f.id));
+      await this.uploads.markDiscarded(
+        tx,
+        scope,
+        ids.filter((id) => !filed.has(id)),
+      );
       if (bulk)
         await this.extracted.insertMany(
           tx,
@@ -368,6 +400,32 @@ type ProcessedFileInit = {
   extractedDocumentId?: string;
   message: string;
 };
+
+/** How long a process call holds its uploads: as long as its caller waits (5 minutes without a deadline). */
+const claimUntil = () => new Date(Date.now() + Math.max(0, remainingMs() ?? 5 * 60_000));
+
+/**
+ * Runs `work` on the uploads of a process call once it holds them (404 when any is unknown, spent, not
+ * the caller's or held by another call), after the 410 check; lets them go again if `work` fails, so
+ * the same ids can be sent again.
+ */
+export async function withClaimedUploads<T>(
+  uploads: UploadsRepository,
+  scope: FirmScope,
+  ids: string[],
+  owner: { companyId: string | null; createdBy?: string },
+  work: (claimed: UploadRow[]) => Promise<T>,
+): Promise<T> {
+  const claimed = await uploads.claim(scope, ids, owner, claimUntil());
+  if (!claimed) throw notFound();
+  try {
+    assertInTime(claimed);
+    return await work(claimed);
+  } catch (err) {
+    await uploads.release(scope, claimed).catch(() => undefined);
+    throw err;
+  }
+}
 
 /** 410 when an upload's link expired longer ago than the grace (the sweep may be deleting it). */
 export function assertInTime(pending: readonly UploadRow[]): void {
