@@ -37,12 +37,16 @@ export const toE164 = (digits: string) => `+1${digits}`;
 
 export const isValidKind = (kind: string) => KIND.test(kind);
 
+/** The longest wait between two attempts, however many have failed. */
+export const MAX_RETRY_DELAY_MS = 30 * 60_000;
+
 /**
  * Delay before the next attempt after `attempt` failed attempts (1-based): base, 5x base, 25x base...
- * With the default 5 s base: 5 s, 25 s, 2 min 5 s, 10 min 25 s.
+ * up to MAX_RETRY_DELAY_MS. With the default 5 s base: 5 s, 25 s, 2 min 5 s, 10 min 25 s, then every
+ * 30 minutes (uncapped, the twentieth attempt would have waited past the year 100000).
  */
 export function retryDelayMs(attempt: number, baseMs: number): number {
-  return baseMs * 5 ** Math.max(0, attempt - 1);
+  return Math.min(MAX_RETRY_DELAY_MS, baseMs * 5 ** Math.max(0, attempt - 1));
 }
 
 /** What to do after a failed attempt: try again later, or give up. */

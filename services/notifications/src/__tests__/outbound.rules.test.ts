@@ -5,6 +5,7 @@ import {
   isValidKind,
   listLimit,
   MAX_LIST_LIMIT,
+  MAX_RETRY_DELAY_MS,
   normaliseEmail,
   normaliseUsPhone,
   parseChannel,
@@ -67,6 +68,11 @@ describe('retry schedule', () => {
     expect([1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, 5_000))).toEqual([
       5_000, 25_000, 125_000, 625_000,
     ]);
+  });
+
+  it('never waits more than 30 minutes between attempts, up to the most attempts allowed', () => {
+    expect(retryDelayMs(5, 5_000)).toBe(MAX_RETRY_DELAY_MS);
+    expect(retryDelayMs(19, 5_000)).toBe(30 * 60_000);
   });
 
   it('retries a temporary failure until the last attempt, then gives up', () => {
