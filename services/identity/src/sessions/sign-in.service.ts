@@ -110,7 +110,7 @@ export class SignInService {
   async sendEmailCode(input: { uid: string; email: string }) {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
-    const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'email' });
+    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'email' });
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.email(
       {
@@ -120,7 +120,7 @@ export class SignInService {
         kind: 'sign_in_code',
         firmId: user.firmId,
         senderName: firm.name,
-        idempotencyKey: `sign_in_code:${user.id}:${secret}`,
+        idempotencyKey: `sign_in_code:${issued.id}`,
       },
       Messages.codeSendFailed,
     );
@@ -131,7 +131,7 @@ export class SignInService {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     if (validatePhone(user.phoneNumber)) throw badRequest(Messages.smsFailed, undefined, 'sms_failed');
     await this.throttle(`code:${user.id}`, Limits.codeSends);
-    const { secret } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'sms' });
+    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'sms' });
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.sms(
       {
@@ -139,7 +139,7 @@ export class SignInService {
         text: `Your ${firm.name} sign-in code is ${secret}. It expires in 10 minutes.`,
         kind: 'sign_in_code',
         firmId: user.firmId,
-        idempotencyKey: `sign_in_code:${user.id}:${secret}`,
+        idempotencyKey: `sign_in_code:${issued.id}`,
       },
       Messages.smsFailed,
     );
@@ -172,7 +172,7 @@ export class SignInService {
       user = await this.userByEmail(input.email);
     }
     await this.throttle(`link:${user.id}`, Limits.linkSends);
-    const { secret } = await this.secrets.issue(user, SecretPurpose.signInLink, {
+    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInLink, {
       redirect: safeRedirect(input.redirect),
     });
     const firm = await this.firms.forMessages(firmScope(user.firmId));
@@ -185,7 +185,7 @@ export class SignInService {
         kind: 'sign_in_link',
         firmId: user.firmId,
         senderName: firm.name,
-        idempotencyKey: `sign_in_link:${user.id}:${secret.slice(0, 16)}`,
+        idempotencyKey: `sign_in_link:${issued.id}`,
       },
       Messages.linkSendFailed,
     );
@@ -219,7 +219,7 @@ export class SignInService {
   async forgotPassword(rawEmail: string) {
     const user = await this.userByEmail(rawEmail);
     await this.throttle(`link:${user.id}`, Limits.linkSends);
-    const { secret } = await this.secrets.issue(user, SecretPurpose.passwordReset);
+    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.passwordReset);
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     const link = this.link(secret, firm.slug);
     await this.outbound.email(
@@ -230,7 +230,7 @@ export class SignInService {
         kind: 'password_reset',
         firmId: user.firmId,
         senderName: firm.name,
-        idempotencyKey: `password_reset:${user.id}:${secret.slice(0, 16)}`,
+        idempotencyKey: `password_reset:${issued.id}`,
       },
       Messages.linkSendFailed,
     );
@@ -263,7 +263,7 @@ export class SignInService {
     const { user, challenge } = await this.challengeOf(challengeToken);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
     if (delivery === 'link') {
-      const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, {
+      const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, {
         challenge_id: challenge.id,
       });
       const firm = await this.firms.forMessages(firmScope(user.firmId));
@@ -276,7 +276,7 @@ export class SignInService {
           kind: 'two_factor_link',
           firmId: user.firmId,
           senderName: firm.name,
-          idempotencyKey: `two_factor_link:${user.id}:${secret.slice(0, 16)}`,
+          idempotencyKey: `two_factor_link:${issued.id}`,
         },
         Messages.twoFactorLinkSendFailed,
       );
@@ -367,7 +367,7 @@ export class SignInService {
   }
 
   private async sendTwoFactorCode(user: UserRow) {
-    const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorCode);
+    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.twoFactorCode);
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.email(
       {
@@ -377,7 +377,7 @@ export class SignInService {
         kind: 'two_factor_code',
         firmId: user.firmId,
         senderName: firm.name,
-        idempotencyKey: `two_factor_code:${user.id}:${secret}`,
+        idempotencyKey: `two_factor_code:${issued.id}`,
       },
       Messages.codeSendFailed,
     );
