@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { IdentityEvents, type UserUpdated } from '@portico/proto';
 import { eq, sql } from 'drizzle-orm';
 import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { pino } from 'pino';
-import { EVENT_ID_HEADER, OutboxRelay, recordEvent, startDurableConsumer } from '../bus/events.js';
+import {
+  EVENT_ID_HEADER,
+  EVENTS_STREAM,
+  OutboxRelay,
+  REDELIVERY_DELAYS,
+  recordEvent,
+  redeliveryDelayMs,
+  startDurableConsumer,
+} from '../bus/events.js';
 import { outboxEvents } from '../bus/outbox.schema.js';
 import {
   acrossFirms,
@@ -131,6 +139,46 @@ describe('database scoping, outbox relay and durable consumers', () => {
     const published = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
     expect(published[0]?.publishedAt).toBeInstanceOf(Date);
     await consumer.stop();
+  });
+
+  it('delivers a failed event again until its handler succeeds, and drops one that does not match its contract', async () => {
+    const durable = 'platform_test_retries';
+    let failures = 0;
+    const handled: string[] = [];
+    const consumer = await startDurableConsumer({
+      nc,
+      db: handle.db,
+      durable,
+      contract: IdentityEvents.userUpdated,
+      log,
+      redelivery: { firstMs: 10, maxMs: 40 },
+      handle: async (event) => {
+        if (event.userId === 'flaky' && failures < 25) {
+          failures++;
+          throw new Error('database away');
+        }
+        handled.push(event.eventId);
+      },
+    });
+    const js = jetstream(nc);
+    // Not a UserUpdated: user_id must be a string.
+    await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'bad', user_id: 5 }));
+    await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'f', user_id: 'flaky' }));
+    // More failures than the twenty deliveries a consumer used to allow.
+    await waitFor(async () => handled.includes('f'), 20_000, 'the flaky event to be handled');
+    expect(failures).toBe(25);
+    const info = await (await jetstreamManager(nc)).consumers.info(EVENTS_STREAM, durable);
+    expect(info.num_ack_pending).toBe(0);
+    expect(info.num_pending).toBe(0);
+    expect(handled.filter((id) => id === 'f')).toHaveLength(1);
+    expect(handled).not.toContain('bad');
+    await consumer.stop();
+  });
+
+  it('waits 5 s after a first failure, doubling up to 10 minutes', () => {
+    expect([1, 2, 3].map((n) => redeliveryDelayMs(n))).toEqual([5_000, 10_000, 20_000]);
+    expect(redeliveryDelayMs(10)).toBe(REDELIVERY_DELAYS.maxMs);
+    expect(redeliveryDelayMs(10_000)).toBe(10 * 60_000);
   });
 
   it('keeps events in the outbox while NATS is unreachable and relays them later', async () => {

@@ -157,13 +157,38 @@ export interface DurableConsumerOptions<M extends DescMessage> {
   contract: EventContract<M>;
   log: Logger;
   maxInFlight?: number;
-  /** Runs inside the transaction that records the event as processed: exactly-once effects in Postgres. */
-  handle: (event: MessageShape<M>, tx: Tx) => Promise<void>;
+  /** The waits before a failed event is delivered again: the first, doubling up to the longest. */
+  redelivery?: RedeliveryDelays;
+  /**
+   * Runs inside the transaction that records the event as processed: exactly-once effects in Postgres.
+   * Effects elsewhere (a request to another service) may run again after a failure, so they carry the
+   * event's id as their idempotency key.
+   */
+  handle: (event: MessageShape<M>, tx: Tx, meta: { eventId: string }) => Promise<void>;
+}
+
+export interface RedeliveryDelays {
+  firstMs: number;
+  maxMs: number;
+}
+
+/** 5 s after a first failure, doubling, then every 10 minutes. */
+export const REDELIVERY_DELAYS: RedeliveryDelays = { firstMs: 5_000, maxMs: 10 * 60_000 };
+
+/**
+ * How long to wait before delivering again an event whose handler failed on its `deliveryCount`-th
+ * delivery: `firstMs`, doubling, at most `maxMs`. An event stays until it is handled: its
+ * outbox row is already gone, so JetStream holds the only copy (a limit on deliveries dropped an event
+ * after about 100 s of a database outage).
+ */
+export function redeliveryDelayMs(deliveryCount: number, delays = REDELIVERY_DELAYS): number {
+  return Math.min(delays.maxMs, delays.firstMs * 2 ** Math.max(0, Math.min(deliveryCount, 30) - 1));
 }
 
 /**
  * A durable pull consumer with explicit ack. An event already in processed_events is acked and skipped;
- * a failing handler naks with a delay so JetStream redelivers.
+ * a failing handler naks with a growing delay (`redeliveryDelayMs`) so JetStream delivers it again; an
+ * event that cannot be read as its contract's message is logged and terminated, not delivered for ever.
  */
 export async function startDurableConsumer<M extends DescMessage>(
   options: DurableConsumerOptions<M>,
@@ -175,12 +200,13 @@ export async function startDurableConsumer<M extends DescMessage>(
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: options.contract.subject,
-      max_deliver: 20,
+      max_deliver: -1,
       ack_wait: 30 * 1_000_000_000,
     })
     .catch(async () => {
       await jsm.consumers.update(EVENTS_STREAM, options.durable, {
         filter_subject: options.contract.subject,
+        max_deliver: -1,
       });
     });
   const consumer = await jetstream(options.nc).consumers.get(EVENTS_STREAM, options.durable);
@@ -201,9 +227,19 @@ export async function startDurableConsumer<M extends DescMessage>(
 async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<M>, msg: JsMsg) {
   const eventId = msg.headers?.get(EVENT_ID_HEADER) || `${msg.info.stream}:${msg.seq}`;
   const parent = extractTraceContext((key) => msg.headers?.get(key) || undefined);
+  let event: MessageShape<M>;
+  try {
+    event = fromJson(options.contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true });
+  } catch (err) {
+    options.log.error(
+      { err, event_id: eventId, subject: msg.subject },
+      'Event does not match its contract; dropped',
+    );
+    msg.term();
+    return;
+  }
   try {
     await inSpan(`consume ${options.contract.subject}`, SpanKind.CONSUMER, parent, async () => {
-      const event = fromJson(options.contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true });
       await options.db.transaction(async (tx) => {
         const claimed = await tx
           .insert(processedEvents)
@@ -211,16 +247,23 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
           .onConflictDoNothing()
           .returning();
         if (claimed.length === 0) return;
-        await options.handle(event, tx);
+        await options.handle(event, tx, { eventId });
       });
     });
     msg.ack();
   } catch (err) {
+    const retryInMs = redeliveryDelayMs(msg.info.deliveryCount, options.redelivery);
     options.log.error(
-      { err, event_id: eventId, subject: msg.subject },
+      {
+        err,
+        event_id: eventId,
+        subject: msg.subject,
+        delivery: msg.info.deliveryCount,
+        retry_in_ms: retryInMs,
+      },
       'Event handler failed; will be redelivered',
     );
-    msg.nak(5_000);
+    msg.nak(retryInMs);
   }
 }
 
