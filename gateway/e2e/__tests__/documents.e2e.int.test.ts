@@ -258,7 +258,13 @@ describe('API: documents through the gateway', () => {
       body: { uploadIds: [link.upload_id], uploaderName: 'Pat Visitor', uploaderEmail: 'pat@example.com' },
     });
     expect(done.status).toBe(200);
-    const mail = await s.lastMessageTo(s.firm.users.partner?.email as string);
+    // Emailed from the drop-off's event, just after the answer.
+    const deadline = Date.now() + 5_000;
+    let mail = await s.lastMessageTo(s.firm.users.partner?.email as string);
+    while (!mail?.text.includes('w2.pdf') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      mail = await s.lastMessageTo(s.firm.users.partner?.email as string);
+    }
     expect(mail?.text).toContain('w2.pdf');
     expect(
       (await s.call('GET', '/integrations/drop_link/not-a-real-link-not-a-real-link-not-a-real-link')).status,

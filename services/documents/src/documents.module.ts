@@ -6,6 +6,7 @@ import { DownloadsService } from './downloads/downloads.service.js';
 import { DropLinksHandler } from './drop-links/drop-links.handler.js';
 import { DropLinksRepository } from './drop-links/drop-links.repository.js';
 import { DropLinksService } from './drop-links/drop-links.service.js';
+import { DropOffNotifier } from './drop-links/drop-off-notifier.js';
 import { ExtractedHandler } from './extracted/extracted.handler.js';
 import { ExtractedRepository } from './extracted/extracted.repository.js';
 import { ExtractedService } from './extracted/extracted.service.js';
@@ -48,6 +49,7 @@ export class DocumentsModule {
         UploadsService,
         ExtractedService,
         DropLinksService,
+        DropOffNotifier,
       ],
     };
   }

@@ -1,8 +1,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, openDatabase, runMigrations, runService } from '@portico/platform';
+import { createLogger, type Database, openDatabase, runMigrations, runService } from '@portico/platform';
 import { type DocumentsConfig, loadDocumentsConfig } from './config.js';
 import { DocumentsModule } from './documents.module.js';
+import { DropOffNotifier } from './drop-links/drop-off-notifier.js';
 import { startExportsExpiry } from './exports/exports-expiry.js';
 import { schema } from './schema.js';
 import { S3ObjectStore } from './storage/s3.object-store.js';
@@ -38,6 +39,9 @@ export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env
     module: (resources) => DocumentsModule.create(resources, config, store),
   });
   const abandonedUploads = startAbandonedUploadsSweep(new UploadsRepository(database.db), store, log);
+  const dropOffNotices = await service.app
+    .get(DropOffNotifier)
+    .start(service.resources.nc, database.db as Database);
   return {
     ...service,
     store,
@@ -46,6 +50,7 @@ export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env
     stop: async () => {
       await exportsExpiry.stop();
       await abandonedUploads.stop();
+      await dropOffNotices.stop();
       await service.stop();
       store.destroy();
     },

@@ -446,7 +446,7 @@ describe('extracted documents and the firm drop link', () => {
       expect(res.invalidFiles).toEqual(['fake.pdf']);
       const list = await h.bus.request(Documents.listDropOffs, {}, { actor: actor('full') });
       expect(list.dropOffs.map((d) => d.name)).toEqual(['receipt.pdf']);
-      const mail = await h.lastMessageTo(h.firm.users.full?.email as string);
+      const [mail] = await h.messagesTo(h.firm.users.full?.email as string);
       expect(mail?.text).toContain('receipt.pdf');
       // The link opens the page that lists the drop-offs to download.
       expect(mail?.text).toMatch(/https?:\/\/\S+\/drop-link-settings$/);
@@ -455,6 +455,39 @@ describe('extracted documents and the firm drop link', () => {
         h.bus.request(Documents.dropLinkInfo, { dropLinkId: `${id.slice(0, -4)}AAAA` }),
       ).rejects.toMatchObject({ status: 404 });
     });
+
+    it('files a drop-off while the notifications service is away, and emails the chosen users once it is back', async () => {
+      const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
+      const to = h.firm.users.full?.email as string;
+      const before = (await h.messagesTo(to, 0)).length;
+      const body = await pdf();
+      const { links } = await h.bus.request(Documents.createDropOffLinks, {
+        dropLinkId: id,
+        files: [{ name: 'while-away.pdf', size: BigInt(body.length) }],
+      });
+      for (const link of links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+      const away = await h.stopNotifications();
+      try {
+        const res = await h.bus.request(Documents.processDropOff, {
+          dropLinkId: id,
+          uploadIds: links.map((l) => l.uploadId),
+          uploaderName: 'Visitor',
+          uploaderEmail: 'visitor@example.com',
+        });
+        expect(res.message).toBe('Document(s) uploaded successfully');
+      } finally {
+        await away.resume();
+      }
+      // The event is delivered again (5 s after the failed try) until the email is queued, and only once.
+      const deadline = Date.now() + 20_000;
+      let mails = await h.messagesTo(to, before + 1);
+      while (mails.length <= before && Date.now() < deadline) mails = await h.messagesTo(to, before + 1);
+      expect(mails.length).toBe(before + 1);
+      expect(mails[0]?.text).toContain('while-away.pdf');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await h.messagesTo(to, 0)).length).toBe(before + 1);
+    });
+
     it('files the same uploads once when they are sent twice at once, and refuses bad ids and text', async () => {
       const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
       const body = await pdf();

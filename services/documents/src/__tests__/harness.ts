@@ -20,11 +20,14 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
   const nats = await startNatsServer();
   const s3 = await startS3Server();
   const pgAdminUrl = process.env.TEST_PG_ADMIN_URL as string;
-  const notifications = await startNotifications({
-    natsUrl: nats.url,
-    databaseUrl: await createServiceDatabase(pgAdminUrl, uniqueDatabaseName('notifications')),
-    env: { DEV_OUTBOX_ENABLED: 'true' },
-  });
+  const notificationsDb = await createServiceDatabase(pgAdminUrl, uniqueDatabaseName('notifications'));
+  const runNotifications = () =>
+    startNotifications({
+      natsUrl: nats.url,
+      databaseUrl: notificationsDb,
+      env: { DEV_OUTBOX_ENABLED: 'true' },
+    });
+  let notifications = await runNotifications();
   const identity = await startIdentity({ natsUrl: nats.url, pgAdminUrl });
   const documents = await startDocuments({ natsUrl: nats.url, pgAdminUrl, s3Env: s3.env });
   const nc: NatsConnection = await connect({ servers: nats.url });
@@ -109,6 +112,16 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
   const lastMessageTo = async (to: string) =>
     (await bus.request(Notifications.listOutbox, { to, limit: 1 })).messages[0];
 
+  /** The messages sent to `to` once there are `count` of them (5 s at most), newest first. */
+  async function messagesTo(to: string, count = 1) {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 20 });
+      if (messages.length >= count || Date.now() > deadline) return messages;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   return {
     bus,
     nc,
@@ -121,7 +134,17 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
     upload,
     list,
     lastMessageTo,
+    messagesTo,
     eventsOn,
+    /** Stops the notifications service; `resume` starts it again on the same database. */
+    stopNotifications: async () => {
+      await notifications.stop();
+      return {
+        resume: async () => {
+          notifications = await runNotifications();
+        },
+      };
+    },
     stop: async () => {
       await eventStream.close();
       await reading;

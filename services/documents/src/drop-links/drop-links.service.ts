@@ -3,15 +3,13 @@ import {
   type Actor,
   AppError,
   assertBeforeDeadline,
-  type BusClient,
   badRequest,
   type FirmScope,
   firmScope,
   hasControlCharacters,
   isUuid,
-  type Logger,
 } from '@portico/platform';
-import { type DropOffLinksRequest, type DropOffProcessRequest, Notifications } from '@portico/proto';
+import type { DropOffLinksRequest, DropOffProcessRequest } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import { notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
@@ -19,7 +17,7 @@ import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import type { dropOffs, UploadRow } from '../schema.js';
 import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
-import { BUS, CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
+import { CONFIG, OBJECT_STORE } from '../tokens.js';
 import { MAX_FILES_PER_UPLOAD } from '../uploads/file-type.rules.js';
 import { type Checked, UploadValidator } from '../uploads/upload-validator.js';
 import { distinctUploadIds, UploadsRepository } from '../uploads/uploads.repository.js';
@@ -64,9 +62,7 @@ export class DropLinksService {
     private readonly validator: UploadValidator,
     private readonly access: AccessClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
-    @Inject(BUS) private readonly bus: BusClient,
     @Inject(CONFIG) private readonly config: DocumentsConfig,
-    @Inject(LOG) private readonly log: Logger,
   ) {}
 
   async get(actor: Actor) {
@@ -145,7 +141,8 @@ export class DropLinksService {
     const ids = distinctUploadIds(req.uploadIds);
     if (!ids.length) throw badRequest(Messages.noFiles);
     if (ids.length > MAX_FILES_PER_UPLOAD) throw badRequest(Messages.tooManyFiles);
-    const { files, invalid, saved } = await withClaimedUploads(
+    // The chosen firm users are emailed from the event recorded with the drop-offs (DropOffNotifier).
+    const { files, invalid } = await withClaimedUploads(
       this.uploads,
       scope,
       ids,
@@ -157,12 +154,6 @@ export class DropLinksService {
         });
         return this.fileDropOffs(scope, ids, pending, checks, { name, email, note });
       },
-    );
-    await this.notify(
-      firm.firmId,
-      saved.map((s) => s.name),
-      { name, email },
-      saved[0]?.id as string,
     );
     return {
       files,
@@ -213,7 +204,7 @@ export class DropLinksService {
         message: Messages.uploaded,
       });
     }
-    const saved = await this.repo.transaction(scope, async (tx) => {
+    await this.repo.transaction(scope, async (tx) => {
       const consumed = await this.uploads.consumeAll(tx, scope, ids);
       // Another call took some of them first: that call files them.
       if (consumed.size !== ids.length) throw notFound();
@@ -229,7 +220,7 @@ export class DropLinksService {
       unfiled.map((u) => u.storageKey),
     );
     if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
-    return { files, invalid, saved };
+    return { files, invalid };
   }
 
   async list(actor: Actor) {
@@ -287,31 +278,5 @@ export class DropLinksService {
 
   private dropLinkIdOf(firm: { firmId: string; name: string }): string {
     return encodeDropLinkId(firm.firmId, firm.name, this.config.DROP_LINK_KEY);
-  }
-
-  /** Emails the chosen firm users through the notifications service; a failure is logged, not the uploader's problem. */
-  private async notify(firmId: string, names: string[], who: { name: string; email: string }, key: string) {
-    const firm = await this.access.firmContacts({ firmId, userIds: [] });
-    const chosen = new Set(firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? []);
-    const recipients = firm.users.filter((user) => chosen.has(user.id));
-    if (!recipients.length) {
-      this.log.warn({ firm_id: firmId }, 'Drop-off received but nobody is chosen to be notified');
-      return;
-    }
-    const from = who.name ? `${who.name} <${who.email}>` : who.email;
-    const text = `${from} dropped off ${names.length} file(s) through your firm's drop link:\n\n${names.map((n) => `- ${n}`).join('\n')}\n\nDownload them from Drop Link in Portico: ${new URL('/drop-link-settings', this.config.PUBLIC_URL)}`;
-    for (const user of recipients) {
-      await this.bus
-        .request(Notifications.sendEmail, {
-          to: user.email,
-          subject: `New documents dropped off by ${who.name || who.email}`,
-          text,
-          html: '',
-          kind: 'drop_off_received',
-          firmId,
-          idempotencyKey: `drop-off:${key}:${user.id}`,
-        })
-        .catch((err) => this.log.error({ err, user_id: user.id }, 'Drop-off notification failed'));
-    }
   }
 }

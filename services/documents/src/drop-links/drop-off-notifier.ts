@@ -1,0 +1,69 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Inject, Injectable } from '@nestjs/common';
+import { type BusClient, type Database, type Logger, startDurableConsumer } from '@portico/platform';
+import { DocumentsEvents, type DropOffReceived, Notifications } from '@portico/proto';
+import { AccessClient } from '../access/access.client.js';
+import type { DocumentsConfig } from '../config.js';
+import { BUS, CONFIG, LOG } from '../tokens.js';
+
+/** The durable consumer's name: the replicas of the documents service share its deliveries. */
+export const DROP_OFF_NOTIFICATIONS_CONSUMER = 'documents_drop_off_notifications';
+
+/**
+ * Emails the firm users chosen in the drop link's settings (the firm preference
+ * firm_user_ids_to_receive_drop_link_notification) of each drop-off, from the event recorded in the
+ * transaction that filed it: a drop-off is never left unannounced because a service was away at that
+ * moment, and the uploader's answer does not wait for the emails.
+ */
+@Injectable()
+export class DropOffNotifier {
+  constructor(
+    private readonly access: AccessClient,
+    @Inject(BUS) private readonly bus: BusClient,
+    @Inject(CONFIG) private readonly config: DocumentsConfig,
+    @Inject(LOG) private readonly log: Logger,
+  ) {}
+
+  /**
+   * Sends one email per chosen user; a failure throws, so the event comes again and the emails already
+   * sent are not sent twice (their idempotency key is the event's and the user's).
+   */
+  async notify(event: DropOffReceived, eventId: string): Promise<void> {
+    const firm = await this.access.firmContacts({ firmId: event.firmId, userIds: [] });
+    const chosen = new Set(firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? []);
+    const recipients = firm.users.filter((user) => chosen.has(user.id));
+    if (!recipients.length) {
+      this.log.warn({ firm_id: event.firmId }, 'Drop-off received but nobody is chosen to be notified');
+      return;
+    }
+    const who = event.uploaderName || event.uploaderEmail;
+    const from = event.uploaderName ? `${event.uploaderName} <${event.uploaderEmail}>` : event.uploaderEmail;
+    const list = event.names.map((n) => `- ${n}`).join('\n');
+    const text = `${from} dropped off ${event.names.length} file(s) through your firm's drop link:\n\n${list}\n\nDownload them from Drop Link in Portico: ${new URL('/drop-link-settings', this.config.PUBLIC_URL)}`;
+    await Promise.all(
+      recipients.map((user) =>
+        this.bus.request(Notifications.sendEmail, {
+          to: user.email,
+          subject: `New documents dropped off by ${who}`,
+          text,
+          html: '',
+          kind: 'drop_off_received',
+          firmId: event.firmId,
+          idempotencyKey: `drop-off:${eventId}:${user.id}`,
+        }),
+      ),
+    );
+  }
+
+  /** Consumes the drop-off events until stopped. */
+  start(nc: NatsConnection, db: Database) {
+    return startDurableConsumer({
+      nc,
+      db,
+      durable: DROP_OFF_NOTIFICATIONS_CONSUMER,
+      contract: DocumentsEvents.dropOffReceived,
+      log: this.log,
+      handle: (event, _tx, { eventId }) => this.notify(event, eventId),
+    });
+  }
+}
