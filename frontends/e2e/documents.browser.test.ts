@@ -475,6 +475,19 @@ describe('documents', () => {
     expect(saved && readFileSync(saved).equals(passport)).toBe(true);
     await keepScreenshot(advisor, 'documents-advisor-received-drop-off');
 
+    // Once filed where it belongs, the advisor deletes it from the received files, after a question.
+    await line.getByRole('checkbox', { name: 'Select Passport scan.pdf' }).check();
+    await advisor.getByRole('button', { name: 'Delete', exact: true }).click();
+    const question = advisor.getByRole('dialog', { name: 'Delete' });
+    await question
+      .getByText('Are you sure you want to delete "Passport scan.pdf"? They cannot be restored.')
+      .waitFor();
+    await question.getByRole('button', { name: 'Delete', exact: true }).click();
+    await advisor.getByText('Deleted successfully').first().waitFor();
+    await line.waitFor({ state: 'detached' });
+    await advisor.reload();
+    await advisor.getByText('No files have been dropped off yet.').waitFor();
+
     // Signed in, the same link still shows the public page, without the advisor layout.
     await advisor.goto(url);
     await advisor.getByTestId('drop-off-page').waitFor();

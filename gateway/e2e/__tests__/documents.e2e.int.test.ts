@@ -266,6 +266,40 @@ describe('API: documents through the gateway', () => {
       mail = await s.lastMessageTo(s.firm.users.partner?.email as string);
     }
     expect(mail?.text).toContain('w2.pdf');
+
+    // The received files, a page at a time; deleted by the firm's managers, with bad input refused.
+    const listed = await s.call<{ drop_offs: { id: string; name: string }[]; next_page: string }>(
+      'GET',
+      '/integrations/drop_offs?limit=1',
+      { token: as('partner') },
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.drop_offs.map((d) => d.name)).toEqual(['w2.pdf']);
+    for (const query of ['?limit=0', '?limit=501', '?page=%3Bdrop', '?page=bm90LWEtcGFnZQ'])
+      expect((await s.call('GET', `/integrations/drop_offs${query}`, { token: as('partner') })).status).toBe(
+        400,
+      );
+    const received = listed.body.drop_offs[0]?.id as string;
+    for (const body of [{}, { ids: [] }, { ids: ['not-a-uuid'] }, { ids: 'x' }])
+      expect(
+        (await s.call('POST', '/integrations/drop_offs/delete', { token: as('partner'), body })).status,
+      ).toBe(400);
+    expect(
+      (
+        await s.call('POST', '/integrations/drop_offs/delete', {
+          token: as('client'),
+          body: { ids: [received] },
+        })
+      ).status,
+    ).toBe(403);
+    const deleted = await s.call('POST', '/integrations/drop_offs/delete', {
+      token: as('partner'),
+      body: { ids: [received] },
+    });
+    expect(deleted).toMatchObject({ status: 200, body: { deleted: 1, message: 'Deleted successfully' } });
+    expect(
+      (await s.call('GET', `/integrations/drop_offs/${received}/download`, { token: as('partner') })).status,
+    ).toBe(404);
     expect(
       (await s.call('GET', '/integrations/drop_link/not-a-real-link-not-a-real-link-not-a-real-link')).status,
     ).toBe(404);

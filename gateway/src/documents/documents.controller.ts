@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CONTROL_CHARACTERS_MESSAGE } from '@portico/platform';
 import {
+  DeleteDropOffsResponseSchema,
   DocumentListSchema,
   Documents,
   DownloadLinkResponseSchema,
@@ -22,7 +23,7 @@ import { Authenticated, Public, Roles } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../http/caller.js';
 import { Describe, PostAction } from '../http/route.decorators.js';
 import { noControl } from '../validation/fields.js';
-import { ValidBody, ValidId, ZodPipe } from '../validation/zod.pipe.js';
+import { ValidBody, ValidId, ValidQuery, ZodPipe } from '../validation/zod.pipe.js';
 import { DocumentsClient } from './documents.client.js';
 import * as s from './documents.schemas.js';
 
@@ -228,9 +229,19 @@ export class DocumentsController {
 
   @Get('drop_offs')
   @Roles('advisor')
-  @Describe('Files dropped off through the firm drop link', DropOffListSchema)
-  dropOffs(@CurrentCaller() c: Caller) {
-    return this.documents.call(Documents.listDropOffs, {}, c);
+  @Describe('Files dropped off through the firm drop link, newest first, a page at a time', DropOffListSchema)
+  dropOffs(@ValidQuery(s.dropOffsQuery) query: Body<typeof s.dropOffsQuery>, @CurrentCaller() c: Caller) {
+    return this.documents.call(Documents.listDropOffs, query, c);
+  }
+
+  @PostAction('drop_offs/delete')
+  @Roles('advisor')
+  @Describe('Delete received files for good (partners, admins and full users)', DeleteDropOffsResponseSchema)
+  deleteDropOffs(
+    @ValidBody(s.deleteDropOffsBody) body: Body<typeof s.deleteDropOffsBody>,
+    @CurrentCaller() c: Caller,
+  ) {
+    return this.documents.call(Documents.deleteDropOffs, body, c);
   }
 
   @Get('drop_offs/:id/download')

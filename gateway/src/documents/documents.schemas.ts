@@ -272,6 +272,31 @@ export const saveDropLinkBody = z.object({
     .max(200, 'At most 200 users'),
 });
 
+/** A page of received files: `page` is the `next_page` of the page before. */
+export const dropOffsQuery = z.object({
+  page: z
+    .string({ error: 'This page of received files is not valid' })
+    .trim()
+    .max(200, 'This page of received files is not valid')
+    .regex(/^[A-Za-z0-9_-]*$/, 'This page of received files is not valid')
+    .default(''),
+  limit: z.coerce
+    .number({ error: 'Limit must be a number' })
+    .int('Limit must be a whole number')
+    .min(1, 'Limit must be 1 to 500')
+    .max(500, 'Limit must be 1 to 500')
+    .default(100),
+});
+
+export const deleteDropOffsBody = z.object({
+  ids: z
+    .array(uuid('Choose the files to delete', 'This file is not valid'), {
+      error: 'Choose the files to delete',
+    })
+    .min(1, 'Choose the files to delete')
+    .max(500, 'Delete at most 500 files at once'),
+});
+
 export const dropOffLinksBody = z.object({
   files: filesOfOneUpload(uploadFile),
 });

@@ -168,6 +168,11 @@ export const Documents = {
     request: drop.DownloadDropOffRequestSchema,
     response: items.DownloadLinkResponseSchema,
   }),
+  deleteDropOffs: defineRpc({
+    subject: 'documents.drop_off.delete.v1',
+    request: drop.DeleteDropOffsRequestSchema,
+    response: drop.DeleteDropOffsResponseSchema,
+  }),
 } as const;
 
 /** Domain events the documents service publishes on JetStream. */

@@ -444,7 +444,7 @@ describe('the drop link settings page', () => {
   function settings(over: Partial<DropLink> = {}, preferences: Record<string, unknown> = {}) {
     const gw = fakeApi((call) => {
       if (call.path === '/integrations/drop_link') return { body: link(over) };
-      if (call.path === '/integrations/drop_offs') return { body: { drop_offs: [received] } };
+      if (call.path === '/integrations/drop_offs') return { body: { drop_offs: [received], next_page: '' } };
       if (call.path === `/integrations/drop_offs/${received.id}/download`)
         return {
           body: { document: { data: { link: 'http://s3.test/passport', file_name: 'passport.pdf' } } },
@@ -494,6 +494,72 @@ describe('the drop link settings page', () => {
       click.mockRestore();
     }
     expect(gw.calls.some((c) => c.path === `/integrations/drop_offs/${received.id}/download`)).toBe(true);
+  });
+
+  it('shows more received files on demand, and deletes the chosen ones after asking', async () => {
+    const more: DropOff = { ...received, id: '7a2d3b9f-3b66-4d9f-8c1f-2b3c4d5e6f70', name: 'w2.pdf' };
+    let deleted: string[] = [];
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/drop_link') return { body: link() };
+      if (call.path === '/current_user_firm')
+        return { body: { id: 'f-1', name: 'Demo CPA', slug: 'demo-cpa', preferences: {} } };
+      const listed = [received, more].filter((f) => !deleted.includes(f.id));
+      if (call.path === '/integrations/drop_offs')
+        return { body: { drop_offs: listed.slice(0, 1), next_page: listed.length > 1 ? 'p2' : '' } };
+      if (call.path === '/integrations/drop_offs?page=p2')
+        return { body: { drop_offs: listed.slice(1), next_page: '' } };
+      if (call.path === '/integrations/drop_offs/delete') {
+        deleted = (call.body as { ids: string[] }).ids;
+        return { body: { deleted: deleted.length, message: 'Deleted successfully' } };
+      }
+      return undefined;
+    });
+    renderWithClient(
+      <DropLinkSettingsRoute basePath="/drop-link-settings" />,
+      gw.client,
+      '/drop-link-settings',
+    );
+    const table = await screen.findByRole('table', { name: 'Received files' });
+    expect(within(table).queryByText('w2.pdf')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show more received files' }));
+    expect(await within(table).findByText('w2.pdf')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more received files' })).toBeNull();
+
+    // Nothing chosen, nothing to delete.
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    fireEvent.click(within(table).getByRole('checkbox', { name: 'Select w2.pdf' }));
+    expect(screen.getByText('1 selected')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete' });
+    expect(within(dialog).getByText(/Are you sure you want to delete "w2.pdf"\?/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Deleted successfully')).toBeTruthy();
+    expect(deleted).toEqual([more.id]);
+    await waitFor(() => expect(within(table).queryByText('w2.pdf')).toBeNull());
+    expect(within(table).getByText('passport.pdf')).toBeTruthy();
+  });
+
+  it('says when received files could not be deleted, and keeps them', async () => {
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/drop_link') return { body: link() };
+      if (call.path === '/current_user_firm')
+        return { body: { id: 'f-1', name: 'Demo CPA', slug: 'demo-cpa', preferences: {} } };
+      if (call.path === '/integrations/drop_offs') return { body: { drop_offs: [received], next_page: '' } };
+      if (call.path === '/integrations/drop_offs/delete') return { status: 500, body: { message: 'boom' } };
+      return undefined;
+    });
+    renderWithClient(
+      <DropLinkSettingsRoute basePath="/drop-link-settings" />,
+      gw.client,
+      '/drop-link-settings',
+    );
+    const table = await screen.findByRole('table', { name: 'Received files' });
+    fireEvent.click(within(table).getByRole('checkbox', { name: 'Select all received files shown' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Deleted Failed')).toBeTruthy();
+    expect(within(table).getByText('passport.pdf')).toBeTruthy();
   });
 
   it('keeps the at-least-one-user rule of the dialog', async () => {

@@ -154,6 +154,12 @@ export interface DropLinkInfo {
 }
 
 /** A file left through the firm drop link. */
+export interface DropOffPage {
+  drop_offs: DropOff[];
+  /** Empty after the last page. */
+  next_page: string;
+}
+
 export interface DropOff {
   id: string;
   name: string;
@@ -233,7 +239,11 @@ export const documentsApi = (api: ApiClient) => ({
     api.post<ProcessResponse>('/integrations/process_document', { companyId, path, uploadIds }),
   dropLink: () => api.get<DropLink>('/integrations/drop_link'),
   saveDropLink: (notifyUserIds: string[]) => api.post<DropLink>('/integrations/drop_link', { notifyUserIds }),
-  dropOffs: () => api.get<{ drop_offs: DropOff[] }>('/integrations/drop_offs'),
+  /** A page of received files, newest first; `page` is the `next_page` of the page before. */
+  dropOffs: (page = '') =>
+    api.get<DropOffPage>(`/integrations/drop_offs${page ? `?page=${encodeURIComponent(page)}` : ''}`),
+  deleteDropOffs: (ids: string[]) =>
+    api.post<{ deleted: number; message: string }>('/integrations/drop_offs/delete', { ids }),
   dropOffDownload: (id: string) =>
     api.get<LinkResponse>(`/integrations/drop_offs/${encodeURIComponent(id)}/download`),
   // The public drop-off page: no session, the drop link id is the only key.

@@ -241,7 +241,8 @@ export function TagsDialog({
   );
 }
 
-function Confirm({
+/** A question with Cancel and one action; the action's button shows it is busy until it settles. */
+export function Confirm({
   title,
   text,
   submit,

@@ -14,23 +14,15 @@ jest.setTimeout(60_000);
 describe('uploads never processed', () => {
   let h: DocumentsHarness;
   let database: ReturnType<typeof openDatabase<typeof schema>>;
-  let store: S3ObjectStore;
   const actor = () => h.actorOf(h.firm, 'partner');
   const company = () => h.firm.companies.llc?.id as string;
+  const store = () => h.store;
 
   beforeAll(async () => {
     h = await startDocumentsHarness('abandoned');
     database = openDatabase(h.documents.databaseUrl, schema, { max: 2 });
-    store = new S3ObjectStore({
-      endpoint: h.s3.endpoint,
-      bucket: h.s3.bucket,
-      region: h.s3.region,
-      accessKeyId: h.s3.accessKeyId,
-      secretAccessKey: h.s3.secretAccessKey,
-    });
   });
   afterAll(async () => {
-    store.destroy();
     await database.close();
     await h.stop();
   });
@@ -75,16 +67,16 @@ describe('uploads never processed', () => {
       [filed],
     );
 
-    const done = await sweepAbandonedUploads(new UploadsRepository(database.db), store);
+    const done = await sweepAbandonedUploads(new UploadsRepository(database.db), store());
     expect(done).toEqual({ removed: 1, forgotten: 1 });
-    expect(await store.head(abandonedKey)).toBeUndefined();
+    expect(await store().head(abandonedKey)).toBeUndefined();
     expect(await rows([abandoned as string, filed as string])).toBe(0);
     // Sent after the sweep, the abandoned upload is unknown.
     await expect(process([abandoned as string])).rejects.toMatchObject({ status: 404 });
     // A link still within its time is untouched and can still be processed; the filed file stays.
-    expect(await store.head(freshKey)).toBeDefined();
+    expect(await store().head(freshKey)).toBeDefined();
     expect((await process([fresh as string])).files[0]?.documentName).toBe('fresh.pdf');
-    expect(await store.head(filedKey)).toBeDefined();
+    expect(await store().head(filedKey)).toBeDefined();
     const names = (await h.list(actor(), company())).documents.map((d) => d.name);
     expect(names).toEqual(expect.arrayContaining(['fresh.pdf', 'filed.pdf']));
     expect(names).not.toContain('left.pdf');
@@ -95,7 +87,7 @@ describe('uploads never processed', () => {
     await h.documents.query(`update uploads set expires_at = now() - interval '10 minutes' where id = $1`, [
       late,
     ]);
-    expect(await sweepAbandonedUploads(new UploadsRepository(database.db), store)).toEqual({
+    expect(await sweepAbandonedUploads(new UploadsRepository(database.db), store())).toEqual({
       removed: 0,
       forgotten: 0,
     });
@@ -127,7 +119,7 @@ describe('uploads never processed', () => {
       failing.destroy();
     }
     expect(await rows([stuck as string])).toBe(1);
-    expect(await sweepAbandonedUploads(new UploadsRepository(database.db), store)).toMatchObject({
+    expect(await sweepAbandonedUploads(new UploadsRepository(database.db), store())).toMatchObject({
       removed: 1,
     });
     expect(await rows([stuck as string])).toBe(0);
@@ -149,7 +141,7 @@ describe('uploads never processed', () => {
       expect(put.status).toBe(200);
     }
     const keys = [await keyOf(invalid?.uploadId as string), await keyOf(early?.uploadId as string)];
-    for (const key of keys) expect(await store.head(key)).toBeDefined();
+    for (const key of keys) expect(await store().head(key)).toBeDefined();
 
     // Not before the link has expired (and the hour for a put begun in time), nor forgotten as filed.
     const repo = new UploadsRepository(database.db);
@@ -157,13 +149,13 @@ describe('uploads never processed', () => {
     await h.documents.query(`update uploads set consumed_at = now() - interval '2 days' where id = any($1)`, [
       ids,
     ]);
-    expect(await sweepAbandonedUploads(repo, store)).toEqual({ removed: 0, forgotten: 0 });
+    expect(await sweepAbandonedUploads(repo, store())).toEqual({ removed: 0, forgotten: 0 });
     expect(await rows(ids)).toBe(2);
     await h.documents.query(`update uploads set expires_at = now() - interval '2 hours' where id = any($1)`, [
       ids,
     ]);
-    expect(await sweepAbandonedUploads(repo, store)).toEqual({ removed: 2, forgotten: 0 });
-    for (const key of keys) expect(await store.head(key)).toBeUndefined();
+    expect(await sweepAbandonedUploads(repo, store())).toEqual({ removed: 2, forgotten: 0 });
+    for (const key of keys) expect(await store().head(key)).toBeUndefined();
     expect(await rows(ids)).toBe(0);
   });
 

@@ -547,6 +547,74 @@ describe('extracted documents and the firm drop link', () => {
         message: 'This upload link has expired. Please upload the file again.',
       });
     });
+
+    it("lists received files a page at a time and deletes them with their objects, for the firm's managers only", async () => {
+      const { id } = await h.bus.request(Documents.getDropLink, {}, { actor: actor('partner') });
+      const body = await pdf();
+      const names = ['p1.pdf', 'p2.pdf', 'p3.pdf', 'p4.pdf', 'p5.pdf'];
+      const { links } = await h.bus.request(Documents.createDropOffLinks, {
+        dropLinkId: id,
+        files: names.map((name) => ({ name, size: BigInt(body.length) })),
+      });
+      for (const link of links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+      // Filed by one statement: the five rows share their time to the microsecond.
+      await h.bus.request(Documents.processDropOff, {
+        dropLinkId: id,
+        uploadIds: links.map((l) => l.uploadId),
+        uploaderName: 'Spammer',
+        uploaderEmail: 'spam@example.com',
+      });
+      const all = await h.bus.request(Documents.listDropOffs, { limit: 500 }, { actor: actor('full') });
+      const pages: string[][] = [];
+      let page = '';
+      do {
+        const res = await h.bus.request(Documents.listDropOffs, { page, limit: 2 }, { actor: actor('full') });
+        pages.push(res.dropOffs.map((d) => d.id));
+        page = res.nextPage;
+      } while (page && pages.length < 100);
+      expect(pages.flat()).toEqual(all.dropOffs.map((d) => d.id));
+      expect(pages.slice(0, -1).every((p) => p.length === 2)).toBe(true);
+      expect(all.nextPage).toBe('');
+      await expect(
+        h.bus.request(Documents.listDropOffs, { page: 'not-a-page' }, { actor: actor('full') }),
+      ).rejects.toMatchObject({ status: 400, message: 'This page of received files is not valid' });
+
+      const spam = all.dropOffs.filter((d) => names.includes(d.name)).map((d) => d.id);
+      expect(spam).toHaveLength(5);
+      const keys = (
+        await h.documents.query<{ storage_key: string }>(
+          'select storage_key from drop_offs where id = any($1)',
+          [spam],
+        )
+      ).map((r) => r.storage_key);
+      // Not a client's, a group user's or another firm's to delete.
+      for (const who of [actor('client'), actor('group'), h.actorOf(h.other, 'partner')])
+        await expect(
+          h.bus.request(Documents.deleteDropOffs, { ids: spam }, { actor: who }),
+        ).rejects.toMatchObject({
+          status: who.firm_id === h.firm.firmId ? 403 : 404,
+        });
+      await expect(
+        h.bus.request(Documents.deleteDropOffs, { ids: [] }, { actor: actor('admin') }),
+      ).rejects.toMatchObject({ status: 400 });
+      const done = await h.bus.request(
+        Documents.deleteDropOffs,
+        { ids: spam.map((i) => i.toUpperCase()) },
+        { actor: actor('admin') },
+      );
+      expect(done).toMatchObject({ deleted: 5, message: 'Deleted successfully' });
+      const left = await h.bus.request(Documents.listDropOffs, { limit: 500 }, { actor: actor('full') });
+      expect(left.dropOffs.map((d) => d.id)).toEqual(
+        all.dropOffs.map((d) => d.id).filter((i) => !spam.includes(i)),
+      );
+      for (const key of keys) expect(await h.store.head(key)).toBeUndefined();
+      await expect(
+        h.bus.request(Documents.downloadDropOff, { id: spam[0] as string }, { actor: actor('full') }),
+      ).rejects.toMatchObject({ status: 404 });
+      await expect(
+        h.bus.request(Documents.deleteDropOffs, { ids: spam }, { actor: actor('admin') }),
+      ).rejects.toMatchObject({ status: 404 });
+    });
   });
 
   it("answers the portal's secure upload page by the firm's slug, while the drop link is on", async () => {

@@ -10,6 +10,7 @@ import {
   uniqueDatabaseName,
 } from '@portico/platform/testing';
 import { Documents, Notifications } from '@portico/proto';
+import { S3ObjectStore } from '../storage/s3.object-store.js';
 import { startDocuments } from '../testing/index.js';
 
 /**
@@ -30,6 +31,14 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
   let notifications = await runNotifications();
   const identity = await startIdentity({ natsUrl: nats.url, pgAdminUrl });
   const documents = await startDocuments({ natsUrl: nats.url, pgAdminUrl, s3Env: s3.env });
+  // The bucket as the service sees it, for tests that look at objects themselves.
+  const store = new S3ObjectStore({
+    endpoint: s3.endpoint,
+    bucket: s3.bucket,
+    region: s3.region,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+  });
   const nc: NatsConnection = await connect({ servers: nats.url });
   const bus = new BusClient(nc);
   // Every documents event the stream takes, in order, for the tests to wait on.
@@ -126,6 +135,7 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
     bus,
     nc,
     s3,
+    store,
     identity,
     documents,
     firm,
@@ -149,6 +159,7 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
       await eventStream.close();
       await reading;
       await nc.drain();
+      store.destroy();
       await documents.stop();
       await identity.stop();
       await notifications.stop();

@@ -2,11 +2,13 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { type Actor, CurrentActor, Rpc } from '@portico/platform';
 import {
+  type DeleteDropOffsRequest,
   Documents,
   type DownloadDropOffRequest,
   type DropLinkInfoRequest,
   type DropOffLinksRequest,
   type DropOffProcessRequest,
+  type ListDropOffsRequest,
   type SaveDropLinkRequest,
 } from '@portico/proto';
 import { DropLinksService } from './drop-links.service.js';
@@ -42,8 +44,13 @@ export class DropLinksHandler {
   }
 
   @Rpc(Documents.listDropOffs)
-  list(@CurrentActor() actor: Actor) {
-    return this.dropLinks.list(actor);
+  list(@Payload() req: ListDropOffsRequest, @CurrentActor() actor: Actor) {
+    return this.dropLinks.list(actor, req);
+  }
+
+  @Rpc(Documents.deleteDropOffs)
+  delete(@Payload() req: DeleteDropOffsRequest, @CurrentActor() actor: Actor) {
+    return this.dropLinks.delete(actor, req);
   }
 
   @Rpc(Documents.downloadDropOff)

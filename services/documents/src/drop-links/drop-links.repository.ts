@@ -1,10 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FirmScope, inFirm, recordEvent } from '@portico/platform';
 import { DocumentsEvents } from '@portico/proto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DocTx } from '../items/items.repository.js';
 import { dropOffs } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
+
+/** Where a page of drop-offs ends: the last row's time (PostgreSQL's text) and id. */
+export interface DropOffCursor {
+  at: string;
+  id: string;
+}
 
 @Injectable()
 export class DropLinksRepository {
@@ -32,15 +38,39 @@ export class DropLinksRepository {
     return inserted;
   }
 
-  list(scope: FirmScope) {
+  /**
+   * Up to `limit` drop-offs, newest first, after `after` (the last row of the page before). Each row
+   * comes with its time as PostgreSQL's text, to the microsecond, for the next page's keyset: a
+   * JavaScript Date keeps milliseconds, and rows of one drop-off share them.
+   */
+  list(scope: FirmScope, limit: number, after?: DropOffCursor) {
     return inFirm(this.db, scope, (tx) =>
       tx
-        .select()
+        .select({ row: dropOffs, at: sql<string>`${dropOffs.createdAt}::text` })
         .from(dropOffs)
-        .where(eq(dropOffs.firmId, scope.firmId))
-        .orderBy(desc(dropOffs.createdAt))
-        .limit(500),
+        .where(
+          and(
+            eq(dropOffs.firmId, scope.firmId),
+            after
+              ? sql`(${dropOffs.createdAt}, ${dropOffs.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(dropOffs.createdAt), desc(dropOffs.id))
+        .limit(limit),
     );
+  }
+
+  /** Deletes these drop-offs of the firm; answers the storage keys of those it deleted. */
+  async deleteMany(scope: FirmScope, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await inFirm(this.db, scope, (tx) =>
+      tx
+        .delete(dropOffs)
+        .where(and(eq(dropOffs.firmId, scope.firmId), inArray(dropOffs.id, ids)))
+        .returning({ storageKey: dropOffs.storageKey }),
+    );
+    return rows.map((r) => r.storageKey);
   }
 
   async get(scope: FirmScope, id: string) {

@@ -9,7 +9,12 @@ import {
   hasControlCharacters,
   isUuid,
 } from '@portico/platform';
-import type { DropOffLinksRequest, DropOffProcessRequest } from '@portico/proto';
+import type {
+  DeleteDropOffsRequest,
+  DropOffLinksRequest,
+  DropOffProcessRequest,
+  ListDropOffsRequest,
+} from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import { notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
@@ -31,6 +36,7 @@ import {
 } from '../uploads/uploads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
 import { DropLinksRepository } from './drop-links.repository.js';
+import { decodeDropOffPage, encodeDropOffPage } from './drop-off-page.rules.js';
 
 /** Drop Link is for partners, admins and full users (spec 1 s.6). */
 function assertDropLinkManager(actor: Actor): void {
@@ -48,6 +54,13 @@ function dropLinkOn<F extends { preferences?: { dropLinkEnabled?: boolean } }>(f
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+
+/** Received files listed per page, and at most per page or per delete. */
+export const DROP_OFF_PAGE = 100;
+export const MAX_DROP_OFF_PAGE = 500;
+const PAGE_INVALID = 'This page of received files is not valid';
+const NOTHING_SELECTED = 'Choose the files to delete';
+const TOO_MANY_SELECTED = `Delete at most ${MAX_DROP_OFF_PAGE} files at once`;
 
 const UPLOADER_NAME_CHARACTERS = 'Your name contains characters that are not allowed';
 const NOTE_CHARACTERS = 'The note contains characters that are not allowed';
@@ -223,11 +236,18 @@ export class DropLinksService {
     return { files, invalid };
   }
 
-  async list(actor: Actor) {
+  /** The received files, newest first, a page at a time (`page` from the page before). */
+  async list(actor: Actor, req: ListDropOffsRequest) {
     assertDropLinkManager(actor);
-    const rows = await this.repo.list(firmScope(actor.firm_id));
+    const limit = Math.min(req.limit || DROP_OFF_PAGE, MAX_DROP_OFF_PAGE);
+    const after = req.page ? decodeDropOffPage(req.page) : undefined;
+    if (req.page && !after) throw badRequest(PAGE_INVALID, { page: PAGE_INVALID });
+    // One more than asked tells whether another page follows.
+    const rows = await this.repo.list(firmScope(actor.firm_id), limit + 1, after);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
     return {
-      dropOffs: rows.map((r) => ({
+      dropOffs: page.map(({ row: r }) => ({
         id: r.id,
         name: r.name,
         size: BigInt(r.size),
@@ -236,7 +256,24 @@ export class DropLinksService {
         note: r.note,
         createdAt: r.createdAt.toISOString(),
       })),
+      nextPage: rows.length > limit && last ? encodeDropOffPage({ at: last.at, id: last.row.id }) : '',
     };
+  }
+
+  /**
+   * Deletes received files for good, rows and objects (a visitor's spam, files already filed where they
+   * belong). Ids of another firm, or unknown, are passed over; the objects go once the rows have.
+   */
+  async delete(actor: Actor, req: DeleteDropOffsRequest) {
+    assertDropLinkManager(actor);
+    const ids = [...new Set(req.ids.map((id) => id.trim().toLowerCase()))];
+    if (!ids.length) throw badRequest(NOTHING_SELECTED, { ids: NOTHING_SELECTED });
+    if (ids.length > MAX_DROP_OFF_PAGE) throw badRequest(TOO_MANY_SELECTED, { ids: TOO_MANY_SELECTED });
+    if (!ids.every(isUuid)) throw notFound();
+    const keys = await this.repo.deleteMany(firmScope(actor.firm_id), ids);
+    if (!keys.length) throw notFound();
+    await deleteObjects(this.store, keys);
+    return { deleted: keys.length, message: Messages.deleted };
   }
 
   async download(actor: Actor, id: string) {

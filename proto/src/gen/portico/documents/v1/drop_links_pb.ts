@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/documents/v1/drop_links.proto.
  */
 export const file_portico_documents_v1_drop_links: GenFile = /*@__PURE__*/
-  fileDesc("CiVwb3J0aWNvL2RvY3VtZW50cy92MS9kcm9wX2xpbmtzLnByb3RvEhRwb3J0aWNvLmRvY3VtZW50cy52MSKeAQoIRHJvcExpbmsSCgoCaWQYASABKAkSEQoJZmlybV9uYW1lGAIgASgJEhcKD25vdGlmeV91c2VyX2lkcxgDIAMoCRIPCgdlbmFibGVkGAQgASgIEjYKCmZpcm1fdXNlcnMYBSADKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wTGlua1VzZXISEQoJZmlybV9zbHVnGAYgASgJIjwKDERyb3BMaW5rVXNlchIKCgJpZBgBIAEoCRIRCglmdWxsX25hbWUYAiABKAkSDQoFZW1haWwYAyABKAkiFAoSR2V0RHJvcExpbmtSZXF1ZXN0Ii4KE1NhdmVEcm9wTGlua1JlcXVlc3QSFwoPbm90aWZ5X3VzZXJfaWRzGAEgAygJIj4KE0Ryb3BMaW5rSW5mb1JlcXVlc3QSFAoMZHJvcF9saW5rX2lkGAEgASgJEhEKCWZpcm1fc2x1ZxgCIAEoCSKKAQoMRHJvcExpbmtJbmZvEhEKCWZpcm1fbmFtZRgBIAEoCRIRCglmaXJtX3NsdWcYAiABKAkSEAoIbG9nb191cmwYAyABKAkSDwoHcHJpbWFyeRgEIAEoCRIbChNoaWRlX3NpZ25faW5fYnV0dG9uGAUgASgIEhQKDGRyb3BfbGlua19pZBgGIAEoCSJcChNEcm9wT2ZmTGlua3NSZXF1ZXN0EhQKDGRyb3BfbGlua19pZBgBIAEoCRIvCgVmaWxlcxgCIAMoCzIgLnBvcnRpY28uZG9jdW1lbnRzLnYxLlVwbG9hZEZpbGUifgoVRHJvcE9mZlByb2Nlc3NSZXF1ZXN0EhQKDGRyb3BfbGlua19pZBgBIAEoCRISCgp1cGxvYWRfaWRzGAIgAygJEhUKDXVwbG9hZGVyX25hbWUYAyABKAkSFgoOdXBsb2FkZXJfZW1haWwYBCABKAkSDAoEbm90ZRgFIAEoCSJ0ChZEcm9wT2ZmUHJvY2Vzc1Jlc3BvbnNlEjIKBWZpbGVzGAEgAygLMiMucG9ydGljby5kb2N1bWVudHMudjEuUHJvY2Vzc2VkRmlsZRIPCgdtZXNzYWdlGAIgASgJEhUKDWludmFsaWRfZmlsZXMYAyADKAkiggEKB0Ryb3BPZmYSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhUKDXVwbG9hZGVyX25hbWUYBCABKAkSFgoOdXBsb2FkZXJfZW1haWwYBSABKAkSDAoEbm90ZRgGIAEoCRISCgpjcmVhdGVkX2F0GAcgASgJIhUKE0xpc3REcm9wT2Zmc1JlcXVlc3QiPwoLRHJvcE9mZkxpc3QSMAoJZHJvcF9vZmZzGAEgAygLMh0ucG9ydGljby5kb2N1bWVudHMudjEuRHJvcE9mZiIkChZEb3dubG9hZERyb3BPZmZSZXF1ZXN0EgoKAmlkGAEgASgJYgZwcm90bzM", [file_portico_documents_v1_uploads]);
+  fileDesc("CiVwb3J0aWNvL2RvY3VtZW50cy92MS9kcm9wX2xpbmtzLnByb3RvEhRwb3J0aWNvLmRvY3VtZW50cy52MSKeAQoIRHJvcExpbmsSCgoCaWQYASABKAkSEQoJZmlybV9uYW1lGAIgASgJEhcKD25vdGlmeV91c2VyX2lkcxgDIAMoCRIPCgdlbmFibGVkGAQgASgIEjYKCmZpcm1fdXNlcnMYBSADKAsyIi5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wTGlua1VzZXISEQoJZmlybV9zbHVnGAYgASgJIjwKDERyb3BMaW5rVXNlchIKCgJpZBgBIAEoCRIRCglmdWxsX25hbWUYAiABKAkSDQoFZW1haWwYAyABKAkiFAoSR2V0RHJvcExpbmtSZXF1ZXN0Ii4KE1NhdmVEcm9wTGlua1JlcXVlc3QSFwoPbm90aWZ5X3VzZXJfaWRzGAEgAygJIj4KE0Ryb3BMaW5rSW5mb1JlcXVlc3QSFAoMZHJvcF9saW5rX2lkGAEgASgJEhEKCWZpcm1fc2x1ZxgCIAEoCSKKAQoMRHJvcExpbmtJbmZvEhEKCWZpcm1fbmFtZRgBIAEoCRIRCglmaXJtX3NsdWcYAiABKAkSEAoIbG9nb191cmwYAyABKAkSDwoHcHJpbWFyeRgEIAEoCRIbChNoaWRlX3NpZ25faW5fYnV0dG9uGAUgASgIEhQKDGRyb3BfbGlua19pZBgGIAEoCSJcChNEcm9wT2ZmTGlua3NSZXF1ZXN0EhQKDGRyb3BfbGlua19pZBgBIAEoCRIvCgVmaWxlcxgCIAMoCzIgLnBvcnRpY28uZG9jdW1lbnRzLnYxLlVwbG9hZEZpbGUifgoVRHJvcE9mZlByb2Nlc3NSZXF1ZXN0EhQKDGRyb3BfbGlua19pZBgBIAEoCRISCgp1cGxvYWRfaWRzGAIgAygJEhUKDXVwbG9hZGVyX25hbWUYAyABKAkSFgoOdXBsb2FkZXJfZW1haWwYBCABKAkSDAoEbm90ZRgFIAEoCSJ0ChZEcm9wT2ZmUHJvY2Vzc1Jlc3BvbnNlEjIKBWZpbGVzGAEgAygLMiMucG9ydGljby5kb2N1bWVudHMudjEuUHJvY2Vzc2VkRmlsZRIPCgdtZXNzYWdlGAIgASgJEhUKDWludmFsaWRfZmlsZXMYAyADKAkiggEKB0Ryb3BPZmYSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhUKDXVwbG9hZGVyX25hbWUYBCABKAkSFgoOdXBsb2FkZXJfZW1haWwYBSABKAkSDAoEbm90ZRgGIAEoCRISCgpjcmVhdGVkX2F0GAcgASgJIjIKE0xpc3REcm9wT2Zmc1JlcXVlc3QSDAoEcGFnZRgBIAEoCRINCgVsaW1pdBgCIAEoDSJSCgtEcm9wT2ZmTGlzdBIwCglkcm9wX29mZnMYASADKAsyHS5wb3J0aWNvLmRvY3VtZW50cy52MS5Ecm9wT2ZmEhEKCW5leHRfcGFnZRgCIAEoCSIkChVEZWxldGVEcm9wT2Zmc1JlcXVlc3QSCwoDaWRzGAEgAygJIjoKFkRlbGV0ZURyb3BPZmZzUmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoDRIPCgdtZXNzYWdlGAIgASgJIiQKFkRvd25sb2FkRHJvcE9mZlJlcXVlc3QSCgoCaWQYASABKAliBnByb3RvMw", [file_portico_documents_v1_uploads]);
 
 /**
  * The firm drop link: its id is the firm id and name, obfuscated reversibly and URL-safe.
@@ -323,9 +323,24 @@ export const DropOffSchema: GenMessage<DropOff> = /*@__PURE__*/
   messageDesc(file_portico_documents_v1_drop_links, 9);
 
 /**
+ * Newest first, a page at a time.
+ *
  * @generated from message portico.documents.v1.ListDropOffsRequest
  */
 export type ListDropOffsRequest = Message<"portico.documents.v1.ListDropOffsRequest"> & {
+  /**
+   * The next_page of the page before; empty for the first page.
+   *
+   * @generated from field: string page = 1;
+   */
+  page: string;
+
+  /**
+   * At most this many (100 when 0, 500 at the most).
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
 };
 
 /**
@@ -343,6 +358,13 @@ export type DropOffList = Message<"portico.documents.v1.DropOffList"> & {
    * @generated from field: repeated portico.documents.v1.DropOff drop_offs = 1;
    */
   dropOffs: DropOff[];
+
+  /**
+   * What to ask for the next page; empty after the last.
+   *
+   * @generated from field: string next_page = 2;
+   */
+  nextPage: string;
 };
 
 /**
@@ -351,6 +373,47 @@ export type DropOffList = Message<"portico.documents.v1.DropOffList"> & {
  */
 export const DropOffListSchema: GenMessage<DropOffList> = /*@__PURE__*/
   messageDesc(file_portico_documents_v1_drop_links, 11);
+
+/**
+ * Deletes received files and their objects (partners, admins and full users).
+ *
+ * @generated from message portico.documents.v1.DeleteDropOffsRequest
+ */
+export type DeleteDropOffsRequest = Message<"portico.documents.v1.DeleteDropOffsRequest"> & {
+  /**
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+};
+
+/**
+ * Describes the message portico.documents.v1.DeleteDropOffsRequest.
+ * Use `create(DeleteDropOffsRequestSchema)` to create a new message.
+ */
+export const DeleteDropOffsRequestSchema: GenMessage<DeleteDropOffsRequest> = /*@__PURE__*/
+  messageDesc(file_portico_documents_v1_drop_links, 12);
+
+/**
+ * @generated from message portico.documents.v1.DeleteDropOffsResponse
+ */
+export type DeleteDropOffsResponse = Message<"portico.documents.v1.DeleteDropOffsResponse"> & {
+  /**
+   * @generated from field: uint32 deleted = 1;
+   */
+  deleted: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message portico.documents.v1.DeleteDropOffsResponse.
+ * Use `create(DeleteDropOffsResponseSchema)` to create a new message.
+ */
+export const DeleteDropOffsResponseSchema: GenMessage<DeleteDropOffsResponse> = /*@__PURE__*/
+  messageDesc(file_portico_documents_v1_drop_links, 13);
 
 /**
  * @generated from message portico.documents.v1.DownloadDropOffRequest
@@ -367,5 +430,5 @@ export type DownloadDropOffRequest = Message<"portico.documents.v1.DownloadDropO
  * Use `create(DownloadDropOffRequestSchema)` to create a new message.
  */
 export const DownloadDropOffRequestSchema: GenMessage<DownloadDropOffRequest> = /*@__PURE__*/
-  messageDesc(file_portico_documents_v1_drop_links, 12);
+  messageDesc(file_portico_documents_v1_drop_links, 14);
 
