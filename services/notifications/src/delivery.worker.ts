@@ -15,6 +15,26 @@ const BATCH = 16;
 /** How long a claimed message is reserved for its worker; longer than any provider timeout. */
 const LEASE_MS = 5 * 60_000;
 
+/** Waits between tries of writing a message's outcome: a short database blip should not resend it. */
+const OUTCOME_RETRY_MS = [200, 1_000, 3_000];
+
+/**
+ * Writes an attempt's outcome, trying again on failure: a message sent whose outcome is not written
+ * stays claimed until its lease ends and is then sent again (an email twice, a code five minutes late).
+ */
+async function outcomeWritten(write: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (err) {
+      const wait = OUTCOME_RETRY_MS[attempt];
+      if (wait === undefined) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 /**
  * Sends due messages through the configured ports. Every replica runs one; claims use SKIP LOCKED so
  * two workers never send the same message. Polls every DELIVERY_POLL_MS, and at once when nudged after
@@ -105,7 +125,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         await this.recordFailure(message, err, fields);
         return;
       }
-      await this.outbox.markDelivered(message, port.mode === 'keep' ? 'kept' : 'sent');
+      await outcomeWritten(() => this.outbox.markDelivered(message, port.mode === 'keep' ? 'kept' : 'sent'));
       this.log.info(fields, port.mode === 'keep' ? 'Message kept in the outbox' : 'Message delivered');
     }).catch((err) => this.log.error({ err, message_id: message.id }, 'Could not record a delivery outcome'));
   }
@@ -133,13 +153,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       permanent: failure.permanent,
     });
     if (next.giveUp) {
-      await this.outbox.markFailed(message, failure.message);
+      await outcomeWritten(() => this.outbox.markFailed(message, failure.message));
       this.log.error(
         { ...fields, err: failure, permanent: failure.permanent },
         'Message could not be delivered; giving up',
       );
     } else {
-      await this.outbox.markRetry(message, next.retryInMs, failure.message);
+      await outcomeWritten(() => this.outbox.markRetry(message, next.retryInMs, failure.message));
       this.log.warn(
         { ...fields, err: failure, retry_in_ms: next.retryInMs },
         'Message delivery failed; will retry',

@@ -85,4 +85,33 @@ describe('several replicas delivering from one outbox', () => {
     expect(row.attempts).toBe(2);
     expect(subjects.filter((s) => s === 'Orphaned')).toHaveLength(1);
   });
+
+  it('writes a sent message down despite a database blip at that moment, and does not send it again', async () => {
+    // The first write of 'sent' for this recipient fails (a sequence is not rolled back with it).
+    await h.pool.query(`
+      create sequence blip_once;
+      create function blip_once() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'sent' and new.recipient = 'blip@example.com' and nextval('blip_once') = 1 then
+          raise exception 'connection lost';
+        end if;
+        return new;
+      end $$;
+      create trigger blip_once before update on outbound_messages for each row execute function blip_once();`);
+    try {
+      const sent = await h.bus.request(Notifications.sendEmail, {
+        to: 'blip@example.com',
+        subject: 'Blip',
+        text: 'Body',
+        kind: 'test',
+      });
+      const row = await h.until(sent.id, 'sent');
+      expect(row.attempts).toBe(1);
+      expect(subjects.filter((s) => s === 'Blip')).toHaveLength(1);
+    } finally {
+      await h.pool.query(
+        'drop trigger blip_once on outbound_messages; drop function blip_once; drop sequence blip_once',
+      );
+    }
+  });
 });
