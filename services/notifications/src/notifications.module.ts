@@ -8,6 +8,7 @@ import { DeliveryWorker, LOGGER } from './delivery.worker.js';
 import { OutboundHandler } from './outbound.handler.js';
 import { OutboundService } from './outbound.service.js';
 import { DATABASE, OutboxRepository } from './outbox.repository.js';
+import { RetentionJob } from './retention.job.js';
 import type { Schema } from './schema.js';
 
 @Module({})
@@ -25,6 +26,7 @@ export class NotificationsModule {
         { provide: SMS_PORT, useFactory: () => createSmsPort(config) },
         OutboxRepository,
         DeliveryWorker,
+        RetentionJob,
         OutboundService,
       ],
     };

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Database } from '@portico/platform';
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import {
   type Channel,
   type NewOutboundMessage,
@@ -17,10 +17,14 @@ export interface OutboxFilter {
   limit: number;
 }
 
+/** What a message's text and subject read once its one-time code or link has been removed. */
+export const SECRET_REMOVED = '(removed: it held a one-time code or link)';
+
 /**
  * All SQL of the outbound_messages table. The table is service infrastructure, not tenant data:
  * messages are addressed to people (sign-in mail comes before any firm), so queries are not firm-scoped.
  */
+
 @Injectable()
 export class OutboxRepository {
   constructor(@Inject(DATABASE) private readonly db: Database<Schema>) {}
@@ -123,6 +127,46 @@ export class OutboxRepository {
       .update(outboundMessages)
       .set({ status: 'failed', lastError: error })
       .where(this.sameAttempt(claimed));
+  }
+
+  /**
+   * Blanks the text, subject and HTML of messages of these kinds that are done (sent, kept or failed)
+   * and were asked for before `before`: their one-time codes and links are spent or expired by then.
+   * Answers how many.
+   */
+  async removeSecrets(kinds: readonly string[], before: Date): Promise<number> {
+    const done = await this.db
+      .update(outboundMessages)
+      .set({
+        text: SECRET_REMOVED,
+        subject: sql`case when ${outboundMessages.subject} is null then null else ${SECRET_REMOVED} end`,
+        html: null,
+      })
+      .where(
+        and(
+          inArray(outboundMessages.kind, [...kinds]),
+          inArray(outboundMessages.status, ['sent', 'kept', 'failed']),
+          lt(outboundMessages.createdAt, before),
+          ne(outboundMessages.text, SECRET_REMOVED),
+        ),
+      )
+      .returning({ id: outboundMessages.id });
+    return done.length;
+  }
+
+  /** Deletes the messages that are done and were asked for before `before`, `batch` at a time. */
+  async deleteDone(before: Date, batch = 5_000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await this.db.execute(sql`
+        delete from outbound_messages where id in (
+          select id from outbound_messages
+          where status in ('sent', 'kept', 'failed') and created_at < ${before.toISOString()}::timestamptz
+          limit ${batch})`);
+      const n = result.rowCount ?? 0;
+      total += n;
+      if (n < batch) return total;
+    }
   }
 
   private sameAttempt(claimed: OutboundMessage) {
