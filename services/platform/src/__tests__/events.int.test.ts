@@ -9,6 +9,7 @@ import {
   EVENT_ID_HEADER,
   EVENTS_STREAM,
   OutboxRelay,
+  pruneEventRecords,
   REDELIVERY_DELAYS,
   recordEvent,
   redeliveryDelayMs,
@@ -179,6 +180,31 @@ describe('database scoping, outbox relay and durable consumers', () => {
     expect([1, 2, 3].map((n) => redeliveryDelayMs(n))).toEqual([5_000, 10_000, 20_000]);
     expect(redeliveryDelayMs(10)).toBe(REDELIVERY_DELAYS.maxMs);
     expect(redeliveryDelayMs(10_000)).toBe(10 * 60_000);
+  });
+
+  it('prunes what the stream no longer holds: published rows after 7 days, handled records a day later', async () => {
+    const old = `now() - interval '8 days'`;
+    await handle.db.execute(
+      sql.raw(`
+      insert into outbox_events (id, subject, payload, created_at, published_at) values
+        ('00000000-0000-4000-8000-0000000000e1', 'events.test.v1', '{}', ${old}, ${old}),
+        ('00000000-0000-4000-8000-0000000000e2', 'events.test.v1', '{}', ${old}, null),
+        ('00000000-0000-4000-8000-0000000000e3', 'events.test.v1', '{}', now(), now());
+      insert into processed_events (consumer, event_id, processed_at) values
+        ('prune_test', 'nine-days', now() - interval '9 days'),
+        ('prune_test', 'seven-days', now() - interval '7 days');`),
+    );
+    expect(await pruneEventRecords(handle.db)).toEqual({ published: 1, processed: 1 });
+    const left = await handle.db.execute<{ id: string }>(
+      sql`select id::text from outbox_events where id::text like '00000000-0000-4000-8000-0000000000e%' order by id`,
+    );
+    // Never an event not yet published, however old.
+    expect(left.rows.map((r) => r.id.slice(-2))).toEqual(['e2', 'e3']);
+    const handled = await handle.db.execute<{ event_id: string }>(
+      sql`select event_id from processed_events where consumer = 'prune_test'`,
+    );
+    expect(handled.rows.map((r) => r.event_id)).toEqual(['seven-days']);
+    await handle.db.execute(sql`delete from outbox_events where id = '00000000-0000-4000-8000-0000000000e2'`);
   });
 
   it('keeps events in the outbox while NATS is unreachable and relays them later', async () => {

@@ -41,7 +41,7 @@ export async function ensureEventStream(nc: NatsConnection, replicas = 1): Promi
       subjects: ['events.>'],
       num_replicas: replicas,
       duplicate_window: 2 * 60 * 1_000_000_000,
-      max_age: 7 * 24 * 3600 * 1_000_000_000,
+      max_age: EVENT_MAX_AGE_MS * 1_000_000,
     });
   }
   return jsm;
@@ -67,6 +67,30 @@ export async function recordEvent<M extends DescMessage>(
   return eventId;
 }
 
+/** How long JetStream keeps an event (the EVENTS stream's max_age). */
+export const EVENT_MAX_AGE_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+/**
+ * Deletes the outbox rows published, and the records of events handled, longer ago than the stream
+ * keeps an event (a day more for the latter): no redelivery can come for them any more, and the tables
+ * would otherwise grow with every change for ever. Answers how many of each.
+ */
+export async function pruneEventRecords(
+  db: Database,
+  now = new Date(),
+): Promise<{ published: number; processed: number }> {
+  const publishedBefore = new Date(now.getTime() - EVENT_MAX_AGE_MS).toISOString();
+  const processedBefore = new Date(now.getTime() - EVENT_MAX_AGE_MS - 24 * 3600_000).toISOString();
+  const published = await db.execute(
+    sql`delete from outbox_events where published_at < ${publishedBefore}::timestamptz`,
+  );
+  const processed = await db.execute(
+    sql`delete from processed_events where processed_at < ${processedBefore}::timestamptz`,
+  );
+  return { published: published.rowCount ?? 0, processed: processed.rowCount ?? 0 };
+}
+
 /**
  * Relays committed outbox rows to JetStream with the event id as Nats-Msg-Id (server-side de-duplication).
  * Several replicas can run it: rows are claimed with SKIP LOCKED. If NATS is down the rows wait.
@@ -89,7 +113,7 @@ export class OutboxRelay {
   start(): void {
     const tick = async () => {
       if (this.stopped) return;
-      this.running = this.flush().then(
+      this.running = this.flushAndPrune().then(
         () => undefined,
         (err) => this.log.warn({ err }, 'Outbox relay could not publish; will retry'),
       );
@@ -97,6 +121,17 @@ export class OutboxRelay {
       if (!this.stopped) this.timer = setTimeout(tick, this.intervalMs);
     };
     this.timer = setTimeout(tick, 0);
+  }
+
+  private prunedAt = 0;
+
+  /** A flush, and once an hour a prune. */
+  private async flushAndPrune(): Promise<void> {
+    await this.flush();
+    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = Date.now();
+    const pruned = await pruneEventRecords(this.db);
+    if (pruned.published || pruned.processed) this.log.info(pruned, 'Old event records pruned');
   }
 
   /** Publishes every pending row; returns how many left. */
