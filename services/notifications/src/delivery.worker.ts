@@ -15,6 +15,9 @@ const BATCH = 16;
 /** How long a claimed message is reserved for its worker; longer than any provider timeout. */
 const LEASE_MS = 5 * 60_000;
 
+/** The last_error of a message whose time ran out before an attempt could send it. */
+export const EXPIRED = 'Expired before it could be delivered';
+
 /** Waits between tries of writing a message's outcome: a short database blip should not resend it. */
 const OUTCOME_RETRY_MS = [200, 1_000, 3_000];
 
@@ -119,6 +122,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         kind: message.kind,
         attempt: message.attempts,
       };
+      if (message.expiresAt && message.expiresAt.getTime() <= Date.now()) {
+        await outcomeWritten(() => this.outbox.markFailed(message, EXPIRED));
+        this.log.warn(fields, 'Message expired before it could be delivered; not sent');
+        return;
+      }
       try {
         await this.send(message);
       } catch (err) {

@@ -40,6 +40,8 @@ export const outboundMessages = pgTable(
     traceParent: text('trace_parent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** After this the message is not worth sending (a sign-in code that has expired): it fails instead. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [
     check('outbound_messages_channel_check', sql`${t.channel} in (${inList(CHANNELS)})`),

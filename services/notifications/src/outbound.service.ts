@@ -39,7 +39,7 @@ export interface OutboxEntry {
   lastError: string;
 }
 
-type Common = Pick<SendEmailRequest, 'kind' | 'firmId' | 'idempotencyKey'>;
+type Common = Pick<SendEmailRequest, 'kind' | 'firmId' | 'idempotencyKey' | 'validForSeconds'>;
 
 /**
  * Accepts outbound email and SMS: validates, stores the message (once per idempotency key) and leaves
@@ -140,6 +140,7 @@ export class OutboundService {
       idempotencyKey,
       status: mode === 'keep' ? 'kept' : 'queued',
       traceParent: injectTraceContext({}).traceparent ?? null,
+      expiresAt: common.validForSeconds ? new Date(Date.now() + common.validForSeconds * 1_000) : null,
     });
     if (created && row.status === 'queued') this.worker.nudge();
     return { id: row.id, status: row.status };

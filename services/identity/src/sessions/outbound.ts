@@ -3,6 +3,14 @@ import { AppError, type BusClient } from '@portico/platform';
 import { Notifications } from '@portico/proto';
 import type { Logger } from 'pino';
 import { BUS, LOG } from '../tokens.js';
+import { SECRET_TTL_SECONDS, type SecretPurpose } from './secrets.repository.js';
+
+/**
+ * How long a message is worth sending: a message carrying a one-time code or link (its kind is the
+ * secret's purpose) is not sent once the secret has expired; others have no limit (0).
+ */
+const validForSeconds = (kind: string) =>
+  kind in SECRET_TTL_SECONDS ? SECRET_TTL_SECONDS[kind as SecretPurpose] : 0;
 
 /** Sign-in email and SMS, sent through the notifications service (which keeps the outbox). */
 @Injectable()
@@ -35,6 +43,7 @@ export class OutboundMessages {
         kind: message.kind,
         firmId: message.firmId,
         idempotencyKey: message.idempotencyKey,
+        validForSeconds: validForSeconds(message.kind),
       });
     } catch (err) {
       this.log.error({ err, kind: message.kind }, 'Could not queue a sign-in email');
@@ -54,6 +63,7 @@ export class OutboundMessages {
         kind: message.kind,
         firmId: message.firmId,
         idempotencyKey: message.idempotencyKey,
+        validForSeconds: validForSeconds(message.kind),
       });
     } catch (err) {
       if (err instanceof AppError && err.kind === 'bad_request') throw err;

@@ -110,7 +110,9 @@ export class SignInService {
   async sendEmailCode(input: { uid: string; email: string }) {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
-    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'email' });
+    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, {
+      channel: 'email',
+    });
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.email(
       {
@@ -131,7 +133,9 @@ export class SignInService {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     if (validatePhone(user.phoneNumber)) throw badRequest(Messages.smsFailed, undefined, 'sms_failed');
     await this.throttle(`code:${user.id}`, Limits.codeSends);
-    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, { channel: 'sms' });
+    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, {
+      channel: 'sms',
+    });
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound.sms(
       {

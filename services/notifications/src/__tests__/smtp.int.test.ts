@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Notifications } from '@portico/proto';
 import { SMTPServer } from 'smtp-server';
+import { EXPIRED } from '../delivery.worker.js';
 import { Harness } from './harness.js';
 
 interface Received {
@@ -143,5 +144,32 @@ describe('email delivery through SMTP', () => {
     expect(row.attempts).toBe(1);
     expect(row.last_error).toMatch(/550/);
     expect(smtp.offered.filter((a) => a === 'nobody@example.com')).toHaveLength(1);
+  });
+
+  it('does not send a message whose time ran out before an attempt could send it', async () => {
+    const reply = await h.bus.request(Notifications.sendEmail, {
+      to: 'ontime@example.com',
+      subject: 'Your code',
+      text: 'Your code is 123456',
+      kind: 'sign_in_code',
+      validForSeconds: 600,
+    });
+    await h.until(reply.id, 'sent');
+    const { rows } = await h.pool.query<{ seconds: number }>(
+      'select extract(epoch from expires_at - created_at)::int as seconds from outbound_messages where id = $1',
+      [reply.id],
+    );
+    expect(Math.abs((rows[0]?.seconds ?? 0) - 600)).toBeLessThanOrEqual(1);
+
+    // Its code expired while it waited (a provider away for longer than the code lives).
+    const late = await h.pool.query<{ id: string }>(
+      `insert into outbound_messages (channel, recipient, subject, text, kind, status, expires_at)
+       values ('email', 'late@example.com', 'Your code', 'Your code is 654321', 'sign_in_code', 'queued',
+               now() - interval '1 second')
+       returning id`,
+    );
+    const row = await h.until(late.rows[0]?.id as string, 'failed');
+    expect(row.last_error).toBe(EXPIRED);
+    expect(smtp.offered).not.toContain('late@example.com');
   });
 });

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/notifications/v1/outbound.proto.
  */
 export const file_portico_notifications_v1_outbound: GenFile = /*@__PURE__*/
-  fileDesc("Cidwb3J0aWNvL25vdGlmaWNhdGlvbnMvdjEvb3V0Ym91bmQucHJvdG8SGHBvcnRpY28ubm90aWZpY2F0aW9ucy52MSKYAQoQU2VuZEVtYWlsUmVxdWVzdBIKCgJ0bxgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEgwKBHRleHQYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgRraW5kGAUgASgJEg8KB2Zpcm1faWQYBiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAcgASgJEhMKC3NlbmRlcl9uYW1lGAggASgJImIKDlNlbmRTbXNSZXF1ZXN0EgoKAnRvGAEgASgJEgwKBHRleHQYAiABKAkSDAoEa2luZBgDIAEoCRIPCgdmaXJtX2lkGAQgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgFIAEoCSIrCg1RdWV1ZWRNZXNzYWdlEgoKAmlkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSI/ChFMaXN0T3V0Ym94UmVxdWVzdBIKCgJ0bxgBIAEoCRINCgVsaW1pdBgCIAEoBRIPCgdjaGFubmVsGAMgASgJIuMBCg1PdXRib3hNZXNzYWdlEgoKAmlkGAEgASgJEg8KB2NoYW5uZWwYAiABKAkSCgoCdG8YAyABKAkSDwoHc3ViamVjdBgEIAEoCRIMCgR0ZXh0GAUgASgJEgwKBGh0bWwYBiABKAkSDAoEa2luZBgHIAEoCRIOCgZzdGF0dXMYCCABKAkSEAoIYXR0ZW1wdHMYCSABKAUSEgoKY3JlYXRlZF9hdBgKIAEoCRIPCgdzZW50X2F0GAsgASgJEhIKCmxhc3RfZXJyb3IYDCABKAkSEwoLc2VuZGVyX25hbWUYDSABKAkiTwoSTGlzdE91dGJveFJlc3BvbnNlEjkKCG1lc3NhZ2VzGAEgAygLMicucG9ydGljby5ub3RpZmljYXRpb25zLnYxLk91dGJveE1lc3NhZ2UiVQoQTWFpbnRlbmFuY2VBbGVydBIQCghldmVudF9pZBgBIAEoCRIMCgRzaG93GAIgASgIEgwKBHRleHQYAyABKAkSEwoLb2NjdXJyZWRfYXQYBCABKAliBnByb3RvMw");
+  fileDesc("Cidwb3J0aWNvL25vdGlmaWNhdGlvbnMvdjEvb3V0Ym91bmQucHJvdG8SGHBvcnRpY28ubm90aWZpY2F0aW9ucy52MSKzAQoQU2VuZEVtYWlsUmVxdWVzdBIKCgJ0bxgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEgwKBHRleHQYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgRraW5kGAUgASgJEg8KB2Zpcm1faWQYBiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAcgASgJEhMKC3NlbmRlcl9uYW1lGAggASgJEhkKEXZhbGlkX2Zvcl9zZWNvbmRzGAkgASgNIn0KDlNlbmRTbXNSZXF1ZXN0EgoKAnRvGAEgASgJEgwKBHRleHQYAiABKAkSDAoEa2luZBgDIAEoCRIPCgdmaXJtX2lkGAQgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgFIAEoCRIZChF2YWxpZF9mb3Jfc2Vjb25kcxgGIAEoDSIrCg1RdWV1ZWRNZXNzYWdlEgoKAmlkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSI/ChFMaXN0T3V0Ym94UmVxdWVzdBIKCgJ0bxgBIAEoCRINCgVsaW1pdBgCIAEoBRIPCgdjaGFubmVsGAMgASgJIuMBCg1PdXRib3hNZXNzYWdlEgoKAmlkGAEgASgJEg8KB2NoYW5uZWwYAiABKAkSCgoCdG8YAyABKAkSDwoHc3ViamVjdBgEIAEoCRIMCgR0ZXh0GAUgASgJEgwKBGh0bWwYBiABKAkSDAoEa2luZBgHIAEoCRIOCgZzdGF0dXMYCCABKAkSEAoIYXR0ZW1wdHMYCSABKAUSEgoKY3JlYXRlZF9hdBgKIAEoCRIPCgdzZW50X2F0GAsgASgJEhIKCmxhc3RfZXJyb3IYDCABKAkSEwoLc2VuZGVyX25hbWUYDSABKAkiTwoSTGlzdE91dGJveFJlc3BvbnNlEjkKCG1lc3NhZ2VzGAEgAygLMicucG9ydGljby5ub3RpZmljYXRpb25zLnYxLk91dGJveE1lc3NhZ2UiVQoQTWFpbnRlbmFuY2VBbGVydBIQCghldmVudF9pZBgBIAEoCRIMCgRzaG93GAIgASgIEgwKBHRleHQYAyABKAkSEwoLb2NjdXJyZWRfYXQYBCABKAliBnByb3RvMw");
 
 /**
  * @generated from message portico.notifications.v1.SendEmailRequest
@@ -61,6 +61,14 @@ export type SendEmailRequest = Message<"portico.notifications.v1.SendEmailReques
    * @generated from field: string sender_name = 8;
    */
   senderName: string;
+
+  /**
+   * How long the message is worth sending, in seconds (0: no limit): a sign-in code or link that
+   * expires in 10 minutes is not sent after that, however its retries went.
+   *
+   * @generated from field: uint32 valid_for_seconds = 9;
+   */
+  validForSeconds: number;
 };
 
 /**
@@ -98,6 +106,13 @@ export type SendSmsRequest = Message<"portico.notifications.v1.SendSmsRequest"> 
    * @generated from field: string idempotency_key = 5;
    */
   idempotencyKey: string;
+
+  /**
+   * As SendEmailRequest's.
+   *
+   * @generated from field: uint32 valid_for_seconds = 6;
+   */
+  validForSeconds: number;
 };
 
 /**
