@@ -16,12 +16,18 @@ import { registerRateLimitPlugin } from './rate-limit/route-limits.js';
 import { registerSignInRateLimit } from './rate-limit/sign-in-rate-limit.js';
 import { registerRequestTracing } from './tracing/request-tracing.js';
 
+/** The longest path parameter taken (a drop link id is up to 2,000 characters). */
+export const MAX_PATH_PARAM_LENGTH = 2_048;
+
 /** Prefix of the sign-in routes that carry the per-address and per-account limits. */
 export const SIGN_IN_PREFIX = '/sessions/';
 
 export function fastifyOptions(config: GatewayConfig): FastifyServerOptions {
   return {
     bodyLimit: config.bodyLimitBytes,
+    // A drop link id is the firm's id and name, so it grows with the name: Fastify's default of 100
+    // characters answered 414 for every firm named with 38 bytes or more. The route's own pipe limits it.
+    maxParamLength: MAX_PATH_PARAM_LENGTH,
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)

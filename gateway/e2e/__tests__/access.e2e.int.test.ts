@@ -71,6 +71,11 @@ describe('API: access rules through the gateway', () => {
       });
       expect(bad.status).toBe(400);
       expect(bad.body.fields.rows_per_page).toBe('Rows per page must be 10, 20 or 50');
+      // Past what the contract's int32 holds: a 400, not the 500 of a failed encoding.
+      const far = await s.call<{ fields: Record<string, string> }>('GET', '/v2/entities?page=3000000000', {
+        token: as('partner'),
+      });
+      expect(far).toMatchObject({ status: 400, body: { fields: { page: 'Page is out of range' } } });
       const llcs = await s.call<{ companies: { entity_type: string }[] }>(
         'GET',
         '/v2/entities?rows_per_page=20&entity_type=Partnership',

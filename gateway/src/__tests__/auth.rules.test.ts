@@ -8,6 +8,8 @@ import { RevocationList } from '../auth/revocations.js';
 import { VerifiedTokens } from '../auth/verified-tokens.js';
 
 describe('claims to actor', () => {
+  const times = { iat: 1_800_000_000, exp: 1_800_000_900 };
+
   it('maps the verified claims of an advisor', () => {
     expect(
       claimsToActor({
@@ -19,6 +21,8 @@ describe('claims to actor', () => {
         readonly_access: false,
         sid: 's1',
         iss: 'portico-identity',
+        iat: 1_800_000_000,
+        exp: 1_800_000_900,
       }),
     ).toEqual({
       user_id: 'u1',
@@ -33,7 +37,7 @@ describe('claims to actor', () => {
 
   it('never gives a client a firm access level, and defaults readonly_access to false', () => {
     expect(
-      claimsToActor({ sub: 'u2', firm_id: 'f1', role: 'client', firm_access: 'partner', sid: 's' }),
+      claimsToActor({ ...times, sub: 'u2', firm_id: 'f1', role: 'client', firm_access: 'partner', sid: 's' }),
     ).toEqual({
       user_id: 'u2',
       firm_id: 'f1',
@@ -43,12 +47,15 @@ describe('claims to actor', () => {
     });
   });
 
-  it('refuses a token without its subject, firm or a known role with 401', () => {
+  it('refuses a token without its subject, firm, a known role, or its times with 401', () => {
     for (const claims of [
-      { firm_id: 'f', role: 'client' },
-      { sub: 'u', role: 'client' },
-      { sub: 'u', firm_id: 'f', role: 'admin' },
-      { sub: 'u', firm_id: 'f', role: 'advisor', firm_access: 'owner' },
+      { ...times, firm_id: 'f', role: 'client' },
+      { ...times, sub: 'u', role: 'client' },
+      { ...times, sub: 'u', firm_id: 'f', role: 'admin' },
+      { ...times, sub: 'u', firm_id: 'f', role: 'advisor', firm_access: 'owner' },
+      // One that never expires, or escapes a sign-out everywhere.
+      { iat: times.iat, sub: 'u', firm_id: 'f', role: 'client' },
+      { exp: times.exp, sub: 'u', firm_id: 'f', role: 'client' },
       'not an object',
     ]) {
       expect(() => claimsToActor(claims)).toThrow(

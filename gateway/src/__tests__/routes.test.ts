@@ -46,9 +46,15 @@ describe('every route of the gateway', () => {
       message: 'The address is not valid',
       code: 'invalid_url',
     });
-    const long = await fastify.inject({ method: 'GET', url: `/companies/${'x'.repeat(500)}` });
+    const long = await fastify.inject({ method: 'GET', url: `/companies/${'x'.repeat(2_100)}` });
     expect(long.statusCode).toBe(414);
     expect(long.json()).toMatchObject({ code: 'uri_too_long', error: 'The address is too long' });
+    // A drop link id grows with its firm's name: one of 1,500 characters reaches the route.
+    const dropLink = await fastify.inject({
+      method: 'GET',
+      url: `/integrations/drop_link/${'A'.repeat(1_500)}`,
+    });
+    expect(dropLink.statusCode).not.toBe(414);
   });
 
   it('declares its auth explicitly on the handler or its controller', () => {

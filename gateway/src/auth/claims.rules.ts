@@ -17,7 +17,9 @@ const accessClaims = z.object({
   firm_group_id: z.string().optional(),
   readonly_access: z.boolean().optional(),
   sid: z.string().min(1).optional(),
-  iat: z.number().optional(),
+  // Identity signs both; a token without them would never expire or would outlive a sign-out everywhere.
+  exp: z.number(),
+  iat: z.number(),
   iat_ms: z.number().optional(),
 });
 

@@ -1,5 +1,5 @@
 import { type DescMessage, fromJson, type JsonValue, type MessageShape, toJson } from '@bufbuild/protobuf';
-import { type BusClient, WIRE_JSON } from '@portico/platform';
+import { type BusClient, badRequest, WIRE_JSON } from '@portico/platform';
 import type { RpcContract } from '@portico/proto';
 import type { Caller } from '../http/caller.js';
 
@@ -61,8 +61,17 @@ export class RpcForwarder {
     );
   }
 
+  /**
+   * The validated input as the contract's message. A value the route's schema let through and the
+   * message cannot hold (a number past int32) is the caller's mistake, answered 400, not a 500.
+   */
   private requestOf<Req extends DescMessage>(contract: RpcContract<Req>, input: object) {
-    return fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
+    try {
+      return fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
+    } catch {
+      // The decoder's text names internal message types: not for the caller.
+      throw badRequest('A value is out of range');
+    }
   }
 
   private optionsFor(contract: RpcContract, caller?: Caller) {

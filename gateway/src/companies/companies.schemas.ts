@@ -38,6 +38,8 @@ const flag = z
   .transform((value) => value === 'true');
 
 const ENTITY_PAGE_SIZES = [10, 20, 50];
+/** The largest int32, what the contracts' page fields hold. */
+const MAX_INT32 = 2_147_483_647;
 
 /** GET /v2/entities: the paged entity list. */
 export const listCompaniesQuery = z.object({
@@ -47,6 +49,7 @@ export const listCompaniesQuery = z.object({
     .number({ error: 'Page must be a number' })
     .int('Page must be a whole number')
     .min(1)
+    .max(MAX_INT32, 'Page is out of range')
     .default(1),
   // The page sizes of spec 1 s.9; identity would answer any other size with pages of 10.
   rows_per_page: z.coerce

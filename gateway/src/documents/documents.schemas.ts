@@ -208,13 +208,21 @@ const number = () => z.number({ error: 'Must be a number' });
 const annotation = z.object(
   {
     id: text(100).optional(),
-    page: number().int('Page must be a whole number').min(1, 'Pages start at 1').default(1),
+    page: number()
+      .int('Page must be a whole number')
+      .min(1, 'Pages start at 1')
+      .max(100_000, 'No document has that many pages')
+      .default(1),
     x: number().default(0),
     y: number().default(0),
     width: number().default(80),
     text: text(32).default(''),
     color: text(20).default('black'),
-    fontSize: number().int('Font size must be a whole number').optional(),
+    fontSize: number()
+      .int('Font size must be a whole number')
+      .min(1, 'Font size must be 1 to 500')
+      .max(500, 'Font size must be 1 to 500')
+      .optional(),
     mode: text(20).default('textbox'),
   },
   { error: 'Each annotation must be an object' },
