@@ -238,6 +238,39 @@ describe('gateway: per-address limit on sign-in routes', () => {
   });
 });
 
+describe('gateway: per-account limit on sign-in routes, counted per address', () => {
+  it("keeps one address naming a user from locking that user out, up to the account's own ceiling", async () => {
+    const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+    // Behind one proxy (as behind Kong), the client address is the forwarded one.
+    const gateway = await startGateway({
+      natsUrl,
+      env: { RATE_LIMIT_IP_MAX: '1000', RATE_LIMIT_ACCOUNT_MAX: '2', TRUST_PROXY: '1' },
+    });
+    try {
+      const lookup = (from: string) =>
+        fetch(`${gateway.url}/sessions/forgot_password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+          body: JSON.stringify({ email: 'victim@example.com' }),
+        });
+      // An address that names the account too often is refused...
+      expect((await lookup('203.0.113.9')).status).not.toBe(429);
+      expect((await lookup('203.0.113.9')).status).not.toBe(429);
+      expect((await lookup('203.0.113.9')).status).toBe(429);
+      // ...and the user, from their own address, is not.
+      expect((await lookup('198.51.100.7')).status).not.toBe(429);
+      // The account's own ceiling (ten addresses' worth) still holds against many addresses.
+      for (let i = 1; i <= 9; i++) {
+        await lookup(`192.0.2.${i}`);
+        await lookup(`192.0.2.${i}`);
+      }
+      expect((await lookup('192.0.2.100')).status).toBe(429);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
 describe('gateway: per-address limit on the public drop-off routes', () => {
   it('answers 429 once one address has used the drop-off routes too often, and leaves the others alone', async () => {
     expect(isPublicUploadRoute('/integrations/drop_link/:id/upload_links')).toBe(true);
