@@ -106,6 +106,35 @@ describe('ApiClient', () => {
     expect(signedOut).toEqual([{ reason: 'expired', notice: true }]);
   });
 
+  it('keeps the session when the refresh could not be made (offline, a 5xx, a 429), failing only that call', async () => {
+    const failures: Array<() => Response> = [
+      () => json(503, { error: 'The service is not available right now. Please try again.' }),
+      () => json(429, { error: 'Too many attempts. Try again in a minute.' }),
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ];
+    for (const failure of failures) {
+      const { fetch } = fakeFetch((call) =>
+        call.url.endsWith('/sessions/refresh') ? failure() : json(401, { error: 'unauthorized' }),
+      );
+      const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+      await expect(api.get('/current_user')).rejects.toBeDefined();
+      expect(session.get()?.refresh_token).toBe('refresh-1');
+    }
+    expect(signedOut).toEqual([]);
+    // The next call refreshes again, and goes on once the refresh works.
+    const { fetch } = fakeFetch((call) =>
+      call.url.endsWith('/sessions/refresh')
+        ? json(200, { ...tokens(2), expires_in: 900 })
+        : call.auth === 'Bearer access-2'
+          ? json(200, { ok: 1 })
+          : json(401, { error: 'unauthorized' }),
+    );
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
+  });
+
   it('does not retry twice: a second 401 after the refresh signs out', async () => {
     const { fetch, calls } = fakeFetch((call) =>
       call.url.endsWith('/sessions/refresh')

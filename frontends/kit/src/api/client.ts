@@ -30,6 +30,11 @@ interface TokenPair {
  * JSON over HTTP to the gateway. A 401 on an authenticated call gets one retry after
  * POST /sessions/refresh; when that fails too, the session ends in every tab (spec 1 s.4.5).
  */
+/** The answers to a refresh that mean the session is over (its refresh token unknown, spent or revoked). */
+const SESSION_OVER = [400, 401, 403];
+/** How long before its expiry a token is refreshed for a connection that cannot be retried on 401. */
+const TOKEN_MARGIN_MS = 30_000;
+
 export class ApiClient {
   readonly baseUrl: string;
   readonly session: SessionStore;
@@ -69,6 +74,8 @@ export class ApiClient {
     const token = auth ? this.session.accessToken : undefined;
     let response = await this.send(method, path, options, token);
     if (response.status === 401 && auth && token) {
+      // A refresh that could not be made (offline, a 5xx, a 429) fails this call with its error and
+      // keeps the session for the next call; only a refused refresh token ends the session.
       const refreshed = await this.refreshOnce(token);
       if (!refreshed) {
         this.session.signOut('expired');
@@ -81,6 +88,23 @@ export class ApiClient {
       }
     }
     return this.parse<T>(response);
+  }
+
+  /**
+   * The access token, refreshed first when it has expired or is about to (within 30 s): for a
+   * connection that is not an API call and so is never answered 401 to trigger the refresh (the
+   * realtime socket). Undefined when there is no session or it is over; rejects when a refresh could
+   * not be made, with the session kept.
+   */
+  async freshAccessToken(): Promise<string | undefined> {
+    const current = this.session.get();
+    if (!current) return undefined;
+    if (current.expires_at - Date.now() > TOKEN_MARGIN_MS) return current.access_token;
+    if (!(await this.refreshOnce(current.access_token))) {
+      this.session.signOut('expired');
+      return undefined;
+    }
+    return this.session.accessToken;
   }
 
   private send(method: string, path: string, options: RequestOptions, token?: string) {
@@ -98,7 +122,8 @@ export class ApiClient {
   /**
    * One refresh for all calls that failed with the same token; a tab that finds a newer token in
    * storage (another tab refreshed) uses it instead of rotating again. Web Locks keep two tabs from
-   * rotating the same refresh token at once.
+   * rotating the same refresh token at once. False when the session is over (none stored, or its
+   * refresh token refused); a refresh that could not be made at all rejects with why.
    */
   private refreshOnce(failedToken: string): Promise<boolean> {
     this.refreshing ??= this.withLock(async () => {
@@ -111,8 +136,9 @@ export class ApiClient {
         );
         this.session.set(tokens);
         return true;
-      } catch {
-        return false;
+      } catch (err) {
+        if (err instanceof ApiError && SESSION_OVER.includes(err.status)) return false;
+        throw err;
       }
     }).finally(() => {
       this.refreshing = undefined;

@@ -10,6 +10,8 @@ export const SIGNED_OUT_CLOSE_CODE = 4401;
 export interface RealtimeHandlers {
   onMessage: (message: RealtimeMessage) => void;
   onSignedOut: () => void;
+  /** The socket is open: what it said before may be out of date (it replays what is still so). */
+  onOpen?: () => void;
 }
 
 /** ws(s)://host/realtime for an API base URL ('' = this origin). */
@@ -22,11 +24,13 @@ export function realtimeUrl(apiUrl: string, origin = window.location.origin): st
 /**
  * Keeps a socket to the gateway open while signed in, reconnecting with backoff. The token travels as
  * a WebSocket subprotocol entry (the gateway also accepts ?access_token=), so it stays out of URLs and
- * access logs. Returns a function that closes it for good.
+ * access logs. `getToken` is asked before each connection and refreshes an expired token: a socket
+ * is never answered 401 the way an API call is, so a tab idle past its token's life reconnected with
+ * it until some call refreshed it. Returns a function that closes it for good.
  */
 export function connectRealtime(
   apiUrl: string,
-  getToken: () => string | undefined,
+  getToken: () => Promise<string | undefined>,
   handlers: RealtimeHandlers,
 ) {
   let socket: WebSocket | undefined;
@@ -34,12 +38,24 @@ export function connectRealtime(
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const open = () => {
-    const token = getToken();
+  const retry = () => {
+    attempt += 1;
+    timer = setTimeout(open, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)));
+  };
+  const open = async () => {
+    let token: string | undefined;
+    try {
+      token = await getToken();
+    } catch {
+      // The token could not be refreshed now (offline, the service away): try again later.
+      if (!stopped) retry();
+      return;
+    }
     if (stopped || !token) return;
     socket = new WebSocket(realtimeUrl(apiUrl), [REALTIME_PROTOCOL, token]);
     socket.onopen = () => {
       attempt = 0;
+      handlers.onOpen?.();
     };
     socket.onmessage = (event) => {
       try {
@@ -54,11 +70,10 @@ export function connectRealtime(
         handlers.onSignedOut();
         return;
       }
-      attempt += 1;
-      timer = setTimeout(open, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)));
+      retry();
     };
   };
-  open();
+  void open();
   return () => {
     stopped = true;
     clearTimeout(timer);

@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { ApiClient, KitProvider, SessionStore } from '@portico/kit';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { type ShellRuntime, ShellRuntimeContext } from '../app/services.js';
+import { Realtime } from '../realtime/Realtime.js';
+
+/** The part of a WebSocket the realtime code uses, recording what it was opened with. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  onopen?: () => void;
+  onmessage?: (event: { data: string }) => void;
+  onclose?: (event: { code: number }) => void;
+  closed = false;
+  constructor(
+    readonly url: string,
+    readonly protocols: string[],
+  ) {
+    FakeSocket.all.push(this);
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const tokens = (n: number) => ({
+  access_token: `access-${n}`,
+  refresh_token: `refresh-${n}`,
+  user_id: 'u1',
+  is_advisor: false,
+  set_password_required: false,
+});
+
+describe('the realtime socket', () => {
+  let session: SessionStore;
+  let refreshes: number;
+  let refreshAnswer: () => Response;
+
+  function mount() {
+    const fetch = (async (input: RequestInfo | URL) => {
+      if (String(input).endsWith('/sessions/refresh')) {
+        refreshes += 1;
+        return refreshAnswer();
+      }
+      return json(404, { error: 'not here' });
+    }) as typeof globalThis.fetch;
+    const runtime = {
+      config: { apiUrl: 'http://api.test', remotes: {} },
+      session,
+      client: new ApiClient({ baseUrl: 'http://api.test', session, fetch }),
+      reportError: async () => undefined,
+      areas: Promise.resolve([]),
+    } as unknown as ShellRuntime;
+    return render(
+      <ShellRuntimeContext.Provider value={runtime}>
+        <KitProvider env="test">
+          <Realtime />
+        </KitProvider>
+      </ShellRuntimeContext.Provider>,
+    );
+  }
+  const alert = (socket: FakeSocket, show: boolean, text = 'Down at 9pm') =>
+    act(() => socket.onmessage?.({ data: JSON.stringify({ type: 'maintenance_alert', show, text }) }));
+
+  beforeEach(() => {
+    (globalThis as { WebSocket?: unknown }).WebSocket = FakeSocket;
+    FakeSocket.all = [];
+    window.localStorage.clear();
+    session = new SessionStore(window.localStorage);
+    refreshes = 0;
+    refreshAnswer = () => json(200, { ...tokens(2), expires_in: 900 });
+  });
+  afterEach(() => {
+    session.close();
+    jest.useRealTimers();
+  });
+
+  it('connects with the current token while it is valid', async () => {
+    session.set({ ...tokens(1), expires_in: 900 });
+    mount();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    expect(FakeSocket.all[0]?.protocols).toEqual(['portico.realtime', 'access-1']);
+    expect(refreshes).toBe(0);
+  });
+
+  it('refreshes an expired token before it connects, instead of being refused with it', async () => {
+    session.set({ ...tokens(1), expires_in: 0 });
+    mount();
+    await waitFor(() => expect(FakeSocket.all.at(-1)?.protocols).toEqual(['portico.realtime', 'access-2']));
+    expect(refreshes).toBe(1);
+    expect(FakeSocket.all.some((s) => s.protocols.includes('access-1'))).toBe(false);
+  });
+
+  it('tries again later when the token cannot be refreshed now, keeping the session', async () => {
+    jest.useFakeTimers();
+    session.set({ ...tokens(1), expires_in: 0 });
+    refreshAnswer = () => json(503, { error: 'The service is not available right now. Please try again.' });
+    mount();
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(0);
+    });
+    expect(refreshes).toBe(1);
+    expect(FakeSocket.all).toHaveLength(0);
+    expect(session.get()?.refresh_token).toBe('refresh-1');
+    refreshAnswer = () => json(200, { ...tokens(2), expires_in: 900 });
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(2_000);
+    });
+    expect(FakeSocket.all.at(-1)?.protocols).toEqual(['portico.realtime', 'access-2']);
+  });
+
+  it('takes the maintenance alert down on sign-out, and on a new connection until the gateway repeats it', async () => {
+    session.set({ ...tokens(1), expires_in: 900 });
+    mount();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    const first = FakeSocket.all[0] as FakeSocket;
+    alert(first, true);
+    expect(screen.getByTestId('maintenance-alert').textContent).toContain('Down at 9pm');
+    // Reconnected after the alert was turned off while the socket was down: nothing repeats it.
+    act(() => first.onopen?.());
+    expect(screen.queryByTestId('maintenance-alert')).toBeNull();
+    alert(first, true);
+    act(() => session.signOut('user'));
+    expect(first.closed).toBe(true);
+    expect(screen.queryByTestId('maintenance-alert')).toBeNull();
+  });
+});
