@@ -3,6 +3,7 @@ import { renderWithClient } from '@portico/kit/testing';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { type DropLink, documentsApi } from '../api/documents-api.js';
 import { DropLinkDialog } from '../documents/DropLinkDialog.js';
+import { TAG_EXISTS, TagsDialog } from '../documents/dialogs.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, type Role } from '../rules/capabilities.js';
 import { DROP_LINK_MESSAGES } from '../rules/drop-link.js';
@@ -290,5 +291,34 @@ describe('drop link', () => {
     expect(((await within(d).findByTestId('drop-link-url')) as HTMLInputElement).value).toContain(
       '/drop-link?id=',
     );
+  });
+});
+
+describe('Edit Tags', () => {
+  it('adds a new tag, and disables Add for an empty one or one that exists, saying so', async () => {
+    const saved: string[][] = [];
+    renderWithClient(
+      <TagsDialog
+        item={anItem({ name: 'W-2 2024.pdf', tags: ['W2'] })}
+        firmTags={['Receipts']}
+        onClose={() => undefined}
+        onSave={async (tags) => {
+          saved.push(tags);
+        }}
+      />,
+      fakeApi().client,
+    );
+    const input = await screen.findByRole('textbox', { name: 'New tag' });
+    const add = screen.getByRole('button', { name: 'Add tag' }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    fireEvent.change(input, { target: { value: '  receipts ' } });
+    expect(screen.getByText(TAG_EXISTS)).toBeTruthy();
+    expect(add.disabled).toBe(true);
+    fireEvent.change(input, { target: { value: ' 1099-INT ' } });
+    expect(screen.queryByText(TAG_EXISTS)).toBeNull();
+    fireEvent.click(add);
+    expect((screen.getByRole('checkbox', { name: '1099-INT' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saved).toEqual([['W2', '1099-INT']]));
   });
 });

@@ -375,6 +375,18 @@ async function chooseInUploadDialog(
 }
 
 describe('file manager upload', () => {
+  it('refuses a choice of more than 999 files in the dialog with the spec message, sending none', async () => {
+    const many = Array.from({ length: 1_000 }, (_, i) => file(`scan-${i}.pdf`));
+    const { calls } = await chooseInUploadDialog(
+      'advisor',
+      (c) => processed(c.body.uploadIds as string[]),
+      many,
+    );
+    expect(await screen.findByText(UPLOAD_MESSAGES.tooMany)).toBeTruthy();
+    expect(calls.some((c) => c.path === '/integrations/upload_links')).toBe(false);
+    expect(FakeXhr.all).toHaveLength(0);
+  });
+
   it('shows a progress bar per file, one for the whole upload, and the success toast', async () => {
     const { dialog } = await chooseInUploadDialog('client', (c) => processed(c.body.uploadIds as string[]), [
       file('w2.pdf'),

@@ -187,6 +187,9 @@ export function DescriptionDialog({
   );
 }
 
+/** Spec 1 s.5.4, as the spec writes it. */
+export const TAG_EXISTS = 'Tag already exist';
+
 export function TagsDialog({
   item,
   firmTags,
@@ -197,6 +200,9 @@ export function TagsDialog({
   const [extra, setExtra] = useState('');
   const [busy, whileBusy] = useBusy();
   const all = [...new Set([...firmTags, ...tags])];
+  // Spec 1 s.5.4: Add is disabled for an empty tag or one that exists (in any case).
+  const candidate = extra.trim();
+  const exists = !!candidate && all.some((t) => t.toLowerCase() === candidate.toLowerCase());
   const toggle = (tag: string) =>
     setTags((t) => (t.includes(tag) ? t.filter((x) => x !== tag) : [...t, tag]));
   return (
@@ -220,14 +226,15 @@ export function TagsDialog({
               label="New tag"
               value={extra}
               onChange={(e) => setExtra(e.currentTarget.value)}
+              error={exists ? TAG_EXISTS : undefined}
               style={{ flex: 1 }}
               maxLength={100}
             />
             <Button
               variant="light"
+              disabled={!candidate || exists}
               onClick={() => {
-                const t = extra.trim();
-                if (t && !tags.includes(t)) setTags([...tags, t]);
+                setTags([...tags, candidate]);
                 setExtra('');
               }}
             >

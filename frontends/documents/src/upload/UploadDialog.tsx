@@ -6,7 +6,7 @@ import type { Verdict } from '../rules/capabilities.js';
 import { HiddenFileInput } from './HiddenFileInput.js';
 import { useTouchOnly } from './touch.js';
 import { CANCEL_UPLOAD, UploadProgressList } from './UploadProgressList.js';
-import { entryOf, type FileProgress, MAX_FILES, type UploadEntry } from './upload.js';
+import { entryOf, type FileProgress, type UploadEntry } from './upload.js';
 
 /**
  * The upload dialog: a drop area for files and folders, file and folder pickers, progress per file.
@@ -38,7 +38,8 @@ export function UploadDialog({
     noClick: true,
     noKeyboard: true,
     multiple: true,
-    maxFiles: MAX_FILES,
+    // No maxFiles: the dropzone would keep the first 999 and drop the rest without a word; the upload's
+    // own check refuses the whole choice with the spec's message instead.
     disabled: busy,
     onDrop: (accepted) => onFiles(accepted.map(entryOf)),
   });

@@ -85,6 +85,13 @@ describe('sign-in rules', () => {
     expect(safeRedirect('//evil.test')).toBe('/');
     expect(safeRedirect('/signin')).toBe('/');
     expect(safeRedirect(null)).toBe('/');
+    // What the URL parser reads as another host, whatever the string starts with.
+    expect(safeRedirect('/\\evil.test/x')).toBe('/');
+    expect(safeRedirect('/\t/evil.test')).toBe('/');
+    expect(safeRedirect('/%2Fsignin')).toBe('/%2Fsignin');
+    expect(safeRedirect('/admin/abc/documents?path=%2FTaxes#top')).toBe(
+      '/admin/abc/documents?path=%2FTaxes#top',
+    );
   });
 
   it('picks the navigation variant from the path', () => {

@@ -4,6 +4,7 @@ import {
   CLIENT_MOBILE_SEGMENTS,
   CURRENT_USER_KEY,
   type Entity,
+  errorMessage,
   Group,
   Image,
   InAppBanner,
@@ -14,6 +15,7 @@ import {
   SelectedEntityContext,
   Stack,
   Text,
+  toast,
   useApi,
   useShell,
 } from '@portico/kit';
@@ -44,6 +46,8 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
   const setDefault = useMutation({
     mutationFn: (entity: Entity) => api.companies.setDefault(entity.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
+    // Spec 1 s.8: a failed call shows an error toast built from the server's error.
+    onError: (err) => toast.error(errorMessage(err)),
   });
 
   const list = entities.data?.companies ?? [];

@@ -211,6 +211,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                   <Anchor
                     component="button"
                     type="button"
+                    disabled={busy}
                     onClick={() =>
                       run(
                         async () => {

@@ -118,7 +118,8 @@ export function CodeForm(props: {
           Verify Code
         </Button>
         <Group justify="space-between">
-          <Anchor component="button" type="button" size="sm" onClick={props.onResend}>
+          {/* Not while a request is out: each click would send another code. */}
+          <Anchor component="button" type="button" size="sm" onClick={props.onResend} disabled={props.busy}>
             Resend code
           </Anchor>
           {props.secondary}

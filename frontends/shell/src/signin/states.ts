@@ -30,8 +30,18 @@ export const HEADER_OF: Record<SignInState, string> = {
   'set-sign-in-method': HEADERS.nextTime,
 };
 
-/** A redirect target after sign-in: only paths of this site. */
-export function safeRedirect(value: string | null | undefined): string {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/signin')) return '/';
-  return value;
+/**
+ * A redirect target after sign-in: only paths of this site, as the URL parser reads them (browsers take
+ * '/\\evil.test' for '//evil.test'), and never the sign-in page itself.
+ */
+export function safeRedirect(value: string | null | undefined, origin = window.location.origin): string {
+  if (!value?.startsWith('/')) return '/';
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== new URL(origin).origin || url.pathname.startsWith('/signin')) return '/';
+  return `${url.pathname}${url.search}${url.hash}`;
 }
