@@ -160,12 +160,55 @@ describe('JWKS cache', () => {
     await expect(t.cache.keyFor('a')).resolves.toMatchObject({ type: 'public' });
   });
 
-  it('drops a rotated-out key once the set is older than its maximum age', async () => {
+  it('drops a rotated-out key once the set older than its maximum age is refreshed, in the background', async () => {
     const t = setup([jwkOf('a')]);
     await t.cache.keyFor('a');
     t.publish([jwkOf('b')]);
     t.advance(600_001);
+    // The request that finds the set old does not wait for the new one...
+    await expect(t.cache.keyFor('a')).resolves.toMatchObject({ type: 'public' });
+    await new Promise((resolve) => setImmediate(resolve));
+    // ...and the next one knows it.
     await expect(t.cache.keyFor('a')).rejects.toMatchObject({ status: 401 });
+    await expect(t.cache.keyFor('b')).resolves.toMatchObject({ type: 'public' });
+    // The background refresh, then the one a kid it no longer knows asks for (once per interval).
+    expect(t.fetches()).toBe(3);
+  });
+
+  it('serves a known key while identity is slow to answer, and tries a failed refresh again only after the interval', async () => {
+    let answer: (keys: PublicJwk[]) => void = () => undefined;
+    let fetches = 0;
+    let now = 1_000_000;
+    const first = [jwkOf('a')];
+    const cache = new JwksCache(
+      () => {
+        fetches++;
+        if (fetches === 1) return Promise.resolve(first);
+        if (fetches === 2) return new Promise<PublicJwk[]>((resolve) => (answer = resolve));
+        return Promise.reject(new AppError('unavailable', 'service_unavailable', 'down'));
+      },
+      { refreshMinIntervalMs: 30_000, maxAgeMs: 600_000 },
+      undefined,
+      () => now,
+    );
+    await cache.keyFor('a');
+    now += 600_001;
+    // The refresh hangs: requests go on with the key they know, sharing that one refresh.
+    await expect(cache.keyFor('a')).resolves.toMatchObject({ type: 'public' });
+    await expect(cache.keyFor('a')).resolves.toMatchObject({ type: 'public' });
+    expect(fetches).toBe(2);
+    answer(first);
+    await new Promise((resolve) => setImmediate(resolve));
+    now += 600_001;
+    await cache.keyFor('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fetches).toBe(3);
+    // That one failed: not again within the interval, whatever the traffic.
+    for (let i = 0; i < 5; i++) await cache.keyFor('a');
+    expect(fetches).toBe(3);
+    now += 30_000;
+    await cache.keyFor('a');
+    expect(fetches).toBe(4);
   });
 });
 

@@ -19,13 +19,18 @@ export interface JwksCacheOptions {
 }
 
 /**
- * The verification keys by kid, fetched from identity and kept in memory. One fetch at a time;
- * an unknown kid refreshes at most once per interval; when a refresh fails the known keys stay in use.
+ * The verification keys by kid, fetched from identity and kept in memory. One fetch at a time; an
+ * unknown kid refreshes at most once per interval; when a refresh fails the known keys stay in use.
+ * Keys past their age are refreshed in the background while a known kid is served from memory: a
+ * request waited for every refresh, so a slow identity service slowed every route of the gateway,
+ * again on each request while the refresh kept failing. A failed refresh is not tried again within
+ * the interval.
  */
 export class JwksCache {
   private keys = new Map<string, KeyObject>();
   private fetchedAt = 0;
   private lastUnknownRefresh = Number.NEGATIVE_INFINITY;
+  private lastFailure = Number.NEGATIVE_INFINITY;
   private inflight?: Promise<void>;
 
   constructor(
@@ -42,7 +47,11 @@ export class JwksCache {
   async keyFor(kid: string | undefined): Promise<KeyObject> {
     if (!kid) throw unauthenticated();
     if (this.fetchedAt === 0) await this.refresh();
-    else if (this.now() - this.fetchedAt > this.options.maxAgeMs) await this.refresh().catch(() => undefined);
+    else if (this.now() - this.fetchedAt > this.options.maxAgeMs && this.mayRetry()) {
+      const refreshing = this.refresh().catch(() => undefined);
+      // A known kid does not wait for it; an unknown one does (it may be a new key).
+      if (!this.keys.has(kid)) await refreshing;
+    }
     let key = this.keys.get(kid);
     if (!key && this.now() - this.lastUnknownRefresh >= this.options.refreshMinIntervalMs) {
       this.lastUnknownRefresh = this.now();
@@ -55,10 +64,20 @@ export class JwksCache {
 
   /** Fetches the key set; concurrent callers share one request. */
   refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
+    this.inflight ??= this.load()
+      .catch((err) => {
+        this.lastFailure = this.now();
+        this.log?.warn({ err }, 'Could not refresh the verification keys; the known ones stay in use');
+        throw err;
+      })
+      .finally(() => {
+        this.inflight = undefined;
+      });
     return this.inflight;
+  }
+
+  private mayRetry(): boolean {
+    return this.now() - this.lastFailure >= this.options.refreshMinIntervalMs;
   }
 
   private async load(): Promise<void> {
