@@ -123,4 +123,36 @@ describe('gateway: realtime socket fed by JetStream events', () => {
     expect(res.status).toBe(401);
     other.ws.close();
   });
+
+  it('closes a socket when its token expires, so the browser comes back with a fresh one', async () => {
+    const shortLived = await key.sign(clientClaims, { expiresIn: '2s' });
+    const socket = await openSocket(`${wsUrl}/realtime?access_token=${shortLived}`);
+    const started = Date.now();
+    expect((await socket.closed).code).toBe(4001);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("signs out the sockets of one revoked session and leaves the same user's other session open", async () => {
+    const user = { ...clientClaims, sub: 'two-sessions' };
+    const stolen = await openSocket(
+      `${wsUrl}/realtime?access_token=${await key.sign({ ...user, sid: 's-stolen' })}`,
+    );
+    const kept = await openSocket(
+      `${wsUrl}/realtime?access_token=${await key.sign({ ...user, sid: 's-kept' })}`,
+    );
+    await js.publish(
+      IdentityEvents.sessionsRevoked.subject,
+      JSON.stringify({
+        event_id: 'r2',
+        user_id: 'two-sessions',
+        session_id: 's-stolen',
+        firm_id: 'firm-1',
+        reason: 'refresh_reused',
+        occurred_at: new Date().toISOString(),
+      }),
+    );
+    expect((await stolen.closed).code).toBe(4401);
+    expect(kept.ws.readyState).toBe(WebSocket.OPEN);
+    kept.ws.close();
+  });
 });

@@ -1,7 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import { originAllowed } from '../http/cors.js';
-import { RealtimeHub, type RealtimeSocket, SIGNED_OUT_CLOSE_CODE } from '../realtime/realtime.hub.js';
+import {
+  MAX_SOCKETS_PER_USER,
+  RealtimeHub,
+  type RealtimeSocket,
+  SIGNED_OUT_CLOSE_CODE,
+  TRY_AGAIN_LATER_CLOSE_CODE,
+} from '../realtime/realtime.hub.js';
 import { tokenOfUpgrade } from '../realtime/realtime.server.js';
 
 class Socket implements RealtimeSocket {
@@ -50,6 +56,28 @@ describe('realtime hub', () => {
     const later = new Socket();
     hub.add('c', later);
     expect(later.sent).toEqual([]);
+  });
+
+  it("signs out the sockets of one revoked session, not the user's others", () => {
+    const hub = new RealtimeHub();
+    const [stolen, kept] = [new Socket(), new Socket()];
+    hub.add('a', stolen, 'session-1');
+    hub.add('a', kept, 'session-2');
+    hub.signOutSession('a', 'session-1');
+    expect(stolen.closedWith).toBe(SIGNED_OUT_CLOSE_CODE);
+    expect(stolen.sent).toEqual([{ type: 'forced_sign_out' }]);
+    expect(kept.closedWith).toBeUndefined();
+    expect(hub.size).toBe(1);
+  });
+
+  it("refuses a socket past the limit of one user, and not another user's", () => {
+    const hub = new RealtimeHub();
+    for (let i = 0; i < MAX_SOCKETS_PER_USER; i++) expect(hub.add('a', new Socket())).toBe(true);
+    const extra = new Socket();
+    expect(hub.add('a', extra)).toBe(false);
+    expect(extra.closedWith).toBe(TRY_AGAIN_LATER_CLOSE_CODE);
+    expect(hub.add('b', new Socket())).toBe(true);
+    expect(hub.size).toBe(MAX_SOCKETS_PER_USER + 1);
   });
 
   it('forgets a socket once it closes', () => {

@@ -26,8 +26,11 @@ export async function startRealtimeEvents(
       IdentityEvents.sessionsRevoked,
       (event) => {
         if (!event.userId) return;
-        // One session: its tokens are refused; the user's other sessions and their sockets go on.
-        if (event.sessionId) return revocations.revokeSession(event.sessionId, msOf(event.occurredAt));
+        // One session: its tokens are refused and its sockets signed out; the user's other sessions go on.
+        if (event.sessionId) {
+          revocations.revokeSession(event.sessionId, msOf(event.occurredAt));
+          return hub.signOutSession(event.userId, event.sessionId);
+        }
         revocations.revoke(event.userId, msOf(event.occurredAt));
         hub.signOut(event.userId);
       },

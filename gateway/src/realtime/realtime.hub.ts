@@ -12,7 +12,13 @@ export interface RealtimeSocket {
 
 /** Close code telling the browser its sessions were revoked (4000-4999 are for applications). */
 export const SIGNED_OUT_CLOSE_CODE = 4401;
+/** Close code telling the browser its token expired: it connects again with a fresh one. */
+export const TOKEN_EXPIRED_CLOSE_CODE = 4001;
 export const GOING_AWAY_CLOSE_CODE = 1001;
+/** Close code refusing a socket over the per-user limit (the browser tries again later). */
+export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
+/** Sockets one user may hold on one replica: one per tab, and more tabs than anyone keeps open. */
+export const MAX_SOCKETS_PER_USER = 20;
 
 /**
  * The open sockets of this replica by user. Events reach every replica, so each one delivers to the
@@ -20,17 +26,25 @@ export const GOING_AWAY_CLOSE_CODE = 1001;
  */
 export class RealtimeHub {
   private readonly byUser = new Map<string, Set<RealtimeSocket>>();
+  private readonly sessionOf = new WeakMap<RealtimeSocket, string>();
   private latestAlert?: RealtimeMessage & { type: 'maintenance_alert' };
 
-  add(userId: string, socket: RealtimeSocket): void {
+  /** Adds the socket of a user's session; false (and the socket closed) past MAX_SOCKETS_PER_USER. */
+  add(userId: string, socket: RealtimeSocket, sessionId?: string): boolean {
     let sockets = this.byUser.get(userId);
     if (!sockets) {
       sockets = new Set();
       this.byUser.set(userId, sockets);
     }
+    if (sockets.size >= MAX_SOCKETS_PER_USER) {
+      socket.close(TRY_AGAIN_LATER_CLOSE_CODE, 'too many connections');
+      return false;
+    }
     sockets.add(socket);
+    if (sessionId) this.sessionOf.set(socket, sessionId);
     socket.once('close', () => this.remove(userId, socket));
     if (this.latestAlert?.show) this.deliver(socket, this.latestAlert);
+    return true;
   }
 
   /** Tells every socket of the user that it was signed out, then closes them. */
@@ -42,6 +56,16 @@ export class RealtimeHub {
       socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out');
     }
     this.byUser.delete(userId);
+  }
+
+  /** Signs out the sockets of one revoked session (signed out, or its refresh token reused). */
+  signOutSession(userId: string, sessionId: string): void {
+    for (const socket of this.byUser.get(userId) ?? []) {
+      if (this.sessionOf.get(socket) !== sessionId) continue;
+      this.deliver(socket, { type: 'forced_sign_out' });
+      socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out');
+      this.remove(userId, socket);
+    }
   }
 
   maintenanceAlert(show: boolean, text: string): void {

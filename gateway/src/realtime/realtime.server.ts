@@ -4,7 +4,7 @@ import type { Actor, Logger } from '@portico/platform';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { unauthenticated } from '../auth/auth.errors.js';
 import { toErrorResponse } from '../errors/error-response.js';
-import type { RealtimeHub } from './realtime.hub.js';
+import { type RealtimeHub, TOKEN_EXPIRED_CLOSE_CODE } from './realtime.hub.js';
 
 export const REALTIME_PATH = '/realtime';
 /** The subprotocol a browser offers beside its token; the server selects it. */
@@ -23,6 +23,14 @@ export function tokenOfUpgrade(request: IncomingMessage): string | undefined {
     .split(',')
     .map((p) => p.trim());
   return offered.find((p) => JWT_SHAPE.test(p));
+}
+
+/** When a verified token expires (epoch ms), from its `exp` claim. */
+function expiryOf(token: string): number {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    exp?: number;
+  };
+  return (payload.exp ?? 0) * 1_000;
 }
 
 function refuse(socket: Duplex, err: unknown): void {
@@ -80,13 +88,22 @@ export class RealtimeServer {
       refuse(socket, err);
       return;
     }
+    const expiresAt = expiryOf(token);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
+      if (!this.hub.add(actor.user_id, ws, actor.session_id)) return;
       this.alive.set(ws, true);
       ws.on('pong', () => this.alive.set(ws, true));
       ws.on('error', (err) => this.log.debug({ err }, 'realtime socket error'));
       // The browser only listens; anything it sends is ignored.
       ws.on('message', () => undefined);
-      this.hub.add(actor.user_id, ws);
+      // A socket lives no longer than its token: the browser comes back with a fresh one, so a revoked
+      // or expired session does not keep hearing its user's events.
+      const expiry = setTimeout(
+        () => ws.close(TOKEN_EXPIRED_CLOSE_CODE, 'token expired'),
+        Math.max(0, expiresAt - Date.now()),
+      );
+      expiry.unref();
+      ws.once('close', () => clearTimeout(expiry));
     });
   }
 
