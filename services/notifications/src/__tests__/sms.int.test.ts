@@ -29,6 +29,8 @@ async function startProvider() {
       if (body.to.endsWith('0400')) return answer(400, { error: 'unroutable number' });
       if (body.to.endsWith('0500')) return answer(500, { error: 'provider error' });
       if (body.to.endsWith('0503') && seen <= 2) return answer(503, { error: 'try later' });
+      // The key refused until an operator puts the right one in.
+      if (body.to.endsWith('0401') && seen <= 1) return answer(401, { error: 'invalid api key' });
       answer(202, { id: `sms-${calls.length}` });
     });
   });
@@ -89,6 +91,13 @@ describe('SMS delivery through the HTTP provider', () => {
     expect(row.last_error).toMatch(/400/);
     expect(row.last_error).toContain('unroutable number');
     expect(provider.callsTo('+15550100400')).toHaveLength(1);
+  });
+
+  it('retries a refused key (an operator fixes it) rather than failing the message for good', async () => {
+    const reply = await send('5550100401');
+    const row = await h.until(reply.id, 'sent');
+    expect(row.attempts).toBe(2);
+    expect(provider.callsTo('+15550100401')).toHaveLength(2);
   });
 
   it('retries a 5xx and sends once the provider recovers', async () => {

@@ -5,7 +5,8 @@ import type { OutgoingSms, SmsPort } from './sms.port.js';
 /**
  * SMS through an HTTP provider: POST {to, text} as JSON to SMS_API_URL with the key as a bearer token
  * and the message id as Idempotency-Key. 2xx is sent; 408 and 429 are retried like 5xx and network
- * errors; any other 4xx is a permanent refusal.
+ * errors, and so are 401 and 403 (our key refused: an operator's fix, as a refused SMTP login, should
+ * not have failed every message queued meanwhile); any other 4xx is a permanent refusal.
  */
 export class HttpSmsAdapter implements SmsPort {
   readonly mode = 'deliver';
@@ -37,7 +38,7 @@ export class HttpSmsAdapter implements SmsPort {
       return;
     }
     const detail = (await response.text().catch(() => '')).slice(0, 500);
-    const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
+    const retryable = response.status >= 500 || [401, 403, 408, 429].includes(response.status);
     throw new DeliveryError(
       `SMS provider answered ${response.status}${detail ? `: ${detail}` : ''}`,
       !retryable,
