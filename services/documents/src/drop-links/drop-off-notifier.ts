@@ -63,6 +63,8 @@ export class DropOffNotifier {
       durable: DROP_OFF_NOTIFICATIONS_CONSUMER,
       contract: DocumentsEvents.dropOffReceived,
       log: this.log,
+      // Drop-offs before this consumer existed were emailed as they were filed.
+      fromNow: true,
       handle: (event, _tx, { eventId }) => this.notify(event, eventId),
     });
   }

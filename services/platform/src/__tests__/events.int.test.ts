@@ -176,6 +176,30 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await consumer.stop();
   });
 
+  it("starts a consumer created with fromNow at the events published after it, not the stream's past", async () => {
+    const js = jetstream(nc);
+    await js.publish(
+      IdentityEvents.userUpdated.subject,
+      JSON.stringify({ event_id: 'before', user_id: 'x' }),
+    );
+    const seen: string[] = [];
+    const consumer = await startDurableConsumer({
+      nc,
+      db: handle.db,
+      durable: 'platform_test_from_now',
+      contract: IdentityEvents.userUpdated,
+      log,
+      fromNow: true,
+      handle: async (event) => {
+        seen.push(event.eventId);
+      },
+    });
+    await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'after', user_id: 'x' }));
+    await waitFor(async () => seen.includes('after'), 5_000, 'the event after it to be handled');
+    expect(seen).toEqual(['after']);
+    await consumer.stop();
+  });
+
   it('waits 5 s after a first failure, doubling up to 10 minutes', () => {
     expect([1, 2, 3].map((n) => redeliveryDelayMs(n))).toEqual([5_000, 10_000, 20_000]);
     expect(redeliveryDelayMs(10)).toBe(REDELIVERY_DELAYS.maxMs);

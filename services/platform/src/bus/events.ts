@@ -195,6 +195,12 @@ export interface DurableConsumerOptions<M extends DescMessage> {
   /** The waits before a failed event is delivered again: the first, doubling up to the longest. */
   redelivery?: RedeliveryDelays;
   /**
+   * When the consumer is first created, start with the events published from then on rather than every
+   * event the stream holds: for a consumer that takes over work the events before it were handled by
+   * some other way (a deploy would otherwise redo seven days of it). Ignored once it exists.
+   */
+  fromNow?: boolean;
+  /**
    * Runs inside the transaction that records the event as processed: exactly-once effects in Postgres.
    * Effects elsewhere (a request to another service) may run again after a failure, so they carry the
    * event's id as their idempotency key.
@@ -233,7 +239,7 @@ export async function startDurableConsumer<M extends DescMessage>(
     .add(EVENTS_STREAM, {
       durable_name: options.durable,
       ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
+      deliver_policy: options.fromNow ? DeliverPolicy.New : DeliverPolicy.All,
       filter_subject: options.contract.subject,
       max_deliver: -1,
       ack_wait: 30 * 1_000_000_000,
