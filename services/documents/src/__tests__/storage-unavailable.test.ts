@@ -54,10 +54,10 @@ describe('object storage that does not answer', () => {
 });
 
 describe('upload links', () => {
-  it('sign the declared length and a conditional write, so the store refuses another size or a second PUT', async () => {
+  it('sign the declared length, a conditional write and the type, so the store refuses another size, a second PUT or another type', async () => {
     const url = new URL(await storeAt(9).presignPut('firms/f/uploads/u', 'application/pdf', 1234, 60));
     expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(
-      expect.arrayContaining(['content-length', 'host', 'if-none-match']),
+      expect.arrayContaining(['content-length', 'content-type', 'host', 'if-none-match']),
     );
   });
 });

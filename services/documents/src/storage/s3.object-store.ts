@@ -96,8 +96,10 @@ export class S3ObjectStore implements ObjectStore {
 
   presignPut(key: string, contentType: string, size: number, ttlSeconds: number): Promise<string> {
     // Signed headers the browser must send as they are: Content-Length (S3 answers 403 to a body of another
-    // length) and If-None-Match: * (a conditional write: once the object exists, S3 answers 412, so the link
-    // cannot replace a file after it was checked and filed; stores without conditional writes ignore it).
+    // length), If-None-Match: * (a conditional write: once the object exists, S3 answers 412, so the link
+    // cannot replace a file after it was checked and filed; stores without conditional writes ignore it)
+    // and Content-Type, the type the service chose from the name: the object is later served with the
+    // type it was stored with, and an uploader's own (text/html for a '.txt') would be served as such.
     return getSignedUrl(
       this.client,
       new PutObjectCommand({
@@ -107,7 +109,7 @@ export class S3ObjectStore implements ObjectStore {
         ContentLength: size,
         IfNoneMatch: '*',
       }),
-      { expiresIn: ttlSeconds },
+      { expiresIn: ttlSeconds, signableHeaders: new Set(['content-type']) },
     );
   }
 
