@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Database } from '@portico/platform';
+import { assertBeforeDeadline, type Database } from '@portico/platform';
 import { and, asc, desc, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import {
   type Channel,
@@ -37,6 +37,9 @@ export class OutboxRepository {
   async insertOnce(message: NewOutboundMessage): Promise<{ row: OutboundMessage; created: boolean }> {
     return this.db.transaction(async (tx) => {
       const inserted = await tx.insert(outboundMessages).values(message).onConflictDoNothing().returning();
+      // A caller that has stopped waiting told its user the send failed: a code stored now would be
+      // sent, and the user's retry would send a second one, of which only the latest works.
+      assertBeforeDeadline();
       if (inserted[0]) return { row: inserted[0], created: true };
       if (!message.idempotencyKey) throw new Error('Insert of an outbound message without a key did nothing');
       const [existing] = await tx

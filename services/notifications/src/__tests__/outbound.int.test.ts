@@ -149,6 +149,26 @@ describe('notifications over NATS, outbox mode (the local default)', () => {
     expect(all.messages.length).toBeGreaterThan(25);
   });
 
+  it('stores nothing for a caller that stopped waiting before the message was written', async () => {
+    // The table is held by another transaction until after the caller's timeout.
+    const lock = await h.pool.connect();
+    await lock.query('begin; lock table outbound_messages in access exclusive mode');
+    const sent = h.bus.request(
+      Notifications.sendEmail,
+      { to: 'gave-up@example.com', subject: 'Your code', text: 'Your code is 111111', kind: 'sign_in_code' },
+      { timeoutMs: 300 },
+    );
+    await expect(sent).rejects.toMatchObject({ status: 504 });
+    await lock.query('commit');
+    lock.release();
+    // Give the handler its turn now that the table is free: it must roll back, not commit.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { rows } = await h.pool.query(
+      "select 1 from outbound_messages where recipient = 'gave-up@example.com'",
+    );
+    expect(rows).toHaveLength(0);
+  });
+
   it('is ready on its health port', async () => {
     const ready = await fetch(`http://127.0.0.1:${healthPort}/health/ready`);
     expect(ready.status).toBe(200);
