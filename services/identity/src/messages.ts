@@ -34,6 +34,7 @@ export const Messages = {
   unknownSignInMethod: 'Choose password, SMS passcode or email passcode',
   emailRequired: 'Email is required',
   emailExists: 'This email already exists',
+  ownSignInOnly: 'Only the firm user can change their own sign-in email and two-factor authentication',
   accountReadOnly:
     'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
   entityReadOnly:

@@ -192,6 +192,22 @@ describe('identity users, entities and firm settings over NATS', () => {
       expect(confirmed).toMatchObject({ email: newEmail, preferredSignInMethod: 'password' });
     });
 
+    it('answers 409, not 500, when two accounts confirm the same new address at once', async () => {
+      const wanted = `contested.${Date.now()}@example.com`;
+      const tokens: string[] = [];
+      for (const key of ['client', 'other']) {
+        await h.bus.request(Identity.updateProfile, { id: id(key), email: wanted }, { actor: actor(key) });
+        tokens.push(await h.lastLinkTokenTo(wanted));
+      }
+      const answers = await Promise.allSettled(
+        tokens.map((token) => h.bus.request(Identity.confirmEmail, { token })),
+      );
+      const statuses = answers.map((a) =>
+        a.status === 'fulfilled' ? 200 : (a.reason as { status: number }).status,
+      );
+      expect(statuses.sort()).toEqual([200, 409]);
+    });
+
     it('refuses an email another user has, with This email already exists', async () => {
       await expect(
         h.bus.request(
@@ -355,6 +371,55 @@ describe('identity users, entities and firm settings over NATS', () => {
           { actor: actor('partner') },
         ),
       ).resolves.toBeTruthy();
+    });
+
+    it("leaves a firm user's sign-in email and two-factor to them alone, not to a partner or admin", async () => {
+      for (const change of [{ email: 'taken.over@example.com' }, { enabled2fa: false }])
+        for (const who of ['admin', 'partner'])
+          await expect(
+            h.bus.request(Identity.updateProfile, { id: id('full'), ...change }, { actor: actor(who) }),
+          ).rejects.toMatchObject({ status: 403, code: 'own_sign_in_only' });
+      const full = await h.bus.request(Identity.getUser, { id: id('full') }, { actor: actor('full') });
+      expect(full.pendingEmail).toBe('');
+      // Their own, they may.
+      await expect(
+        h.bus.request(Identity.updateProfile, { id: id('full'), enabled2fa: true }, { actor: actor('full') }),
+      ).resolves.toBeTruthy();
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: id('full'), enabled2fa: false },
+        { actor: actor('full') },
+      );
+    });
+
+    it('checks two saves at once against each other: SMS contact and no phone never both stick', async () => {
+      const client = id('other');
+      const set = (change: Record<string, unknown>) =>
+        h.bus.request(Identity.updateProfile, { id: client, ...change }, { actor: actor('other') });
+      await set({ phoneNumber: '(555) 010-0300', preferredContactMethod: 'email' });
+      for (let round = 0; round < 4; round++) {
+        await Promise.allSettled([set({ phoneNumber: '' }), set({ preferredContactMethod: 'sms' })]);
+        const user = await h.bus.request(Identity.getUser, { id: client }, { actor: actor('other') });
+        expect(user.preferredContactMethod === 'sms' && !user.phoneNumber).toBe(false);
+        await set({ phoneNumber: '5550100300', preferredContactMethod: 'email' });
+      }
+    });
+
+    it('takes text without digits for a bad phone, not for its removal', async () => {
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: id('other'), phoneNumber: '5550100300' },
+        { actor: actor('other') },
+      );
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('other'), phoneNumber: 'call me' },
+          { actor: actor('other') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+      const user = await h.bus.request(Identity.getUser, { id: id('other') }, { actor: actor('other') });
+      expect(user.phoneNumber).toBe('5550100300');
     });
 
     it('takes only the US time zones of its list, not names an object happens to have', async () => {
@@ -616,6 +681,26 @@ describe('identity users, entities and firm settings over NATS', () => {
       });
       const firm = await h.bus.request(Identity.currentFirm, {}, { actor: actor('partner') });
       expect(firm.preferences).toMatchObject({ drop_link_enabled: true });
+    });
+
+    it('keeps both of two preference saves made at once', async () => {
+      for (let round = 0; round < 4; round++) {
+        const tour = round % 2 === 0;
+        const recipients = tour ? [id('admin')] : [id('full')];
+        await Promise.all([
+          h.bus.request(
+            Identity.updatePreferences,
+            { preferences: { tour_enabled: tour } },
+            { actor: actor('partner') },
+          ),
+          h.bus.request(Identity.setDropLinkRecipients, { userIds: recipients }, { actor: actor('admin') }),
+        ]);
+        const firm = await h.bus.request(Identity.currentFirm, {}, { actor: actor('partner') });
+        expect(firm.preferences).toMatchObject({
+          tour_enabled: tour,
+          firm_user_ids_to_receive_drop_link_notification: recipients,
+        });
+      }
     });
 
     it("keeps who is told of drop-offs: partners, admins and full users choose at least one of the firm's advisors", async () => {

@@ -15,6 +15,12 @@ export class FirmsRepository {
     return rows[0];
   }
 
+  /** The firm's row, locked until the caller's transaction ends: for a read-modify-write of it. */
+  async lockedInTransaction(tx: Tx<IdentitySchema>, scope: FirmScope): Promise<FirmRow | undefined> {
+    const rows = await tx.select().from(firms).where(eq(firms.id, scope.firmId)).for('update');
+    return rows[0];
+  }
+
   /**
    * The firm as the emails and texts sent on its behalf name and link it: its name (clients know their
    * firm, not the product behind its portal) and the slug its sign-in links carry for its branding.

@@ -96,13 +96,18 @@ export class FirmsService {
     return ids;
   }
 
-  /** Merges `change(current preferences)` into the firm's preferences, with the event, in one transaction. */
+  /**
+   * Merges `change(current preferences)` into the firm's preferences, with the event, in one transaction
+   * that holds the firm's row: two saves at once (a partner's preferences, an admin's drop link
+   * recipients) each merge into what the other wrote, instead of the later one writing back the
+   * preferences as they were before the earlier.
+   */
   private async savePreferences(
     scope: FirmScope,
     change: (current: FirmPreferences) => Promise<Record<string, unknown>>,
   ) {
     const firm = await this.firms.transaction(scope, async (tx) => {
-      const current = await this.firms.get(scope);
+      const current = await this.firms.lockedInTransaction(tx, scope);
       if (!current) throw new AppError('not_found', 'firm_not_found', Messages.firmNotFound);
       const before = mergePreferences(current.preferences);
       const after = mergePreferences({ ...current.preferences, ...(await change(before)) });

@@ -16,9 +16,12 @@ export function validatePhone(phone: string): string | undefined {
   return undefined;
 }
 
-/** An optional phone: empty is fine, otherwise ten digits. */
+/**
+ * An optional phone: empty (or blank) removes it, otherwise ten digits. Text with no digits at all
+ * ('call me') is not a removal: it was read as one and deleted the stored number.
+ */
 export function validateOptionalPhone(phone: string): string | undefined {
-  return phoneDigits(phone) ? validatePhone(phone) : undefined;
+  return phone.trim() ? validatePhone(phone) : undefined;
 }
 
 export const PASSWORD_MIN_LENGTH = 10;

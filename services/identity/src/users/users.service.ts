@@ -6,11 +6,12 @@ import {
   firmScope,
   forbidden,
   inFirm,
+  isUniqueViolation,
   isUuid,
   recordEvent,
 } from '@portico/platform';
 import { IdentityEvents, type UpdateProfileRequest } from '@portico/proto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { canEditUser, canSeeUser } from '../access/visibility.js';
 import type { IdentityConfig } from '../config.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
@@ -65,13 +66,27 @@ export class UsersService {
     if (actor.user_id === user.id && (actor.readonly_access || user.readonlyAccess)) {
       throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
     }
+    // A firm user's sign-in email and two-factor are theirs alone: a partner or admin who could change
+    // them would confirm an address of their own and reset the password, taking the account over.
+    const signInFields = request.email !== undefined || request.enabled2fa !== undefined;
+    if (user.isAdvisor && actor.user_id !== user.id && signInFields)
+      throw new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
     const forced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
-    const { changes, fields, newEmail } = await this.profileChanges(user, request, forced);
-    const problems = Object.values(fields);
-    if (problems.length) throw badRequest(problems[0] as string, fields);
 
     const scope = firmScope(user.firmId);
-    const updated = await inFirm(this.db, scope, async (tx) => {
+    const { updated, newEmail } = await inFirm(this.db, scope, async (tx) => {
+      // The rules are checked against the row as it is now, held until this save commits: two saves at
+      // once (one removing the phone, one choosing text messages) each passed against the old row and
+      // together left what neither allowed.
+      const [current] = await tx
+        .select()
+        .from(users)
+        .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
+        .for('update');
+      if (!current) throw notFound();
+      const { changes, fields, newEmail } = await this.profileChanges(current, request, forced);
+      const problems = Object.values(fields);
+      if (problems.length) throw badRequest(problems[0] as string, fields);
       const rows = await tx
         .update(users)
         .set({ ...changes, ...(newEmail ? { pendingEmail: newEmail } : {}), updatedAt: sql`now()` })
@@ -83,7 +98,7 @@ export class UsersService {
         changedFields: [...Object.keys(changes), ...(newEmail ? ['pending_email'] : [])],
         occurredAt: new Date().toISOString(),
       });
-      return rows[0] as UserRow;
+      return { updated: rows[0] as UserRow, newEmail };
     });
     if (newEmail) {
       // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
@@ -142,7 +157,15 @@ export class UsersService {
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, row.userId))
-        .returning();
+        .returning()
+        .catch((err) => {
+          // Another account took the address between the check above and this write.
+          if (isUniqueViolation(err))
+            throw new AppError('conflict', 'email_exists', Messages.emailExists, {
+              fields: { email: Messages.emailExists },
+            });
+          throw err;
+        });
       await recordEvent(tx, IdentityEvents.userUpdated, {
         userId: row.userId,
         firmId: row.firmId,
