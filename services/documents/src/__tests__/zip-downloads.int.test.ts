@@ -3,6 +3,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Documents } from '@portico/proto';
 import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { EXPORTS_PREFIX } from '../storage/object-store.js';
 import { S3ObjectStore } from '../storage/s3.object-store.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
@@ -107,5 +108,60 @@ describe('zip downloads, streamed from the store into the store', () => {
       { actor: actor() },
     );
     expect(next.fileCount).toBe(3);
+  });
+
+  it('converts images without decoding them on the event loop, zipping as they are those it cannot convert', async () => {
+    const folder = `Convert ${Date.now()}`;
+    await h.bus.request(
+      Documents.createFolder,
+      { companyId: company(), path: '', name: folder },
+      { actor: actor() },
+    );
+    await h.bus.request(
+      Documents.createFolder,
+      { companyId: company(), path: `/${folder}`, name: 'Sub' },
+      { actor: actor() },
+    );
+    // 64 megapixels in 0.9 MB: what pdf-lib would have unpacked for seconds and a gigabyte.
+    const huge = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#c82828' } })
+      .png()
+      .toBuffer();
+    // A GIF and a PNG of the same name convert to the same PDF name: numbered on the file's own name.
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#2828c8' } })
+      .gif()
+      .toBuffer();
+    await h.upload(actor(), company(), [{ name: 'poster.png', body: huge }], { path: `/${folder}` });
+    await h.upload(
+      actor(),
+      company(),
+      [
+        { name: 'photo.png', body: await png() },
+        { name: 'photo.gif', body: gif },
+      ],
+      { path: `/${folder}/Sub` },
+    );
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(Date.now()), 50);
+    const started = Date.now();
+    const res = await h.bus
+      .request(
+        Documents.downloadFolder,
+        { companyId: company(), path: `/${folder}`, convertImagesToPdf: true },
+        { actor: actor() },
+      )
+      .finally(() => clearInterval(timer));
+    // The service runs in this process: its event loop stayed free for the timer.
+    const longestGap = Math.max(
+      ...ticks.slice(1).map((t, i) => t - (ticks[i] as number)),
+      Date.now() - started,
+    );
+    expect(longestGap).toBeLessThan(2_000);
+    const zip = await zipEntries(
+      Buffer.from(await (await fetch(res.document?.data?.link as string)).arrayBuffer()),
+    );
+    expect(Object.keys(zip).sort()).toEqual(['Sub/photo (1).pdf', 'Sub/photo.pdf', 'poster.png']);
+    expect(zip['poster.png']?.bytes.equals(huge)).toBe(true);
+    for (const name of ['Sub/photo.pdf', 'Sub/photo (1).pdf'])
+      expect(zip[name]?.bytes.subarray(0, 5).toString()).toBe('%PDF-');
   });
 });

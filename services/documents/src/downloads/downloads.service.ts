@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  assertBeforeDeadline,
+  badRequest,
+  deadlinePassed,
+  firmScope,
+  type Logger,
+  remainingMs,
+} from '@portico/platform';
 import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
 import { ZipFile } from 'yazl';
 import { AccessClient } from '../access/access.client.js';
@@ -9,13 +18,13 @@ import { assertAdvisor, assertVisiblePath, hiddenFrom, isClient, notFound } from
 import type { DocumentsConfig } from '../config.js';
 import { ItemsRepository } from '../items/items.repository.js';
 import { requestPath } from '../items/items.service.js';
-import { extensionOf, isStaffOnly, joinPath } from '../items/paths.rules.js';
+import { extensionOf, isStaffOnly, joinPath, numberedName } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
-import { CONFIG, OBJECT_STORE } from '../tokens.js';
-import { imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
+import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
+import { ImageNotConvertible, imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
 import { zipCompression } from './zip-compression.rules.js';
 
 /** Folder download under 150MB; with images converted to PDF under 15MB (spec 1 s.9). */
@@ -35,6 +44,20 @@ export function assertNotMixed(rows: { deletedAt: Date | null }[]): void {
     throw badRequest(Messages.mixedDeleted, undefined, 'mixed_deleted');
 }
 
+/**
+ * A zip entry's name not yet used in this zip (case aside): 'Sub/photo.pdf', then 'Sub/photo (1).pdf';
+ * the number goes on the file's own name, not in front of its folders.
+ */
+export function uniqueEntryName(name: string, used: Set<string>): string {
+  const slash = name.lastIndexOf('/');
+  const folder = name.slice(0, slash + 1);
+  const file = name.slice(slash + 1);
+  let unique = name;
+  for (let n = 1; used.has(unique.toLowerCase()); n++) unique = `${folder}${numberedName(file, n)}`;
+  used.add(unique.toLowerCase());
+  return unique;
+}
+
 @Injectable()
 export class DownloadsService {
   constructor(
@@ -43,6 +66,7 @@ export class DownloadsService {
     private readonly heic: HeicConverter,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(CONFIG) private readonly config: DocumentsConfig,
+    @Inject(LOG) private readonly log: Logger,
   ) {}
 
   /** A short-lived link to a file; for a HEIC preview, to its converted copy once ready. */
@@ -135,6 +159,23 @@ export class DownloadsService {
     );
   }
 
+  /** The PDFs of the entries' images, by item id; an image that cannot be converted is left out. */
+  private async convertImages(entries: { item: ItemRow }[]): Promise<Map<string, Buffer>> {
+    const converted = new Map<string, Buffer>();
+    for (const { item } of entries) {
+      if (!isImageName(item.name)) continue;
+      assertBeforeDeadline();
+      const bytes = await this.store.read(item.storageKey as string, item.size);
+      try {
+        converted.set(item.id, await imageToPdf(item.name, bytes));
+      } catch (err) {
+        if (!(err instanceof ImageNotConvertible)) throw err;
+        this.log.warn({ err, item_id: item.id }, 'An image could not be converted to PDF; zipped as it is');
+      }
+    }
+    return converted;
+  }
+
   private async zip(
     actor: Actor,
     companyId: string,
@@ -146,6 +187,9 @@ export class DownloadsService {
       entries.reduce((sum, e) => sum + e.item.size, 0),
       convertImages,
     );
+    // Images are converted first (all of them together are under the 15MB limit): one that cannot be
+    // (unreadable, or too many pixels) goes into the zip as it is, under its own name.
+    const converted = convertImages ? await this.convertImages(entries) : new Map<string, Buffer>();
     // Streamed from the store into the store: each file is read when the zip reaches it and its bytes
     // go on as they come, so a zip of 150 MB holds a few megabytes here, not the zip (three at once
     // held 760 MB before; infra/bench/documents/zip.bench.mjs).
@@ -154,26 +198,25 @@ export class DownloadsService {
     const output = zip.outputStream as Readable;
     const failed = (err: unknown) => output.destroy(err as Error);
     zip.on('error', failed);
+    // No file is read once the caller has stopped waiting: the zip is abandoned, not finished unseen.
+    const left = remainingMs();
+    const deadline = left === undefined ? Number.POSITIVE_INFINITY : Date.now() + left;
     // The file being read, stopped if the zip cannot be written.
     let reading: Readable | undefined;
     const used = new Set<string>();
     for (const { item, path } of entries) {
-      const convert = convertImages && isImageName(item.name);
-      const name = convert ? pdfNameOf(path) : path;
-      let unique = name;
-      for (let n = 1; used.has(unique.toLowerCase()); n++) unique = `${n} ${name}`;
-      used.add(unique.toLowerCase());
+      const pdf = converted.get(item.id);
+      const name = pdf ? pdfNameOf(path) : path;
+      const unique = uniqueEntryName(name, used);
       const stored = item.storageKey as string;
       zip.addReadStreamLazy(
         unique,
         // The filed size, which the zip checks against the bytes read.
-        { mtime: item.updatedAt, ...zipCompression(unique), ...(convert ? {} : { size: item.size }) },
+        { mtime: item.updatedAt, ...zipCompression(unique), ...(pdf ? {} : { size: item.size }) },
         (ready) => {
-          // An image to convert is read whole (all of them together are under the 15MB limit).
-          const source = convert
-            ? this.store
-                .read(stored, item.size)
-                .then(async (bytes) => Readable.from([await imageToPdf(item.name, bytes)]))
+          if (Date.now() > deadline) return failed(deadlinePassed());
+          const source = pdf
+            ? Promise.resolve(Readable.from([pdf]))
             : this.store.readStream(stored, item.size);
           source.then((stream) => {
             reading = stream;

@@ -1,3 +1,4 @@
+import { Semaphore } from '@portico/platform';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { extensionOf } from '../items/paths.rules.js';
@@ -17,18 +18,51 @@ const IMAGE_EXTENSIONS = new Set([
 ]);
 export const isImageName = (name: string) => IMAGE_EXTENSIONS.has(extensionOf(name));
 
-/** One image as a one-page PDF the size of the image (convert-and-download). */
+/**
+ * The most pixels an image may have to be converted: a 50 MP photo is larger than any phone takes.
+ * A PNG of a few kilobytes can declare 12,000 x 12,000 pixels, which took 17 s of the event loop and
+ * 1.5 GB when pdf-lib unpacked it.
+ */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+
+/** Conversions at once in one process, across all zips: each holds an image's pixels while it runs. */
+const CONVERSIONS_AT_ONCE = 2;
+const conversions = new Semaphore(CONVERSIONS_AT_ONCE);
+
+/** An image that cannot be converted: unreadable, or larger than MAX_IMAGE_PIXELS. */
+export class ImageNotConvertible extends Error {
+  override name = 'ImageNotConvertible';
+}
+
+/**
+ * One image as a one-page PDF the size of the image (convert-and-download). Every format becomes a
+ * JPEG in sharp (its work runs on libvips' threads, not the event loop), which pdf-lib embeds without
+ * decoding it; transparency is laid on white. Rejects with ImageNotConvertible.
+ */
 export async function imageToPdf(name: string, bytes: Buffer): Promise<Buffer> {
+  return conversions.run(async () => {
+    const jpeg = await asJpeg(name, bytes).catch((err) => {
+      throw err instanceof ImageNotConvertible ? err : new ImageNotConvertible(String(err?.message ?? err));
+    });
+    const pdf = await PDFDocument.create();
+    const image = await pdf.embedJpg(jpeg);
+    const page = pdf.addPage([image.width, image.height]);
+    page.drawImage(image, { x: 0, y: 0, width: image.width, height: image.height });
+    return Buffer.from(await pdf.save());
+  });
+}
+
+async function asJpeg(name: string, bytes: Buffer): Promise<Buffer> {
   const ext = extensionOf(name);
-  const pdf = await PDFDocument.create();
-  let image: Awaited<ReturnType<PDFDocument['embedPng']>>;
-  if (ext === 'jpg' || ext === 'jpeg') image = await pdf.embedJpg(bytes);
-  else if (ext === 'png') image = await pdf.embedPng(bytes);
-  else if (ext === 'heic' || ext === 'heif') image = await pdf.embedPng(await heicToPng(bytes));
-  else image = await pdf.embedPng(await sharp(bytes).png().toBuffer());
-  const page = pdf.addPage([image.width, image.height]);
-  page.drawImage(image, { x: 0, y: 0, width: image.width, height: image.height });
-  return Buffer.from(await pdf.save());
+  // libheif decodes the whole image; its header's size is checked by sharp on the PNG it gives.
+  const source = ext === 'heic' || ext === 'heif' ? await heicToPng(bytes) : bytes;
+  const image = sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+  const { width = 0, height = 0, format } = await image.metadata();
+  if (!width || !height || width * height > MAX_IMAGE_PIXELS)
+    throw new ImageNotConvertible(`${width} x ${height} pixels is more than can be converted`);
+  // A JPEG is embedded as it is.
+  if (format === 'jpeg') return bytes;
+  return image.rotate().flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toBuffer();
 }
 
 /** 'photo.heic' to 'photo.pdf'. */
