@@ -155,6 +155,34 @@ describe('splitting extracted documents', () => {
     expect(await statusOf(id)).toBe('review_required');
   });
 
+  it('refuses a part whose path would be too long, and leaves nothing of the others', async () => {
+    // A source deep enough that a long part name passes the 2,000 characters a path may have.
+    let folder = '';
+    for (let level = 0; level < 8; level++) {
+      const name = `${level}${'d'.repeat(230)}`;
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company(), path: folder, name },
+        { actor: actor() },
+      );
+      folder = `${folder}/${name}`;
+    }
+    const res = await h.upload(actor(), company(), [{ name: 'deep.pdf', body: await pdf(3) }], {
+      documentType: 'bulk_document',
+      path: folder,
+    });
+    const id = res.files[0]?.extractedDocumentId as string;
+    const before = await holdings();
+    await expect(
+      split(id, [
+        { name: 'Short', pages: '1' },
+        { name: 'p'.repeat(200), pages: '2-3' },
+      ]),
+    ).rejects.toMatchObject({ status: 400, message: Messages.pathTooLong });
+    expect(await holdings()).toEqual(before);
+    expect(await statusOf(id)).toBe('review_required');
+  });
+
   it('copies the parts of a split folder, and not the source the split hid', async () => {
     await h.bus.request(
       Documents.createFolder,
