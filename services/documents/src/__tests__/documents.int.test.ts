@@ -1261,6 +1261,26 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       expect(names(advisorSearch.documents)).toContain('2022 return.pdf');
     });
 
+    it("finds a client's own file however many matches a STAFF ONLY folder holds", async () => {
+      await h.documents.query(
+        `insert into items (firm_id, company_id, folder, name, type)
+         select $1::uuid, $2::uuid, '/Vault (Staﬀ Only)', 'receipt ' || g || '.pdf', 'file' from generate_series(1, 520) g
+         union all select $1::uuid, $2::uuid, '/', 'Vault (Staﬀ Only)', 'folder'
+         union all select $1::uuid, $2::uuid, '/', 'my receipt.pdf', 'file'`,
+        [h.firm.firmId, company('individual')],
+      );
+      const search = (who: string) =>
+        h.bus.request(
+          Documents.searchDocuments,
+          { companyId: company('individual'), searchTerm: 'receipt' },
+          { actor: actor(who) },
+        );
+      const found = (await search('client')).documents;
+      expect(names(found)).toContain('my receipt.pdf');
+      expect(found.filter((d) => d.link.startsWith('/Vault') || d.name.startsWith('Vault'))).toEqual([]);
+      expect((await search('partner')).documents.length).toBe(500);
+    });
+
     it('lets read-only users and read-only or inactive entities change nothing', async () => {
       await expect(
         h.upload(actor('readonly'), company('rita'), [{ name: 'a.pdf', body: await pdf() }]),

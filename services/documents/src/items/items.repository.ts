@@ -312,7 +312,18 @@ export class ItemsRepository {
     return counts;
   }
 
-  search(tx: DocTx, scope: FirmScope, companyId: string, term: string, withDeleted: boolean) {
+  /**
+   * Up to 500 items whose name or description holds `term`. For a client, STAFF ONLY items and what is
+   * inside them are left out here, before the limit (read as paths.rules' staffOnlyForm does): left
+   * out after it, 500 matches in a STAFF ONLY folder hid a client's own files from their search.
+   */
+  search(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    term: string,
+    options: { withDeleted: boolean; forClient: boolean },
+  ) {
     return tx
       .select()
       .from(items)
@@ -320,7 +331,10 @@ export class ItemsRepository {
         and(
           this.inCompany(scope, companyId),
           eq(items.hidden, false),
-          withDeleted ? undefined : isNull(items.deletedAt),
+          options.withDeleted ? undefined : isNull(items.deletedAt),
+          options.forClient
+            ? sql`not ${items.staffOnly} and translate(normalize(${items.folder}, NFKC), 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') not like '%STAFF ONLY%'`
+            : undefined,
           or(ilike(items.name, `%${escapeLike(term)}%`), ilike(items.description, `%${escapeLike(term)}%`)),
         ),
       )

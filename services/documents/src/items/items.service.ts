@@ -287,7 +287,10 @@ export class ItemsService {
     if (!term) return { documents: [], path: '/', count: 0 };
     const scope = firmScope(actor.firm_id);
     const rows = await this.repo.transaction(scope, (tx) =>
-      this.repo.search(tx, scope, access.companyId, term, req.showWithDeleted),
+      this.repo.search(tx, scope, access.companyId, term, {
+        withDeleted: req.showWithDeleted,
+        forClient: isClient(actor),
+      }),
     );
     const visible = rows.filter((row) => !isClient(actor) || !isStaffOnly(fullPathOf(row)));
     return { documents: visible.map((row) => toDocumentItem(row)), path: '/', count: visible.length };
