@@ -1,8 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { createLogger } from '@portico/platform';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import type { DocumentsConfig } from '../config.js';
 import { imageToPdf } from '../downloads/image-pdf.js';
-import { heicToJpeg, heicToPng } from '../previews/heic.converter.js';
+import type { ItemsRepository } from '../items/items.repository.js';
+import { HeicConverter, heicToJpeg, heicToPng } from '../previews/heic.converter.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import { quadrantColours, REAL_HEIC, REAL_HEIC_QUADRANTS, realHeic } from './samples.js';
 
 describe('HEIC conversion of a real photo', () => {
@@ -29,5 +33,44 @@ describe('HEIC conversion of a real photo', () => {
 
   it('refuses bytes that only look like HEIC', async () => {
     await expect(heicToJpeg(realHeic().subarray(0, 200))).rejects.toThrow();
+  });
+});
+
+describe('HEIC previews', () => {
+  it('stay pending when storage fails for a moment, and fail only for an image that cannot be decoded', async () => {
+    const recorded: unknown[] = [];
+    const repo = {
+      transaction: async (_scope: unknown, work: (tx: unknown) => Promise<unknown>) => work({}),
+      update: async (_tx: unknown, _scope: unknown, _id: string, changes: { previewStatus?: string }) => {
+        recorded.push(changes.previewStatus);
+        return undefined;
+      },
+    } as unknown as ItemsRepository;
+    let reads = 0;
+    const store = {
+      read: async () => {
+        reads += 1;
+        if (reads === 1) throw new Error('connection reset');
+        return Buffer.from('ftypheic but not an image');
+      },
+      put: async () => undefined,
+    } as unknown as ObjectStore;
+    const converter = new HeicConverter(repo, store, createLogger('documents-test', 'silent'), {
+      HEIC_CONCURRENCY: 1,
+    } as DocumentsConfig);
+    const item = {
+      id: 'heic-1',
+      firmId: '00000000-0000-4000-8000-000000000001',
+      companyId: '00000000-0000-4000-8000-000000000002',
+      storageKey: 'k',
+      size: 25,
+    };
+    converter.schedule(item);
+    await converter.idle();
+    expect(recorded).toEqual([]);
+    // Opened again: scheduled again, and this time the bytes are not an image.
+    converter.schedule(item);
+    await converter.idle();
+    expect(recorded).toEqual(['failed']);
   });
 });

@@ -25,6 +25,7 @@ import {
   renamedFileName,
   sanitiseName,
 } from '../items/paths.rules.js';
+import { attachmentDisposition } from '../storage/s3.object-store.js';
 import { isValidUpload, sniffType } from '../uploads/file-type.rules.js';
 import {
   encryptionFromTrailer,
@@ -376,5 +377,16 @@ describe('PDF encryption from the trailer (spec 1 s.5.5: flagged protected when 
     expect(namesEncryption('<< /Encrypt 4 0 R >>')).toBe(true);
     expect(namesEncryption('<< /EncryptMetadata false >>')).toBe(false);
     expect(PDF_TAIL_BYTES).toBeGreaterThanOrEqual(1024);
+  });
+});
+
+describe('download names', () => {
+  it('encodes every character RFC 8187 keeps out of filename*, with an ASCII fallback', () => {
+    expect(attachmentDisposition("O'Brien (2023) W-2*.pdf")).toBe(
+      `attachment; filename="O'Brien (2023) W-2*.pdf"; filename*=UTF-8''O%27Brien%20%282023%29%20W-2%2A.pdf`,
+    );
+    expect(attachmentDisposition('Relevé "mai".pdf')).toBe(
+      `attachment; filename="Relev_ _mai_.pdf"; filename*=UTF-8''Relev%C3%A9%20%22mai%22.pdf`,
+    );
   });
 });

@@ -163,5 +163,17 @@ describe('zip downloads, streamed from the store into the store', () => {
     expect(zip['poster.png']?.bytes.equals(huge)).toBe(true);
     for (const name of ['Sub/photo.pdf', 'Sub/photo (1).pdf'])
       expect(zip[name]?.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Asked in another case, the folder is the same folder, with what is directly in it.
+    const lower = await h.bus.request(
+      Documents.downloadFolder,
+      { companyId: company(), path: `/${folder.toLowerCase()}` },
+      { actor: actor() },
+    );
+    expect(lower.document?.data?.link).toMatch(/^http/);
+    const same = await zipEntries(
+      Buffer.from(await (await fetch(lower.document?.data?.link as string)).arrayBuffer()),
+    );
+    expect(Object.keys(same).sort()).toEqual(['Sub/photo.gif', 'Sub/photo.png', 'poster.png']);
   });
 });

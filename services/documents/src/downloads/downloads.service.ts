@@ -114,17 +114,25 @@ export class DownloadsService {
     const access = await this.access.company(actor, req.companyId);
     const full = requestPath(req.path);
     const scope = firmScope(actor.firm_id);
-    const files = await this.repo.transaction(scope, async (tx) => {
+    const { files, stored } = await this.repo.transaction(scope, async (tx) => {
+      // The folder as it is stored: it is found whatever the case of its name ('/taxes' for '/Taxes'),
+      // and what is directly in it is filed under the stored spelling.
+      let stored = '';
       if (full) {
         const folder = await this.repo.findLive(tx, scope, access.companyId, full);
         if (folder?.type !== 'folder') throw notFound(Messages.folderNotFound);
+        stored = joinPath(folder.folder, folder.name);
       }
-      return (await this.repo.subtree(tx, scope, access.companyId, full)).filter(
+      const files = (await this.repo.subtree(tx, scope, access.companyId, stored)).filter(
         (r) => r.type === 'file' && !r.hidden,
       );
+      return { files, stored };
     });
-    const entries = files.map((f) => ({ item: f, path: joinPath(f.folder, f.name).slice(full.length + 1) }));
-    const zipName = `${full.split('/').pop() || 'Documents'}.zip`;
+    const entries = files.map((f) => ({
+      item: f,
+      path: joinPath(f.folder, f.name).slice(stored.length + 1),
+    }));
+    const zipName = `${stored.split('/').pop() || 'Documents'}.zip`;
     return this.zip(actor, access.companyId, entries, zipName, req.convertImagesToPdf);
   }
 

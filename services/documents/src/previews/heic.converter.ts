@@ -73,14 +73,18 @@ export class HeicConverter implements OnModuleDestroy {
 
   private async convert(item: HeicItem): Promise<void> {
     const previewKey = StorageKeys.preview(item.firmId, item.companyId, item.id);
+    // Only an image that cannot be decoded fails for good; storage or the database away for a moment
+    // leaves the preview pending, and the next opening of the file schedules it again.
+    const heic = await this.store.read(item.storageKey as string, item.size);
+    let jpeg: Buffer;
     try {
-      const jpeg = await heicToJpeg(await this.store.read(item.storageKey as string, item.size));
-      await this.store.put(previewKey, jpeg, 'image/jpeg');
-      await this.record(item, { previewKey, previewStatus: 'ready' });
+      jpeg = await heicToJpeg(heic);
     } catch (err) {
       await this.record(item, { previewStatus: 'failed' });
       throw err;
     }
+    await this.store.put(previewKey, jpeg, 'image/jpeg');
+    await this.record(item, { previewKey, previewStatus: 'ready' });
   }
 
   /** The preview's state on the item, announced as an update (no actor: the product made it). */

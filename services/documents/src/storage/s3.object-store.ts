@@ -53,10 +53,18 @@ function unavailableIfUnreachable(err: unknown): unknown {
   return network ? new AppError('unavailable', 'storage_unavailable', STORAGE_UNAVAILABLE) : err;
 }
 
-/** RFC 6266 content-disposition with an ASCII fallback and the UTF-8 name. */
+/**
+ * RFC 6266 content-disposition with an ASCII fallback and the UTF-8 name. RFC 8187 allows none of
+ * ' ( ) * in `filename*`, which encodeURIComponent leaves as they are: a strict parser dropped the
+ * UTF-8 name of "O'Brien (2023) W-2.pdf".
+ */
 export function attachmentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 /** The S3 adapter (AWS SDK v3), path-style so any S3-compatible server works. */
