@@ -113,8 +113,9 @@ describe('sign-in method setup (spec 2 section 5)', () => {
 describe('profile and entity input (spec 1 section 5.3)', () => {
   it('refuses an empty or malformed email on the profile', () => {
     expect(refusal(updateProfileBody, { email: ' ' }).fields).toEqual({ email: 'Email is required' });
-    expect(refusal(updateProfileBody, { email: 'jane@' }).fields).toEqual({
-      email: 'Invalid email address (jane@)',
+    // The fixed message, as the service words it: what was typed is not echoed back.
+    expect(refusal(updateProfileBody, { email: 'jane@<b>' }).fields).toEqual({
+      email: 'Invalid email address',
     });
   });
 
@@ -122,6 +123,11 @@ describe('profile and entity input (spec 1 section 5.3)', () => {
     expect(parseInput(updateProfileBody, { phone_number: '(555) 123-4567' }).phone_number).toBe('5551234567');
     expect(parseInput(updateProfileBody, { phone_number: '' }).phone_number).toBe('');
     expect(refusal(updateProfileBody, { phone_number: '12345' }).fields).toEqual({
+      phone_number: 'Phone number must be 10 digits',
+    });
+    // Blank clears it; text without digits is not a way to clear it.
+    expect(parseInput(updateProfileBody, { phone_number: '  ' }).phone_number).toBe('');
+    expect(refusal(updateProfileBody, { phone_number: 'call me' }).fields).toEqual({
       phone_number: 'Phone number must be 10 digits',
     });
   });

@@ -6,10 +6,12 @@ const emailField = z
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Email is too long')
-  .pipe(z.email({ error: (issue) => `Invalid email address (${String(issue.input)})` }));
+  .pipe(z.email({ error: 'Invalid email address' }));
 
 const optionalPhone = z
   .string({ error: 'Phone number must be 10 digits' })
+  // Blank removes the phone; text without digits ('call me') is a bad phone, not a removal.
+  .refine((value) => !value.trim() || /\d/.test(value), 'Phone number must be 10 digits')
   .transform((value) => value.replace(/\D/g, ''))
   .pipe(z.union([z.literal(''), z.string().length(10, 'Phone number must be 10 digits')]))
   .optional();
@@ -33,7 +35,7 @@ export const updateProfileBody = z.object({
   lname: optionalText(100),
   preferred_name: optionalText(100),
   out_of_office: optionalBool(),
-  out_of_office_message: optionalText(5_000, { typed: true }),
+  out_of_office_message: optionalText(2_000, { typed: true }),
 });
 
 /** POST /users/set_sign_in_method (spec 1 section 4.4 step 8; password rules of spec 2 section 5 in identity). */

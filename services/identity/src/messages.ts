@@ -34,6 +34,9 @@ export const Messages = {
   unknownSignInMethod: 'Choose password, SMS passcode or email passcode',
   emailRequired: 'Email is required',
   emailExists: 'This email already exists',
+  nameByFirm: 'Your name is kept by your firm. Please ask them to change it.',
+  nameTooLong: 'Names must be at most 100 characters',
+  outOfOfficeTooLong: 'The out-of-office message must be at most 2000 characters',
   ownSignInOnly: 'Only the firm user can change their own sign-in email and two-factor authentication',
   accountReadOnly:
     'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',

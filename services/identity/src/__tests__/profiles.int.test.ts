@@ -405,6 +405,37 @@ describe('identity users, entities and firm settings over NATS', () => {
       }
     });
 
+    it("keeps a client's name and a firm user's long texts to the firm's rules", async () => {
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('other'), fname: 'Someone' },
+          { actor: actor('other') },
+        ),
+      ).rejects.toMatchObject({ status: 403, code: 'name_by_firm' });
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('other'), preferredName: 'Oz' },
+          { actor: actor('partner') },
+        ),
+      ).resolves.toBeTruthy();
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('full'), fname: 'F'.repeat(101) },
+          { actor: actor('full') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('full'), outOfOffice: true, outOfOfficeMessage: 'x'.repeat(2_001) },
+          { actor: actor('full') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+    });
+
     it('takes text without digits for a bad phone, not for its removal', async () => {
       await h.bus.request(
         Identity.updateProfile,

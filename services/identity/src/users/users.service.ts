@@ -34,6 +34,10 @@ import {
 import { toUserMessage } from './user.mapper.js';
 import { type UserChanges, UsersRepository } from './users.repository.js';
 
+/** The longest name and out-of-office message kept (the gateway refuses longer ones first). */
+const NAME_MAX = 100;
+const OUT_OF_OFFICE_MESSAGE_MAX = 2_000;
+
 const notFound = () => new AppError('not_found', 'user_not_found', Messages.notFound);
 
 @Injectable()
@@ -68,6 +72,12 @@ export class UsersService {
     }
     // A firm user's sign-in email and two-factor are theirs alone: a partner or admin who could change
     // them would confirm an address of their own and reset the password, taking the account over.
+    // A client's profile (spec 1 s.2.8) has no name: names are the firm's record of them, and an
+    // Individual entity and its signers are named from them.
+    const nameFields =
+      request.fname !== undefined || request.lname !== undefined || request.preferredName !== undefined;
+    if (actor.role === 'client' && nameFields)
+      throw new AppError('forbidden', 'name_by_firm', Messages.nameByFirm);
     const signInFields = request.email !== undefined || request.enabled2fa !== undefined;
     if (user.isAdvisor && actor.user_id !== user.id && signInFields)
       throw new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
@@ -206,7 +216,20 @@ export class UsersService {
     const scope = firmScope(actor.firm_id);
     const owned = await this.users.companyIdsOf(scope, actor.user_id);
     if (!owned.includes(companyId)) throw new AppError('not_found', 'company_not_found', Messages.notFound);
-    const updated = await this.users.update(scope, actor.user_id, { defaultCompanyId: companyId });
+    const updated = await inFirm(this.db, scope, async (tx) => {
+      const rows = await tx
+        .update(users)
+        .set({ defaultCompanyId: companyId, updatedAt: sql`now()` })
+        .where(eq(users.id, actor.user_id))
+        .returning();
+      await recordEvent(tx, IdentityEvents.userUpdated, {
+        userId: actor.user_id,
+        firmId: actor.firm_id,
+        changedFields: ['default_company_id'],
+        occurredAt: new Date().toISOString(),
+      });
+      return rows[0] as UserRow;
+    });
     return this.present(updated);
   }
 
@@ -283,15 +306,23 @@ export class UsersService {
       const value = request[key];
       if (value === undefined) continue;
       if (!value.trim()) fields[key] = 'First and last name are required';
+      else if (value.trim().length > NAME_MAX) fields[key] = Messages.nameTooLong;
       else changes[key] = value.trim();
     }
-    if (request.preferredName !== undefined) changes.preferredName = request.preferredName.trim();
+    if (request.preferredName !== undefined) {
+      if (request.preferredName.trim().length > NAME_MAX) fields.preferred_name = Messages.nameTooLong;
+      else changes.preferredName = request.preferredName.trim();
+    }
     if (request.outOfOffice !== undefined || request.outOfOfficeMessage !== undefined) {
       if (!user.isAdvisor) fields.out_of_office = 'Only firm users have an out-of-office message';
       else {
         if (request.outOfOffice !== undefined) changes.outOfOffice = request.outOfOffice;
-        if (request.outOfOfficeMessage !== undefined)
-          changes.outOfOfficeMessage = request.outOfOfficeMessage.trim().slice(0, 2000);
+        if (request.outOfOfficeMessage !== undefined) {
+          const message = request.outOfOfficeMessage.trim();
+          if (message.length > OUT_OF_OFFICE_MESSAGE_MAX)
+            fields.out_of_office_message = Messages.outOfOfficeTooLong;
+          else changes.outOfOfficeMessage = message;
+        }
         // Clients see the message in their conversations: out of office says something or is off.
         const away = changes.outOfOffice ?? user.outOfOffice;
         if (away && !(changes.outOfOfficeMessage ?? user.outOfOfficeMessage))
