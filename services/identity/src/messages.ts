@@ -34,6 +34,8 @@ export const Messages = {
   unknownSignInMethod: 'Choose password, SMS passcode or email passcode',
   emailRequired: 'Email is required',
   emailExists: 'This email already exists',
+  entityNameHidden: 'Entity Name cannot contain invisible characters.',
+  nameHidden: 'Names cannot contain invisible characters',
   nameByFirm: 'Your name is kept by your firm. Please ask them to change it.',
   nameTooLong: 'Names must be at most 100 characters',
   outOfOfficeTooLong: 'The out-of-office message must be at most 2000 characters',

@@ -582,7 +582,16 @@ describe('identity users, entities and firm settings over NATS', () => {
         status: 400,
         message: 'Entity Name already exists.',
       });
+      // A blank-looking name that turns the text around, and a copy of another's with a hidden space.
+      for (const hidden of ['\u200b\u202e', 'Cleo Client\u200b'])
+        await expect(update(hidden)).rejects.toMatchObject({
+          status: 400,
+          message: 'Entity Name cannot contain invisible characters.',
+        });
       await expect(update('Cleo Ventures LLC')).resolves.toMatchObject({ name: 'Cleo Ventures LLC' });
+      // Stored in one Unicode form: the same name typed with a combining accent is the same name.
+      await expect(update('Cafe\u0301 Cleo')).resolves.toMatchObject({ name: 'Caf\u00e9 Cleo' });
+      await update('Cleo Ventures LLC');
     });
 
     it('refuses the firm entity edit to clients and read-only changes while inactive', async () => {

@@ -67,7 +67,7 @@ export class CompaniesService {
       if (problem) fields.name = problem;
       else if (await this.companies.relatedNameTaken(firmScope(actor.firm_id), company, request.name)) {
         fields.name = Messages.entityNameExists;
-      } else changes.name = request.name.trim();
+      } else changes.name = request.name.trim().normalize('NFC');
     }
     if (request.entityType !== undefined && request.entityType !== company.entityType) {
       const problem = validateEntityType(request.entityType, firm);

@@ -1,3 +1,4 @@
+import { hasHiddenCharacters } from '@portico/platform';
 import { Messages } from '../messages.js';
 
 export const BASE_ENTITY_TYPES = [
@@ -13,6 +14,7 @@ export const BASE_ENTITY_TYPES = [
 export function validateEntityName(name: string): string | undefined {
   const trimmed = name.trim();
   if (!trimmed) return Messages.entityNameRequired;
+  if (hasHiddenCharacters(trimmed)) return Messages.entityNameHidden;
   if (trimmed.includes('/')) return Messages.entityNameSlash;
   if (trimmed.includes('"')) return Messages.entityNameQuote;
   return undefined;

@@ -5,6 +5,7 @@ import {
   badRequest,
   firmScope,
   forbidden,
+  hasHiddenCharacters,
   inFirm,
   isUniqueViolation,
   isUuid,
@@ -37,6 +38,13 @@ import { type UserChanges, UsersRepository } from './users.repository.js';
 /** The longest name and out-of-office message kept (the gateway refuses longer ones first). */
 const NAME_MAX = 100;
 const OUT_OF_OFFICE_MESSAGE_MAX = 2_000;
+
+/** What is wrong with a person's name, if anything (its absence is for the caller to judge). */
+function nameProblem(value: string): string | undefined {
+  if (value.trim().length > NAME_MAX) return Messages.nameTooLong;
+  if (hasHiddenCharacters(value)) return Messages.nameHidden;
+  return undefined;
+}
 
 const notFound = () => new AppError('not_found', 'user_not_found', Messages.notFound);
 
@@ -305,13 +313,15 @@ export class UsersService {
     for (const key of ['fname', 'lname'] as const) {
       const value = request[key];
       if (value === undefined) continue;
+      const problem = nameProblem(value);
       if (!value.trim()) fields[key] = 'First and last name are required';
-      else if (value.trim().length > NAME_MAX) fields[key] = Messages.nameTooLong;
-      else changes[key] = value.trim();
+      else if (problem) fields[key] = problem;
+      else changes[key] = value.trim().normalize('NFC');
     }
     if (request.preferredName !== undefined) {
-      if (request.preferredName.trim().length > NAME_MAX) fields.preferred_name = Messages.nameTooLong;
-      else changes.preferredName = request.preferredName.trim();
+      const problem = nameProblem(request.preferredName);
+      if (problem) fields.preferred_name = problem;
+      else changes.preferredName = request.preferredName.trim().normalize('NFC');
     }
     if (request.outOfOffice !== undefined || request.outOfOfficeMessage !== undefined) {
       if (!user.isAdvisor) fields.out_of_office = 'Only firm users have an out-of-office message';

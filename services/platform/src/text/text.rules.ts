@@ -18,3 +18,13 @@ export function hasControlCharacters(value: string, { typed = false } = {}): boo
   }
   return false;
 }
+
+/**
+ * Characters that hide in a name: C1 controls, zero-width spaces and word joiners, the byte-order mark,
+ * and the bidirectional marks, overrides and isolates (U+202E turns the rest of a name around). A name
+ * of nothing else looks blank, and one with them looks the same as another. The zero-width joiner and
+ * non-joiner stay: scripts and emoji need them.
+ */
+const HIDDEN = /[\u0080-\u009f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+
+export const hasHiddenCharacters = (value: string): boolean => HIDDEN.test(value);
