@@ -37,3 +37,16 @@ export function aCurrentUser(overrides: Partial<CurrentUser> = {}): CurrentUser 
     ...overrides,
   } as CurrentUser;
 }
+
+/** A JSON answer as fetch gives it, for tests that fake the network under the API client. */
+export const jsonResponse = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** The tokens of the `n`th session of one user, as sign-in and refresh answer them. */
+export const sessionTokens = (n: number) => ({
+  access_token: `access-${n}`,
+  refresh_token: `refresh-${n}`,
+  user_id: 'u1',
+  is_advisor: false,
+  set_password_required: false,
+});

@@ -441,8 +441,15 @@ describe('the drop link settings page', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   });
 
-  function settings(over: Partial<DropLink> = {}, preferences: Record<string, unknown> = {}) {
+  /** The page against a gateway of the firm's drop link; `received` answers the received-files calls. */
+  function settings(
+    over: Partial<DropLink> = {},
+    preferences: Record<string, unknown> = {},
+    receivedFiles?: (call: Call) => { status?: number; body: unknown } | undefined,
+  ) {
     const gw = fakeApi((call) => {
+      const answer = receivedFiles?.(call);
+      if (answer) return answer;
       if (call.path === '/integrations/drop_link') return { body: link(over) };
       if (call.path === '/integrations/drop_offs') return { body: { drop_offs: [received], next_page: '' } };
       if (call.path === `/integrations/drop_offs/${received.id}/download`)
@@ -499,10 +506,7 @@ describe('the drop link settings page', () => {
   it('shows more received files on demand, and deletes the chosen ones after asking', async () => {
     const more: DropOff = { ...received, id: '7a2d3b9f-3b66-4d9f-8c1f-2b3c4d5e6f70', name: 'w2.pdf' };
     let deleted: string[] = [];
-    const gw = fakeApi((call) => {
-      if (call.path === '/integrations/drop_link') return { body: link() };
-      if (call.path === '/current_user_firm')
-        return { body: { id: 'f-1', name: 'Demo CPA', slug: 'demo-cpa', preferences: {} } };
+    settings({}, {}, (call) => {
       const listed = [received, more].filter((f) => !deleted.includes(f.id));
       if (call.path === '/integrations/drop_offs')
         return { body: { drop_offs: listed.slice(0, 1), next_page: listed.length > 1 ? 'p2' : '' } };
@@ -514,11 +518,6 @@ describe('the drop link settings page', () => {
       }
       return undefined;
     });
-    renderWithClient(
-      <DropLinkSettingsRoute basePath="/drop-link-settings" />,
-      gw.client,
-      '/drop-link-settings',
-    );
     const table = await screen.findByRole('table', { name: 'Received files' });
     expect(within(table).queryByText('w2.pdf')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Show more received files' }));
@@ -540,18 +539,8 @@ describe('the drop link settings page', () => {
   });
 
   it('says when received files could not be deleted, and keeps them', async () => {
-    const gw = fakeApi((call) => {
-      if (call.path === '/integrations/drop_link') return { body: link() };
-      if (call.path === '/current_user_firm')
-        return { body: { id: 'f-1', name: 'Demo CPA', slug: 'demo-cpa', preferences: {} } };
-      if (call.path === '/integrations/drop_offs') return { body: { drop_offs: [received], next_page: '' } };
-      if (call.path === '/integrations/drop_offs/delete') return { status: 500, body: { message: 'boom' } };
-      return undefined;
-    });
-    renderWithClient(
-      <DropLinkSettingsRoute basePath="/drop-link-settings" />,
-      gw.client,
-      '/drop-link-settings',
+    settings({}, {}, (call) =>
+      call.path === '/integrations/drop_offs/delete' ? { status: 500, body: { message: 'boom' } } : undefined,
     );
     const table = await screen.findByRole('table', { name: 'Received files' });
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select all received files shown' }));

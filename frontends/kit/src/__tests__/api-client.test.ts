@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { jsonResponse, sessionTokens } from '../../testing/fixtures.js';
 import { ApiClient } from '../api/client.js';
 import { ApiError, errorMessage, shouldRetryRead } from '../api/errors.js';
 import { companiesApi } from '../api/users.js';
@@ -22,17 +23,6 @@ function fakeFetch(responder: (call: Call, n: number) => Response) {
   return { fetch, calls };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-const tokens = (n: number) => ({
-  access_token: `access-${n}`,
-  refresh_token: `refresh-${n}`,
-  user_id: 'u1',
-  is_advisor: false,
-  set_password_required: false,
-});
-
 describe('ApiClient', () => {
   let session: SessionStore;
   let signedOut: { reason: string; notice: boolean }[];
@@ -40,14 +30,14 @@ describe('ApiClient', () => {
   beforeEach(() => {
     window.localStorage.clear();
     session = new SessionStore(window.localStorage);
-    session.set({ ...tokens(1), expires_in: 900 });
+    session.set({ ...sessionTokens(1), expires_in: 900 });
     signedOut = [];
     session.onSignedOut((e) => signedOut.push(e));
   });
   afterEach(() => session.close());
 
   it('sends the bearer token', async () => {
-    const { fetch, calls } = fakeFetch(() => json(200, { id: 'u1' }));
+    const { fetch, calls } = fakeFetch(() => jsonResponse(200, { id: 'u1' }));
     const api = new ApiClient({ baseUrl: 'http://api.test/', session, fetch });
     await expect(api.get('/current_user')).resolves.toEqual({ id: 'u1' });
     expect(calls[0]).toMatchObject({
@@ -60,10 +50,10 @@ describe('ApiClient', () => {
   it('refreshes once on 401 and retries with the new token', async () => {
     const { fetch, calls } = fakeFetch((call, n) => {
       if (call.url.endsWith('/sessions/refresh'))
-        return json(200, { ...tokens(2), expires_in: 900, token_type: 'Bearer' });
+        return jsonResponse(200, { ...sessionTokens(2), expires_in: 900, token_type: 'Bearer' });
       return n === 1
-        ? json(401, { error: 'unauthorized', code: 'token_expired', message: 'expired' })
-        : json(200, { ok: 1 });
+        ? jsonResponse(401, { error: 'unauthorized', code: 'token_expired', message: 'expired' })
+        : jsonResponse(200, { ok: 1 });
     });
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
@@ -84,9 +74,11 @@ describe('ApiClient', () => {
     const { fetch } = fakeFetch((call) => {
       if (call.url.endsWith('/sessions/refresh')) {
         refreshes += 1;
-        return json(200, { ...tokens(2), expires_in: 900 });
+        return jsonResponse(200, { ...sessionTokens(2), expires_in: 900 });
       }
-      return call.auth === 'Bearer access-1' ? json(401, { error: 'unauthorized' }) : json(200, {});
+      return call.auth === 'Bearer access-1'
+        ? jsonResponse(401, { error: 'unauthorized' })
+        : jsonResponse(200, {});
     });
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await Promise.all([api.get('/a'), api.get('/b'), api.get('/c')]);
@@ -96,8 +88,8 @@ describe('ApiClient', () => {
   it('signs out everywhere with the notice when the refresh fails', async () => {
     const { fetch, calls } = fakeFetch((call) =>
       call.url.endsWith('/sessions/refresh')
-        ? json(401, { error: 'unauthorized' })
-        : json(401, { error: 'unauthorized' }),
+        ? jsonResponse(401, { error: 'unauthorized' })
+        : jsonResponse(401, { error: 'unauthorized' }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).rejects.toBeInstanceOf(ApiError);
@@ -108,15 +100,15 @@ describe('ApiClient', () => {
 
   it('keeps the session when the refresh could not be made (offline, a 5xx, a 429), failing only that call', async () => {
     const failures: Array<() => Response> = [
-      () => json(503, { error: 'The service is not available right now. Please try again.' }),
-      () => json(429, { error: 'Too many attempts. Try again in a minute.' }),
+      () => jsonResponse(503, { error: 'The service is not available right now. Please try again.' }),
+      () => jsonResponse(429, { error: 'Too many attempts. Try again in a minute.' }),
       () => {
         throw new TypeError('Failed to fetch');
       },
     ];
     for (const failure of failures) {
       const { fetch } = fakeFetch((call) =>
-        call.url.endsWith('/sessions/refresh') ? failure() : json(401, { error: 'unauthorized' }),
+        call.url.endsWith('/sessions/refresh') ? failure() : jsonResponse(401, { error: 'unauthorized' }),
       );
       const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
       await expect(api.get('/current_user')).rejects.toBeDefined();
@@ -126,10 +118,10 @@ describe('ApiClient', () => {
     // The next call refreshes again, and goes on once the refresh works.
     const { fetch } = fakeFetch((call) =>
       call.url.endsWith('/sessions/refresh')
-        ? json(200, { ...tokens(2), expires_in: 900 })
+        ? jsonResponse(200, { ...sessionTokens(2), expires_in: 900 })
         : call.auth === 'Bearer access-2'
-          ? json(200, { ok: 1 })
-          : json(401, { error: 'unauthorized' }),
+          ? jsonResponse(200, { ok: 1 })
+          : jsonResponse(401, { error: 'unauthorized' }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
@@ -138,8 +130,8 @@ describe('ApiClient', () => {
   it('does not retry twice: a second 401 after the refresh signs out', async () => {
     const { fetch, calls } = fakeFetch((call) =>
       call.url.endsWith('/sessions/refresh')
-        ? json(200, { ...tokens(2), expires_in: 900 })
-        : json(401, { error: 'x' }),
+        ? jsonResponse(200, { ...sessionTokens(2), expires_in: 900 })
+        : jsonResponse(401, { error: 'x' }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).rejects.toMatchObject({ status: 401 });
@@ -150,7 +142,7 @@ describe('ApiClient', () => {
 
   it('does not refresh public calls', async () => {
     const { fetch, calls } = fakeFetch(() =>
-      json(401, { error: 'invalid_credentials', message: 'Invalid password' }),
+      jsonResponse(401, { error: 'invalid_credentials', message: 'Invalid password' }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(
@@ -166,7 +158,7 @@ describe('ApiClient', () => {
 
   it('treats a 200 body with an error field as a failure', async () => {
     const { fetch } = fakeFetch(() =>
-      json(200, { error: 'not_connected', message: 'Stripe is not connected' }),
+      jsonResponse(200, { error: 'not_connected', message: 'Stripe is not connected' }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/integrations/check_stripe_integration')).rejects.toMatchObject({
@@ -177,7 +169,11 @@ describe('ApiClient', () => {
 
   it('keeps the trace id of a failure, the reference an error page can show', async () => {
     const { fetch } = fakeFetch(() =>
-      json(503, { error: 'x', message: 'Service unavailable', trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' }),
+      jsonResponse(503, {
+        error: 'x',
+        message: 'Service unavailable',
+        trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      }),
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.post('/integrations/get_documents', {})).rejects.toMatchObject({
@@ -188,7 +184,7 @@ describe('ApiClient', () => {
 
   it("shows the server's message on 429, even where a specific message is listed", async () => {
     const server = 'Too many codes sent. Try again in 10 minutes.';
-    const { fetch } = fakeFetch(() => json(429, { error: 'rate_limited', message: server }));
+    const { fetch } = fakeFetch(() => jsonResponse(429, { error: 'rate_limited', message: server }));
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     const err = await api
       .post('/sessions/send_sms_verification_code', { uid: 'x' }, { auth: false })
@@ -216,7 +212,7 @@ describe('SessionStore across tabs', () => {
     window.localStorage.clear();
     const here = new SessionStore(window.localStorage);
     const other = new SessionStore(window.localStorage);
-    here.set({ ...tokens(1), expires_in: 900 });
+    here.set({ ...sessionTokens(1), expires_in: 900 });
     const events: { reason: string; notice: boolean }[] = [];
     here.onSignedOut((e) => events.push(e));
     other.signOut('user');
@@ -240,7 +236,7 @@ describe('entity list', () => {
       const size = Number(url.searchParams.get('rows_per_page'));
       const page = Number(url.searchParams.get('page'));
       const ids = Array.from({ length: total }, (_, i) => `c-${i + 1}`).slice((page - 1) * size, page * size);
-      return json(200, {
+      return jsonResponse(200, {
         companies: ids.map((id) => ({ id, name: id })),
         current_page: page,
         total_count: total,

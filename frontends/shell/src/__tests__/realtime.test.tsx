@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ApiClient, KitProvider, SessionStore } from '@portico/kit';
+import { jsonResponse, sessionTokens } from '@portico/kit/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { type ShellRuntime, ShellRuntimeContext } from '../app/services.js';
 import { Realtime } from '../realtime/Realtime.js';
@@ -22,16 +23,6 @@ class FakeSocket {
   }
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const tokens = (n: number) => ({
-  access_token: `access-${n}`,
-  refresh_token: `refresh-${n}`,
-  user_id: 'u1',
-  is_advisor: false,
-  set_password_required: false,
-});
-
 describe('the realtime socket', () => {
   let session: SessionStore;
   let refreshes: number;
@@ -43,7 +34,7 @@ describe('the realtime socket', () => {
         refreshes += 1;
         return refreshAnswer();
       }
-      return json(404, { error: 'not here' });
+      return jsonResponse(404, { error: 'not here' });
     }) as typeof globalThis.fetch;
     const runtime = {
       config: { apiUrl: 'http://api.test', remotes: {} },
@@ -69,7 +60,7 @@ describe('the realtime socket', () => {
     window.localStorage.clear();
     session = new SessionStore(window.localStorage);
     refreshes = 0;
-    refreshAnswer = () => json(200, { ...tokens(2), expires_in: 900 });
+    refreshAnswer = () => jsonResponse(200, { ...sessionTokens(2), expires_in: 900 });
   });
   afterEach(() => {
     session.close();
@@ -77,7 +68,7 @@ describe('the realtime socket', () => {
   });
 
   it('connects with the current token while it is valid', async () => {
-    session.set({ ...tokens(1), expires_in: 900 });
+    session.set({ ...sessionTokens(1), expires_in: 900 });
     mount();
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     expect(FakeSocket.all[0]?.protocols).toEqual(['portico.realtime', 'access-1']);
@@ -85,7 +76,7 @@ describe('the realtime socket', () => {
   });
 
   it('refreshes an expired token before it connects, instead of being refused with it', async () => {
-    session.set({ ...tokens(1), expires_in: 0 });
+    session.set({ ...sessionTokens(1), expires_in: 0 });
     mount();
     await waitFor(() => expect(FakeSocket.all.at(-1)?.protocols).toEqual(['portico.realtime', 'access-2']));
     expect(refreshes).toBe(1);
@@ -94,8 +85,9 @@ describe('the realtime socket', () => {
 
   it('tries again later when the token cannot be refreshed now, keeping the session', async () => {
     jest.useFakeTimers();
-    session.set({ ...tokens(1), expires_in: 0 });
-    refreshAnswer = () => json(503, { error: 'The service is not available right now. Please try again.' });
+    session.set({ ...sessionTokens(1), expires_in: 0 });
+    refreshAnswer = () =>
+      jsonResponse(503, { error: 'The service is not available right now. Please try again.' });
     mount();
     await act(async () => {
       await jest.advanceTimersByTimeAsync(0);
@@ -103,7 +95,7 @@ describe('the realtime socket', () => {
     expect(refreshes).toBe(1);
     expect(FakeSocket.all).toHaveLength(0);
     expect(session.get()?.refresh_token).toBe('refresh-1');
-    refreshAnswer = () => json(200, { ...tokens(2), expires_in: 900 });
+    refreshAnswer = () => jsonResponse(200, { ...sessionTokens(2), expires_in: 900 });
     await act(async () => {
       await jest.advanceTimersByTimeAsync(2_000);
     });
@@ -111,7 +103,7 @@ describe('the realtime socket', () => {
   });
 
   it('takes the maintenance alert down on sign-out, and on a new connection until the gateway repeats it', async () => {
-    session.set({ ...tokens(1), expires_in: 900 });
+    session.set({ ...sessionTokens(1), expires_in: 900 });
     mount();
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     const first = FakeSocket.all[0] as FakeSocket;
