@@ -6,6 +6,7 @@ import type { DocumentsConfig } from '../config.js';
 import { imageToPdf } from '../downloads/image-pdf.js';
 import type { ItemsRepository } from '../items/items.repository.js';
 import { HeicConverter, heicToJpeg, heicToPng } from '../previews/heic.converter.js';
+import { ImageNotConvertible } from '../previews/image-limits.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { quadrantColours, REAL_HEIC, REAL_HEIC_QUADRANTS, realHeic } from './samples.js';
 
@@ -72,5 +73,21 @@ describe('HEIC previews', () => {
     converter.schedule(item);
     await converter.idle();
     expect(recorded).toEqual(['failed']);
+  });
+});
+
+describe('HEIC files that declare more pixels than can be decoded', () => {
+  it('are refused from their header, before libheif decodes them on the event loop', async () => {
+    // 1 KB declaring 8000 x 8000 (an AVIF relabelled as HEIF: libheif reads its size all the same).
+    const declared = await sharp({
+      create: { width: 8000, height: 8000, channels: 3, background: '#c82828' },
+    })
+      .avif({ effort: 0 })
+      .toBuffer();
+    declared.write('mif1', 8, 'ascii');
+    const started = Date.now();
+    await expect(heicToJpeg(declared)).rejects.toBeInstanceOf(ImageNotConvertible);
+    await expect(heicToPng(declared)).rejects.toThrow(/8000 x 8000 pixels/);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -21,10 +21,11 @@ import { requestPath } from '../items/items.service.js';
 import { extensionOf, isStaffOnly, joinPath, numberedName } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
+import { ImageNotConvertible } from '../previews/image-limits.js';
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
-import { ImageNotConvertible, imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
+import { imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
 import { zipCompression } from './zip-compression.rules.js';
 
 /** Folder download under 150MB; with images converted to PDF under 15MB (spec 1 s.9). */

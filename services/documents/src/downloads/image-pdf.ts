@@ -3,6 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { extensionOf } from '../items/paths.rules.js';
 import { heicToPng } from '../previews/heic.converter.js';
+import { ImageNotConvertible, MAX_IMAGE_PIXELS } from '../previews/image-limits.js';
 
 const IMAGE_EXTENSIONS = new Set([
   'png',
@@ -18,21 +19,9 @@ const IMAGE_EXTENSIONS = new Set([
 ]);
 export const isImageName = (name: string) => IMAGE_EXTENSIONS.has(extensionOf(name));
 
-/**
- * The most pixels an image may have to be converted: a 50 MP photo is larger than any phone takes.
- * A PNG of a few kilobytes can declare 12,000 x 12,000 pixels, which took 17 s of the event loop and
- * 1.5 GB when pdf-lib unpacked it.
- */
-export const MAX_IMAGE_PIXELS = 50_000_000;
-
 /** Conversions at once in one process, across all zips: each holds an image's pixels while it runs. */
 const CONVERSIONS_AT_ONCE = 2;
 const conversions = new Semaphore(CONVERSIONS_AT_ONCE);
-
-/** An image that cannot be converted: unreadable, or larger than MAX_IMAGE_PIXELS. */
-export class ImageNotConvertible extends Error {
-  override name = 'ImageNotConvertible';
-}
 
 /**
  * One image as a one-page PDF the size of the image (convert-and-download). Every format becomes a
@@ -54,7 +43,7 @@ export async function imageToPdf(name: string, bytes: Buffer): Promise<Buffer> {
 
 async function asJpeg(name: string, bytes: Buffer): Promise<Buffer> {
   const ext = extensionOf(name);
-  // libheif decodes the whole image; its header's size is checked by sharp on the PNG it gives.
+  // A HEIC's declared size is checked before libheif decodes it (heic.converter.ts).
   const source = ext === 'heic' || ext === 'heif' ? await heicToPng(bytes) : bytes;
   const image = sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
   const { width = 0, height = 0, format } = await image.metadata();

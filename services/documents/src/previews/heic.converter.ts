@@ -8,13 +8,33 @@ import { type ItemChanges, ItemsRepository } from '../items/items.repository.js'
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
+import { ImageNotConvertible, MAX_IMAGE_PIXELS } from './image-limits.js';
 
 /** What a conversion needs of an item. */
 export type HeicItem = Pick<ItemRow, 'id' | 'firmId' | 'companyId' | 'storageKey' | 'size'>;
 
-/** Decodes HEIC (libheif in WebAssembly, works offline) and encodes a JPEG with sharp. */
+/**
+ * The primary image of a HEIC file, decoded (libheif in WebAssembly, works offline) once its declared
+ * size is known to be at most MAX_IMAGE_PIXELS: the decoding runs on the event loop.
+ */
+async function decodePrimary(heic: Buffer) {
+  const images = await decodeHeic.all({ buffer: heic });
+  try {
+    const primary = images[0];
+    if (!primary) throw new ImageNotConvertible('no image in the file');
+    if (primary.width * primary.height > MAX_IMAGE_PIXELS)
+      throw new ImageNotConvertible(
+        `${primary.width} x ${primary.height} pixels is more than can be decoded`,
+      );
+    return await primary.decode();
+  } finally {
+    images.dispose();
+  }
+}
+
+/** Decodes HEIC and encodes a JPEG with sharp. */
 export async function heicToJpeg(heic: Buffer): Promise<Buffer> {
-  const image = await decodeHeic({ buffer: heic });
+  const image = await decodePrimary(heic);
   return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 4 },
   })
@@ -25,7 +45,7 @@ export async function heicToJpeg(heic: Buffer): Promise<Buffer> {
 
 /** Decodes a HEIC image to PNG bytes (for image-to-PDF conversion). */
 export async function heicToPng(heic: Buffer): Promise<Buffer> {
-  const image = await decodeHeic({ buffer: heic });
+  const image = await decodePrimary(heic);
   return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 4 },
   })
