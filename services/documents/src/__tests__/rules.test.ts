@@ -98,6 +98,9 @@ describe('folder rules', () => {
     expect(isStaffOnly('/ＳＴＡＦＦ ＯＮＬＹ')).toBe(true);
     expect(isStaffOnly('/ſtaff only')).toBe(true);
     expect(isStaffOnly('/STAFF-ONLY')).toBe(false);
+    // Read on the whole path: no match across two folders.
+    expect(isStaffOnly('/Staff/Only')).toBe(false);
+    expect(isStaffOnly('/Staff / Only')).toBe(false);
   });
 
   it('matches path prefixes and {year} patterns over 2000 to 2034 only', () => {

@@ -65,11 +65,19 @@ export function ancestors(folder: string): string[] {
  * case mapping: a name the two read differently was listed to clients and refused to them elsewhere.
  */
 export const staffOnlyForm = (name: string) =>
-  name.normalize('NFKC').replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+  // Most names are ASCII, which NFKC leaves as it is and whose upper case is ASCII capitals: a listing
+  // reads thousands of them.
+  ASCII.test(name)
+    ? name.toUpperCase()
+    : name.normalize('NFKC').replace(/[a-z]+/g, (letters) => letters.toUpperCase());
 
-/** Folders whose name contains STAFF ONLY, and everything inside them, are hidden from clients. */
-export const isStaffOnly = (path: string) =>
-  path.split('/').some((s) => staffOnlyForm(s).includes('STAFF ONLY'));
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Folders whose name contains STAFF ONLY, and everything inside them, are hidden from clients. Read
+ * on the whole path at once: 'STAFF ONLY' holds no '/', so no match spans two segments.
+ */
+export const isStaffOnly = (path: string) => staffOnlyForm(path).includes('STAFF ONLY');
 
 export const isSystemPath = (path: string) =>
   SYSTEM_PATHS.some((p) => p.toLowerCase() === path.toLowerCase());
