@@ -72,7 +72,10 @@ export function imageProblems(objects: K8sObject[]): string[] {
  * Every Deployment: probes, requests and limits on each container, an HPA and a PDB that select it,
  * pod anti-affinity on its own pods, a grace period longer than the drain time, and a locked-down pod.
  */
-export function deploymentProblems(objects: K8sObject[], drainSeconds: number): string[] {
+export function deploymentProblems(
+  objects: K8sObject[],
+  drainSecondsOf: number | ((deployment: string) => number),
+): string[] {
   const problems: string[] = [];
   const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
   const pdbs = objects.filter((o) => o.kind === 'PodDisruptionBudget');
@@ -97,6 +100,8 @@ export function deploymentProblems(objects: K8sObject[], drainSeconds: number): 
       const uid = sc.runAsUser ?? spec.securityContext?.runAsUser;
       if (uid === 0) problems.push(`${cw}: runs as uid 0`);
     }
+    const drainSeconds =
+      typeof drainSecondsOf === 'number' ? drainSecondsOf : drainSecondsOf(owner.metadata?.name ?? '');
     if (!((spec.terminationGracePeriodSeconds ?? 30) > drainSeconds))
       problems.push(`${where}: terminationGracePeriodSeconds must exceed the ${drainSeconds} s drain`);
     const anti = spec.affinity?.podAntiAffinity;

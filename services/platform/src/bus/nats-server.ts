@@ -1,6 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type NatsOptions, ServerNats } from '@nestjs/microservices';
 import { BusReplySerializer } from './reply-body.serializer.js';
+import { rpcRequestsInProgress } from './rpc.js';
 
 /**
  * Nest's NATS transport, finding handlers by plain subject. The stock lookup first tries the subject
@@ -11,6 +12,14 @@ export class SubjectNatsServer extends ServerNats {
   constructor(options: NatsOptions['options']) {
     // Replies with a body field (reply-body.ts) go out as JSON and text.
     super({ serializer: new BusReplySerializer(), ...options });
+    // Nest's graceful close unsubscribes, then waits its whole grace period, whatever is running: with
+    // the 2 s it had, a zip or an upload's processing under way when a pod stopped lost its reply (and
+    // its work could still commit). It now waits until the requests in progress are done, up to the
+    // grace period, and not a moment longer. (A private method of the base class, hence the shadowing.)
+    const gracePeriodMs = Number(options?.gracePeriod ?? 10_000);
+    Object.defineProperty(this, 'waitForGracePeriod', {
+      value: () => untilIdle(gracePeriodMs),
+    });
   }
 
   /**
@@ -29,4 +38,11 @@ export class SubjectNatsServer extends ServerNats {
       ? super.getRouteFromPattern(pattern)
       : this.normalizePattern(pattern);
   }
+}
+
+/** Resolves once no request is in progress, or after `limitMs`. */
+async function untilIdle(limitMs: number): Promise<void> {
+  const until = Date.now() + limitMs;
+  while (rpcRequestsInProgress() > 0 && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 25));
 }

@@ -37,6 +37,9 @@ const log = createLogger('rpc');
 /** Bounds concurrent handlers per process so a burst queues instead of exhausting the pool. */
 const handlerSlots = new Semaphore(Number(process.env.RPC_CONCURRENCY ?? 64));
 
+/** Requests this process is handling or has queued: a stopping server waits for them to be 0. */
+export const rpcRequestsInProgress = () => handlerSlots.busy;
+
 function headerOf(ctx: ExecutionContext | ArgumentsHost, key: string): string | undefined {
   const nats = ctx.switchToRpc().getContext<NatsContext>();
   return nats?.getHeaders?.()?.get(key) || undefined;

@@ -27,4 +27,9 @@ export class Semaphore {
   get inFlight(): number {
     return this.active;
   }
+
+  /** Tasks running or waiting for a slot. */
+  get busy(): number {
+    return this.active + this.waiting.length;
+  }
 }

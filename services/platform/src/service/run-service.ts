@@ -10,6 +10,9 @@ import type { Database, DatabaseHandle } from '../db/database.js';
 import { startHealthServer } from '../health/health-server.js';
 import { JsonNestLogger } from '../logging/logger.js';
 
+/** How long a stopping service waits at most for its requests in progress (see drainMs). */
+export const DRAIN_MS = 65_000;
+
 /** What every service process holds: its database, its NATS connection and the bus client. */
 export interface ServiceResources<S extends Record<string, unknown>> {
   name: string;
@@ -27,7 +30,10 @@ export interface RunServiceOptions<S extends Record<string, unknown>> {
   log: Logger;
   /** Builds the Nest module from the opened resources. */
   module: (resources: ServiceResources<S>) => Type<unknown> | DynamicModule;
-  /** Time to finish in-flight requests after new ones stop arriving. */
+  /**
+   * The longest a stop waits for the requests in progress to finish once no new ones arrive (it ends
+   * as soon as they have): longer than the slowest contract's timeout (60 s).
+   */
   drainMs?: number;
 }
 
@@ -67,7 +73,7 @@ export async function runService<S extends Record<string, unknown>>(
       queue: name,
       name: `${name}-server`,
       gracefulShutdown: true,
-      gracePeriod: options.drainMs ?? 2_000,
+      gracePeriod: options.drainMs ?? DRAIN_MS,
       maxReconnectAttempts: -1,
       noAsyncTraces: true,
     }),
