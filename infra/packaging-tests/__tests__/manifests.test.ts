@@ -339,3 +339,25 @@ describe.each(overlays())('overlay %s', (overlay) => {
       });
   });
 });
+
+describe('database connections', () => {
+  /** Connections one pod opens at most (the platform's pool) and what a migration Job holds. */
+  const POOL = 10;
+  const MIGRATION_JOB = 2;
+  const yamlAt = (path: string) =>
+    parseYamlDocuments(readFileSync(repoPath(path), 'utf8'), path) as K8sObject[];
+
+  it("give each service's role room for every pod its HPA allows, one more during a rollout, and its migration", () => {
+    const cluster = yamlAt('k8s/components/cnpg/cluster.yaml')[0] as K8sObject;
+    const roles = cluster.spec.managed.roles as { name: string; connectionLimit: number }[];
+    let total = 0;
+    for (const service of ['identity', 'notifications', 'documents']) {
+      const hpa = yamlAt(`k8s/base/${service}/hpa.yaml`).find((o) => o.kind === 'HorizontalPodAutoscaler');
+      const needed = ((hpa?.spec.maxReplicas as number) + 1) * POOL + MIGRATION_JOB;
+      const limit = roles.find((r) => r.name === service)?.connectionLimit ?? 0;
+      expect({ service, enough: limit >= needed }).toEqual({ service, enough: true });
+      total += limit;
+    }
+    expect(Number(cluster.spec.postgresql.parameters.max_connections)).toBeGreaterThan(total);
+  });
+});
