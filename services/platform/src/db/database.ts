@@ -55,13 +55,17 @@ export async function runMigrations<S extends Record<string, unknown>>(
   database: DatabaseHandle<S>,
   migrationsFolder: string,
 ): Promise<void> {
-  // The lock is held by one pooled connection while the migrations run on another.
+  // The lock is held by one pooled connection while the migrations run on another. Waiting for it is
+  // not a statement to time out: a pod starting while the migration Job runs waits its turn (the
+  // startup probe bounds it) instead of failing after the pool's 10 s and restarting.
   const lock = await database.pool.connect();
   try {
+    await lock.query('set statement_timeout = 0');
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migrate(database.db as Database, { migrationsFolder });
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.query('reset statement_timeout').catch(() => undefined);
     lock.release();
   }
 }

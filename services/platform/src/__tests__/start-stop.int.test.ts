@@ -1,4 +1,7 @@
 import '../telemetry/register.js';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Controller, Module } from '@nestjs/common';
@@ -9,10 +12,11 @@ import {
   LookupEmailRequestSchema,
   LookupEmailResponseSchema,
 } from '@portico/proto';
+import pg from 'pg';
 import { pino } from 'pino';
 import { BusClient } from '../bus/bus-client.js';
 import { Rpc } from '../bus/rpc.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase, runMigrations } from '../db/database.js';
 import { runService } from '../service/run-service.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
 
@@ -79,5 +83,37 @@ describe('a stopping service', () => {
     const stopping = Date.now();
     await service.stop();
     expect(Date.now() - stopping).toBeLessThan(1_500);
+  });
+});
+
+describe('a service starting while migrations run elsewhere', () => {
+  it('waits for the migration lock longer than its statements may take, instead of failing', async () => {
+    const url = await createServiceDatabase(
+      process.env.TEST_PG_ADMIN_URL as string,
+      uniqueDatabaseName('miglock'),
+    );
+    const folder = mkdtempSync(join(tmpdir(), 'migrations-'));
+    mkdirSync(join(folder, 'meta'));
+    writeFileSync(
+      join(folder, 'meta', '_journal.json'),
+      JSON.stringify({ version: '7', dialect: 'postgresql', entries: [] }),
+    );
+    // Another holder of the lock (the migration Job) for longer than the pool's statement timeout.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    await holder.query('select pg_advisory_lock(7106001)');
+    const database = openDatabase(url, {}, { max: 2, statementTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const migrating = runMigrations(database, folder);
+      setTimeout(() => void holder.query('select pg_advisory_unlock(7106001)'), 1_000);
+      await expect(migrating).resolves.toBeUndefined();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      // The pooled connection went back with the pool's own timeout.
+      await expect(database.pool.query('select pg_sleep(0.6)')).rejects.toThrow(/statement timeout/);
+    } finally {
+      await holder.end();
+      await database.close();
+    }
   });
 });
