@@ -206,7 +206,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
     expect(redeliveryDelayMs(10_000)).toBe(10 * 60_000);
   });
 
-  it('prunes what the stream no longer holds: published rows after 7 days, handled records a day later', async () => {
+  it('prunes published rows after 7 days, and handled records once no stream holds their events (31 days)', async () => {
     const old = `now() - interval '8 days'`;
     await handle.db.execute(
       sql.raw(`
@@ -215,8 +215,8 @@ describe('database scoping, outbox relay and durable consumers', () => {
         ('00000000-0000-4000-8000-0000000000e2', 'events.test.v1', '{}', ${old}, null),
         ('00000000-0000-4000-8000-0000000000e3', 'events.test.v1', '{}', now(), now());
       insert into processed_events (consumer, event_id, processed_at) values
-        ('prune_test', 'nine-days', now() - interval '9 days'),
-        ('prune_test', 'seven-days', now() - interval '7 days');`),
+        ('prune_test', 'past-any-stream', now() - interval '32 days'),
+        ('prune_test', 'nine-days', now() - interval '9 days');`),
     );
     expect(await pruneEventRecords(handle.db)).toEqual({ published: 1, processed: 1 });
     const left = await handle.db.execute<{ id: string }>(
@@ -227,7 +227,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
     const handled = await handle.db.execute<{ event_id: string }>(
       sql`select event_id from processed_events where consumer = 'prune_test'`,
     );
-    expect(handled.rows.map((r) => r.event_id)).toEqual(['seven-days']);
+    expect(handled.rows.map((r) => r.event_id)).toEqual(['nine-days']);
     await handle.db.execute(sql`delete from outbox_events where id = '00000000-0000-4000-8000-0000000000e2'`);
   });
 

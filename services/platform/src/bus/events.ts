@@ -67,21 +67,26 @@ export async function recordEvent<M extends DescMessage>(
   return eventId;
 }
 
-/** How long JetStream keeps an event (the EVENTS stream's max_age). */
+/** How long JetStream keeps an event in a stream this code creates (tests, the local stack). */
 export const EVENT_MAX_AGE_MS = 7 * 24 * 3600_000;
+/**
+ * How long a handled event is remembered: longer than any EVENTS stream keeps an event (30 days as
+ * production declares it, k8s/base/nats/streams/EVENTS.json), so no redelivery finds it forgotten.
+ */
+export const HANDLED_EVENT_KEPT_MS = 31 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
 /**
- * Deletes the outbox rows published, and the records of events handled, longer ago than the stream
- * keeps an event (a day more for the latter): no redelivery can come for them any more, and the tables
- * would otherwise grow with every change for ever. Answers how many of each.
+ * Deletes the outbox rows published more than EVENT_MAX_AGE_MS ago (JetStream deduplicates within
+ * minutes; nothing reads them after) and the records of events handled more than HANDLED_EVENT_KEPT_MS
+ * ago: the tables would otherwise grow with every change for ever. Answers how many of each.
  */
 export async function pruneEventRecords(
   db: Database,
   now = new Date(),
 ): Promise<{ published: number; processed: number }> {
   const publishedBefore = new Date(now.getTime() - EVENT_MAX_AGE_MS).toISOString();
-  const processedBefore = new Date(now.getTime() - EVENT_MAX_AGE_MS - 24 * 3600_000).toISOString();
+  const processedBefore = new Date(now.getTime() - HANDLED_EVENT_KEPT_MS).toISOString();
   const published = await db.execute(
     sql`delete from outbox_events where published_at < ${publishedBefore}::timestamptz`,
   );
