@@ -71,7 +71,7 @@ export const staffOnlyForm = (name: string) =>
     ? name.toUpperCase()
     : name.normalize('NFKC').replace(/[a-z]+/g, (letters) => letters.toUpperCase());
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 /**
  * Folders whose name contains STAFF ONLY, and everything inside them, are hidden from clients. Read
