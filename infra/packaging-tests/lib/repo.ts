@@ -80,7 +80,7 @@ export interface RuntimeContract {
   plannedServices: Record<string, number | string>;
   frontends: { image: string; port: number; shell: string; remotes: string[] };
   streams: { name: string; subjects: string[]; productionReplicas: number }[];
-  edge: { uploadBodyLimitMb: number; defaultBodyLimitMb: number };
+  edge: { defaultBodyLimitMb: number };
 }
 
 export const contract = (): RuntimeContract =>
