@@ -265,7 +265,9 @@ describe.each(overlays())('overlay %s', (overlay) => {
     );
     for (const j of jobs) {
       expect(j.metadata.labels?.['app.kubernetes.io/component']).toBe('migration');
-      expect(j.metadata.annotations?.['argocd.argoproj.io/hook']).toBe('PreSync');
+      // Argo CD: in the sync, once configuration and infrastructure (wave 0) are there and healthy.
+      expect(j.metadata.annotations?.['argocd.argoproj.io/hook']).toBe('Sync');
+      expect(j.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBe('1');
     }
   });
 
@@ -278,6 +280,12 @@ describe.each(overlays())('overlay %s', (overlay) => {
       ...[c.frontends.shell, ...c.frontends.remotes].map((n) => `frontend-${n}`),
     ].map((n) => `Deployment/${n}`);
     expect(rollout.sort()).toEqual(expected.sort());
+    // Argo CD rolls them out after the migration Jobs.
+    for (const o of objects.filter((x) => x.metadata.labels?.['portico.io/phase'] === 'rollout'))
+      expect({ o: o.metadata.name, wave: o.metadata.annotations?.['argocd.argoproj.io/sync-wave'] }).toEqual({
+        o: o.metadata.name,
+        wave: '2',
+      });
   });
 
   it("mounts the shell's runtime configuration where the shell reads it, and only into the shell", () => {
