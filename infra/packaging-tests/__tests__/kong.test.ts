@@ -62,9 +62,22 @@ describe('gateway/kong/kong.yml', () => {
     expect(configProblems(load())).toEqual([]);
   });
 
-  it('sets the edge plugins globally: correlation id, Prometheus, CORS, rate limit, body size', () => {
+  it('sets the edge plugins globally: correlation id, Prometheus, CORS, rate limit, body size, HSTS', () => {
     const names = (load().plugins ?? []).map((p) => p.name).sort();
-    expect(names).toEqual(['correlation-id', 'cors', 'prometheus', 'rate-limiting', 'request-size-limiting']);
+    expect(names).toEqual([
+      'correlation-id',
+      'cors',
+      'prometheus',
+      'rate-limiting',
+      'request-size-limiting',
+      'response-transformer',
+    ]);
+    const hsts = (load().plugins ?? []).find((p) => p.name === 'response-transformer') as
+      | { config?: { add?: { headers?: string[] } } }
+      | undefined;
+    expect(hsts?.config?.add?.headers).toEqual([
+      expect.stringMatching(/^Strict-Transport-Security:max-age=\d{8,}/),
+    ]);
   });
 
   it('lets a portal of another origin read the headers it shows: the error reference and Retry-After', () => {
