@@ -5,10 +5,13 @@ import {
   inFirm,
   readAcrossFirms,
   readInFirm,
+  recordEvent,
   scopedReader,
+  type Tx,
 } from '@portico/platform';
+import { IdentityEvents } from '@portico/proto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { companies, companyOwners, type UserRow, users } from '../schema.js';
+import { companies, companyOwners, type IdentitySchema, type UserRow, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
 
 export type UserChanges = Partial<Omit<typeof users.$inferInsert, 'id' | 'firmId' | 'uid'>>;
@@ -82,6 +85,30 @@ export class UsersRepository {
         .where(and(eq(users.firmId, scope.firmId), eq(users.id, id)))
         .returning(),
     );
+    return rows[0] as UserRow;
+  }
+
+  /**
+   * Changes a user in the caller's transaction and records the user_updated event with it, naming
+   * `changedFields`; answers the row as it is now.
+   */
+  async updateAnnounced(
+    tx: Tx<IdentitySchema>,
+    user: { id: string; firmId: string },
+    changes: UserChanges,
+    changedFields: string[],
+  ): Promise<UserRow> {
+    const rows = await tx
+      .update(users)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(users.id, user.id))
+      .returning();
+    await recordEvent(tx, IdentityEvents.userUpdated, {
+      userId: user.id,
+      firmId: user.firmId,
+      changedFields,
+      occurredAt: new Date().toISOString(),
+    });
     return rows[0] as UserRow;
   }
 

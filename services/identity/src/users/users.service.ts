@@ -9,10 +9,9 @@ import {
   inFirm,
   isUniqueViolation,
   isUuid,
-  recordEvent,
 } from '@portico/platform';
-import { IdentityEvents, type UpdateProfileRequest } from '@portico/proto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { UpdateProfileRequest } from '@portico/proto';
+import { and, eq, isNull } from 'drizzle-orm';
 import { canEditUser, canSeeUser } from '../access/visibility.js';
 import type { IdentityConfig } from '../config.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
@@ -105,18 +104,13 @@ export class UsersService {
       const { changes, fields, newEmail } = await this.profileChanges(current, request, forced);
       const problems = Object.values(fields);
       if (problems.length) throw badRequest(problems[0] as string, fields);
-      const rows = await tx
-        .update(users)
-        .set({ ...changes, ...(newEmail ? { pendingEmail: newEmail } : {}), updatedAt: sql`now()` })
-        .where(eq(users.id, user.id))
-        .returning();
-      await recordEvent(tx, IdentityEvents.userUpdated, {
-        userId: user.id,
-        firmId: user.firmId,
-        changedFields: [...Object.keys(changes), ...(newEmail ? ['pending_email'] : [])],
-        occurredAt: new Date().toISOString(),
-      });
-      return { updated: rows[0] as UserRow, newEmail };
+      const updated = await this.users.updateAnnounced(
+        tx,
+        user,
+        { ...changes, ...(newEmail ? { pendingEmail: newEmail } : {}) },
+        [...Object.keys(changes), ...(newEmail ? ['pending_email'] : [])],
+      );
+      return { updated, newEmail };
     });
     if (newEmail) {
       // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
@@ -165,17 +159,13 @@ export class UsersService {
         row.data.sign_in_method === 'email' && current?.setPasswordRequired
           ? { preferredSignInMethod: 'email', setPasswordRequired: false }
           : {};
-      const rows = await tx
-        .update(users)
-        .set({
-          email: newEmail,
-          pendingEmail: null,
-          hasTempEmail: false,
-          ...signInMethod,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(users.id, row.userId))
-        .returning()
+      return this.users
+        .updateAnnounced(
+          tx,
+          { id: row.userId, firmId: row.firmId },
+          { email: newEmail, pendingEmail: null, hasTempEmail: false, ...signInMethod },
+          ['email', ...(signInMethod.preferredSignInMethod ? ['preferred_sign_in_method'] : [])],
+        )
         .catch((err) => {
           // Another account took the address between the check above and this write.
           if (isUniqueViolation(err))
@@ -184,13 +174,6 @@ export class UsersService {
             });
           throw err;
         });
-      await recordEvent(tx, IdentityEvents.userUpdated, {
-        userId: row.userId,
-        firmId: row.firmId,
-        changedFields: ['email', ...(signInMethod.preferredSignInMethod ? ['preferred_sign_in_method'] : [])],
-        occurredAt: new Date().toISOString(),
-      });
-      return rows[0] as UserRow;
     });
     if (previous && previous.toLowerCase() !== newEmail.toLowerCase())
       await this.tellPreviousAddress(updated, previous);
@@ -224,20 +207,14 @@ export class UsersService {
     const scope = firmScope(actor.firm_id);
     const owned = await this.users.companyIdsOf(scope, actor.user_id);
     if (!owned.includes(companyId)) throw new AppError('not_found', 'company_not_found', Messages.notFound);
-    const updated = await inFirm(this.db, scope, async (tx) => {
-      const rows = await tx
-        .update(users)
-        .set({ defaultCompanyId: companyId, updatedAt: sql`now()` })
-        .where(eq(users.id, actor.user_id))
-        .returning();
-      await recordEvent(tx, IdentityEvents.userUpdated, {
-        userId: actor.user_id,
-        firmId: actor.firm_id,
-        changedFields: ['default_company_id'],
-        occurredAt: new Date().toISOString(),
-      });
-      return rows[0] as UserRow;
-    });
+    const updated = await inFirm(this.db, scope, (tx) =>
+      this.users.updateAnnounced(
+        tx,
+        { id: actor.user_id, firmId: actor.firm_id },
+        { defaultCompanyId: companyId },
+        ['default_company_id'],
+      ),
+    );
     return this.present(updated);
   }
 
