@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
   AppError,
-  assertBeforeDeadline,
   badRequest,
   type FirmScope,
   firmScope,
@@ -161,10 +160,9 @@ export class DropLinksService {
       ids,
       { companyId: null },
       async (pending) => {
-        const checks = await mapLimited(pending, VALIDATE_CONCURRENCY, (upload) => {
-          assertBeforeDeadline();
-          return this.validator.check(upload, storedName(upload.fileName));
-        });
+        const checks = await mapLimited(pending, VALIDATE_CONCURRENCY, (upload) =>
+          this.validator.check(upload, storedName(upload.fileName)),
+        );
         return this.fileDropOffs(scope, ids, pending, checks, { name, email, note });
       },
     );

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Semaphore } from '@portico/platform';
+import { assertBeforeDeadline, Semaphore } from '@portico/platform';
 import { PDFDocument } from 'pdf-lib';
 import { type PageSize, pageSizesOf } from '../extracted/page-sizes.rules.js';
 import type { UploadRow } from '../schema.js';
@@ -60,6 +60,8 @@ export class UploadValidator {
     name: string,
     options: { pageCount?: boolean } = {},
   ): Promise<Checked> {
+    // No file is read for a caller that has stopped waiting.
+    assertBeforeDeadline();
     const pdf = checkedTypeOf(name) === 'pdf';
     const whole = pdf && !!options.pageCount;
     return whole

@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type Actor,
-  AppError,
-  assertBeforeDeadline,
-  badRequest,
-  type FirmScope,
-  firmScope,
-  remainingMs,
-} from '@portico/platform';
+import { type Actor, AppError, badRequest, type FirmScope, firmScope, remainingMs } from '@portico/platform';
 import type {
   CompanyAccess,
   CreateUploadLinksRequest,
@@ -205,10 +197,9 @@ export class UploadsService {
     });
     // Extracted documents keep their page count: their PDFs are opened whole.
     const bulk = req.documentType === 'bulk_document' || req.requiresSplitting || !!req.questionnaireId;
-    const checks = await mapLimited(named, VALIDATE_CONCURRENCY, ({ upload, name }) => {
-      assertBeforeDeadline();
-      return this.validator.check(upload, name, { pageCount: bulk });
-    });
+    const checks = await mapLimited(named, VALIDATE_CONCURRENCY, ({ upload, name }) =>
+      this.validator.check(upload, name, { pageCount: bulk }),
+    );
 
     // What to file: valid files, the first of each name (names are unique case-insensitively).
     const wanted = new Set<string>();
