@@ -7,41 +7,19 @@ import {
   type SharedMismatch,
   ShellContext,
   type ShellServices,
-  SIGNED_OUT_NOTICE,
-  SIGNED_OUT_NOTICE_MS,
   shouldRetryRead,
 } from '@portico/kit';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { Realtime } from '../realtime/Realtime.js';
 import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
+import { SignedOutWatcher } from './SignedOutWatcher.js';
 import { type ShellRuntime, ShellRuntimeContext } from './services.js';
 import { ThemePrimaryContext } from './theme-context.js';
 
 // Everything past sign-in (layouts, areas, navigation) loads on demand, keeping /signin small.
 const AreaRouter = lazy(() => import('./AreaRouter.js'));
-
-/** Shows the signed-out notice for 10 s in every tab that was signed out, and goes to /. */
-function SignedOutWatcher({ runtime }: { runtime: ShellRuntime }) {
-  const navigate = useNavigate();
-  const [notice, setNotice] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = runtime.session.onSignedOut(({ notice: show }) => {
-      navigate('/', { replace: true });
-      if (!show) return;
-      setNotice(true);
-      clearTimeout(timer);
-      timer = setTimeout(() => setNotice(false), SIGNED_OUT_NOTICE_MS);
-    });
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [runtime, navigate]);
-  return notice ? <GlobalNotice text={SIGNED_OUT_NOTICE} testId="signed-out-notice" /> : null;
-}
 
 /** A shared singleton at another version than a build asked for: visible in development builds. */
 function SharedMismatchWarning() {
@@ -101,7 +79,7 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
             <ThemePrimaryContext.Provider value={setPrimary}>
               <KitProvider primary={primary}>
                 <BrowserRouter>
-                  <SignedOutWatcher runtime={runtime} />
+                  <SignedOutWatcher session={runtime.session} />
                   <SharedMismatchWarning />
                   <Realtime />
                   <Routes>
