@@ -53,7 +53,8 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await handle.pool.query(`
       create table notes (id uuid primary key default gen_random_uuid(), firm_id uuid not null, body text not null);
       create table outbox_events (id uuid primary key, subject text not null, payload jsonb not null,
-        headers jsonb not null default '{}', created_at timestamptz not null default now(), published_at timestamptz);
+        headers jsonb not null default '{}', created_at timestamptz not null default now(), published_at timestamptz,
+        attempts integer not null default 0, retry_at timestamptz, last_error text);
       create table processed_events (consumer text not null, event_id text not null,
         processed_at timestamptz not null default now(), primary key (consumer, event_id));
       create table handled (event_id text primary key);
@@ -238,8 +239,58 @@ describe('database scoping, outbox relay and durable consumers', () => {
       recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-2', firmId: FIRM_A }),
     );
     await expect(new OutboxRelay(handle.db, deadNc, log).flush()).rejects.toThrow();
-    const pending = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
-    expect(pending[0]?.publishedAt).toBeNull();
+    const [pending] = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
+    // An outage is nobody's fault: the event keeps its place, due at once.
+    expect(pending).toMatchObject({ publishedAt: null, attempts: 0, retryAt: null });
     expect(await new OutboxRelay(handle.db, nc, log).flush()).toBe(1);
+  });
+
+  it('keeps events in order, none held back, while NATS answers but JetStream does not', async () => {
+    const withoutJetStream = await startNatsServer({ jetStream: false });
+    const plainNc = await connect({ servers: withoutJetStream.url });
+    try {
+      const eventId = await handle.db.transaction((tx) =>
+        recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-4', firmId: FIRM_A }),
+      );
+      await expect(new OutboxRelay(handle.db, plainNc, log).flush()).rejects.toThrow();
+      const [pending] = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
+      expect(pending).toMatchObject({ publishedAt: null, attempts: 0, retryAt: null });
+      expect(await new OutboxRelay(handle.db, nc, log).flush()).toBe(1);
+    } finally {
+      await plainNc.close();
+      await withoutJetStream.stop();
+    }
+  });
+
+  it('holds back an event JetStream refuses, with a growing wait, and relays the events behind it', async () => {
+    const refused = '00000000-0000-4000-8000-0000000000f1';
+    // No stream takes this subject: JetStream answers every try with no responders, while it works.
+    await handle.db.execute(
+      sql`insert into outbox_events (id, subject, payload, created_at)
+          values (${refused}, 'nowhere.test.v1', '{}', now() - interval '1 minute')`,
+    );
+    const behind = await handle.db.transaction((tx) =>
+      recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-3', firmId: FIRM_A }),
+    );
+    const relay = new OutboxRelay(handle.db, nc, log);
+    expect(await relay.flush()).toBe(1);
+    const row = async (id: string) =>
+      (await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, id)))[0];
+    expect((await row(behind))?.publishedAt).not.toBeNull();
+    const held = await row(refused);
+    expect(held).toMatchObject({ publishedAt: null, attempts: 1 });
+    expect(held?.lastError).toBeTruthy();
+    const waitMs = (held?.retryAt?.getTime() ?? 0) - Date.now();
+    expect(waitMs).toBeGreaterThan(3_000);
+    expect(waitMs).toBeLessThanOrEqual(5_000);
+    // Not tried again before its time; then tried, and refused again, it waits twice as long.
+    expect(await relay.flush()).toBe(0);
+    expect((await row(refused))?.attempts).toBe(1);
+    await handle.db.execute(sql`update outbox_events set retry_at = now() where id = ${refused}`);
+    expect(await relay.flush()).toBe(0);
+    const again = await row(refused);
+    expect(again?.attempts).toBe(2);
+    expect((again?.retryAt?.getTime() ?? 0) - Date.now()).toBeGreaterThan(8_000);
+    await handle.db.execute(sql`delete from outbox_events where id = ${refused}`);
   });
 });

@@ -19,7 +19,7 @@ import {
 } from '@nats-io/jetstream';
 import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import type { EventContract } from '@portico/proto';
-import { asc, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/database.js';
 import { extractTraceContext, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
@@ -98,17 +98,21 @@ export async function pruneEventRecords(
 
 /**
  * Relays committed outbox rows to JetStream with the event id as Nats-Msg-Id (server-side de-duplication).
- * Several replicas can run it: rows are claimed with SKIP LOCKED. If NATS is down the rows wait.
+ * Several replicas can run it: rows are claimed with SKIP LOCKED. If NATS or JetStream is away the rows
+ * wait, in order. An event JetStream refuses while it answers (no stream takes its subject, too large)
+ * waits 5 s, doubling up to 10 minutes, logged each time, and the events behind it go on: one bad row
+ * held back every later event of the service.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
   private readonly js: JetStreamClient;
+  private manager?: Promise<JetStreamManager>;
 
   constructor(
     private readonly db: Database,
-    nc: NatsConnection,
+    private readonly nc: NatsConnection,
     private readonly log: Logger,
     private readonly intervalMs = 100,
   ) {
@@ -139,45 +143,93 @@ export class OutboxRelay {
     if (pruned.published || pruned.processed) this.log.info(pruned, 'Old event records pruned');
   }
 
-  /** Publishes every pending row; returns how many left. */
+  /**
+   * Publishes every pending row that is due; returns how many went. Rejects, with what went kept as
+   * published, when JetStream cannot be reached.
+   */
   async flush(batch = 100): Promise<number> {
     let total = 0;
     for (;;) {
-      const sent = await this.db.transaction(async (tx) => {
+      const pass = await this.db.transaction(async (tx) => {
         // The relay works across firms by design: the outbox is infrastructure, not tenant data.
         const rows = await tx
           .select()
           .from(outboxEvents)
-          .where(isNull(outboxEvents.publishedAt))
+          .where(
+            and(
+              isNull(outboxEvents.publishedAt),
+              or(isNull(outboxEvents.retryAt), lte(outboxEvents.retryAt, sql`now()`)),
+            ),
+          )
           .orderBy(asc(outboxEvents.createdAt))
           .limit(batch)
           .for('update', { skipLocked: true });
+        const published: string[] = [];
+        let failure: { row: (typeof rows)[number]; err: unknown } | undefined;
         for (const row of rows) {
-          const h = natsHeaders();
-          for (const [key, value] of Object.entries(row.headers ?? {})) h.set(key, value);
-          h.set(EVENT_ID_HEADER, row.id);
-          await this.js.publish(row.subject, JSON.stringify(row.payload), {
-            msgID: row.id,
-            headers: h,
-            timeout: 5_000,
-          });
+          try {
+            await this.publish(row);
+            published.push(row.id);
+          } catch (err) {
+            failure = { row, err };
+            break;
+          }
         }
-        if (rows.length) {
+        if (published.length) {
           await tx
             .update(outboxEvents)
             .set({ publishedAt: sql`now()` })
-            .where(
-              inArray(
-                outboxEvents.id,
-                rows.map((r) => r.id),
-              ),
-            );
+            .where(inArray(outboxEvents.id, published));
         }
-        return rows.length;
+        if (failure && !(await this.jetStreamAnswers()))
+          return { sent: published.length, outage: failure.err };
+        if (failure) await this.holdBack(tx, failure.row, failure.err);
+        return { sent: published.length, more: rows.length === batch || failure !== undefined };
       });
-      total += sent;
-      if (sent < batch) return total;
+      total += pass.sent;
+      if (pass.outage) throw pass.outage;
+      if (!pass.more) return total;
     }
+  }
+
+  private publish(row: typeof outboxEvents.$inferSelect) {
+    const h = natsHeaders();
+    for (const [key, value] of Object.entries(row.headers ?? {})) h.set(key, value);
+    h.set(EVENT_ID_HEADER, row.id);
+    return this.js.publish(row.subject, JSON.stringify(row.payload), {
+      msgID: row.id,
+      headers: h,
+      timeout: 5_000,
+    });
+  }
+
+  /** Whether JetStream answers at all: a refusal while it does is the event's own. */
+  private async jetStreamAnswers(): Promise<boolean> {
+    try {
+      this.manager ??= jetstreamManager(this.nc, { timeout: 2_000, checkAPI: false });
+      await (await this.manager).getAccountInfo();
+      return true;
+    } catch {
+      this.manager = undefined;
+      return false;
+    }
+  }
+
+  private async holdBack(tx: Tx, row: typeof outboxEvents.$inferSelect, err: unknown) {
+    const attempts = row.attempts + 1;
+    const waitMs = redeliveryDelayMs(attempts);
+    await tx
+      .update(outboxEvents)
+      .set({
+        attempts,
+        retryAt: sql`now() + ${`${waitMs} milliseconds`}::interval`,
+        lastError: String((err as Error)?.message ?? err).slice(0, 1000),
+      })
+      .where(eq(outboxEvents.id, row.id));
+    this.log.error(
+      { err, eventId: row.id, subject: row.subject, attempts, retryInMs: waitMs },
+      'JetStream refused an outbox event; it is tried again later and the events behind it go on',
+    );
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const sqlUnpublished = sql`published_at is null`;
 
@@ -13,6 +13,11 @@ export const outboxEvents = pgTable(
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** Times JetStream refused this event while it took others (the event's own fault, not an outage). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not tried again before this time; null: at once. */
+    retryAt: timestamp('retry_at', { withTimezone: true }),
+    lastError: text('last_error'),
   },
   (t) => [index('outbox_events_unpublished_idx').on(t.createdAt).where(sqlUnpublished)],
 );

@@ -34,7 +34,8 @@ export function natsServerBinary(): string {
 
 /** Starts nats-server with JetStream on a free loopback port, storing under a temporary folder unless `storeDir` is given. */
 export async function startNatsServer(
-  options: { storeDir?: string; port?: number } = {},
+  /** `jetStream: false` starts a server without JetStream, as one whose JetStream is away. */
+  options: { storeDir?: string; port?: number; jetStream?: boolean } = {},
 ): Promise<RunningNats> {
   const binary = natsServerBinary();
   const keep = !!options.storeDir;
@@ -48,7 +49,8 @@ export async function startNatsServer(
   // server running: the signal is sent synchronously from the exit hook.
   const killOnExit = () => child?.kill('SIGTERM');
   const launch = async () => {
-    const args = ['-c', configFile, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+    const args = ['-c', configFile, '-a', '127.0.0.1', '-p', String(port)];
+    if (options.jetStream !== false) args.push('-js', '-sd', storeDir);
     child = spawn(binary, args, { stdio: 'ignore' });
     process.once('exit', killOnExit);
     await waitFor(() => canConnect(port), 10_000, `nats-server on port ${port}`);
