@@ -333,7 +333,8 @@ describe('API: access rules through the gateway', () => {
       const res = await s.call('GET', '/current_user', { token: as('partner') });
       expect([503, 504]).toContain(res.status);
       expect(res.body).toHaveProperty('error');
-      expect(Date.now() - started).toBeLessThan(4_000);
+      // Never a hang: at most the gateway's timeout here (3 s), with room for a busy machine.
+      expect(Date.now() - started).toBeLessThan(6_000);
       expect((await s.call('GET', '/health/live')).status).toBe(200);
     });
   });

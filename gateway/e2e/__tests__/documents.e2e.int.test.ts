@@ -258,8 +258,8 @@ describe('API: documents through the gateway', () => {
       body: { uploadIds: [link.upload_id], uploaderName: 'Pat Visitor', uploaderEmail: 'pat@example.com' },
     });
     expect(done.status).toBe(200);
-    // Emailed from the drop-off's event, just after the answer.
-    const deadline = Date.now() + 5_000;
+    // Emailed from the drop-off's event, just after the answer (outbox, stream, notifier, identity, mail).
+    const deadline = Date.now() + 15_000;
     let mail = await s.lastMessageTo(s.firm.users.partner?.email as string);
     while (!mail?.text.includes('w2.pdf') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));

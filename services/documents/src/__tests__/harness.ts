@@ -121,9 +121,9 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
   const lastMessageTo = async (to: string) =>
     (await bus.request(Notifications.listOutbox, { to, limit: 1 })).messages[0];
 
-  /** The messages sent to `to` once there are `count` of them (5 s at most), newest first. */
+  /** The messages sent to `to` once there are `count` of them (15 s at most), newest first. */
   async function messagesTo(to: string, count = 1) {
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 15_000;
     for (;;) {
       const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 20 });
       if (messages.length >= count || Date.now() > deadline) return messages;

@@ -150,11 +150,10 @@ describe('zip downloads, streamed from the store into the store', () => {
         { actor: actor() },
       )
       .finally(() => clearInterval(timer));
-    // The service runs in this process: its event loop stayed free for the timer.
-    const longestGap = Math.max(
-      ...ticks.slice(1).map((t, i) => t - (ticks[i] as number)),
-      Date.now() - started,
-    );
+    // The service runs in this process: its event loop stayed free for the timer, from the call's start
+    // to its answer (the whole call may take longer than the limit on a busy machine; no gap may).
+    const moments = [started, ...ticks, Date.now()];
+    const longestGap = Math.max(...moments.slice(1).map((t, i) => t - (moments[i] as number)));
     expect(longestGap).toBeLessThan(2_000);
     const zip = await zipEntries(
       Buffer.from(await (await fetch(res.document?.data?.link as string)).arrayBuffer()),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openDatabase } from '@portico/platform';
 import { pino } from 'pino';
+import { applyMigrations } from '../migrations.js';
 import { OutboxRepository, SECRET_REMOVED } from '../outbox.repository.js';
 import { RetentionJob } from '../retention.job.js';
 import { schema } from '../schema.js';
@@ -13,8 +14,9 @@ describe('how long messages are kept', () => {
 
   beforeAll(async () => {
     h = await Harness.create();
-    await h.start();
+    // The schema only: a running service would trim the rows below with its own first pass, racing the test's.
     database = openDatabase(h.databaseUrl, schema, { max: 2 });
+    await applyMigrations(database);
     job = new RetentionJob(new OutboxRepository(database.db), pino({ level: 'silent' }));
   });
   afterAll(async () => {

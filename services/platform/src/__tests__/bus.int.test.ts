@@ -146,7 +146,8 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
       // The user reads no subject name; the log line has it.
       message: SERVICE_UNAVAILABLE_MESSAGE,
     });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Far sooner than any timeout (5 s by default), with room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('answers 504 when the service is slower than the timeout', async () => {
