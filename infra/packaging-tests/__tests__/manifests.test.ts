@@ -305,6 +305,45 @@ describe.each(overlays())('overlay %s', (overlay) => {
     expect(Object.keys(config.remotes).sort()).toEqual([...c.frontends.remotes].sort());
   });
 
+  it("opens the edge over HTTPS in production, port 80 answering only with Kong's redirect to it", () => {
+    const proxy = find(objects, 'Service', 'kong-proxy') as K8sObject;
+    const ports = Object.fromEntries(
+      (proxy.spec.ports as { port: number; targetPort: string }[]).map((p) => [p.port, p.targetPort]),
+    );
+    const kong = find(objects, 'Deployment', 'kong') as K8sObject;
+    const pod = kong.spec.template.spec;
+    const container = pod.containers[0];
+    const env = Object.fromEntries(
+      (container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]),
+    );
+    const containerPort = (name: string) =>
+      (container.ports as { name: string; containerPort: number }[]).find((p) => p.name === name)
+        ?.containerPort;
+    const admitted = (find(objects, 'NetworkPolicy', 'kong') as K8sObject).spec.ingress[0].ports.map(
+      (p: { port: number }) => p.port,
+    );
+    if (overlay === 'local') {
+      expect(ports).toEqual({ 80: 'proxy' });
+      expect(env.KONG_NGINX_HTTP_INCLUDE).toBeUndefined();
+      return;
+    }
+    expect(ports).toEqual({ 443: 'proxy-tls', 80: 'http-redirect' });
+    // The included file is the ConfigMap's, mounted where the variable says, and listens on that port.
+    const include = env.KONG_NGINX_HTTP_INCLUDE as string;
+    const mount = (container.volumeMounts as { name: string; mountPath: string }[]).find((m) =>
+      include.startsWith(`${m.mountPath}/`),
+    );
+    const volume = pod.volumes.find((v: { name: string }) => v.name === mount?.name);
+    const map = find(objects, 'ConfigMap', volume?.configMap?.name) as K8sObject;
+    const conf = map.data[include.slice((mount?.mountPath.length ?? 0) + 1)] as string;
+    expect(conf).toContain(`listen ${containerPort('http-redirect')};`);
+    expect(conf).toMatch(/return 308 https:\/\/\$host\$request_uri;/);
+    expect(conf).not.toMatch(/proxy_pass/);
+    expect(admitted).toEqual(
+      expect.arrayContaining([containerPort('proxy-tls'), containerPort('http-redirect')]),
+    );
+  });
+
   it('runs NATS as a StatefulSet with JetStream volumes', () => {
     const nats = find(objects, 'StatefulSet', 'nats') as K8sObject;
     expect(nats.spec.volumeClaimTemplates[0].metadata.name).toBe('data');

@@ -30,6 +30,14 @@ const MIME_TYPES = ['/etc/nginx/mime.types', join(unpacked, 'etc/nginx/mime.type
 const SITE_CONF = join(root, 'infra/docker/frontend-nginx.conf');
 const SNIPPET = join(root, 'infra/docker/frontend-security-headers.conf');
 const SNIPPET_IN_IMAGE = '/etc/nginx/snippets/portico-security-headers.conf';
+/** Production's port 80, included in Kong's nginx; here in Debian's, which reads it the same way. */
+const HTTPS_REDIRECT_CONF = join(root, 'k8s/components/production/https-redirect.conf');
+
+function httpsRedirectFor(port: number): string {
+  const conf = readFileSync(HTTPS_REDIRECT_CONF, 'utf8');
+  if (!conf.includes('listen 8080;')) throw new Error("https-redirect.conf no longer has 'listen 8080;'");
+  return conf.replace('listen 8080;', `listen 127.0.0.1:${port};`);
+}
 
 /** The site's server block with this run's address, folder and snippet path (each must be found). */
 function siteFor(port: number, dist: string): string {
@@ -111,6 +119,7 @@ describe('the front ends behind nginx with the image configuration (needs npm ru
   let shell: number;
   let remote: number;
   let edge: number;
+  let plainHttp: number;
 
   beforeAll(async () => {
     if (!NGINX || !MIME_TYPES)
@@ -119,7 +128,12 @@ describe('the front ends behind nginx with the image configuration (needs npm ru
       );
     prefix = mkdtempSync(join(tmpdir(), 'portico-nginx-'));
     mkdirSync(join(prefix, 'temp'));
-    [shell, remote, edge] = [await freePort(), await freePort(), await freePort()];
+    [shell, remote, edge, plainHttp] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     writeRuntimeConfig('/remotes/documents/mf-manifest.json');
     // As the image's nginx.conf: the stock types, octet-stream otherwise, the site's server blocks.
     writeFileSync(
@@ -143,6 +157,7 @@ http {
   ${siteFor(shell, shellDist)}
   ${siteFor(remote, remoteDist)}
   ${edgeFor(edge, shell, remote, join(prefix, 'runtime-config.json'))}
+  ${httpsRedirectFor(plainHttp)}
 }
 `,
     );
@@ -169,6 +184,14 @@ http {
       await exited;
     }
     if (prefix) rmSync(prefix, { recursive: true, force: true });
+  });
+
+  it("answers production's plain HTTP port with a permanent redirect (308) to the same address over HTTPS", async () => {
+    const answer = await get(plainHttp, '/admin/abc/documents?path=%2F2024&x=1', {
+      Host: 'portal.firm.example',
+    });
+    expect(answer.status).toBe(308);
+    expect(answer.headers.location).toBe('https://portal.firm.example/admin/abc/documents?path=%2F2024&x=1');
   });
 
   it("serves the shell's page for its routes, never cached, with the security headers", async () => {
