@@ -573,6 +573,10 @@ describe('sessions across tabs', () => {
     await first.waitForURL((url) => url.pathname === '/signin');
     await first.waitForTimeout(300);
     expect([new URL(first.url()).search, new URL(second.url()).search]).toEqual(['', '']);
+    // The user who signed out is not told they were (the revocation's echoes reach no tab); the other
+    // tab's notice goes after its 10 s, although the page changed under it.
+    expect(await first.getByText(SIGNED_OUT).count()).toBe(0);
+    await second.getByText(SIGNED_OUT).waitFor({ state: 'detached', timeout: 15_000 });
   });
 });
 

@@ -226,6 +226,31 @@ describe('SessionStore across tabs', () => {
     here.close();
     other.close();
   });
+
+  it('says nothing more once signed out: the echoes of a sign-out reach no tab', async () => {
+    window.localStorage.clear();
+    const here = new SessionStore(window.localStorage);
+    const other = new SessionStore(window.localStorage);
+    here.set({ ...sessionTokens(1), expires_in: 900 });
+    const seenHere: { reason: string; notice: boolean }[] = [];
+    const seenThere: { reason: string; notice: boolean }[] = [];
+    here.onSignedOut((e) => seenHere.push(e));
+    other.onSignedOut((e) => seenThere.push(e));
+    here.signOut('user');
+    await new Promise<void>((resolve) => {
+      const deadline = Date.now() + 2000;
+      const poll = () => (seenThere.length || Date.now() > deadline ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
+    // The revocation closing the other tab's socket, and a call of this tab refused with the old token.
+    other.signOut('forced');
+    here.signOut('expired');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seenHere).toEqual([{ reason: 'user', notice: false }]);
+    expect(seenThere).toEqual([{ reason: 'user', notice: true }]);
+    here.close();
+    other.close();
+  });
 });
 
 describe('entity list', () => {

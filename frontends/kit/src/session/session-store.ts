@@ -89,14 +89,17 @@ export class SessionStore {
 
   /**
    * Ends the session in this tab and every other one. The notice shows in the other tabs always, and in
-   * this one unless the user asked to sign out.
+   * this one unless the user asked to sign out. Without a session here nothing is said: the tab that
+   * ended it told every tab already, and the echoes that follow (a socket closed by the revocation, a
+   * call refused with the old token) would show the notice again, in the tab of the user who signed out.
    */
   signOut(reason: SignOutReason): void {
     const had = this.get() !== null;
     this.storage.removeItem(SESSION_KEY);
+    if (!had) return;
     this.listen();
     this.channel?.postMessage({ type: 'signed_out', reason } satisfies TabMessage);
-    if (had || reason !== 'user') this.emitSignedOut(reason, reason !== 'user');
+    this.emitSignedOut(reason, reason !== 'user');
   }
 
   onSignedOut(listener: Listener): () => void {

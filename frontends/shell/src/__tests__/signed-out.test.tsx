@@ -40,7 +40,7 @@ describe('a tab signed out', () => {
     );
   }
 
-  it('opens /signin with the notice, for 10 s, however many times it is told', () => {
+  it('opens /signin with the notice, for 10 s, and stays there when told again', () => {
     mount();
     act(() => {
       session.signOut('forced');
@@ -50,6 +50,7 @@ describe('a tab signed out', () => {
     expect(screen.getByText(SIGNED_OUT_NOTICE)).toBeTruthy();
     act(() => session.signOut('expired'));
     expect(screen.getByTestId('where').textContent).toBe('/signin');
+    // Counted from the sign-out, through the page changing under it.
     act(() => jest.advanceTimersByTime(9_999));
     expect(screen.queryByText(SIGNED_OUT_NOTICE)).toBeTruthy();
     act(() => jest.advanceTimersByTime(1));

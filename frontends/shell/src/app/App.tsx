@@ -57,14 +57,16 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
       apiUrl: runtime.config.apiUrl,
       firmSlug: runtime.config.firmSlug,
       signOut: async () => {
+        // Signed out here and in the other tabs first, then the server told: its revocation closes this
+        // session's sockets, and a tab still signed in when that arrives would take it for a forced sign-out.
         const refresh = runtime.session.get()?.refresh_token;
+        runtime.session.signOut('user');
+        queryClient.clear();
         if (refresh) {
           await runtime.client
             .post('/sessions/sign_out', { refresh_token: refresh }, { auth: false })
             .catch(() => {});
         }
-        runtime.session.signOut('user');
-        queryClient.clear();
       },
     }),
     [runtime, queryClient],
