@@ -41,7 +41,7 @@ describe('HEIC preview', () => {
   it('shows Loading while the conversion is pending, then the failure once it fails', async () => {
     const { gw } = heic(['pending', 'failed']);
     expect(await screen.findByText('Loading')).toBeTruthy();
-    expect(await screen.findByText(PREVIEW_FAILED, undefined, { timeout: 4000 })).toBeTruthy();
+    expect(await screen.findByText(PREVIEW_FAILED, undefined, { timeout: 8_000 })).toBeTruthy();
     expect(screen.queryByText('Loading')).toBeNull();
     expect(gw.calls.filter((c) => c.path === '/integrations/download_document')).toHaveLength(2);
   });

@@ -96,7 +96,8 @@ beforeEach(() => {
 
 async function settlePuts(status = 200) {
   await waitFor(() => expect(FakeXhr.all.length).toBeGreaterThan(0));
-  act(() => {
+  // Async: what the answers set off (the process calls, the toasts) settles inside act too.
+  await act(async () => {
     for (const x of FakeXhr.all) {
       x.progress(5, 10);
       x.respond(status);
@@ -581,6 +582,8 @@ describe('folder uploads when the firm disables folder actions', () => {
       expect(gw.calls.find((c) => c.path === '/integrations/upload_links')?.body.path).toBe('/Receipts'),
     );
     expect(screen.queryByText(UPLOAD_MESSAGES.foldersDisabled)).toBeNull();
+    // The upload ends in this test, its toast with it, not in the next one's.
+    expect(await screen.findByText(UPLOAD_MESSAGES.success)).toBeTruthy();
   });
 });
 

@@ -208,48 +208,58 @@ describe('ApiClient', () => {
 });
 
 describe('SessionStore across tabs', () => {
+  type SignedOut = { reason: string; notice: boolean };
+  const opened: SessionStore[] = [];
+  /** A tab's store; every one is closed after the test, passed or not (the channel's name is shared). */
+  const tab = () => {
+    const store = new SessionStore(window.localStorage);
+    opened.push(store);
+    return store;
+  };
+  /** What a tab is told, and a promise of its first sign-out, resolved by the listener itself. */
+  const watch = (store: SessionStore) => {
+    const seen: SignedOut[] = [];
+    const first = new Promise<void>((resolve) =>
+      store.onSignedOut((e) => {
+        seen.push(e);
+        resolve();
+      }),
+    );
+    return { seen, first };
+  };
+  beforeEach(() => window.localStorage.clear());
+  afterEach(() => {
+    for (const store of opened.splice(0)) store.close();
+  });
+
   it('signs this tab out with the notice when another tab signs out', async () => {
-    window.localStorage.clear();
-    const here = new SessionStore(window.localStorage);
-    const other = new SessionStore(window.localStorage);
+    const here = tab();
+    const other = tab();
     here.set({ ...sessionTokens(1), expires_in: 900 });
-    const events: { reason: string; notice: boolean }[] = [];
-    here.onSignedOut((e) => events.push(e));
+    const told = watch(here);
     other.signOut('user');
-    await new Promise<void>((resolve) => {
-      const deadline = Date.now() + 2000;
-      const poll = () => (events.length || Date.now() > deadline ? resolve() : setTimeout(poll, 5));
-      poll();
-    });
-    expect(events).toEqual([{ reason: 'user', notice: true }]);
+    await told.first;
+    expect(told.seen).toEqual([{ reason: 'user', notice: true }]);
     expect(here.get()).toBeNull();
-    here.close();
-    other.close();
   });
 
   it('says nothing more once signed out: the echoes of a sign-out reach no tab', async () => {
-    window.localStorage.clear();
-    const here = new SessionStore(window.localStorage);
-    const other = new SessionStore(window.localStorage);
+    const here = tab();
+    const other = tab();
     here.set({ ...sessionTokens(1), expires_in: 900 });
-    const seenHere: { reason: string; notice: boolean }[] = [];
-    const seenThere: { reason: string; notice: boolean }[] = [];
-    here.onSignedOut((e) => seenHere.push(e));
-    other.onSignedOut((e) => seenThere.push(e));
+    const toldHere = watch(here);
+    const toldThere = watch(other);
     here.signOut('user');
-    await new Promise<void>((resolve) => {
-      const deadline = Date.now() + 2000;
-      const poll = () => (seenThere.length || Date.now() > deadline ? resolve() : setTimeout(poll, 5));
-      poll();
-    });
+    await toldThere.first;
     // The revocation closing the other tab's socket, and a call of this tab refused with the old token.
     other.signOut('forced');
     here.signOut('expired');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(seenHere).toEqual([{ reason: 'user', notice: false }]);
-    expect(seenThere).toEqual([{ reason: 'user', notice: true }]);
-    here.close();
-    other.close();
+    // A message sent after them arrives after anything they would have sent.
+    const later = new Promise<void>((resolve) => here.onChange(resolve));
+    other.set({ ...sessionTokens(2), expires_in: 900 });
+    await later;
+    expect(toldHere.seen).toEqual([{ reason: 'user', notice: false }]);
+    expect(toldThere.seen).toEqual([{ reason: 'user', notice: true }]);
   });
 });
 

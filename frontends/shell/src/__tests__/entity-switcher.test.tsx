@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { Entity } from '@portico/kit';
 import { fakeGateway, renderWithClient } from '@portico/kit/testing';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { EntitySwitcher } from '../layouts/EntitySwitcher.js';
 import {
@@ -77,7 +77,8 @@ describe('entity switcher', () => {
     fireEvent.focus(input);
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Company 2']);
     fireEvent.change(input, { target: { value: 'comp' } });
-    await waitFor(() => expect(screen.getByText('Company 7')).toBeTruthy());
+    // After the 300 ms debounce (real timers), the search and its render: room for a busy machine.
+    expect(await screen.findByText('Company 7', undefined, { timeout: 5_000 })).toBeTruthy();
     expect(calls.some((c) => c.path.includes('search_term=comp'))).toBe(true);
     fireEvent.click(screen.getByText('Company 8 (Inactive)'));
     expect(screen.getByTestId('where').textContent).toBe('/admin/h1/documents');

@@ -310,7 +310,7 @@ describe('sign-in page without the router', () => {
         },
         'set-sign-in-method',
       );
-      fireEvent.click(screen.getByLabelText('Email passcode'));
+      fireEvent.click(await screen.findByLabelText('Email passcode'));
       fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
       expect(await screen.findByRole('heading', { name: 'One more step to go…' })).toBeTruthy();
       fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@real.test' } });
@@ -338,7 +338,7 @@ describe('sign-in page without the router', () => {
         },
         'set-sign-in-method',
       );
-      fireEvent.click(screen.getByLabelText('Email passcode'));
+      fireEvent.click(await screen.findByLabelText('Email passcode'));
       fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
       fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'cleo@real.test' } });
       fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
@@ -362,7 +362,7 @@ describe('sign-in page without the router', () => {
         },
         'set-sign-in-method',
       );
-      fireEvent.click(screen.getByLabelText('Email passcode'));
+      fireEvent.click(await screen.findByLabelText('Email passcode'));
       fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
       await waitFor(() => expect(navigation.navigate).toHaveBeenCalledWith('/'));
       expect(calls).toEqual(['/current_user', '/users/set_sign_in_method']);
