@@ -161,8 +161,10 @@ http {
 }
 `,
     );
+    // stdout is /dev/null, not the socket node makes for 'pipe': the redirect's server logs to
+    // /dev/stdout, as Kong's own do in their container, and a socket cannot be opened by that path.
     nginx = spawn(NGINX, ['-p', prefix, '-e', 'stderr', '-c', join(prefix, 'nginx.conf')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     nginx.stderr?.on('data', (c) => {
       output += c;

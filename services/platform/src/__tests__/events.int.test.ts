@@ -269,7 +269,31 @@ describe('database scoping, outbox relay and durable consumers', () => {
     }
   });
 
-  it('holds back an event JetStream refuses, with a growing wait, and relays the events behind it', async () => {
+  it('holds back an event its stream refuses as too large, and relays the events behind it', async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: 'LIMITED', subjects: ['limited.>'], max_msg_size: 200 });
+    const tooLarge = '00000000-0000-4000-8000-0000000000f2';
+    await handle.db.execute(
+      sql`insert into outbox_events (id, subject, payload, created_at)
+          values (${tooLarge}, 'limited.test.v1', ${JSON.stringify({ text: 'x'.repeat(500) })}::jsonb,
+                  now() - interval '1 minute')`,
+    );
+    const behind = await handle.db.transaction((tx) =>
+      recordEvent(tx, IdentityEvents.userUpdated, { userId: 'u-5', firmId: FIRM_A }),
+    );
+    try {
+      expect(await new OutboxRelay(handle.db, nc, log).flush()).toBe(1);
+      const [held] = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, tooLarge));
+      expect(held).toMatchObject({ publishedAt: null, attempts: 1 });
+      const [sent] = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, behind));
+      expect(sent?.publishedAt).not.toBeNull();
+    } finally {
+      await handle.db.execute(sql`delete from outbox_events where id = ${tooLarge}`);
+      await jsm.streams.delete('LIMITED');
+    }
+  });
+
+  it('holds back an event no stream takes, with a growing wait, and relays the events behind it', async () => {
     const refused = '00000000-0000-4000-8000-0000000000f1';
     // No stream takes this subject: JetStream answers every try with no responders, while it works.
     await handle.db.execute(

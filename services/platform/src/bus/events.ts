@@ -11,13 +11,20 @@ import {
 import {
   AckPolicy,
   DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
-import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
+import {
+  InvalidArgumentError,
+  type NatsConnection,
+  headers as natsHeaders,
+  RequestError,
+} from '@nats-io/transport-node';
 import type { EventContract } from '@portico/proto';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -98,10 +105,11 @@ export async function pruneEventRecords(
 
 /**
  * Relays committed outbox rows to JetStream with the event id as Nats-Msg-Id (server-side de-duplication).
- * Several replicas can run it: rows are claimed with SKIP LOCKED. If NATS or JetStream is away the rows
- * wait, in order. An event JetStream refuses while it answers (no stream takes its subject, too large)
- * waits 5 s, doubling up to 10 minutes, logged each time, and the events behind it go on: one bad row
- * held back every later event of the service.
+ * Several replicas can run it: rows are claimed with SKIP LOCKED, so events leave in the order they were
+ * recorded only within one replica's batch, and consumers must not rely on order. If NATS or JetStream is
+ * away the rows wait. An event refused for itself (no stream takes its subject, too large) waits 5 s,
+ * doubling up to 10 minutes, logged each time, and the events behind it go on: one bad row held back
+ * every later event of the service.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
@@ -181,7 +189,7 @@ export class OutboxRelay {
             .set({ publishedAt: sql`now()` })
             .where(inArray(outboxEvents.id, published));
         }
-        if (failure && !(await this.jetStreamAnswers()))
+        if (failure && !(await this.refusedForItself(failure.row.subject, failure.err)))
           return { sent: published.length, outage: failure.err };
         if (failure) await this.holdBack(tx, failure.row, failure.err);
         return { sent: published.length, more: rows.length === batch || failure !== undefined };
@@ -203,15 +211,28 @@ export class OutboxRelay {
     });
   }
 
-  /** Whether JetStream answers at all: a refusal while it does is the event's own. */
-  private async jetStreamAnswers(): Promise<boolean> {
+  /**
+   * Whether a refused publish is the event's own fault rather than JetStream being away. Its own: the
+   * stream refused this message as a bad request (over its size limit, say), the server's max_payload
+   * refused it, or no stream takes its subject. Away: a timeout, a lost connection, a 5xx (a full store),
+   * or no answer while a stream does take the subject (in a cluster, a stream between leaders during a
+   * restart answers nothing either).
+   */
+  private async refusedForItself(subject: string, err: unknown): Promise<boolean> {
+    if (err instanceof InvalidArgumentError) return true;
+    if (err instanceof JetStreamApiError) return err.status >= 400 && err.status < 500;
+    const noResponders =
+      err instanceof Error && err.cause instanceof RequestError && err.cause.isNoResponders();
+    if (!noResponders) return false;
     try {
       this.manager ??= jetstreamManager(this.nc, { timeout: 2_000, checkAPI: false });
-      await (await this.manager).getAccountInfo();
-      return true;
-    } catch {
-      this.manager = undefined;
+      await (await this.manager).streams.find(subject);
       return false;
+    } catch (findErr) {
+      const noStream =
+        findErr instanceof JetStreamApiError && findErr.code === JetStreamApiCodes.StreamNotFound;
+      if (!noStream) this.manager = undefined;
+      return noStream;
     }
   }
 
@@ -222,7 +243,8 @@ export class OutboxRelay {
       .update(outboxEvents)
       .set({
         attempts,
-        retryAt: sql`now() + ${`${waitMs} milliseconds`}::interval`,
+        // The clock's time, not the transaction's start (now()): the publishes before may have taken seconds.
+        retryAt: sql`clock_timestamp() + ${`${waitMs} milliseconds`}::interval`,
         lastError: String((err as Error)?.message ?? err).slice(0, 1000),
       })
       .where(eq(outboxEvents.id, row.id));
