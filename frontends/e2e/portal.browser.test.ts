@@ -578,6 +578,20 @@ describe('sessions across tabs', () => {
     expect(await first.getByText(SIGNED_OUT).count()).toBe(0);
     await second.getByText(SIGNED_OUT).waitFor({ state: 'detached', timeout: 15_000 });
   });
+
+  it("starts a tab again as the new user when another tab signs in as someone else, not on the first user's page", async () => {
+    const first = await signedIn('alice@client.test');
+    await first.goto(`${portal.stack.shellUrl}/profile`);
+    expect(await field(first, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
+    const second = await first.context().newPage();
+    await signIn(second, portal.stack.shellUrl, 'bob@client.test', DEMO_PASSWORD);
+    await second.waitForURL((url) => !url.pathname.startsWith('/signin'));
+    // The first tab left Alice's profile for Bob's home, with Bob's name, by a fresh load.
+    await first.waitForURL((url) => url.pathname !== '/profile');
+    await first.getByText('Bob Brown').first().waitFor();
+    expect(await first.getByText('Alice').count()).toBe(0);
+    await keepScreenshot(first, 'other-user-signed-in-other-tab');
+  });
 });
 
 describe('remotes', () => {

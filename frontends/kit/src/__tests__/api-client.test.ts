@@ -140,6 +140,47 @@ describe('ApiClient', () => {
     expect(signedOut).toHaveLength(1);
   });
 
+  it('does not bring back a session signed out while its refresh was under way: the new tokens are signed out', async () => {
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.url.endsWith('/sessions/refresh')) {
+        // Another tab signs out while this refresh is on its way.
+        window.localStorage.removeItem(SESSION_KEY);
+        return jsonResponse(200, { ...sessionTokens(2), expires_in: 900 });
+      }
+      return call.url.endsWith('/sessions/sign_out')
+        ? jsonResponse(200, {})
+        : jsonResponse(401, { error: 'x' });
+    });
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).rejects.toMatchObject({ status: 401 });
+    expect(session.get()).toBeNull();
+    expect(calls.map((c) => c.url.replace('http://api.test', ''))).toEqual([
+      '/current_user',
+      '/sessions/refresh',
+      '/sessions/sign_out',
+    ]);
+    expect(calls[2]?.body).toEqual({ refresh_token: 'refresh-2' });
+  });
+
+  it('never sends a call again as another user who signed in meanwhile in another tab, nor signs them out', async () => {
+    const other = { ...sessionTokens(3), user_id: 'u2', expires_at: Date.now() + 900_000 };
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.auth === 'Bearer access-1') {
+        // The first user's call is refused after the second user signed in in another tab.
+        window.localStorage.setItem(SESSION_KEY, JSON.stringify(other));
+        return jsonResponse(401, { error: 'x' });
+      }
+      return jsonResponse(200, { as: call.auth });
+    });
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.post('/messages', { text: 'for the first user' })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(calls).toHaveLength(1);
+    expect(session.get()?.user_id).toBe('u2');
+    expect(signedOut).toEqual([]);
+  });
+
   it('does not refresh public calls', async () => {
     const { fetch, calls } = fakeFetch(() =>
       jsonResponse(401, { error: 'invalid_credentials', message: 'Invalid password' }),
@@ -241,6 +282,32 @@ describe('SessionStore across tabs', () => {
     await told.first;
     expect(told.seen).toEqual([{ reason: 'user', notice: true }]);
     expect(here.get()).toBeNull();
+  });
+
+  it("tells a tab when another tab signs in as someone else over its user, not when it refreshes the same user's tokens", async () => {
+    const here = tab();
+    const other = tab();
+    here.set({ ...sessionTokens(1), expires_in: 900 });
+    let changed = 0;
+    here.onUserChanged(() => {
+      changed += 1;
+    });
+    const heard = () =>
+      new Promise<void>((resolve) => {
+        const off = here.onChange(() => {
+          off();
+          resolve();
+        });
+      });
+    let next = heard();
+    other.set({ ...sessionTokens(2), expires_in: 900 });
+    await next;
+    expect(changed).toBe(0);
+    next = heard();
+    other.set({ ...sessionTokens(3), user_id: 'u2', expires_in: 900 });
+    await next;
+    expect(changed).toBe(1);
+    expect(here.get()?.user_id).toBe('u2');
   });
 
   it('says nothing more once signed out: the echoes of a sign-out reach no tab', async () => {

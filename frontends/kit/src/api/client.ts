@@ -1,4 +1,4 @@
-import type { SessionStore } from '../session/session-store.js';
+import type { SessionStore, StoredSession } from '../session/session-store.js';
 import { ApiError, type ErrorBody } from './errors.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -30,6 +30,9 @@ interface TokenPair {
  * JSON over HTTP to the gateway. A 401 on an authenticated call gets one retry after
  * POST /sessions/refresh; when that fails too, the session ends in every tab (spec 1 s.4.5).
  */
+/** What a refresh made of the session a call failed with. */
+type RefreshOutcome = 'refreshed' | 'over' | 'another_user';
+
 /** The answers to a refresh that mean the session is over (its refresh token unknown, spent or revoked). */
 const SESSION_OVER = [400, 401, 403];
 /** How long before its expiry a token is refreshed for a connection that cannot be retried on 401. */
@@ -39,7 +42,7 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly session: SessionStore;
   private readonly fetchImpl: typeof fetch;
-  private refreshing?: Promise<boolean>;
+  private refreshing?: Promise<RefreshOutcome>;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, '');
@@ -71,14 +74,15 @@ export class ApiClient {
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const auth = options.auth ?? true;
-    const token = auth ? this.session.accessToken : undefined;
-    let response = await this.send(method, path, options, token);
-    if (response.status === 401 && auth && token) {
+    const sent = auth ? this.session.get() : null;
+    let response = await this.send(method, path, options, sent?.access_token);
+    if (response.status === 401 && sent) {
       // A refresh that could not be made (offline, a 5xx, a 429) fails this call with its error and
-      // keeps the session for the next call; only a refused refresh token ends the session.
-      const refreshed = await this.refreshOnce(token);
-      if (!refreshed) {
-        this.session.signOut('expired');
+      // keeps the session for the next call; only a refused refresh token ends the session. A call made
+      // for one user is never sent again as another, who signed in meanwhile in another tab.
+      const outcome = await this.refreshOnce(sent);
+      if (outcome !== 'refreshed') {
+        if (outcome === 'over') this.session.signOut('expired');
         throw await this.failure(response);
       }
       response = await this.send(method, path, options, this.session.accessToken);
@@ -100,11 +104,9 @@ export class ApiClient {
     const current = this.session.get();
     if (!current) return undefined;
     if (current.expires_at - Date.now() > TOKEN_MARGIN_MS) return current.access_token;
-    if (!(await this.refreshOnce(current.access_token))) {
-      this.session.signOut('expired');
-      return undefined;
-    }
-    return this.session.accessToken;
+    const outcome = await this.refreshOnce(current);
+    if (outcome === 'over') this.session.signOut('expired');
+    return outcome === 'refreshed' ? this.session.accessToken : undefined;
   }
 
   private send(method: string, path: string, options: RequestOptions, token?: string) {
@@ -120,26 +122,39 @@ export class ApiClient {
   }
 
   /**
-   * One refresh for all calls that failed with the same token; a tab that finds a newer token in
-   * storage (another tab refreshed) uses it instead of rotating again. Web Locks keep two tabs from
-   * rotating the same refresh token at once. False when the session is over (none stored, or its
-   * refresh token refused); a refresh that could not be made at all rejects with why.
+   * One refresh for all calls that failed with the same token; a tab that finds a newer token of the
+   * same user in storage (another tab refreshed) uses it instead of rotating again. Web Locks keep two
+   * tabs from rotating the same refresh token at once. 'over' when the session is (none stored, or its
+   * refresh token refused), 'another_user' when someone else signed in meanwhile in another tab; a
+   * refresh that could not be made at all rejects with why. The new tokens are stored only if the
+   * session they renew is still the stored one: a sign-out or another sign-in while the refresh was under
+   * way would otherwise be undone, the tokens written back, and they are signed out instead.
    */
-  private refreshOnce(failedToken: string): Promise<boolean> {
-    this.refreshing ??= this.withLock(async () => {
+  private refreshOnce(failed: StoredSession): Promise<RefreshOutcome> {
+    this.refreshing ??= this.withLock(async (): Promise<RefreshOutcome> => {
       const current = this.session.get();
-      if (!current) return false;
-      if (current.access_token !== failedToken) return true;
+      if (!current) return 'over';
+      if (current.user_id !== failed.user_id) return 'another_user';
+      if (current.access_token !== failed.access_token) return 'refreshed';
+      let tokens: TokenPair;
       try {
-        const tokens = await this.parse<TokenPair>(
+        tokens = await this.parse<TokenPair>(
           await this.send('POST', '/sessions/refresh', { body: { refresh_token: current.refresh_token } }),
         );
-        this.session.set(tokens);
-        return true;
       } catch (err) {
-        if (err instanceof ApiError && SESSION_OVER.includes(err.status)) return false;
+        if (err instanceof ApiError && SESSION_OVER.includes(err.status)) return 'over';
         throw err;
       }
+      const now = this.session.get();
+      if (now?.refresh_token !== current.refresh_token) {
+        void this.send('POST', '/sessions/sign_out', { body: { refresh_token: tokens.refresh_token } }).catch(
+          () => {},
+        );
+        if (!now) return 'over';
+        return now.user_id === failed.user_id ? 'refreshed' : 'another_user';
+      }
+      this.session.set(tokens);
+      return 'refreshed';
     }).finally(() => {
       this.refreshing = undefined;
     });

@@ -32,6 +32,9 @@ export class SessionStore {
   private listening = false;
   private readonly signedOutListeners = new Set<Listener>();
   private readonly changeListeners = new Set<() => void>();
+  private readonly userChangedListeners = new Set<() => void>();
+  /** The user this tab last knew signed in (null: none), to tell another tab's sign-in as someone else. */
+  private userHere: string | null = null;
 
   /**
    * `storage` defaults to localStorage, looked up on first use, not here: the first access to it in a
@@ -51,14 +54,17 @@ export class SessionStore {
   private listen(): void {
     if (this.listening) return;
     this.listening = true;
+    this.userHere = this.get()?.user_id ?? null;
     if (typeof BroadcastChannel !== 'undefined') {
       this.channel = new BroadcastChannel(CHANNEL_NAME);
       this.channel.onmessage = (e: MessageEvent<TabMessage>) => this.onTabMessage(e.data);
     } else {
+      // The same messages read off the shared storage: a removal is a sign-out, a new value a sign-in
+      // or a refresh.
       window.addEventListener('storage', (e) => {
-        if (e.key === SESSION_KEY && e.newValue === null && e.oldValue !== null) {
-          this.onTabMessage({ type: 'signed_out', reason: 'forced' });
-        }
+        if (e.key !== SESSION_KEY || e.newValue === e.oldValue) return;
+        if (e.newValue === null) this.onTabMessage({ type: 'signed_out', reason: 'forced' });
+        else this.onTabMessage({ type: 'signed_in' });
       });
     }
   }
@@ -82,6 +88,7 @@ export class SessionStore {
     const session: StoredSession = { ...rest, expires_at: Date.now() + (expires_in ?? 900) * 1000 };
     this.storage.setItem(SESSION_KEY, JSON.stringify(session));
     this.listen();
+    this.userHere = session.user_id;
     this.channel?.postMessage({ type: 'signed_in' } satisfies TabMessage);
     this.emitChange();
     return session;
@@ -98,6 +105,7 @@ export class SessionStore {
     this.storage.removeItem(SESSION_KEY);
     if (!had) return;
     this.listen();
+    this.userHere = null;
     this.channel?.postMessage({ type: 'signed_out', reason } satisfies TabMessage);
     this.emitSignedOut(reason, reason !== 'user');
   }
@@ -106,6 +114,16 @@ export class SessionStore {
     this.listen();
     this.signedOutListeners.add(listener);
     return () => this.signedOutListeners.delete(listener);
+  }
+
+  /**
+   * Another tab signed in as someone else over this tab's user: what this tab shows (its caches, its
+   * pages) is the previous user's, and its next calls would go out as the new one.
+   */
+  onUserChanged(listener: () => void): () => void {
+    this.listen();
+    this.userChangedListeners.add(listener);
+    return () => this.userChangedListeners.delete(listener);
   }
 
   onChange(listener: () => void): () => void {
@@ -121,10 +139,16 @@ export class SessionStore {
   private onTabMessage(message: TabMessage): void {
     if (message.type === 'signed_out') {
       this.storage.removeItem(SESSION_KEY);
+      this.userHere = null;
       this.emitSignedOut(message.reason, true);
-    } else {
-      this.emitChange();
+      return;
     }
+    const before = this.userHere;
+    this.userHere = this.get()?.user_id ?? null;
+    if (before && this.userHere && before !== this.userHere) {
+      for (const l of this.userChangedListeners) l();
+    }
+    this.emitChange();
   }
 
   private emitSignedOut(reason: SignOutReason, notice: boolean): void {

@@ -72,6 +72,9 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
     [runtime, queryClient],
   );
   useEffect(() => runtime.session.onSignedOut(() => queryClient.clear()), [runtime, queryClient]);
+  // Someone else signed in in another tab: this tab's pages and caches are the previous user's, so it
+  // starts again as the new user, at their home.
+  useEffect(() => runtime.session.onUserChanged(() => window.location.replace('/')), [runtime]);
 
   return (
     <ShellRuntimeContext.Provider value={runtime}>
