@@ -121,7 +121,24 @@ describe('gateway: realtime socket fed by JetStream events', () => {
       headers: { authorization: `Bearer ${oldToken}` },
     });
     expect(res.status).toBe(401);
+    // A tab whose socket was down then comes back with that token: it is told it was signed out, as an
+    // open socket is, instead of a 401 a browser cannot read on a WebSocket.
+    const back = await openSocket(`${wsUrl}/realtime`, ['portico.realtime', oldToken]);
+    expect((await back.closed).code).toBe(4401);
     other.ws.close();
+  });
+
+  it("refuses a user's socket past the limit before its handshake (429), so the browser backs off", async () => {
+    const claims = { ...clientClaims, sub: 'many-tabs-user' };
+    const open = [];
+    for (let i = 0; i < 20; i++)
+      open.push(await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(claims)}`));
+    await expect(
+      openSocket(`${wsUrl}/realtime?access_token=${await key.sign(claims)}`),
+    ).rejects.toMatchObject({ status: 429 });
+    // Another user is not held back by this one's tabs.
+    const other = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`);
+    for (const s of [...open, other]) s.ws.close();
   });
 
   it('closes a socket when its token expires, so the browser comes back with a fresh one', async () => {

@@ -4,7 +4,7 @@ import { type Actor, AppError } from '@portico/platform';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import passport from 'passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { tokenExpired, unauthenticated } from './auth.errors.js';
+import { sessionRevoked, tokenExpired, unauthenticated } from './auth.errors.js';
 import { claimsToActor, issuedAtMs, TOKEN_ALGORITHMS, TOKEN_AUDIENCE, TOKEN_ISSUER } from './claims.rules.js';
 import { JwksCache } from './jwks.cache.js';
 import { RevocationList } from './revocations.js';
@@ -67,7 +67,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   validate(payload: { iat?: number; iat_ms?: number }): Actor {
     const actor = claimsToActor(payload);
     if (this.revocations.isRevoked(actor.user_id, issuedAtMs(payload), actor.session_id))
-      throw unauthenticated();
+      throw sessionRevoked();
     return actor;
   }
 

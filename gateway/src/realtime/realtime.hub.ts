@@ -29,6 +29,11 @@ export class RealtimeHub {
   private readonly sessionOf = new WeakMap<RealtimeSocket, string>();
   private latestAlert?: RealtimeMessage & { type: 'maintenance_alert' };
 
+  /** Whether the user holds as many sockets as one may: a new one is refused before its handshake. */
+  full(userId: string): boolean {
+    return (this.byUser.get(userId)?.size ?? 0) >= MAX_SOCKETS_PER_USER;
+  }
+
   /** Adds the socket of a user's session; false (and the socket closed) past MAX_SOCKETS_PER_USER. */
   add(userId: string, socket: RealtimeSocket, sessionId?: string): boolean {
     let sockets = this.byUser.get(userId);

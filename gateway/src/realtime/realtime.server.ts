@@ -1,10 +1,18 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Actor, Logger } from '@portico/platform';
+import { type Actor, AppError, type Logger } from '@portico/platform';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { unauthenticated } from '../auth/auth.errors.js';
 import { toErrorResponse } from '../errors/error-response.js';
-import { type RealtimeHub, TOKEN_EXPIRED_CLOSE_CODE } from './realtime.hub.js';
+import { type RealtimeHub, SIGNED_OUT_CLOSE_CODE, TOKEN_EXPIRED_CLOSE_CODE } from './realtime.hub.js';
+
+const SESSION_REVOKED = 'session_revoked';
+const tooManySockets = () =>
+  new AppError(
+    'too_many_requests',
+    'too_many_sockets',
+    'Too many connections. Close some of your tabs and try again.',
+  );
 
 export const REALTIME_PATH = '/realtime';
 /** The subprotocol a browser offers beside its token; the server selects it. */
@@ -85,7 +93,20 @@ export class RealtimeServer {
       if (!token) throw unauthenticated();
       actor = await this.verify(token);
     } catch (err) {
+      // A signed-out session's token is told so the way an open socket is (closed with 4401), not with
+      // a 401 the browser cannot read on a WebSocket: a tab whose socket was down when its session was
+      // revoked would otherwise retry with it until the token expired, still showing the user's data.
+      if (err instanceof AppError && err.code === SESSION_REVOKED) {
+        this.wss.handleUpgrade(request, socket, head, (ws) => ws.close(SIGNED_OUT_CLOSE_CODE, 'signed out'));
+        return;
+      }
       refuse(socket, err);
+      return;
+    }
+    // Refused before the handshake: a socket opened and then closed at once makes the browser reconnect
+    // at its shortest delay, and would clear the maintenance alert it then never gets again.
+    if (this.hub.full(actor.user_id)) {
+      refuse(socket, tooManySockets());
       return;
     }
     const expiresAt = expiryOf(token);

@@ -102,6 +102,36 @@ describe('the realtime socket', () => {
     expect(FakeSocket.all.at(-1)?.protocols).toEqual(['portico.realtime', 'access-2']);
   });
 
+  it('backs off from a socket closed as soon as it opened, and waits the shortest again after one that stayed up', async () => {
+    jest.useFakeTimers();
+    session.set({ ...sessionTokens(1), expires_in: 900 });
+    mount();
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(0);
+    });
+    const waitsBeforeNext = async (openFor: number) => {
+      const socket = FakeSocket.all.at(-1) as FakeSocket;
+      const count = FakeSocket.all.length;
+      act(() => socket.onopen?.());
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(openFor);
+      });
+      act(() => socket.onclose?.({ code: 1013 }));
+      let waited = 0;
+      while (FakeSocket.all.length === count) {
+        await act(async () => {
+          await jest.advanceTimersByTimeAsync(500);
+        });
+        waited += 500;
+      }
+      return waited;
+    };
+    expect(await waitsBeforeNext(0)).toBe(2_000);
+    expect(await waitsBeforeNext(0)).toBe(4_000);
+    expect(await waitsBeforeNext(0)).toBe(8_000);
+    expect(await waitsBeforeNext(10_000)).toBe(2_000);
+  });
+
   it('takes the maintenance alert down on sign-out, and on a new connection until the gateway repeats it', async () => {
     session.set({ ...sessionTokens(1), expires_in: 900 });
     mount();

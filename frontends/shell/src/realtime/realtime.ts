@@ -6,6 +6,8 @@ export type RealtimeMessage =
 export const REALTIME_PROTOCOL = 'portico.realtime';
 /** The gateway closes with this code when the user's sessions were revoked. */
 export const SIGNED_OUT_CLOSE_CODE = 4401;
+/** How long a socket must stay open for its next reconnection to wait the shortest delay again. */
+export const STABLE_SOCKET_MS = 10_000;
 
 export interface RealtimeHandlers {
   onMessage: (message: RealtimeMessage) => void;
@@ -36,6 +38,7 @@ export function connectRealtime(
   let socket: WebSocket | undefined;
   let stopped = false;
   let attempt = 0;
+  let openedAt: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const retry = () => {
@@ -54,7 +57,7 @@ export function connectRealtime(
     if (stopped || !token) return;
     socket = new WebSocket(realtimeUrl(apiUrl), [REALTIME_PROTOCOL, token]);
     socket.onopen = () => {
-      attempt = 0;
+      openedAt = Date.now();
       handlers.onOpen?.();
     };
     socket.onmessage = (event) => {
@@ -70,6 +73,10 @@ export function connectRealtime(
         handlers.onSignedOut();
         return;
       }
+      // Only a socket that stayed up a while starts the waits again from the shortest: one the server
+      // closes as soon as it opened would otherwise be reopened every two seconds for ever.
+      if (openedAt !== undefined && Date.now() - openedAt >= STABLE_SOCKET_MS) attempt = 0;
+      openedAt = undefined;
       retry();
     };
   };
