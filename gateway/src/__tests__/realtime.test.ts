@@ -42,6 +42,18 @@ describe('realtime hub', () => {
     expect(hub.size).toBe(1);
   });
 
+  it('spares, on a sign-out everywhere that arrives late, the sockets of tokens issued after it', () => {
+    const hub = new RealtimeHub();
+    const [before, after] = [new Socket(), new Socket()];
+    hub.add('a', before, 's1', 1_000);
+    hub.add('a', after, 's2', 2_000);
+    hub.signOut('a', 1_500);
+    expect(before.closedWith).toBe(SIGNED_OUT_CLOSE_CODE);
+    expect(after.sent).toEqual([]);
+    expect(after.closedWith).toBeUndefined();
+    expect(hub.size).toBe(1);
+  });
+
   it('broadcasts the maintenance alert and gives a shown one to sockets opened later', () => {
     const hub = new RealtimeHub();
     const early = new Socket();

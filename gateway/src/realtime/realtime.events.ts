@@ -31,8 +31,9 @@ export async function startRealtimeEvents(
           revocations.revokeSession(event.sessionId, msOf(event.occurredAt));
           return hub.signOutSession(event.userId, event.sessionId);
         }
-        revocations.revoke(event.userId, msOf(event.occurredAt));
-        hub.signOut(event.userId);
+        const at = msOf(event.occurredAt);
+        revocations.revoke(event.userId, at);
+        hub.signOut(event.userId, at);
       },
       log,
       // A replica that starts (a rolling deploy, a crash) must refuse the tokens revoked before it did,

@@ -27,6 +27,8 @@ export const MAX_SOCKETS_PER_USER = 20;
 export class RealtimeHub {
   private readonly byUser = new Map<string, Set<RealtimeSocket>>();
   private readonly sessionOf = new WeakMap<RealtimeSocket, string>();
+  /** When each socket's token was issued, in ms: a late sign-out everywhere spares later sign-ins. */
+  private readonly issuedAtOf = new WeakMap<RealtimeSocket, number>();
   private latestAlert?: RealtimeMessage & { type: 'maintenance_alert' };
 
   /** Whether the user holds as many sockets as one may: a new one is refused before its handshake. */
@@ -35,7 +37,7 @@ export class RealtimeHub {
   }
 
   /** Adds the socket of a user's session; false (and the socket closed) past MAX_SOCKETS_PER_USER. */
-  add(userId: string, socket: RealtimeSocket, sessionId?: string): boolean {
+  add(userId: string, socket: RealtimeSocket, sessionId?: string, issuedAtMs?: number): boolean {
     let sockets = this.byUser.get(userId);
     if (!sockets) {
       sockets = new Set();
@@ -47,20 +49,25 @@ export class RealtimeHub {
     }
     sockets.add(socket);
     if (sessionId) this.sessionOf.set(socket, sessionId);
+    if (issuedAtMs !== undefined) this.issuedAtOf.set(socket, issuedAtMs);
     socket.once('close', () => this.remove(userId, socket));
     if (this.latestAlert?.show) this.deliver(socket, this.latestAlert);
     return true;
   }
 
-  /** Tells every socket of the user that it was signed out, then closes them. */
-  signOut(userId: string): void {
-    const sockets = this.byUser.get(userId);
-    if (!sockets) return;
-    for (const socket of sockets) {
+  /**
+   * Tells the user's sockets that they were signed out, then closes them: every one, or with `beforeMs`
+   * those whose token was issued before it, as the revocation list refuses tokens. The event can arrive
+   * late (the outbox's relay, a replica's replay), after the user signed in again.
+   */
+  signOut(userId: string, beforeMs?: number): void {
+    for (const socket of this.byUser.get(userId) ?? []) {
+      const issuedAt = this.issuedAtOf.get(socket);
+      if (beforeMs !== undefined && issuedAt !== undefined && issuedAt >= beforeMs) continue;
       this.deliver(socket, { type: 'forced_sign_out' });
       socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out');
+      this.remove(userId, socket);
     }
-    this.byUser.delete(userId);
   }
 
   /** Signs out the sockets of one revoked session (signed out, or its refresh token reused). */

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { type Actor, AppError, type Logger } from '@portico/platform';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { unauthenticated } from '../auth/auth.errors.js';
+import { issuedAtMs } from '../auth/claims.rules.js';
 import { toErrorResponse } from '../errors/error-response.js';
 import { type RealtimeHub, SIGNED_OUT_CLOSE_CODE, TOKEN_EXPIRED_CLOSE_CODE } from './realtime.hub.js';
 
@@ -33,12 +34,14 @@ export function tokenOfUpgrade(request: IncomingMessage): string | undefined {
   return offered.find((p) => JWT_SHAPE.test(p));
 }
 
-/** When a verified token expires (epoch ms), from its `exp` claim. */
-function expiryOf(token: string): number {
+/** When a verified token expires and when it was issued (epoch ms), from its claims. */
+function timesOf(token: string): { expiresAt: number; issuedAt?: number } {
   const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
     exp?: number;
+    iat?: number;
+    iat_ms?: number;
   };
-  return (payload.exp ?? 0) * 1_000;
+  return { expiresAt: (payload.exp ?? 0) * 1_000, issuedAt: issuedAtMs(payload) };
 }
 
 function refuse(socket: Duplex, err: unknown): void {
@@ -109,9 +112,9 @@ export class RealtimeServer {
       refuse(socket, tooManySockets());
       return;
     }
-    const expiresAt = expiryOf(token);
+    const { expiresAt, issuedAt } = timesOf(token);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      if (!this.hub.add(actor.user_id, ws, actor.session_id)) return;
+      if (!this.hub.add(actor.user_id, ws, actor.session_id, issuedAt)) return;
       this.alive.set(ws, true);
       ws.on('pong', () => this.alive.set(ws, true));
       ws.on('error', (err) => this.log.debug({ err }, 'realtime socket error'));
