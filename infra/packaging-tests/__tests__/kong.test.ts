@@ -134,6 +134,28 @@ describe('gateway/kong/kong.yml', () => {
     expect(reports).toBeLessThan(api);
   });
 
+  it("limits the drop link's anonymous uploaders and the lookup of firms by slug more strictly than the API", () => {
+    const config = load();
+    const api = perMinuteLimit(must(route(config, { path: '/companies', method: 'GET' })));
+    for (const path of [
+      '/integrations/drop_link/abc/upload_links',
+      '/integrations/drop_link/abc/process',
+      '/integrations/secure_upload/demo-cpa',
+    ]) {
+      const match = must(route(config, { path, method: 'POST' }));
+      expect({ path, service: match.service.name }).toEqual({ path, service: 'gateway' });
+      expect(perMinuteLimit(match) * 10).toBeLessThanOrEqual(api);
+      expect(bodyLimitMb(match)).toBeLessThanOrEqual(0.5);
+    }
+    const theme = must(route(config, { path: '/firms/get_firm_theme_by_slug', method: 'GET' }));
+    expect(theme.service.name).toBe('gateway');
+    expect(perMinuteLimit(theme)).toBeLessThan(api);
+    // The signed-in documents calls under /integrations keep the API's limit.
+    expect(perMinuteLimit(must(route(config, { path: '/integrations/get_documents', method: 'POST' })))).toBe(
+      api,
+    );
+  });
+
   it("waits for the gateway longer than the gateway waits for its slowest service, so its 504 (with the spec's text and a reference) is what users get", () => {
     // The slow contracts (zips, uploads' validation, moves) declare their own timeout.
     const timeoutOf = (contract: unknown) =>

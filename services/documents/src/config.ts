@@ -25,6 +25,12 @@ export const documentsEnv = {
   HEIC_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   /** Key of the reversible drop-link id obfuscation; changing it changes every firm's link. */
   DROP_LINK_KEY: z.string().min(8).default('portico-drop-link'),
+  /**
+   * What a firm's drop link takes from anonymous uploaders in 24 hours, counted by the links handed out
+   * (files and declared sizes): storage and the emails to the firm's users stay bounded.
+   */
+  DROP_OFF_DAILY_FILES: z.coerce.number().int().min(1).default(2_000),
+  DROP_OFF_DAILY_GB: z.coerce.number().min(0.001).default(20),
   /** The portal's public address, used in drop-off notification emails. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
 };

@@ -30,6 +30,8 @@ export const Messages = {
   fileTooLarge: 'Max size 150 MB',
   tooManyFiles: 'You can upload up to 999 files at once',
   noFiles: 'Please choose at least one file',
+  dropOffQuota:
+    'This firm cannot take more files through its drop link today. Please try again tomorrow, or contact the firm.',
   unknownUploadType: 'Unknown upload type',
   uploadExpired: 'This upload link has expired. Please upload the file again.',
   intoItself: 'A folder cannot be moved into itself',

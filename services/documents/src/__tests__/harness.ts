@@ -17,7 +17,12 @@ import { startDocuments } from '../testing/index.js';
  * Documents with the real identity and notifications services beside it, on its own nats-server and
  * a local S3-compatible server; two firms, so isolation can be proved.
  */
-export async function startDocumentsHarness(label: string, preferences: Record<string, unknown> = {}) {
+export async function startDocumentsHarness(
+  label: string,
+  preferences: Record<string, unknown> = {},
+  /** The documents service's own settings beyond the test defaults. */
+  documentsEnv: Record<string, string> = {},
+) {
   const nats = await startNatsServer();
   const s3 = await startS3Server();
   const pgAdminUrl = process.env.TEST_PG_ADMIN_URL as string;
@@ -30,7 +35,7 @@ export async function startDocumentsHarness(label: string, preferences: Record<s
     });
   let notifications = await runNotifications();
   const identity = await startIdentity({ natsUrl: nats.url, pgAdminUrl });
-  const documents = await startDocuments({ natsUrl: nats.url, pgAdminUrl, s3Env: s3.env });
+  const documents = await startDocuments({ natsUrl: nats.url, pgAdminUrl, s3Env: s3.env, env: documentsEnv });
   // The bucket as the service sees it, for tests that look at objects themselves.
   const store = new S3ObjectStore({
     endpoint: s3.endpoint,

@@ -6,6 +6,7 @@ import {
   type FirmScope,
   firmScope,
   hasControlCharacters,
+  hasHiddenCharacters,
   isUuid,
 } from '@portico/platform';
 import type {
@@ -34,6 +35,9 @@ import {
   withClaimedUploads,
 } from '../uploads/uploads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
+
+const DAY_MS = 24 * 3600_000;
+
 import { DropLinksRepository } from './drop-links.repository.js';
 import { decodeDropOffPage, encodeDropOffPage } from './drop-off-page.rules.js';
 
@@ -62,6 +66,8 @@ const NOTHING_SELECTED = 'Choose the files to delete';
 const TOO_MANY_SELECTED = `Delete at most ${MAX_DROP_OFF_PAGE} files at once`;
 
 const UPLOADER_NAME_CHARACTERS = 'Your name contains characters that are not allowed';
+const UPLOADER_NAME_ADDRESS = 'Your name cannot contain a web address';
+const WEB_ADDRESS = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
 const NOTE_CHARACTERS = 'The note contains characters that are not allowed';
 
 /** The firm drop link (spec 1 s.5.4, s.9): settings, and public uploads that notify the chosen advisors. */
@@ -127,10 +133,16 @@ export class DropLinksService {
     const firm = await this.firmOf(req.dropLinkId);
     assertUploadFiles(req.files);
     const scope = firmScope(firm.firmId);
-    const links = await this.uploadLinks.presignedLinks(scope, req.files, (id) => ({
-      companyId: null,
-      storageKey: StorageKeys.dropOff(scope.firmId, id),
-    }));
+    const links = await this.uploadLinks.presignedLinks(
+      scope,
+      req.files,
+      (id) => ({ companyId: null, storageKey: StorageKeys.dropOff(scope.firmId, id) }),
+      {
+        files: this.config.DROP_OFF_DAILY_FILES,
+        bytes: this.config.DROP_OFF_DAILY_GB * 1024 ** 3,
+        since: new Date(Date.now() - DAY_MS),
+      },
+    );
     return { links };
   }
 
@@ -145,8 +157,11 @@ export class DropLinksService {
     const note = req.note.trim().slice(0, 2_000);
     if (!EMAIL.test(email))
       throw badRequest(Messages.uploaderEmail, { uploaderEmail: Messages.uploaderEmail });
-    if (hasControlCharacters(name))
+    // The name goes into the firm's email: nothing that hides or reorders text, and no web address.
+    if (hasControlCharacters(name) || hasHiddenCharacters(name))
       throw badRequest(UPLOADER_NAME_CHARACTERS, { uploaderName: UPLOADER_NAME_CHARACTERS });
+    if (WEB_ADDRESS.test(name))
+      throw badRequest(UPLOADER_NAME_ADDRESS, { uploaderName: UPLOADER_NAME_ADDRESS });
     if (hasControlCharacters(note, { typed: true }))
       throw badRequest(NOTE_CHARACTERS, { note: NOTE_CHARACTERS });
     const scope = firmScope(firm.firmId);
@@ -161,7 +176,7 @@ export class DropLinksService {
       { companyId: null },
       async (pending) => {
         const checks = await mapLimited(pending, VALIDATE_CONCURRENCY, (upload) =>
-          this.validator.check(upload, storedName(upload.fileName)),
+          this.validator.check(upload, storedName(upload.fileName), { neverWhole: true }),
         );
         return this.fileDropOffs(scope, ids, pending, checks, { name, email, note });
       },

@@ -36,15 +36,15 @@ export class DropOffNotifier {
       this.log.warn({ firm_id: event.firmId }, 'Drop-off received but nobody is chosen to be notified');
       return;
     }
-    const who = event.uploaderName || event.uploaderEmail;
+    // What the uploader typed is theirs, unverified: said so, and kept out of the subject line.
     const from = event.uploaderName ? `${event.uploaderName} <${event.uploaderEmail}>` : event.uploaderEmail;
     const list = event.names.map((n) => `- ${n}`).join('\n');
-    const text = `${from} dropped off ${event.names.length} file(s) through your firm's drop link:\n\n${list}\n\nDownload them from Drop Link in Portico: ${new URL('/drop-link-settings', this.config.PUBLIC_URL)}`;
+    const text = `${event.names.length} file(s) were dropped off through your firm's drop link by someone who gave the name and email address ${from} (not verified):\n\n${list}\n\nDownload them from Drop Link in Portico: ${new URL('/drop-link-settings', this.config.PUBLIC_URL)}`;
     await Promise.all(
       recipients.map((user) =>
         this.bus.request(Notifications.sendEmail, {
           to: user.email,
-          subject: `New documents dropped off by ${who}`,
+          subject: "New documents dropped off through your firm's drop link",
           text,
           html: '',
           kind: 'drop_off_received',

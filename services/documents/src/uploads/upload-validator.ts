@@ -55,21 +55,26 @@ export class UploadValidator {
 
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
+  /**
+   * `neverWhole`: a PDF whose trailer does not decide is taken as not protected instead of being read
+   * whole; for anonymous uploaders (the drop link), who could otherwise send many such files, again and
+   * again, and hold the instance's whole-file turns that the firm's own uploads wait for.
+   */
   async check(
     upload: Pick<UploadRow, 'storageKey'>,
     name: string,
-    options: { pageCount?: boolean } = {},
+    options: { pageCount?: boolean; neverWhole?: boolean } = {},
   ): Promise<Checked> {
     // No file is read for a caller that has stopped waiting.
     assertBeforeDeadline();
     const pdf = checkedTypeOf(name) === 'pdf';
-    const whole = pdf && !!options.pageCount;
+    const whole = pdf && !!options.pageCount && !options.neverWhole;
     return whole
       ? this.wholeFiles.run(() => this.checkObject(upload.storageKey, name, true))
-      : this.checkObject(upload.storageKey, name, false);
+      : this.checkObject(upload.storageKey, name, false, !!options.neverWhole);
   }
 
-  private async checkObject(key: string, name: string, whole: boolean): Promise<Checked> {
+  private async checkObject(key: string, name: string, whole: boolean, neverWhole = false): Promise<Checked> {
     const object = await this.store.inspect(key, {
       firstBytes: SNIFF_BYTES,
       whole,
@@ -83,15 +88,16 @@ export class UploadValidator {
         ? NOT_READ
         : whole
           ? await pdfInfo(object.bytes)
-          : await this.pdfEncryption(key, object.size, object.bytes);
+          : await this.pdfEncryption(key, object.size, object.bytes, neverWhole);
     return { valid: true, size: object.size, contentType: contentTypeOf(name), ...info };
   }
 
   /** Encryption from the trailer; the whole file through pdf-lib when the trailer does not decide. */
-  private async pdfEncryption(key: string, size: number, head: Buffer) {
+  private async pdfEncryption(key: string, size: number, head: Buffer, neverWhole: boolean) {
     const encrypted = await encryptionFromTrailer(size, head, (offset, length) =>
       this.store.readRange(key, offset, length),
     );
+    if (encrypted === undefined && neverWhole) return NOT_READ;
     return encrypted === undefined
       ? this.wholeFiles.run(async () => pdfInfo(await this.store.read(key, size)))
       : { ...NOT_READ, isProtected: encrypted };

@@ -5,6 +5,13 @@ import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 
+/** How many files and declared bytes a firm's drop link may take since a time. */
+export interface UploadQuota {
+  files: number;
+  bytes: number;
+  since: Date;
+}
+
 /** Upload ids as stored (lower case), each once. */
 export const distinctUploadIds = (ids: readonly string[]) => [
   ...new Set(ids.map((id) => id.trim().toLowerCase())),
@@ -14,9 +21,31 @@ export const distinctUploadIds = (ids: readonly string[]) => [
 export class UploadsRepository {
   constructor(@Inject(DB) private readonly db: DocumentsDb) {}
 
-  async create(scope: FirmScope, rows: (typeof uploads.$inferInsert)[]): Promise<UploadRow[]> {
+  /**
+   * Records upload links. With `quota` (the drop link's, whose uploaders are anonymous): the firm's
+   * drop-off links since `quota.since`, these included, must stay within its files and declared bytes,
+   * or nothing is recorded and the answer is undefined. The firm's lock makes two calls at once count
+   * each other.
+   */
+  async create(
+    scope: FirmScope,
+    rows: (typeof uploads.$inferInsert)[],
+    quota?: UploadQuota,
+  ): Promise<UploadRow[] | undefined> {
     if (!rows.length) return [];
-    return inFirm(this.db, scope, (tx) => tx.insert(uploads).values(rows).returning());
+    return inFirm(this.db, scope, async (tx) => {
+      if (quota) {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`drop-offs:${scope.firmId}`}))`);
+        const used = await tx.execute<{ files: number; bytes: number }>(sql`
+          select count(*)::int as files, coalesce(sum(declared_size), 0)::float8 as bytes from uploads
+          where firm_id = ${scope.firmId}::uuid and company_id is null
+            and created_at > ${quota.since.toISOString()}::timestamptz`);
+        const adding = rows.reduce((sum, r) => sum + Number(r.declaredSize), 0);
+        const { files = 0, bytes = 0 } = used.rows[0] ?? {};
+        if (files + rows.length > quota.files || bytes + adding > quota.bytes) return undefined;
+      }
+      return tx.insert(uploads).values(rows).returning();
+    });
   }
 
   /**

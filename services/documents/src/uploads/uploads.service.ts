@@ -36,7 +36,7 @@ import { CONFIG, OBJECT_STORE } from '../tokens.js';
 import { contentTypeOf, isUploadType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './file-type.rules.js';
 import { tooLateToProcess } from './upload-expiry.rules.js';
 import { type Checked, UploadValidator } from './upload-validator.js';
-import { distinctUploadIds, UploadsRepository } from './uploads.repository.js';
+import { distinctUploadIds, type UploadQuota, UploadsRepository } from './uploads.repository.js';
 
 /** Checks the files of one upload box: 1 to 999, none over 150 MB (spec 1 s.9). */
 export function assertUploadFiles(files: readonly UploadFile[]): void {
@@ -113,10 +113,12 @@ export class UploadsService {
    * its presigned PUT. `place` says where each one goes: its company (null for the firm's drop link), its
    * storage key and who asked.
    */
+  /** Links for `files`; with `quota`, a 429 and none made when they would pass it. */
   async presignedLinks(
     scope: FirmScope,
     files: readonly UploadFile[],
     place: (id: string) => { companyId: string | null; storageKey: string; createdBy?: string },
+    quota?: UploadQuota,
   ) {
     const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
     const expiresAt = new Date(Date.now() + ttl * 1000);
@@ -133,7 +135,9 @@ export class UploadsService {
           expiresAt,
         };
       }),
+      quota,
     );
+    if (!rows) throw new AppError('too_many_requests', 'drop_off_quota', Messages.dropOffQuota);
     return Promise.all(rows.map((row) => this.link(row, ttl, expiresAt)));
   }
 
