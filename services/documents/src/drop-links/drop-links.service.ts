@@ -35,11 +35,10 @@ import {
   withClaimedUploads,
 } from '../uploads/uploads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
-
-const DAY_MS = 24 * 3600_000;
-
 import { DropLinksRepository } from './drop-links.repository.js';
 import { decodeDropOffPage, encodeDropOffPage } from './drop-off-page.rules.js';
+
+const DAY_MS = 24 * 3600_000;
 
 /** Drop Link is for partners, admins and full users (spec 1 s.6). */
 function assertDropLinkManager(actor: Actor): void {
