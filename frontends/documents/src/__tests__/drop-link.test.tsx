@@ -215,6 +215,20 @@ describe('the public drop-off page', () => {
     expect(gw.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
+  it('refuses a name that hides text or carries a web address before any file is sent', async () => {
+    for (const [name, message] of [
+      ['Vera \u202eVisitor', DROP_OFF_MESSAGES.nameCharacters],
+      ['Verify at https://evil.example', DROP_OFF_MESSAGES.nameAddress],
+    ] as const) {
+      const gw = visit(`id=${ID}`);
+      await fill([file('w2.pdf')], { name, email: 'vera@example.test' });
+      fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+      expect(await screen.findByText(message)).toBeTruthy();
+      expect(gw.calls.some((c) => c.method === 'POST')).toBe(false);
+      cleanup();
+    }
+  });
+
   it('lets a visitor remove a chosen file, and refuses a file over 150 MB', async () => {
     visit(`id=${ID}`);
     const big = file('huge.pdf');

@@ -25,7 +25,13 @@ import { type ReactNode, useContext, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { Link, useSearchParams } from 'react-router';
 import { type DocumentsApi, documentsApi } from '../api/documents-api.js';
-import { DROP_OFF_MESSAGES, dropOffParams, EMAIL_PATTERN, SECURE_UPLOAD_PATH } from '../rules/drop-link.js';
+import {
+  DROP_OFF_MESSAGES,
+  dropOffParams,
+  EMAIL_PATTERN,
+  SECURE_UPLOAD_PATH,
+  uploaderNameProblem,
+} from '../rules/drop-link.js';
 import { formatSize } from '../rules/names.js';
 import { HiddenFileInput } from '../upload/HiddenFileInput.js';
 import { warnBeforeLeaving } from '../upload/leave-warning.js';
@@ -191,7 +197,7 @@ export function DropOffForm({
 
   const validate = (): Errors => {
     const found: Errors = {};
-    if (!name.trim()) found.name = DROP_OFF_MESSAGES.nameRequired;
+    found.name = uploaderNameProblem(name);
     if (!EMAIL_PATTERN.test(email.trim())) found.email = DROP_OFF_MESSAGES.emailInvalid;
     if (!files.length) found.files = DROP_OFF_MESSAGES.filesRequired;
     else found.files = checkUpload(files.map(({ file }) => ({ file, dir: '' })));

@@ -11,6 +11,8 @@ export const DROP_LINK_MESSAGES = {
 /** The public drop-off page's own texts; the upload outcomes use the upload messages of spec 1 s.8. */
 export const DROP_OFF_MESSAGES = {
   nameRequired: 'Please enter your name',
+  nameCharacters: 'Your name contains characters that are not allowed',
+  nameAddress: 'Your name cannot contain a web address',
   emailInvalid: 'Please enter a valid email',
   filesRequired: 'Please choose at least one file',
   missingLink: 'This drop link is incomplete. Please ask the firm for the full link.',
@@ -19,6 +21,24 @@ export const DROP_OFF_MESSAGES = {
 
 /** Spec 1 s.5.5: an address with a top-level domain of at least 2 letters. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+
+/** C0 controls and DEL (by code: a lint rule keeps them out of patterns), then what hides or reorders text. */
+const hasControl = (value: string) =>
+  [...value].some((c) => (c.codePointAt(0) ?? 0) < 0x20 || c === '\u007f');
+const HIDDEN = /[\u0080-\u009f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+const WEB_ADDRESS = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+
+/**
+ * What the documents service refuses in an uploader's name (it goes into the firm's email), checked here
+ * too so that no file is sent before the name is: control characters, characters that hide or reorder
+ * text, and web addresses.
+ */
+export function uploaderNameProblem(name: string): string | undefined {
+  if (!name.trim()) return DROP_OFF_MESSAGES.nameRequired;
+  if (hasControl(name) || HIDDEN.test(name)) return DROP_OFF_MESSAGES.nameCharacters;
+  if (WEB_ADDRESS.test(name)) return DROP_OFF_MESSAGES.nameAddress;
+  return undefined;
+}
 
 /** The public page of the firm drop link (spec 1 s.2.1). */
 export const DROP_LINK_PATH = '/drop-link';
