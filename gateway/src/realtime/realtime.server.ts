@@ -2,12 +2,11 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type Actor, AppError, type Logger } from '@portico/platform';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { unauthenticated } from '../auth/auth.errors.js';
+import { SESSION_REVOKED, unauthenticated } from '../auth/auth.errors.js';
 import { issuedAtMs } from '../auth/claims.rules.js';
 import { toErrorResponse } from '../errors/error-response.js';
 import { type RealtimeHub, SIGNED_OUT_CLOSE_CODE, TOKEN_EXPIRED_CLOSE_CODE } from './realtime.hub.js';
 
-const SESSION_REVOKED = 'session_revoked';
 const tooManySockets = () =>
   new AppError(
     'too_many_requests',

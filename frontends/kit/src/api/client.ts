@@ -131,11 +131,13 @@ export class ApiClient {
    * way would otherwise be undone, the tokens written back, and they are signed out instead.
    */
   private refreshOnce(failed: StoredSession): Promise<RefreshOutcome> {
+    // What a session found in storage makes of the failed one: none, someone else's, or the same user's.
+    const standing = (stored: StoredSession | null): RefreshOutcome =>
+      !stored ? 'over' : stored.user_id === failed.user_id ? 'refreshed' : 'another_user';
     this.refreshing ??= this.withLock(async (): Promise<RefreshOutcome> => {
       const current = this.session.get();
-      if (!current) return 'over';
-      if (current.user_id !== failed.user_id) return 'another_user';
-      if (current.access_token !== failed.access_token) return 'refreshed';
+      // Gone, or already replaced (another tab refreshed, or someone signed in): nothing to rotate here.
+      if (!current || current.access_token !== failed.access_token) return standing(current);
       let tokens: TokenPair;
       try {
         tokens = await this.parse<TokenPair>(
@@ -150,8 +152,7 @@ export class ApiClient {
         void this.send('POST', '/sessions/sign_out', { body: { refresh_token: tokens.refresh_token } }).catch(
           () => {},
         );
-        if (!now) return 'over';
-        return now.user_id === failed.user_id ? 'refreshed' : 'another_user';
+        return standing(now);
       }
       this.session.set(tokens);
       return 'refreshed';
