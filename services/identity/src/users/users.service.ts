@@ -46,6 +46,8 @@ function nameProblem(value: string): string | undefined {
 }
 
 const notFound = () => new AppError('not_found', 'user_not_found', Messages.notFound);
+const emailExists = () =>
+  new AppError('conflict', 'email_exists', Messages.emailExists, { fields: { email: Messages.emailExists } });
 
 @Injectable()
 export class UsersService {
@@ -90,6 +92,13 @@ export class UsersService {
       throw new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
     const forced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
 
+    // Whether another account has the address, asked before the row is locked: the question is about
+    // other users, and it takes a connection of its own (across firms) that a locked save should not wait for.
+    const askedEmail = request.email === undefined ? '' : normaliseEmail(request.email);
+    const emailTaken =
+      isValidEmail(askedEmail) &&
+      askedEmail !== user.email.toLowerCase() &&
+      (await this.users.emailTaken(askedEmail, user.id));
     const scope = firmScope(user.firmId);
     const { updated, newEmail } = await inFirm(this.db, scope, async (tx) => {
       // The rules are checked against the row as it is now, held until this save commits: two saves at
@@ -101,7 +110,7 @@ export class UsersService {
         .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
         .for('update');
       if (!current) throw notFound();
-      const { changes, fields, newEmail } = await this.profileChanges(current, request, forced);
+      const { changes, fields, newEmail } = this.profileChanges(current, request, forced, emailTaken);
       const problems = Object.values(fields);
       if (problems.length) throw badRequest(problems[0] as string, fields);
       const updated = await this.users.updateAnnounced(
@@ -129,11 +138,7 @@ export class UsersService {
     const { row, expired } = await this.secrets.findToken(token, [SecretPurpose.emailConfirmation]);
     if (!row) throw new AppError(expired ? 'gone' : 'not_found', 'link_expired', Messages.linkExpired);
     const newEmail = row.data.email ?? '';
-    if (await this.users.emailTaken(newEmail, row.userId)) {
-      throw new AppError('conflict', 'email_exists', Messages.emailExists, {
-        fields: { email: Messages.emailExists },
-      });
-    }
+    if (await this.users.emailTaken(newEmail, row.userId)) throw emailExists();
     if (!(await this.secrets.consume(row.id)))
       throw new AppError('gone', 'link_expired', Messages.linkExpired);
     const scope = firmScope(row.firmId);
@@ -168,10 +173,7 @@ export class UsersService {
         )
         .catch((err) => {
           // Another account took the address between the check above and this write.
-          if (isUniqueViolation(err))
-            throw new AppError('conflict', 'email_exists', Messages.emailExists, {
-              fields: { email: Messages.emailExists },
-            });
+          if (isUniqueViolation(err)) throw emailExists();
           throw err;
         });
     });
@@ -238,7 +240,12 @@ export class UsersService {
     return toUserMessage(user, { companyIds, twoFactorForced });
   }
 
-  private async profileChanges(user: UserRow, request: UpdateProfileRequest, twoFactorForced: boolean) {
+  private profileChanges(
+    user: UserRow,
+    request: UpdateProfileRequest,
+    twoFactorForced: boolean,
+    emailTaken: boolean,
+  ) {
     const changes: UserChanges = {};
     const fields: Record<string, string> = {};
     let newEmail: string | undefined;
@@ -248,7 +255,7 @@ export class UsersService {
       if (!email) fields.email = Messages.emailRequired;
       else if (!isValidEmail(email)) fields.email = Messages.invalidEmail;
       else if (email !== user.email.toLowerCase()) {
-        if (await this.users.emailTaken(email, user.id)) fields.email = Messages.emailExists;
+        if (emailTaken) fields.email = Messages.emailExists;
         else newEmail = email;
       }
     }
