@@ -591,6 +591,14 @@ describe('identity users, entities and firm settings over NATS', () => {
       await expect(update('Cleo Ventures LLC')).resolves.toMatchObject({ name: 'Cleo Ventures LLC' });
       // Stored in one Unicode form: the same name typed with a combining accent is the same name.
       await expect(update('Cafe\u0301 Cleo')).resolves.toMatchObject({ name: 'Caf\u00e9 Cleo' });
+      // ...so another entity of the same client typed so is refused as the same name.
+      await expect(
+        h.bus.request(
+          Identity.updateCompany,
+          { id: company('individual'), name: 'Cafe\u0301 Cleo' },
+          { actor: actor('full') },
+        ),
+      ).rejects.toMatchObject({ status: 400, message: 'Entity Name already exists.' });
       await update('Cleo Ventures LLC');
     });
 

@@ -63,11 +63,13 @@ export class CompaniesService {
     const fields: Record<string, string> = {};
     const changes: CompanyChanges = {};
     if (request.name !== undefined) {
-      const problem = validateEntityName(request.name);
+      // One Unicode form for the check and the write: a name typed with a combining accent is the same name.
+      const name = request.name.trim().normalize('NFC');
+      const problem = validateEntityName(name);
       if (problem) fields.name = problem;
-      else if (await this.companies.relatedNameTaken(firmScope(actor.firm_id), company, request.name)) {
+      else if (await this.companies.relatedNameTaken(firmScope(actor.firm_id), company, name)) {
         fields.name = Messages.entityNameExists;
-      } else changes.name = request.name.trim().normalize('NFC');
+      } else changes.name = name;
     }
     if (request.entityType !== undefined && request.entityType !== company.entityType) {
       const problem = validateEntityType(request.entityType, firm);
