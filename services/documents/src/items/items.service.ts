@@ -292,6 +292,9 @@ export class ItemsService {
         forClient: isClient(actor),
       }),
     );
+    // The query already leaves STAFF ONLY out for a client (before its limit); read again here by
+    // paths.rules, the rule's own wording, so a client never sees such an item should the database's
+    // Unicode tables read a name otherwise.
     const visible = rows.filter((row) => !isClient(actor) || !isStaffOnly(fullPathOf(row)));
     return { documents: visible.map((row) => toDocumentItem(row)), path: '/', count: visible.length };
   }
