@@ -14,8 +14,7 @@ import { cnpgConsistency, validateObject } from '../lib/schema.js';
 
 const c = contract();
 /** A service's own drain (it waits for its requests in progress); others (nginx, collectors) 25 s. */
-const DRAIN = (deployment: string) =>
-  (c.deployables as Record<string, { drainSeconds: number }>)[deployment]?.drainSeconds ?? 25;
+const DRAIN = (deployment: string) => c.deployables[deployment]?.drainSeconds ?? 25;
 
 // Fixtures: small valid objects, broken one rule at a time by the negative checks below.
 const fixtureDir = repoPath('infra/packaging-tests/fixtures');

@@ -74,7 +74,7 @@ export function imageProblems(objects: K8sObject[]): string[] {
  */
 export function deploymentProblems(
   objects: K8sObject[],
-  drainSecondsOf: number | ((deployment: string) => number),
+  drainSecondsOf: (deployment: string) => number,
 ): string[] {
   const problems: string[] = [];
   const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
@@ -100,8 +100,7 @@ export function deploymentProblems(
       const uid = sc.runAsUser ?? spec.securityContext?.runAsUser;
       if (uid === 0) problems.push(`${cw}: runs as uid 0`);
     }
-    const drainSeconds =
-      typeof drainSecondsOf === 'number' ? drainSecondsOf : drainSecondsOf(owner.metadata?.name ?? '');
+    const drainSeconds = drainSecondsOf(owner.metadata?.name ?? '');
     if (!((spec.terminationGracePeriodSeconds ?? 30) > drainSeconds))
       problems.push(`${where}: terminationGracePeriodSeconds must exceed the ${drainSeconds} s drain`);
     const anti = spec.affinity?.podAntiAffinity;
