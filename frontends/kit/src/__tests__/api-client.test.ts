@@ -310,6 +310,24 @@ describe('SessionStore across tabs', () => {
     expect(here.get()?.user_id).toBe('u2');
   });
 
+  it("tells a tab of another user's sign-in that arrives before its copy of the storage shows it", async () => {
+    // A browser keeps a copy of localStorage per page process and may deliver the channel's message
+    // first: this tab's storage still holds the first user when the other tab's sign-in is heard.
+    const copyHere = new Map<string, string>();
+    const here = new SessionStore({
+      getItem: (key: string) => copyHere.get(key) ?? null,
+      setItem: (key: string, value: string) => void copyHere.set(key, value),
+      removeItem: (key: string) => void copyHere.delete(key),
+    } as Storage);
+    opened.push(here);
+    const other = tab();
+    here.set({ ...sessionTokens(1), expires_in: 900 });
+    const changed = new Promise<void>((resolve) => here.onUserChanged(resolve));
+    other.set({ ...sessionTokens(2), user_id: 'u2', expires_in: 900 });
+    await changed;
+    expect(here.get()?.user_id).toBe('u1');
+  });
+
   it('says nothing more once signed out: the echoes of a sign-out reach no tab', async () => {
     const here = tab();
     const other = tab();

@@ -11,8 +11,13 @@ export interface StoredSession {
 
 export type SignOutReason = 'user' | 'expired' | 'forced';
 
-/** Messages between tabs of the same origin. */
-export type TabMessage = { type: 'signed_out'; reason: SignOutReason } | { type: 'signed_in' };
+/**
+ * Messages between tabs of the same origin. A sign-in names its user: a browser may deliver the
+ * message to another tab before that tab's copy of localStorage shows the new session.
+ */
+export type TabMessage =
+  | { type: 'signed_out'; reason: SignOutReason }
+  | { type: 'signed_in'; user_id: string | null };
 
 export const SESSION_KEY = 'portico.session';
 export const CHANNEL_NAME = 'portico.session';
@@ -64,19 +69,13 @@ export class SessionStore {
       window.addEventListener('storage', (e) => {
         if (e.key !== SESSION_KEY || e.newValue === e.oldValue) return;
         if (e.newValue === null) this.onTabMessage({ type: 'signed_out', reason: 'forced' });
-        else this.onTabMessage({ type: 'signed_in' });
+        else this.onTabMessage({ type: 'signed_in', user_id: userOf(e.newValue) });
       });
     }
   }
 
   get(): StoredSession | null {
-    const raw = this.storage.getItem(SESSION_KEY);
-    if (!raw) return null;
-    try {
-      return JSON.parse(raw) as StoredSession;
-    } catch {
-      return null;
-    }
+    return parseSession(this.storage.getItem(SESSION_KEY));
   }
 
   get accessToken(): string | undefined {
@@ -89,7 +88,7 @@ export class SessionStore {
     this.storage.setItem(SESSION_KEY, JSON.stringify(session));
     this.listen();
     this.userHere = session.user_id;
-    this.channel?.postMessage({ type: 'signed_in' } satisfies TabMessage);
+    this.channel?.postMessage({ type: 'signed_in', user_id: session.user_id } satisfies TabMessage);
     this.emitChange();
     return session;
   }
@@ -144,7 +143,7 @@ export class SessionStore {
       return;
     }
     const before = this.userHere;
-    this.userHere = this.get()?.user_id ?? null;
+    this.userHere = message.user_id ?? this.get()?.user_id ?? null;
     if (before && this.userHere && before !== this.userHere) {
       for (const l of this.userChangedListeners) l();
     }
@@ -159,4 +158,17 @@ export class SessionStore {
   private emitChange(): void {
     for (const l of this.changeListeners) l();
   }
+}
+
+function parseSession(raw: string | null): StoredSession | null {
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as StoredSession;
+  } catch {
+    return null;
+  }
+}
+
+function userOf(raw: string | null): string | null {
+  return parseSession(raw)?.user_id ?? null;
 }
