@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { DocumentsConfig } from '../config.js';
 import { imageToPdf } from '../downloads/image-pdf.js';
 import type { ItemsRepository } from '../items/items.repository.js';
-import { HeicConverter, heicToJpeg, heicToPng } from '../previews/heic.converter.js';
+import { HeicConverter, heicPixels, heicToJpeg } from '../previews/heic.converter.js';
 import { ImageNotConvertible } from '../previews/image-limits.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { quadrantColours, REAL_HEIC, REAL_HEIC_QUADRANTS, realHeic } from './samples.js';
@@ -24,12 +24,13 @@ describe('HEIC conversion of a real photo', () => {
     expect(await quadrantColours(preview)).toEqual(REAL_HEIC_QUADRANTS);
   });
 
-  it('makes a PNG for image-to-PDF conversion', async () => {
-    const bytes = await heicToPng(realHeic());
-    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'png', ...REAL_HEIC });
-    expect(await quadrantColours(bytes)).toEqual(REAL_HEIC_QUADRANTS);
+  it('converts it to a one-page PDF of its size and colours, encoding its pixels once', async () => {
     const pdf = await PDFDocument.load(await imageToPdf('IMG_0001.HEIC', realHeic()));
     expect(pdf.getPage(0).getSize()).toEqual(REAL_HEIC);
+    // The page's image is the JPEG made from the decoded pixels (pdf-lib embeds a JPEG as it is).
+    const jpegStart = pdfJpeg(Buffer.from(await pdf.save()));
+    expect(await sharp(jpegStart).metadata()).toMatchObject({ format: 'jpeg', ...REAL_HEIC });
+    expect(await quadrantColours(jpegStart)).toEqual(REAL_HEIC_QUADRANTS);
   });
 
   it('refuses bytes that only look like HEIC', async () => {
@@ -87,7 +88,14 @@ describe('HEIC files that declare more pixels than can be decoded', () => {
     declared.write('mif1', 8, 'ascii');
     const started = Date.now();
     await expect(heicToJpeg(declared)).rejects.toBeInstanceOf(ImageNotConvertible);
-    await expect(heicToPng(declared)).rejects.toThrow(/8000 x 8000 pixels/);
+    await expect(heicPixels(declared)).rejects.toThrow(/8000 x 8000 pixels/);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
+
+/** The bytes of the first JPEG in a PDF: from its start-of-image marker to its end-of-image marker. */
+function pdfJpeg(pdf: Buffer): Buffer {
+  const start = pdf.indexOf(Buffer.from([0xff, 0xd8, 0xff]));
+  const end = pdf.indexOf(Buffer.from([0xff, 0xd9]), start);
+  return pdf.subarray(start, end + 2);
+}

@@ -2,7 +2,7 @@ import { Semaphore } from '@portico/platform';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { extensionOf } from '../items/paths.rules.js';
-import { heicToPng } from '../previews/heic.converter.js';
+import { heicPixels } from '../previews/heic.converter.js';
 import { ImageNotConvertible, MAX_IMAGE_PIXELS } from '../previews/image-limits.js';
 
 const IMAGE_EXTENSIONS = new Set([
@@ -43,9 +43,12 @@ export async function imageToPdf(name: string, bytes: Buffer): Promise<Buffer> {
 
 async function asJpeg(name: string, bytes: Buffer): Promise<Buffer> {
   const ext = extensionOf(name);
-  // A HEIC's declared size is checked before libheif decodes it (heic.converter.ts).
-  const source = ext === 'heic' || ext === 'heif' ? await heicToPng(bytes) : bytes;
-  const image = sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+  // A HEIC's declared size is checked before libheif decodes it (heic.converter.ts); its pixels go to
+  // the JPEG encoder as they are.
+  const image =
+    ext === 'heic' || ext === 'heif'
+      ? await heicPixels(bytes)
+      : sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
   const { width = 0, height = 0, format } = await image.metadata();
   if (!width || !height || width * height > MAX_IMAGE_PIXELS)
     throw new ImageNotConvertible(`${width} x ${height} pixels is more than can be converted`);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { firmScope, type Logger, Semaphore } from '@portico/platform';
 import decodeHeic from 'heic-decode';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { DocumentsConfig } from '../config.js';
 import { recordItemEvent } from '../items/item.events.js';
 import { type ItemChanges, ItemsRepository } from '../items/items.repository.js';
@@ -32,25 +32,20 @@ async function decodePrimary(heic: Buffer) {
   }
 }
 
-/** Decodes HEIC and encodes a JPEG with sharp. */
-export async function heicToJpeg(heic: Buffer): Promise<Buffer> {
+/**
+ * A HEIC's primary image as a sharp pipeline over its decoded pixels, for the caller to encode once
+ * (a preview's JPEG, a PDF page's JPEG) instead of through an intermediate PNG.
+ */
+export async function heicPixels(heic: Buffer): Promise<Sharp> {
   const image = await decodePrimary(heic);
   return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 4 },
-  })
-    .rotate()
-    .jpeg({ quality: 85 })
-    .toBuffer();
+  });
 }
 
-/** Decodes a HEIC image to PNG bytes (for image-to-PDF conversion). */
-export async function heicToPng(heic: Buffer): Promise<Buffer> {
-  const image = await decodePrimary(heic);
-  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-    raw: { width: image.width, height: image.height, channels: 4 },
-  })
-    .png()
-    .toBuffer();
+/** Decodes HEIC and encodes a JPEG with sharp. */
+export async function heicToJpeg(heic: Buffer): Promise<Buffer> {
+  return (await heicPixels(heic)).rotate().jpeg({ quality: 85 }).toBuffer();
 }
 
 /**
