@@ -42,6 +42,15 @@ export function aCurrentUser(overrides: Partial<CurrentUser> = {}): CurrentUser 
 export const jsonResponse = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
+/**
+ * An access token shaped as the gateway's (header, claims, signature; base64url), with the claims given:
+ * what the browser reads of a token without verifying it.
+ */
+export const accessTokenWith = (claims: { sub: string; sid?: string }) => {
+  const payload = btoa(JSON.stringify(claims)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return ['eyJhbGciOiJFUzI1NiJ9', payload, 'signature'].join('.');
+};
+
 /** The tokens of the `n`th session of one user, as sign-in and refresh answer them. */
 export const sessionTokens = (n: number) => ({
   access_token: `access-${n}`,

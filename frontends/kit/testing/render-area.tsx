@@ -7,7 +7,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 
-export { aCurrentUser, jsonResponse, sessionTokens } from './fixtures.js';
+export { aCurrentUser, accessTokenWith, jsonResponse, sessionTokens } from './fixtures.js';
 
 /** One request the fake gateway received; `Body` narrows the JSON body for tests that read it. */
 export interface Call<Body = unknown> {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { jsonResponse, sessionTokens } from '../../testing/fixtures.js';
+import { accessTokenWith, jsonResponse, sessionTokens } from '../../testing/fixtures.js';
 import { ApiClient } from '../api/client.js';
 import { ApiError, errorMessage, shouldRetryRead } from '../api/errors.js';
 import { companiesApi } from '../api/users.js';
@@ -326,6 +326,23 @@ describe('SessionStore across tabs', () => {
     other.set({ ...sessionTokens(2), user_id: 'u2', expires_in: 900 });
     await changed;
     expect(here.get()?.user_id).toBe('u1');
+  });
+
+  it("tells a token of another session (another id, or another user's without ids) from the stored session's", () => {
+    const store = tab();
+    const stored = accessTokenWith({ sub: 'u1', sid: 's2' });
+    expect(store.isOtherSession(stored)).toBe(false);
+    store.set({ ...sessionTokens(1), access_token: stored, expires_in: 900 });
+    expect(store.isOtherSession(accessTokenWith({ sub: 'u1', sid: 's1' }))).toBe(true);
+    // A refreshed token of the same session.
+    expect(
+      store.isOtherSession(accessTokenWith({ sub: 'u1', sid: 's2' }).replace('signature', 'other')),
+    ).toBe(false);
+    store.set({ ...sessionTokens(1), access_token: accessTokenWith({ sub: 'u2' }), expires_in: 900 });
+    expect(store.isOtherSession(accessTokenWith({ sub: 'u1' }))).toBe(true);
+    expect(store.isOtherSession(accessTokenWith({ sub: 'u2' }))).toBe(false);
+    // What cannot be read is not taken for another session.
+    expect(store.isOtherSession('not-a-token')).toBe(false);
   });
 
   it('says nothing more once signed out: the echoes of a sign-out reach no tab', async () => {

@@ -109,6 +109,22 @@ export class SessionStore {
     this.emitSignedOut(reason, reason !== 'user');
   }
 
+  /**
+   * Whether a token is known to be of a session other than the one stored now: another session id, or
+   * another user (tokens without a session id). A socket opened with a replaced session's token, closed
+   * when that session is revoked, must not end the session that replaced it. Unknown (no stored
+   * session, a token that is not a JWT) answers false, which keeps the sign-out.
+   */
+  isOtherSession(token: string): boolean {
+    const stored = this.accessToken;
+    if (!stored || stored === token) return false;
+    const theirs = sessionClaims(token);
+    const ours = sessionClaims(stored);
+    if (!theirs || !ours) return false;
+    if (theirs.sid && ours.sid) return theirs.sid !== ours.sid;
+    return theirs.sub !== ours.sub;
+  }
+
   onSignedOut(listener: Listener): () => void {
     this.listen();
     this.signedOutListeners.add(listener);
@@ -171,4 +187,22 @@ function parseSession(raw: string | null): StoredSession | null {
 
 function userOf(raw: string | null): string | null {
   return parseSession(raw)?.user_id ?? null;
+}
+
+/**
+ * The claims of an access token that name its session and user, read without verifying it (the gateway
+ * verifies tokens; this only tells two of this browser's tokens apart).
+ */
+function sessionClaims(token: string): { sid?: string; sub?: string } | null {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
+    return {
+      ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}),
+      ...(typeof claims.sub === 'string' ? { sub: claims.sub } : {}),
+    };
+  } catch {
+    return null;
+  }
 }

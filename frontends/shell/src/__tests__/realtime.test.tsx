@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ApiClient, KitProvider, SessionStore } from '@portico/kit';
-import { jsonResponse, sessionTokens } from '@portico/kit/testing';
+import { accessTokenWith, jsonResponse, sessionTokens } from '@portico/kit/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { type ShellRuntime, ShellRuntimeContext } from '../app/services.js';
 import { Realtime } from '../realtime/Realtime.js';
@@ -130,6 +130,28 @@ describe('the realtime socket', () => {
     expect(await waitsBeforeNext(0)).toBe(4_000);
     expect(await waitsBeforeNext(0)).toBe(8_000);
     expect(await waitsBeforeNext(10_000)).toBe(2_000);
+  });
+
+  it('signs out when its session ends, not when a session that another took the place of ends', async () => {
+    const replaced = accessTokenWith({ sub: 'u1', sid: 'before' });
+    session.set({ ...sessionTokens(1), access_token: replaced, expires_in: 900 });
+    mount();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    const old = FakeSocket.all[0] as FakeSocket;
+    // Another tab signs in (as this user or another), which also signs the session it replaced out: the
+    // old socket hears of that before this tab's page follows the new session.
+    session.set({
+      ...sessionTokens(2),
+      access_token: accessTokenWith({ sub: 'u2', sid: 'after' }),
+      expires_in: 900,
+    });
+    act(() => old.onmessage?.({ data: JSON.stringify({ type: 'forced_sign_out' }) }));
+    act(() => old.onclose?.({ code: 4401 }));
+    expect(session.get()?.refresh_token).toBe('refresh-2');
+    // The new session's own socket, closed by its revocation, signs it out.
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(2));
+    act(() => FakeSocket.all[1]?.onclose?.({ code: 4401 }));
+    expect(session.get()).toBeNull();
   });
 
   it('takes the maintenance alert down on sign-out, and on a new connection until the gateway repeats it', async () => {

@@ -103,6 +103,35 @@ describe('sign-in page without the router', () => {
     ]);
   });
 
+  it('ends on the server the session this browser held when someone signs in over it, not only here', async () => {
+    const signOuts: unknown[] = [];
+    const { session } = renderSignIn('', (path, body) => {
+      if (path === '/sessions/get_preferred_sign_in_method')
+        return json({ uid: 'u2', accountant_id: 'a1', preferred_sign_in_method: 'password', methods: [] });
+      if (path === '/sessions/verify_password') return json({ auth_token: 'grant' });
+      if (path === '/sessions/exchange_token')
+        return json({ access_token: 'at-2', refresh_token: 'rt-2', expires_in: 900, user_id: 'u2' });
+      if (path === '/sessions/sign_out') {
+        signOuts.push(body);
+        return json({ message: 'Signed out' });
+      }
+      return json({ error: 'not found' }, 404);
+    });
+    session.set({
+      access_token: 'at-1',
+      refresh_token: 'rt-1',
+      user_id: 'u1',
+      is_advisor: false,
+      set_password_required: false,
+    });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'bob@client.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'pw' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(signOuts).toEqual([{ refresh_token: 'rt-1' }]));
+    expect(session.get()?.refresh_token).toBe('rt-2');
+  });
+
   it("checks the new password's rules and that its confirmation matches, before any call", async () => {
     const { calls } = renderSignIn('', () => json({ error: 'not found' }, 404), 'set-sign-in-method');
     fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));

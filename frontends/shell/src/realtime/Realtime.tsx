@@ -14,15 +14,20 @@ export function Realtime() {
   useEffect(() => {
     // Signed out, nothing of the signed-in socket stays on screen.
     if (!token) return setAlert(null);
+    // A socket tells of its own session's end: once another session replaced it (another user signed in
+    // in another tab, which also revokes the one replaced), that end is not the new session's.
+    const sessionEnded = (socketToken: string) => {
+      if (!session.isOtherSession(socketToken)) session.signOut('forced');
+    };
     return connectRealtime(config.apiUrl, () => client.freshAccessToken(), {
       // On each connection the gateway sends the alert again if it is still up.
       onOpen: () => setAlert(null),
-      onMessage: (message) => {
-        if (message.type === 'forced_sign_out') session.signOut('forced');
+      onMessage: (message, socketToken) => {
+        if (message.type === 'forced_sign_out') sessionEnded(socketToken);
         else if (message.type === 'maintenance_alert')
           setAlert(message.show && message.text ? message.text : null);
       },
-      onSignedOut: () => session.signOut('forced'),
+      onSignedOut: sessionEnded,
     });
   }, [token, config.apiUrl, session, client]);
 

@@ -9,9 +9,10 @@ export const SIGNED_OUT_CLOSE_CODE = 4401;
 /** How long a socket must stay open for its next reconnection to wait the shortest delay again. */
 export const STABLE_SOCKET_MS = 10_000;
 
+/** Each handler is told the token its socket was opened with. */
 export interface RealtimeHandlers {
-  onMessage: (message: RealtimeMessage) => void;
-  onSignedOut: () => void;
+  onMessage: (message: RealtimeMessage, token: string) => void;
+  onSignedOut: (token: string) => void;
   /** The socket is open: what it said before may be out of date (it replays what is still so). */
   onOpen?: () => void;
 }
@@ -55,6 +56,7 @@ export function connectRealtime(
       return;
     }
     if (stopped || !token) return;
+    const socketToken = token;
     socket = new WebSocket(realtimeUrl(apiUrl), [REALTIME_PROTOCOL, token]);
     socket.onopen = () => {
       openedAt = Date.now();
@@ -62,7 +64,7 @@ export function connectRealtime(
     };
     socket.onmessage = (event) => {
       try {
-        handlers.onMessage(JSON.parse(String(event.data)) as RealtimeMessage);
+        handlers.onMessage(JSON.parse(String(event.data)) as RealtimeMessage, socketToken);
       } catch {
         // not a message of ours
       }
@@ -70,7 +72,7 @@ export function connectRealtime(
     socket.onclose = (event) => {
       if (stopped) return;
       if (event.code === SIGNED_OUT_CLOSE_CODE) {
-        handlers.onSignedOut();
+        handlers.onSignedOut(socketToken);
         return;
       }
       // Only a socket that stayed up a while starts the waits again from the shortest: one the server

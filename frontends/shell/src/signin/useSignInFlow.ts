@@ -106,7 +106,12 @@ export function useSignInFlow(initial: SignInState) {
     }
     if (!step.auth_token) throw new Error(MESSAGES.signInProblem);
     const tokens = await sessions.exchangeToken(step.auth_token);
+    // A session this browser held is ended on the server too, not only forgotten here (a shared computer:
+    // the previous user's refresh token would otherwise stay valid for its whole life).
+    const replaced = session.get();
     session.set(tokens);
+    if (replaced && replaced.refresh_token !== tokens.refresh_token)
+      void sessions.signOut(replaced.refresh_token).catch(() => undefined);
     signedIn();
     navigate(
       tokens.set_password_required ? `/set-sign-in-method?redirect=${encodeURIComponent(target)}` : target,
