@@ -4,6 +4,7 @@ import { Identity } from '@portico/proto';
 import { schema } from '../schema.js';
 import { SecretsRepository } from '../sessions/secrets.repository.js';
 import { TEST_PASSWORD } from '../testing/index.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
 /** 'rejected 429', 'rejected 401' or 'fulfilled' for each settled call. */
@@ -86,15 +87,55 @@ describe('identity: sign-in limits under concurrent requests, and account change
     const { email } = user('full');
     const burst = outcomes(
       await Promise.allSettled(
-        Array.from({ length: 8 }, (_, i) =>
+        Array.from({ length: 30 }, (_, i) =>
           h.bus.request(Identity.verifyPassword, { email, password: `Wrong-${i}-Password!` }),
         ),
       ),
     );
-    expect(count(burst, 'rejected 429')).toBeGreaterThanOrEqual(1);
+    // Five passwords are compared: four are told wrong, the fifth locks; the rest are refused uncompared.
+    expect(count(burst, 'rejected 401')).toBe(4);
+    expect(count(burst, 'rejected 429')).toBe(26);
     await expect(
       h.bus.request(Identity.verifyPassword, { email, password: TEST_PASSWORD }),
     ).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('hands out five password attempts to twenty takers at once, the fifth locking, and starts again after the lock', async () => {
+    const { id } = user('partner');
+    const database = openDatabase(h.identity.databaseUrl, schema, { max: 10 });
+    try {
+      const users = new UsersRepository(database.db);
+      const taken = await Promise.all(Array.from({ length: 20 }, () => users.takePasswordAttempt(id, 5, 60)));
+      const numbered = taken.flatMap((t) => ('attempt' in t ? [t] : []));
+      expect(numbered.map((t) => t.attempt).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(numbered.filter((t) => t.locked).map((t) => t.attempt)).toEqual([5]);
+      expect(taken.filter((t) => 'lockedUntil' in t)).toHaveLength(15);
+      // The lock runs out: the next attempt is the first again.
+      await h.identity.query(`update users set locked_until = now() - interval '1 second' where id = $1`, [
+        id,
+      ]);
+      expect(await users.takePasswordAttempt(id, 5, 60)).toEqual({ attempt: 1, locked: false });
+      await h.identity.query(
+        `update users set failed_password_attempts = 0, locked_until = null where id = $1`,
+        [id],
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('lets the right password through as the fifth attempt, and lifts the lock that attempt set', async () => {
+    const { email } = user('admin');
+    for (let i = 0; i < 4; i++)
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email, password: `Wrong-${i}-Password!` }),
+      ).rejects.toMatchObject({ status: 401 });
+    await expect(
+      h.bus.request(Identity.verifyPassword, { email, password: TEST_PASSWORD }),
+    ).resolves.toBeTruthy();
+    await expect(
+      h.bus.request(Identity.verifyPassword, { email, password: 'Wrong-again-Password!' }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
   it('sends no more two-factor codes than other codes: a known password does not buy fresh guesses', async () => {

@@ -553,4 +553,81 @@ describe('identity sign-in over NATS', () => {
       ).rejects.toMatchObject({ status: 401 });
     });
   });
+
+  describe('a changed password ends what the old one opened', () => {
+    const signInWith = async (password: string) => {
+      const step = await h.bus.request(Identity.verifyPassword, { email: email('rocompany'), password });
+      return h.bus.request(Identity.exchangeToken, { authToken: step.authToken });
+    };
+    const refreshes = (refreshToken: string) =>
+      h.bus.request(Identity.refresh, { refreshToken }).then(
+        () => 'renewed',
+        (err: { status?: number }) => `refused ${err.status}`,
+      );
+
+    it('ends the sessions and the other reset links when a password is set through a reset link, and a refused password keeps the grant', async () => {
+      const before = await signInWith(TEST_PASSWORD);
+      const who = email('rocompany');
+      await h.bus.request(Identity.forgotPassword, { email: who });
+      const firstLink = await h.lastLinkTokenTo(who);
+      await h.bus.request(Identity.forgotPassword, { email: who });
+      const secondLink = await h.lastLinkTokenTo(who);
+      const { authToken: grantToken } = await h.bus.request(Identity.verifyAuthLink, { token: secondLink });
+      await expect(
+        h.bus.request(Identity.setSignInMethod, {
+          grantToken,
+          method: 'password',
+          password: 'short',
+          passwordConfirmation: 'short',
+        }),
+      ).rejects.toMatchObject({ status: 400 });
+      const set = await h.bus.request(Identity.setSignInMethod, {
+        grantToken,
+        method: 'password',
+        password: 'Changed-Pass-42',
+        passwordConfirmation: 'Changed-Pass-42',
+      });
+      expect(set.authToken).toBeTruthy();
+      expect(await refreshes(before.refreshToken)).toBe('refused 401');
+      await expect(h.bus.request(Identity.verifyAuthLink, { token: firstLink })).rejects.toMatchObject({
+        status: 410,
+      });
+      const [revoked] = await h.identity.query<{ reason: string; session_id: string }>(
+        `select payload->>'reason' as reason, payload->>'session_id' as session_id from outbox_events
+          where subject = 'events.identity.session.revoked.v1' and payload->>'session_id' = $1`,
+        [decodeJwt(before.accessToken).sid],
+      );
+      expect(revoked?.reason).toBe('password_changed');
+    });
+
+    it('keeps the session that changes the password and ends the others', async () => {
+      const here = await signInWith('Changed-Pass-42');
+      const elsewhere = await signInWith('Changed-Pass-42');
+      const actor = {
+        ...h.actorOf(h.firm, 'rocompany'),
+        session_id: decodeJwt(here.accessToken).sid as string,
+      };
+      await h.bus.request(
+        Identity.setSignInMethod,
+        { method: 'password', password: 'Changed-Again-43', passwordConfirmation: 'Changed-Again-43' },
+        { actor },
+      );
+      expect(await refreshes(here.refreshToken)).toBe('renewed');
+      expect(await refreshes(elsewhere.refreshToken)).toBe('refused 401');
+    });
+
+    it('retires the links sent to an address the account no longer has', async () => {
+      const who = email('rocompany');
+      await h.bus.request(Identity.forgotPassword, { email: who });
+      const link = await h.lastLinkTokenTo(who);
+      const actor = h.actorOf(h.firm, 'rocompany');
+      const id = h.firm.users.rocompany?.id as string;
+      const newEmail = `moved.${Date.now()}@example.com`;
+      await h.bus.request(Identity.updateProfile, { id, email: newEmail }, { actor });
+      await h.bus.request(Identity.confirmEmail, { token: await h.lastLinkTokenTo(newEmail) });
+      await expect(h.bus.request(Identity.verifyAuthLink, { token: link })).rejects.toMatchObject({
+        status: 410,
+      });
+    });
+  });
 });

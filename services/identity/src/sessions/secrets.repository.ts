@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { acrossFirms, readAcrossFirms } from '@portico/platform';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { hashSecret, randomCode, randomToken } from '../crypto/secrets.js';
 import { oneTimeSecrets } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
@@ -21,6 +21,19 @@ export const SecretPurpose = {
   setSignInMethod: 'set_sign_in_method',
 } as const;
 export type SecretPurpose = (typeof SecretPurpose)[keyof typeof SecretPurpose];
+
+/**
+ * What a user's emailed links and sign-in steps in progress are: sent to the address, or made with the
+ * password, the account had when they were issued.
+ */
+export const SIGN_IN_SECRETS: SecretPurpose[] = [
+  SecretPurpose.signInLink,
+  SecretPurpose.passwordReset,
+  SecretPurpose.twoFactorLink,
+  SecretPurpose.twoFactorChallenge,
+  SecretPurpose.setSignInMethod,
+  SecretPurpose.authGrant,
+];
 
 export const SECRET_TTL_SECONDS: Record<SecretPurpose, number> = {
   sign_in_code: 10 * 60,
@@ -80,6 +93,22 @@ export class SecretsRepository {
         .returning();
     });
     return { secret, row: row as SecretRow };
+  }
+
+  /** Uses up every live secret of the user for these purposes (links sent before a password change). */
+  async retire(userId: string, purposes: SecretPurpose[]): Promise<void> {
+    await acrossFirms(this.db, (tx) =>
+      tx
+        .update(oneTimeSecrets)
+        .set({ consumedAt: sql`now()` })
+        .where(
+          and(
+            eq(oneTimeSecrets.userId, userId),
+            inArray(oneTimeSecrets.purpose, purposes),
+            isNull(oneTimeSecrets.consumedAt),
+          ),
+        ),
+    );
   }
 
   /** Finds a live token secret; `expired` tells an expired or used link from an unknown one. */

@@ -10,7 +10,7 @@ import {
   type Tx,
 } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { IdentityConfig } from '../config.js';
 import { hashSecret, randomToken } from '../crypto/secrets.js';
 import type { KeyRing } from '../keys/signing-keys.js';
@@ -143,6 +143,38 @@ export class SessionTokensService {
         occurredAt: new Date().toISOString(),
       });
       return new Set(revoked.map((r) => r.familyId)).size;
+    });
+  }
+
+  /**
+   * Ends every session of the user but `keep` (the one making the change, if any), each announced with its
+   * id as a sign-out is: after a password change or reset, a session opened with the old password (or a
+   * stolen refresh token, renewed for a month at each refresh) must not go on.
+   */
+  async endOtherSessions(user: { id: string; firmId: string }, keep: string | undefined, reason: string) {
+    return acrossFirms(this.db, async (tx) => {
+      await lockUser(tx, user.id);
+      const revoked = await tx
+        .update(refreshTokens)
+        .set({ revokedAt: sql`now()` })
+        .where(
+          and(
+            eq(refreshTokens.userId, user.id),
+            isNull(refreshTokens.revokedAt),
+            keep ? ne(refreshTokens.familyId, keep) : undefined,
+          ),
+        )
+        .returning({ familyId: refreshTokens.familyId });
+      const families = [...new Set(revoked.map((r) => r.familyId))];
+      for (const familyId of families)
+        await recordEvent(tx, IdentityEvents.sessionsRevoked, {
+          userId: user.id,
+          firmId: user.firmId,
+          reason,
+          sessionId: familyId,
+          occurredAt: new Date().toISOString(),
+        });
+      return families.length;
     });
   }
 

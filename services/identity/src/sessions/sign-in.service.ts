@@ -23,7 +23,7 @@ import {
 import { UsersRepository } from '../users/users.repository.js';
 import { OutboundMessages } from './outbound.js';
 import { Limits, RateLimiter } from './rate-limiter.js';
-import { SecretPurpose, type SecretRow, SecretsRepository } from './secrets.repository.js';
+import { SecretPurpose, type SecretRow, SecretsRepository, SIGN_IN_SECRETS } from './secrets.repository.js';
 import { SessionTokensService } from './session-tokens.service.js';
 
 /** The result of a sign-in step: a grant, or a second factor to answer. */
@@ -84,25 +84,20 @@ export class SignInService {
       throw new AppError('unauthorized', 'email_or_password_incorrect', Messages.emailOrPasswordIncorrect);
     }
     this.assertCanSignIn(user);
-    if (user.lockedUntil && user.lockedUntil.getTime() > Date.now()) {
-      throw err.restricted(Math.ceil((user.lockedUntil.getTime() - Date.now()) / 1000));
-    }
+    const taken = await this.users.takePasswordAttempt(
+      user.id,
+      Limits.passwordFailuresBeforeLock,
+      Limits.lockSeconds,
+    );
+    if ('lockedUntil' in taken)
+      throw err.restricted(Math.max(1, Math.ceil((taken.lockedUntil.getTime() - Date.now()) / 1000)));
     if (!(await verifyPassword(user.passwordHash, password))) {
-      // Counted in the database: wrong passwords sent at once each count (a count read before them all
-      // was written back as the same number, so a burst never reached the lock).
-      const attempts = await this.users.countPasswordFailure(user);
-      if (attempts >= Limits.passwordFailuresBeforeLock) {
-        await this.users.updateSignInState(user, {
-          failedPasswordAttempts: 0,
-          lockedUntil: new Date(Date.now() + Limits.lockSeconds * 1000),
-        });
-        throw err.restricted(Limits.lockSeconds);
-      }
+      if (taken.locked) throw err.restricted(Limits.lockSeconds);
       throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
     }
-    if (user.failedPasswordAttempts || user.lockedUntil) {
-      await this.users.updateSignInState(user, { failedPasswordAttempts: 0, lockedUntil: null });
-    }
+    // The attempt was the right password: the count starts again, and a lock that this attempt set as the
+    // last one allowed is lifted.
+    await this.users.updateSignInState(user, { failedPasswordAttempts: 0, lockedUntil: null });
     if (await this.twoFactorRequired(user)) return this.startTwoFactor(user);
     return this.completed(user);
   }
@@ -253,6 +248,7 @@ export class SignInService {
       throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
     if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
     const user = await this.activeById(row.userId);
+    await this.credentialsChanged(user, undefined);
     const updated = await this.users.update(firmScope(user.firmId), user.id, {
       passwordHash: await hashPassword(password),
       preferredSignInMethod: 'password',
@@ -307,7 +303,9 @@ export class SignInService {
     who: { actor?: Actor; grantToken: string },
     input: { method: string; password: string; passwordConfirmation: string; phoneNumber: string },
   ) {
-    const user = await this.userForMethodChange(who);
+    // Everything is checked before a grant is used up: a refused password leaves the reset link's grant
+    // to try again with.
+    const { user, grantId } = await this.userForMethodChange(who);
     if (!(SIGN_IN_METHODS as readonly string[]).includes(input.method)) {
       throw badRequest(Messages.unknownSignInMethod, { method: Messages.unknownSignInMethod });
     }
@@ -329,6 +327,10 @@ export class SignInService {
       if (problem) throw badRequest(problem, { phone_number: problem });
       changes.phoneNumber = phoneDigits(phone);
     }
+    if (grantId && !(await this.secrets.consume(grantId))) throw err.linkExpired();
+    // A new password, or any change through a reset link's grant (whoever asked for the reset lost the
+    // old way in), ends the account's other sessions and links.
+    if (changes.passwordHash || grantId) await this.credentialsChanged(user, who.actor?.session_id);
     const updated = await this.users.update(firmScope(user.firmId), user.id, changes);
     // A grant to sign in with only for the sign-in step that asked for a method (set_password_required,
     // or a reset link's grant): a signed-in change from Profile Settings needs none, and a fresh grant
@@ -337,7 +339,14 @@ export class SignInService {
     return { authToken: signingIn ? await this.tokens.grant(updated) : '', preferredSignInMethod: method };
   }
 
-  private async userForMethodChange(who: { actor?: Actor; grantToken: string }): Promise<UserRow> {
+  /**
+   * The user who changes a method: the signed-in one, or the holder of a set-password grant, which the
+   * caller uses up once the change is known to be valid.
+   */
+  private async userForMethodChange(who: {
+    actor?: Actor;
+    grantToken: string;
+  }): Promise<{ user: UserRow; grantId?: string }> {
     if (who.actor) {
       const user = await this.users.get(firmScope(who.actor.firm_id), who.actor.user_id);
       if (!user) throw new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
@@ -345,15 +354,23 @@ export class SignInService {
       // the firm requires it to choose.
       if ((who.actor.readonly_access || user.readonlyAccess) && !user.setPasswordRequired)
         throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
-      return user;
+      return { user };
     }
     const { row, expired } = await this.secrets.findToken(who.grantToken, [SecretPurpose.setSignInMethod]);
     if (!row)
       throw expired
         ? err.linkExpired()
         : new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
-    if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
-    return this.activeById(row.userId);
+    return { user: await this.activeById(row.userId), grantId: row.id };
+  }
+
+  /**
+   * The password changed, or was reset: the other sessions end (the one making the change stays) and the
+   * links and sign-in steps issued before stop working, a second reset link among them.
+   */
+  private async credentialsChanged(user: UserRow, keepSession: string | undefined) {
+    await this.secrets.retire(user.id, SIGN_IN_SECRETS);
+    await this.tokens.endOtherSessions(user, keepSession, 'password_changed');
   }
 
   private async startTwoFactor(user: UserRow): Promise<SignInStep> {

@@ -10,7 +10,7 @@ import {
   type Tx,
 } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { companies, companyOwners, type IdentitySchema, type UserRow, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
 
@@ -113,15 +113,35 @@ export class UsersRepository {
   }
 
   /** Counts a wrong password in one statement; returns the new count. */
-  async countPasswordFailure(user: UserRow): Promise<number> {
-    const rows = await acrossFirms(this.db, (tx) =>
-      tx
+  /**
+   * Takes one of the user's password attempts before the password is compared, in one statement, so
+   * attempts sent at once count each other (a count of failures written after the slow comparison let a
+   * burst through, the right password included). The attempt that reaches `limit` locks the account for
+   * `lockSeconds`; a right password then clears it. A lock that has run out starts the count again.
+   * Answers the attempt's number and whether it locked, or the time a lock in force ends.
+   */
+  async takePasswordAttempt(
+    userId: string,
+    limit: number,
+    lockSeconds: number,
+  ): Promise<{ attempt: number; locked: boolean } | { lockedUntil: Date }> {
+    const attempt = sql`case when ${users.lockedUntil} is null then ${users.failedPasswordAttempts} + 1 else 1 end`;
+    return acrossFirms(this.db, async (tx) => {
+      const [taken] = await tx
         .update(users)
-        .set({ failedPasswordAttempts: sql`${users.failedPasswordAttempts} + 1` })
-        .where(eq(users.id, user.id))
-        .returning({ attempts: users.failedPasswordAttempts }),
-    );
-    return rows[0]?.attempts ?? 0;
+        .set({
+          failedPasswordAttempts: attempt,
+          lockedUntil: sql`case when ${attempt} >= ${limit} then now() + make_interval(secs => ${lockSeconds}) end`,
+        })
+        .where(and(eq(users.id, userId), or(isNull(users.lockedUntil), lte(users.lockedUntil, sql`now()`))))
+        .returning({ attempt: users.failedPasswordAttempts, lockedUntil: users.lockedUntil });
+      if (taken) return { attempt: taken.attempt, locked: taken.lockedUntil !== null };
+      const [row] = await tx
+        .select({ lockedUntil: users.lockedUntil })
+        .from(users)
+        .where(eq(users.id, userId));
+      return { lockedUntil: row?.lockedUntil ?? new Date() };
+    });
   }
 
   /** Sign-in bookkeeping (failed attempts, lock) on a user found across firms. */

@@ -20,7 +20,7 @@ import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
-import { SecretPurpose, SecretsRepository } from '../sessions/secrets.repository.js';
+import { SecretPurpose, SecretsRepository, SIGN_IN_SECRETS } from '../sessions/secrets.repository.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
 import {
   CONTACT_METHODS,
@@ -177,6 +177,8 @@ export class UsersService {
           throw err;
         });
     });
+    // Links sent to the old address (a password reset, a sign-in link) no longer open the account.
+    await this.secrets.retire(row.userId, SIGN_IN_SECRETS);
     if (previous && previous.toLowerCase() !== newEmail.toLowerCase())
       await this.tellPreviousAddress(updated, previous);
     return this.present(updated);
