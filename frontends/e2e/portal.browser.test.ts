@@ -583,6 +583,9 @@ describe('sessions across tabs', () => {
     const first = await signedIn('alice@client.test');
     await first.goto(`${portal.stack.shellUrl}/profile`);
     expect(await field(first, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
+    const alicesRefresh = await first.evaluate(
+      () => JSON.parse(localStorage.getItem('portico.session') ?? '{}').refresh_token as string,
+    );
     const second = await first.context().newPage();
     await signIn(second, portal.stack.shellUrl, 'bob@client.test', DEMO_PASSWORD);
     await second.waitForURL((url) => !url.pathname.startsWith('/signin'));
@@ -591,6 +594,17 @@ describe('sessions across tabs', () => {
     await first.getByText('Bob Brown').first().waitFor();
     expect(await first.getByText('Alice').count()).toBe(0);
     await keepScreenshot(first, 'other-user-signed-in-other-tab');
+    // Alice's session ended on the server too: her refresh token renews nothing.
+    const renewal = await fetch(`${portal.stack.gateway.url}/sessions/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: alicesRefresh }),
+    });
+    expect(renewal.status).toBe(401);
+    // And Bob, whose tab heard Alice's socket closed by that, is still signed in in both tabs.
+    await second.reload();
+    await second.getByText('Bob Brown').first().waitFor();
+    expect(new URL(first.url()).pathname).not.toBe('/signin');
   });
 });
 
