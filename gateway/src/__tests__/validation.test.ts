@@ -57,11 +57,14 @@ describe('sign-in input (spec 1 section 5.2)', () => {
     expect(refusal(sessions.sendAuthLinkBody, { redirect: '/x' }).message).toBe('Email is missing');
   });
 
-  it('needs a six-character code with its uid', () => {
-    expect(refusal(sessions.verifyCodeBody, { code: '123456' }).fields).toEqual({ uid: 'uid is missing' });
-    expect(refusal(sessions.verifyCodeBody, { uid: 'u', code: '12345' }).fields).toEqual({
-      code: 'The code must be 6 characters',
+  it('needs a six-digit code with its uid', () => {
+    expect(refusal(sessions.verifyCodeBody, { code: '123456' }).fields).toEqual({
+      uid: 'Something went wrong',
     });
+    for (const wrong of ['12345', '12345a'])
+      expect(refusal(sessions.verifyCodeBody, { uid: 'u', code: wrong }).fields).toEqual({
+        code: 'The verification code must be 6 digits',
+      });
     expect(parseInput(sessions.verifyCodeBody, { uid: 'u', code: ' 123456 ' }).code).toBe('123456');
   });
 

@@ -14,7 +14,8 @@ export const sendEmailCodeBody = z
 
 export const sendSmsCodeBody = z.object({ uid: token('uid is missing') });
 
-export const verifyCodeBody = z.object({ uid: token('uid is missing'), code: code() });
+// Spec 1 s.5.2: verification by code without a uid is 'Something went wrong', as identity answers it.
+export const verifyCodeBody = z.object({ uid: token('Something went wrong'), code: code() });
 
 export const sendAuthLinkBody = z
   .object({

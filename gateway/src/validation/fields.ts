@@ -45,7 +45,7 @@ export const code = () =>
     .string({ error: 'Code is missing' })
     .trim()
     .min(1, 'Code is missing')
-    .length(6, 'The code must be 6 characters');
+    .regex(/^\d{6}$/, 'The verification code must be 6 digits');
 
 /** Phone numbers travel as digits only; the mask (___) ___-____ is the screen's. */
 export const phoneDigits = () =>

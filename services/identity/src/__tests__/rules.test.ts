@@ -128,6 +128,8 @@ describe('redirects after sign-in', () => {
     expect(safeRedirect('/documents/abc?path=/x')).toBe('/documents/abc?path=/x');
     expect(safeRedirect('//evil.example')).toBe('');
     expect(safeRedirect('https://evil.example')).toBe('');
+    expect(safeRedirect('/\\evil.example')).toBe('');
+    expect(safeRedirect('/documents\\x')).toBe('');
   });
 });
 

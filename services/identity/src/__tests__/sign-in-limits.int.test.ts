@@ -45,6 +45,31 @@ describe('identity: sign-in limits under concurrent requests, and account change
     await expect(h.bus.request(Identity.verifyCode, { uid, code })).rejects.toMatchObject({ status: 401 });
   });
 
+  it('counts wrong codes against the account across new codes, then compares none until the hour is over', async () => {
+    const { uid, email } = user('nogroup');
+    const guessWrong = async () => {
+      await h.bus.request(Identity.sendEmailCode, { uid });
+      const code = await h.lastCodeTo(email);
+      const wrong = code === '000000' ? '111111' : '000000';
+      const told: string[] = [];
+      for (let i = 0; i < 5; i++)
+        told.push(
+          ...outcomes(await Promise.allSettled([h.bus.request(Identity.verifyCode, { uid, code: wrong })])),
+        );
+      return told;
+    };
+    // Two codes' five attempts each: ten wrong guesses, the limit of an hour.
+    expect(await guessWrong()).toEqual([...Array(4).fill('rejected 401'), 'rejected 429']);
+    expect(await guessWrong()).toEqual([...Array(4).fill('rejected 401'), 'rejected 429']);
+    // A third code, even the right one, is not compared.
+    await h.bus.request(Identity.sendEmailCode, { uid });
+    const refused = await h.bus
+      .request(Identity.verifyCode, { uid, code: await h.lastCodeTo(email) })
+      .catch((e) => e);
+    expect(refused).toMatchObject({ status: 429, message: 'Too many incorrect attempts' });
+    expect(refused.extra?.retryAfterSeconds ?? refused.retryAfterSeconds).toBeGreaterThan(3000);
+  });
+
   it('hands out exactly five attempts of a code to twenty takers at once', async () => {
     // The property the service relies on: guesses are compared only after taking an attempt.
     const { id, uid, email } = user('other');

@@ -15,6 +15,11 @@ export const Limits = {
   passwordFailuresBeforeLock: 5,
   lockSeconds: 15 * 60,
   codeAttempts: 5,
+  /**
+   * Wrong codes per account, whichever code they were for: each new code brings five attempts, so without
+   * this a script asking for codes within the send limit could guess about 2,400 times a day.
+   */
+  codeFailures: { max: 10, windowSeconds: 60 * 60 },
 } as const;
 
 /**
@@ -24,6 +29,17 @@ export const Limits = {
 @Injectable()
 export class RateLimiter {
   constructor(@Inject(DB) private readonly db: IdentityDb) {}
+
+  /** Seconds until `key` may be hit again, when its window is full; undefined when it may be now. */
+  async waitFor(key: string, limit: Limit): Promise<number | undefined> {
+    const result = await this.db.execute<{ count: number; window_start: Date | string }>(sql`
+      select count, window_start from rate_limits
+       where key = ${key} and window_start >= now() - make_interval(secs => ${limit.windowSeconds})`);
+    const row = result.rows[0];
+    if (!row || row.count < limit.max) return undefined;
+    const windowEnds = new Date(row.window_start).getTime() + limit.windowSeconds * 1000;
+    return Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000));
+  }
 
   async hit(key: string, limit: Limit): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
     const result = await this.db.execute<{ count: number; window_start: Date }>(sql`

@@ -39,8 +39,13 @@ export interface SignInStep {
 const err = {
   notFound: () => new AppError('not_found', 'user_not_found', Messages.userNotFound),
   wrongCode: () => new AppError('unauthorized', 'invalid_code', Messages.invalidOrExpiredCode),
-  tooManyAttempts: () =>
-    new AppError('too_many_requests', 'too_many_attempts', Messages.tooManyIncorrectAttempts),
+  tooManyAttempts: (retryAfterSeconds?: number) =>
+    new AppError(
+      'too_many_requests',
+      'too_many_attempts',
+      Messages.tooManyIncorrectAttempts,
+      retryAfterSeconds ? { retryAfterSeconds } : undefined,
+    ),
   restricted: (retryAfterSeconds: number) =>
     new AppError('too_many_requests', 'account_restricted', Messages.accountRestricted, {
       retryAfterSeconds,
@@ -49,7 +54,8 @@ const err = {
 };
 
 /** Only same-site paths are honoured as a redirect after sign-in. */
-export const safeRedirect = (redirect: string) => (/^\/(?!\/)[^\s]*$/.test(redirect) ? redirect : '');
+// A backslash is refused anywhere: browsers read '/\host' as '//host', another site.
+export const safeRedirect = (redirect: string) => (/^\/(?![/\\])[^\s\\]*$/.test(redirect) ? redirect : '');
 
 @Injectable()
 export class SignInService {
@@ -413,16 +419,22 @@ export class SignInService {
   /**
    * Checks a code against the live one. Each guess takes one of the code's attempts first, whether it is
    * right or not, so no number of guesses sent at once gets more than five; the fifth wrong one burns it.
+   * Wrong guesses also count against the account across codes (Limits.codeFailures): past that, no code
+   * is compared until the window ends.
    */
   private async checkCode(row: SecretRow | undefined, user: UserRow, code: string) {
+    const failuresKey = `code_fail:${user.id}`;
+    const wait = await this.limiter.waitFor(failuresKey, Limits.codeFailures);
+    if (wait !== undefined) throw err.tooManyAttempts(wait);
     if (!row) throw err.wrongCode();
     const attempt = await this.secrets.takeAttempt(row.id, Limits.codeAttempts);
     if (attempt === 'exhausted') throw err.tooManyAttempts();
     if (attempt === 'spent') throw err.wrongCode();
     if (!this.secrets.codeMatches(row, user.id, code)) {
-      if (attempt >= Limits.codeAttempts) {
+      const failures = await this.limiter.hit(failuresKey, Limits.codeFailures);
+      if (attempt >= Limits.codeAttempts || !failures.allowed) {
         await this.secrets.consume(row.id);
-        throw err.tooManyAttempts();
+        throw err.tooManyAttempts(failures.allowed ? undefined : failures.retryAfterSeconds);
       }
       throw err.wrongCode();
     }
