@@ -16,6 +16,7 @@ export const Messages = {
     'Too many verification codes were requested. Please wait a few minutes and try again.',
   smsFailed:
     'SMS code failed to send. Your phone number might be invalid. Please use the button below to reset your sign-in method.',
+  tooManyConfirmations: 'Too many confirmation emails were requested. Please wait an hour and try again.',
   codeSendFailed: 'Sorry, there was a problem sending your verification code. Please try again.',
   linkSendFailed: 'Sorry, there was a problem sending the sign-in link. Please try again later.',
   twoFactorLinkSendFailed:

@@ -92,6 +92,31 @@ describe('identity users, entities and firm settings over NATS', () => {
       ).rejects.toMatchObject({ status: 400, message: 'Email is required' });
     });
 
+    it('mails at most five confirmation links an hour, refusing the sixth before anything is saved', async () => {
+      const change = (n: number) =>
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('nogroup'), email: `ned.${n}.${Date.now()}@example.com` },
+          { actor: actor('nogroup') },
+        );
+      for (let n = 1; n <= 5; n++)
+        await expect(change(n)).resolves.toMatchObject({ emailConfirmationSent: true });
+      const pending = (await h.bus.request(Identity.currentUser, {}, { actor: actor('nogroup') }))
+        .pendingEmail;
+      await expect(change(6)).rejects.toMatchObject({
+        status: 429,
+        message: 'Too many confirmation emails were requested. Please wait an hour and try again.',
+      });
+      expect((await h.bus.request(Identity.currentUser, {}, { actor: actor('nogroup') })).pendingEmail).toBe(
+        pending,
+      );
+      // Other tests change this user's email too: they start with no confirmations counted.
+      await h.identity.query('delete from rate_limits where key = $1', [
+        `email_confirmation:${id('nogroup')}`,
+      ]);
+      await h.identity.query('update users set pending_email = null where id = $1', [id('nogroup')]);
+    });
+
     it('keeps the email until the new one is confirmed from the emailed link', async () => {
       const newEmail = `moved.${Date.now()}@example.com`;
       const res = await h.bus.request(

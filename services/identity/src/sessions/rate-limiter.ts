@@ -20,6 +20,8 @@ export const Limits = {
    * this a script asking for codes within the send limit could guess about 2,400 times a day.
    */
   codeFailures: { max: 10, windowSeconds: 60 * 60 },
+  /** Confirmation links mailed to new addresses, per account: each goes to an address the user typed. */
+  emailConfirmations: { max: 5, windowSeconds: 60 * 60 },
 } as const;
 
 /**

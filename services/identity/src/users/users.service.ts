@@ -20,6 +20,7 @@ import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
+import { Limits, RateLimiter } from '../sessions/rate-limiter.js';
 import { SecretPurpose, SecretsRepository, SIGN_IN_SECRETS } from '../sessions/secrets.repository.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
 import {
@@ -59,6 +60,7 @@ export class UsersService {
     private readonly firms: FirmsRepository,
     private readonly secrets: SecretsRepository,
     private readonly outbound: OutboundMessages,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async current(actor: Actor) {
@@ -99,6 +101,17 @@ export class UsersService {
       isValidEmail(askedEmail) &&
       askedEmail !== user.email.toLowerCase() &&
       (await this.users.emailTaken(askedEmail, user.id));
+    // Each new address is mailed a confirmation link: a bound on them, asked before anything is saved.
+    if (isValidEmail(askedEmail) && askedEmail !== user.email.toLowerCase() && !emailTaken) {
+      const { allowed, retryAfterSeconds } = await this.limiter.hit(
+        `email_confirmation:${user.id}`,
+        Limits.emailConfirmations,
+      );
+      if (!allowed)
+        throw new AppError('too_many_requests', 'too_many_confirmations', Messages.tooManyConfirmations, {
+          retryAfterSeconds,
+        });
+    }
     const scope = firmScope(user.firmId);
     const { updated, newEmail } = await inFirm(this.db, scope, async (tx) => {
       // The rules are checked against the row as it is now, held until this save commits: two saves at
