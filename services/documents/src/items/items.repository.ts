@@ -122,18 +122,23 @@ type LeanPageRow = Pick<LeanPage, 'text' | 'count' | 'more'> & {
 /** The listing order (folders first, then by name), which items_listing_idx serves and the cursor follows. */
 const LISTING_ORDER = sql`items.type desc, lower(items.name), items.created_at desc, items.id`;
 
-/** Rows after the cursor in the listing order: type desc, lower(name), created_at desc, id. */
+/**
+ * Rows after the cursor in the listing order: type desc, lower(name), created_at desc, id. The cursor
+ * holds the name as stored, folded here by PostgreSQL as the order is (not by JavaScript, whose fold of
+ * some letters differs, which skipped or repeated rows across pages).
+ */
 function afterCursor(c: ListCursor) {
   const name = sql`lower(${items.name})`;
+  const cursorName = sql`lower(${c.name})`;
   const created = sql`${c.createdAt}::timestamptz`;
   return or(
     lt(items.type, c.type),
     and(
       eq(items.type, c.type),
       or(
-        sql`${name} > ${c.name}`,
+        sql`${name} > ${cursorName}`,
         and(
-          sql`${name} = ${c.name}`,
+          sql`${name} = ${cursorName}`,
           or(
             sql`${items.createdAt} < ${created}`,
             and(sql`${items.createdAt} = ${created}`, gt(items.id, c.id)),
@@ -364,7 +369,13 @@ export class ItemsRepository {
     folder: string,
     names: readonly string[],
   ): Promise<ItemRow | undefined> {
-    const lower = names.map((name) => name.toLowerCase());
+    if (!names.length) return undefined;
+    // Folded by PostgreSQL on both sides, as the unique index folds them: JavaScript's toLowerCase folds
+    // 'İ' and a word-final 'Σ' otherwise than lower() does, and such names were never found again.
+    const asked = sql.join(
+      names.map((name) => sql`lower(${name})`),
+      sql`, `,
+    );
     const rows = await tx
       .select()
       .from(items)
@@ -372,10 +383,12 @@ export class ItemsRepository {
         and(
           this.inCompany(scope, companyId),
           eq(items.folder, folder),
-          inArray(sql`lower(${items.name})`, lower),
+          sql`lower(${items.name}) in (${asked})`,
           isNull(items.deletedAt),
         ),
       );
+    // Which of `names` each row answers, told apart the same way on both sides (JavaScript's fold).
+    const lower = names.map((name) => name.toLowerCase());
     return rows.sort((a, b) => lower.indexOf(a.name.toLowerCase()) - lower.indexOf(b.name.toLowerCase()))[0];
   }
 
@@ -398,7 +411,7 @@ export class ItemsRepository {
           id
             ? eq(items.id, id)
             : parts
-              ? and(eq(items.folder, parts[0]), sql`lower(${items.name}) = ${parts[1].toLowerCase()}`)
+              ? and(eq(items.folder, parts[0]), sql`lower(${items.name}) = lower(${parts[1]})`)
               : sql`false`,
         ),
       )

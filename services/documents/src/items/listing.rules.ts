@@ -67,7 +67,7 @@ export const cursorAfter = (
   row: Pick<ListedRow, 'type' | 'name' | 'cursorCreatedAt' | 'id'>,
 ): ListCursor => ({
   type: row.type,
-  name: row.name.toLowerCase(),
+  name: row.name,
   createdAt: row.cursorCreatedAt,
   id: row.id,
 });
