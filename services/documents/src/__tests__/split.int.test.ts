@@ -246,6 +246,41 @@ describe('splitting extracted documents', () => {
     expect(left?.n).toBe(0);
   });
 
+  it('names a part without a name after its source and pages, sanitised as every name is', async () => {
+    const id = await bulk('ledger.pdf');
+    const res = await split(id, [{ name: '', pages: '1,3-4' }]);
+    expect(res.documents.map((d) => d.name)).toEqual(['ledger pages 1 3-4.pdf']);
+  });
+
+  it('numbers a part whose name another writer took between its check and its insert', async () => {
+    const id = await bulk('w2s.pdf');
+    // Another split's part, written after this split found 'W-2.pdf' free: the first look finds nothing.
+    const taken = await bulk('other.pdf');
+    await split(taken, [{ name: 'W-2', pages: '1' }]);
+    const db = openDatabase(h.documents.databaseUrl, schema, { max: 2 });
+    try {
+      const items = new ItemsRepository(db.db);
+      const realFindLive = items.findLive.bind(items);
+      let looks = 0;
+      items.findLive = (async (...args: Parameters<ItemsRepository['findLive']>) => {
+        looks += 1;
+        return looks === 1 ? undefined : realFindLive(...args);
+      }) as ItemsRepository['findLive'];
+      const service = new ExtractedService(
+        new ExtractedRepository(db.db),
+        items,
+        new AccessClient(h.bus),
+        new S3ObjectStore(s3Options()),
+        createLogger('split-test', 'silent'),
+      );
+      const res = await service.split(actor(), request(id, [{ name: 'W-2', pages: '2' }]));
+      expect(res.documents.map((d) => d.name)).toEqual(['W-2 (1).pdf']);
+      expect(await statusOf(id)).toBe('split_succeeded');
+    } finally {
+      await db.close();
+    }
+  });
+
   describe('with a store that fails', () => {
     const database = () => openDatabase(h.documents.databaseUrl, schema, { max: 2 });
     /** The service as the module builds it, on the real database and identity, with the given store. */

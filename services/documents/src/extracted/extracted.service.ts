@@ -5,6 +5,7 @@ import {
   assertBeforeDeadline,
   badRequest,
   firmScope,
+  isUniqueViolation,
   isUuid,
   type Logger,
   Semaphore,
@@ -19,6 +20,7 @@ import type {
   UpdateMarkedAsOthersRequest,
   UpdateTagsRequest,
 } from '@portico/proto';
+import { sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { AccessClient } from '../access/access.client.js';
 import {
@@ -29,7 +31,7 @@ import {
   notFound,
 } from '../access/access.rules.js';
 import { recordItemEvent } from '../items/item.events.js';
-import { type DocTx, ItemsRepository } from '../items/items.repository.js';
+import { type DocTx, ItemsRepository, type NewItem } from '../items/items.repository.js';
 import { pathTooLong } from '../items/items.service.js';
 import { extensionOf, joinPath, numberedName, pathsFit, sanitiseName } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
@@ -64,6 +66,9 @@ export function toExtracted(row: ExtractedRow, item?: ItemRow) {
 }
 
 /** Extracted documents (spec 1 s.7.6, spec 2): annotations, splitting, descriptions, tags, attaching. */
+/** Names tried after another writer took the free one found: each failure means a file was written there meanwhile. */
+const MAX_NAME_RETRIES = 20;
+
 @Injectable()
 export class ExtractedService {
   constructor(
@@ -148,6 +153,40 @@ export class ExtractedService {
   }
 
   /**
+   * Inserts a part under its name, or the first numbered one free ('W-2 (1).pdf'). Free is checked, then
+   * taken: a file of that name written meanwhile by another split or an upload (each locks only its own
+   * source) makes the insert fail on the live-path index, and the next number is tried, the failed insert
+   * undone to a savepoint so the split's transaction goes on.
+   */
+  private async insertNumbered(
+    tx: DocTx,
+    source: Pick<ItemRow, 'firmId' | 'companyId' | 'folder'>,
+    first: string,
+    rowOf: (name: string) => NewItem,
+  ) {
+    const scope = firmScope(source.firmId);
+    const { companyId, folder } = source;
+    for (let n = 0; ; n++) {
+      const name = n === 0 ? first : numberedName(first, n);
+      const path = joinPath(folder, name);
+      if (await this.items.findLive(tx, scope, companyId, path)) continue;
+      // A part's own path must fit as every other file's does, or it could not be opened or changed.
+      if (!pathsFit([path])) throw pathTooLong();
+      // A savepoint by hand: the transaction is the connection's own (begin and commit are issued on it),
+      // so a nested drizzle transaction would begin and commit another.
+      await tx.execute(sql`savepoint split_part_name`);
+      try {
+        const child = await this.items.insert(tx, rowOf(name));
+        await tx.execute(sql`release savepoint split_part_name`);
+        return { child, name };
+      } catch (err) {
+        await tx.execute(sql`rollback to savepoint split_part_name`);
+        if (!isUniqueViolation(err) || n >= MAX_NAME_RETRIES) throw err;
+      }
+    }
+  }
+
+  /**
    * Renders each part and stores it before the next, so one part's bytes are in memory at a time (200
    * overlapping parts of a 5 MB PDF held a gigabyte when all were rendered first). Ids are chosen here
    * so the storage keys are known before the rows; each key goes into `written` before its PUT.
@@ -189,30 +228,30 @@ export class ExtractedService {
     assertSplittable(row, item);
     const results = [];
     for (const o of outputs) {
+      // A default name is made of the source's and the pages' ('1,3-5'), sanitised as any name is.
       const base =
         sanitiseName(o.part.part.name) ||
-        `${item.name.replace(/\.pdf$/i, '')} pages ${formatPageRanges(o.part.pages)}`;
-      let name = `${base.replace(/\.pdf$/i, '')}.pdf`;
-      const first = name;
-      for (let n = 1; await this.items.findLive(tx, scope, item.companyId, joinPath(item.folder, name)); n++)
-        name = numberedName(first, n);
-      // A part's own path must fit as every other file's does, or it could not be opened or changed.
-      if (!pathsFit([joinPath(item.folder, name)])) throw pathTooLong();
-      const child = await this.items.insert(tx, {
-        id: o.id,
-        firmId: scope.firmId,
-        companyId: item.companyId,
-        folder: item.folder,
-        name,
-        type: 'file',
-        storageKey: o.key,
-        size: o.size,
-        contentType: 'application/pdf',
-        uploadType: item.uploadType,
-        questionnaireId: item.questionnaireId,
-        parentDocumentId: item.id,
-        createdBy: actor.user_id,
-      });
+        sanitiseName(`${item.name.replace(/\.pdf$/i, '')} pages ${formatPageRanges(o.part.pages)}`);
+      const { child, name } = await this.insertNumbered(
+        tx,
+        item,
+        `${base.replace(/\.pdf$/i, '')}.pdf`,
+        (name) => ({
+          id: o.id,
+          firmId: scope.firmId,
+          companyId: item.companyId,
+          folder: item.folder,
+          name,
+          type: 'file',
+          storageKey: o.key,
+          size: o.size,
+          contentType: 'application/pdf',
+          uploadType: item.uploadType,
+          questionnaireId: item.questionnaireId,
+          parentDocumentId: item.id,
+          createdBy: actor.user_id,
+        }),
+      );
       const extracted = await this.repo.insert(tx, {
         firmId: scope.firmId,
         companyId: item.companyId,
