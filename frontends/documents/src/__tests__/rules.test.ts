@@ -98,6 +98,10 @@ describe('capabilities per role', () => {
     expect(isInBlockedFolder('/1999/Final', prefixes)).toBe(false);
     expect(isInBlockedFolder('/2035/Final', prefixes)).toBe(false);
     expect(isInBlockedFolder('/2024', prefixes)).toBe(false);
+    // '/' is every folder, the root included; an empty entry is none.
+    for (const path of ['/', '/Any/Where'])
+      expect(isInBlockedFolder(path, blockedPrefixes([' / ']))).toBe(true);
+    expect(isInBlockedFolder('/Any', blockedPrefixes(['', '  ']))).toBe(false);
   });
 
   it("disables a client's changes inside the company's blocked folders with 'Disabled by firm', never staff's", () => {

@@ -113,6 +113,10 @@ describe('folder rules', () => {
     expect(clientActionsDisabledIn('/1999/Final', entries)).toBe(false);
     expect(clientActionsDisabledIn('/2035/Final', entries)).toBe(false);
     expect(clientActionsDisabledIn('/2024', entries)).toBe(false);
+    // '/' is every folder, the root's files included; an empty entry is none.
+    for (const path of ['', '/a.pdf', '/Any/Where'])
+      expect(clientActionsDisabledIn(path, [' / '])).toBe(true);
+    expect(clientActionsDisabledIn('/Any', ['', '  '])).toBe(false);
   });
 });
 

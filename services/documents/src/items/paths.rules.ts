@@ -94,11 +94,13 @@ export const isInSystemFolder = (path: string) => isWithin(path, `/${SYSTEM_FOLD
 
 /**
  * The company setting folders_where_client_actions_disabled (spec 1 s.4.3) as path prefixes: each entry
- * is a path prefix, or a pattern whose {year} stands for any year from 2000 to 2034.
+ * is a path prefix, or a pattern whose {year} stands for any year from 2000 to 2034. '/' is the root, so
+ * every folder; an empty entry is no folder.
  */
 export function clientBlockedPrefixes(entries: readonly string[]): string[] {
   const prefixes: (string | undefined)[] = [];
   for (const entry of entries) {
+    if (entry.trim() === '/') return [''];
     if (entry.includes('{year}')) {
       for (let year = YEAR_PATTERN_FIRST; year <= YEAR_PATTERN_LAST; year++)
         prefixes.push(normalisePath(entry.replaceAll('{year}', String(year))));
