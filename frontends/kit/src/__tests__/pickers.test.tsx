@@ -93,6 +93,18 @@ describe('EntityCombobox', () => {
     expect(calls.at(-1)).toMatchObject({ page: 1, rows_per_page: 10 });
   });
 
+  it('says the entities could not be read, not that there are none, when the search fails', async () => {
+    const failing: EntitySearch = async () => {
+      throw new Error('Service Unavailable');
+    };
+    renderWithKit(<ComboHarness search={failing} onChange={() => {}} />);
+    fireEvent.focus(screen.getByLabelText('Entity'));
+    await advance(300);
+    await advance(0);
+    expect(screen.getByText('Failed to fetch companies')).toBeTruthy();
+    expect(screen.queryByText('No entities found')).toBeNull();
+  });
+
   it('lists inactive entities as not selectable', async () => {
     const { search } = searchSpy();
     const chosen: Entity[] = [];
@@ -184,6 +196,17 @@ describe('EntityChips', () => {
     await advance(1);
     await advance(0);
     expect(calls.slice(before).map((c) => c.search_term)).toEqual(['beta']);
+  });
+
+  it('says the entities could not be read when the search fails', async () => {
+    const failing: EntitySearch = async () => {
+      throw new Error('Service Unavailable');
+    };
+    renderWithKit(<EntityChips label="Entities" value={[]} onChange={() => {}} search={failing} />);
+    fireEvent.focus(screen.getByLabelText('Entities'));
+    await advance(160);
+    await advance(0);
+    expect(screen.getByText('Failed to fetch companies')).toBeTruthy();
   });
 
   it("shows '+N more' past the visible limit", () => {

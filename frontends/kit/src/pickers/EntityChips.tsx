@@ -2,7 +2,7 @@ import { Combobox, Group, Pill, PillsInput, Select, Text, useCombobox } from '@m
 import { useState } from 'react';
 import { useApi } from '../api/ApiProvider.js';
 import type { Entity } from '../api/users.js';
-import { CHIPS_DEBOUNCE_MS, type EntitySearch, useEntitySearch } from './useEntitySearch.js';
+import { CHIPS_DEBOUNCE_MS, ENTITIES_FAILED, type EntitySearch, useEntitySearch } from './useEntitySearch.js';
 
 /** Chips shown before '+N more' (the spec fixes a limit without stating it). */
 export const DEFAULT_VISIBLE_CHIPS = 3;
@@ -40,7 +40,7 @@ export function EntityChips({
   const api = useApi();
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [text, setText] = useState('');
-  const { entities } = useEntitySearch(text, CHIPS_DEBOUNCE_MS, combobox.dropdownOpened, search);
+  const { entities, query } = useEntitySearch(text, CHIPS_DEBOUNCE_MS, combobox.dropdownOpened, search);
   const selected = new Set(value.map((e) => e.id));
   const limit = single ? 1 : visibleChips;
   const shown = value.slice(0, limit);
@@ -117,7 +117,9 @@ export function EntityChips({
               </Text>
             </Combobox.Option>
           ))}
-          {entities.length === 0 && <Combobox.Empty>No entities found</Combobox.Empty>}
+          {entities.length === 0 && (
+            <Combobox.Empty>{query.isError ? ENTITIES_FAILED : 'No entities found'}</Combobox.Empty>
+          )}
         </Combobox.Options>
       </Combobox.Dropdown>
     </Combobox>

@@ -4,6 +4,7 @@ import type { Entity } from '../api/users.js';
 import {
   COMBOBOX_BLUR_CLOSE_MS,
   COMBOBOX_DEBOUNCE_MS,
+  ENTITIES_FAILED,
   type EntitySearch,
   useEntitySearch,
 } from './useEntitySearch.js';
@@ -103,7 +104,10 @@ export function EntityCombobox({
             </Combobox.Option>
           ))}
           {!suggesting && query.hasNextPage && <Combobox.Option value="__more">Show more</Combobox.Option>}
-          {!suggesting && !query.isFetching && entities.length === 0 && (
+          {!suggesting && !query.isFetching && query.isError && (
+            <Combobox.Empty>{ENTITIES_FAILED}</Combobox.Empty>
+          )}
+          {!suggesting && !query.isFetching && !query.isError && entities.length === 0 && (
             <Combobox.Empty>No entities found</Combobox.Empty>
           )}
         </Combobox.Options>

@@ -8,6 +8,8 @@ export const ENTITY_PAGE_SIZE = 10;
 /** Entity search debounce in the selector and in the chips (spec 1 s.9). */
 export const COMBOBOX_DEBOUNCE_MS = 300;
 export const CHIPS_DEBOUNCE_MS = 160;
+/** What a picker says when the entity list could not be read (spec 1 s.8, Entity list). */
+export const ENTITIES_FAILED = 'Failed to fetch companies';
 /** The combobox closes this long after it loses focus. */
 export const COMBOBOX_BLUR_CLOSE_MS = 240;
 

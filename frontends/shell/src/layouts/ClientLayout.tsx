@@ -1,8 +1,11 @@
 import {
+  Alert,
   Box,
+  Button,
   buildNavigation,
   CLIENT_MOBILE_SEGMENTS,
   CURRENT_USER_KEY,
+  ENTITIES_FAILED,
   type Entity,
   errorMessage,
   Group,
@@ -145,6 +148,15 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
         />
       )}
       <Stack component="main" p="md" gap="md">
+        {entities.isError && (
+          // Without the list the pages of an entity (Documents, the entity profile) cannot be offered:
+          // said so, instead of a client who seems to have no entity.
+          <Alert color="red" role="alert" title={ENTITIES_FAILED} data-testid="entities-failed">
+            <Button size="xs" variant="light" mt="xs" onClick={() => void entities.refetch()}>
+              Try again
+            </Button>
+          </Alert>
+        )}
         {user.readonly_access && <ReadOnlyBanner variant="account" />}
         {!user.readonly_access && selected?.readonly_access && <ReadOnlyBanner variant="entity" />}
         <Outlet />
