@@ -73,6 +73,16 @@ describe('file manager', () => {
     fireEvent.click(screen.getByRole('switch', { name: 'Include deleted files' }));
     expect(await within(await table()).findByText('Deleted')).toBeTruthy();
     expect(screen.getByTestId('item-count').textContent).toBe('4 items');
+    // A deleted file's description is not offered for editing (its menu has no Edit Description either).
+    const deletedRow = within(await table())
+      .getByText('old.pdf')
+      .closest('tr') as HTMLElement;
+    expect(within(deletedRow).queryByText('Add a description')).toBeNull();
+    expect(
+      within(deletedRow)
+        .queryAllByRole('button')
+        .map((b) => b.textContent),
+    ).not.toContain('Add a description');
   });
 
   it('shows clients no advisor pieces and no STAFF ONLY folder', async () => {

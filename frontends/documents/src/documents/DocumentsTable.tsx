@@ -264,18 +264,21 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
               helper.accessor('description', {
                 header: 'Description',
                 enableSorting: false,
-                cell: ({ row }) =>
-                  row.original.type === 'folder' ? null : (
-                    <UnstyledButton
-                      onClick={() =>
-                        caps.editDescription.enabled && onAction('editDescription', row.original)
-                      }
-                    >
-                      <Text size="sm" c={row.original.description ? undefined : 'dimmed'}>
-                        {row.original.description || 'Add a description'}
-                      </Text>
-                    </UnstyledButton>
-                  ),
+                cell: ({ row }) => {
+                  const item = row.original;
+                  if (item.type === 'folder') return null;
+                  const text = (
+                    <Text size="sm" c={item.description ? undefined : 'dimmed'}>
+                      {item.description || (item.deleted_at ? '' : 'Add a description')}
+                    </Text>
+                  );
+                  // As the row's menu: a deleted file's description is read, not edited (restore it first).
+                  return itemActions(caps, item).editDescription.enabled ? (
+                    <UnstyledButton onClick={() => onAction('editDescription', item)}>{text}</UnstyledButton>
+                  ) : (
+                    text
+                  );
+                },
               }),
             ]
           : []),
