@@ -132,6 +132,31 @@ describe('sign-in page without the router', () => {
     expect(session.get()?.refresh_token).toBe('rt-2');
   });
 
+  it("says the spec's text when the first step's code or link cannot be sent, and the server's refusal as it is", async () => {
+    let method = 'email';
+    let sendAnswer = () => json({ error: 'unavailable', message: 'Service Unavailable' }, 503);
+    renderSignIn('', (path) => {
+      if (path === '/sessions/get_preferred_sign_in_method')
+        return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: method, methods: [] });
+      if (path === '/sessions/send_email_verification_code' || path === '/sessions/send_auth_link')
+        return sendAnswer();
+      return json({ error: 'not found' }, 404);
+    });
+    const submit = () => {
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'alice@client.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    };
+    submit();
+    expect(await screen.findByText(MESSAGES.codeSendFailed)).toBeTruthy();
+    method = '';
+    submit();
+    expect(await screen.findByText(MESSAGES.linkSendFailed)).toBeTruthy();
+    sendAnswer = () =>
+      json({ error: 'too_many_sends', message: 'Too many verification codes were requested.' }, 429);
+    submit();
+    expect(await screen.findByText('Too many verification codes were requested.')).toBeTruthy();
+  });
+
   it("checks the new password's rules and that its confirmation matches, before any call", async () => {
     const { calls } = renderSignIn('', () => json({ error: 'not found' }, 404), 'set-sign-in-method');
     fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));

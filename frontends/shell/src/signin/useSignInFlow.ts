@@ -15,6 +15,17 @@ function shownError(err: unknown, listed?: string): string {
   return errorMessage(err, listed);
 }
 
+/**
+ * A send that failed on the way (the network, or a service away: 5xx) says the spec's text for that send
+ * (s.8), wherever it was started; a refusal (4xx, a 429 with its wait) keeps the server's message.
+ */
+const sendFailed =
+  (text: string) =>
+  (err: unknown): never => {
+    if (isApiError(err) && err.status < 500) throw err;
+    throw new Error(text);
+  };
+
 export interface Flow {
   email: string;
   uid: string;
@@ -175,7 +186,9 @@ export function useSignInFlow(initial: SignInState) {
 
   async function sendLink(uid: string, accountantId: string) {
     if (!uid || !accountantId) throw new Error(MESSAGES.somethingWrong);
-    const sent = await sessions.sendAuthLink({ uid, accountant_id: accountantId, redirect });
+    const sent = await sessions
+      .sendAuthLink({ uid, accountant_id: accountantId, redirect })
+      .catch(sendFailed(MESSAGES.linkSendFailed));
     go('sent-link', { sentTo: sent.sent_to });
   }
 
@@ -192,7 +205,7 @@ export function useSignInFlow(initial: SignInState) {
 
   async function sendEmailCode(uid: string) {
     if (!uid) throw new Error(MESSAGES.somethingWrong);
-    const sent = await sessions.sendEmailCode(uid);
+    const sent = await sessions.sendEmailCode(uid).catch(sendFailed(MESSAGES.codeSendFailed));
     go('sent-email', { sentTo: sent.sent_to });
   }
 
