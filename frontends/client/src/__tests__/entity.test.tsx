@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { addressLabels, COUNTRY_CODES, countryOptions, isKnownCountry } from '../entity/countries.js';
 import { ENTITY_MESSAGES, EntityProfileForm } from '../entity/EntityProfileForm.js';
 import PreviewUserRoute from '../preview/PreviewUserRoute.js';
-import { anEntity, aUser, renderArea } from './render.js';
+import { anEntity, aUser, type Call, renderArea } from './render.js';
 
 const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
 
@@ -113,7 +113,7 @@ describe('advisor preview of a client profile', () => {
       (c) => {
         if (c.path === '/users/u-9') return { body: aUser({ id: 'u-9', company_ids: ['c-1', 'c-2'] }) };
         if (c.path === '/companies/c-1') return { body: anEntity() };
-        if (c.path === '/companies/c-2')
+        if (c.path === '/companies/c-2' || c.path === '/companies/h2')
           return { body: anEntity({ id: 'c-2', hash_id: 'h2', name: 'Trust' }) };
         return undefined;
       },
@@ -129,6 +129,33 @@ describe('advisor preview of a client profile', () => {
     expect(screen.queryByRole('button', { name: 'Update Profile' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Save Information' })).toBeNull();
     expect(calls.every((c) => c.method === 'GET')).toBe(true);
+  });
+
+  it("shows the entity the link names past the first twenty, and says so when the link names another client's", async () => {
+    const ids = Array.from({ length: 25 }, (_, i) => `c-${i + 1}`);
+    const answer = (c: Call) => {
+      if (c.path === '/users/u-9') return { body: aUser({ id: 'u-9', company_ids: ids }) };
+      const id = c.path.replace('/companies/', '');
+      if (id === 'h25') return { body: anEntity({ id: 'c-25', hash_id: 'h25', name: 'Twenty-fifth LLC' }) };
+      if (id === 'h-other')
+        return { body: anEntity({ id: 'c-99', hash_id: 'h-other', name: 'Someone Else Inc' }) };
+      if (ids.includes(id))
+        return { body: anEntity({ id, hash_id: `h${id.slice(2)}`, name: `Entity ${id}` }) };
+      return undefined;
+    };
+    const first = renderArea(
+      <PreviewUserRoute basePath="/preview/user" />,
+      answer,
+      '/u-9?previewCompanyHash=h25',
+    );
+    await screen.findByRole('heading', { name: 'Twenty-fifth LLC' });
+    first.unmount();
+    renderArea(<PreviewUserRoute basePath="/preview/user" />, answer, '/u-9?previewCompanyHash=h-other');
+    expect((await screen.findByTestId('preview-entity-not-found')).textContent).toContain(
+      "not one of Alice Anders's entities",
+    );
+    expect(screen.queryByRole('heading', { name: 'Someone Else Inc' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Entity c-1' })).toBeNull();
   });
 
   it('says the user is not found when the gateway answers 404', async () => {

@@ -47,16 +47,29 @@ function PreviewUser() {
     queryFn: () => Promise.all(companyIds.map((id) => api.companies.get(id))),
     enabled: companyIds.length > 0,
   });
+  const hash = params.get('previewCompanyHash');
+  // The entity the link names, read by its hash whether or not it is among the first ones listed; only
+  // one of the client's own is shown (a hash of another entity, or a mistyped one, is said to be so).
+  const asked = useQuery({
+    queryKey: ['preview_user_entity', hash],
+    queryFn: () =>
+      api.companies.get(hash as string).catch((err: unknown) => {
+        if (isApiError(err) && err.status === 404) return null;
+        throw err;
+      }),
+    enabled: !!hash,
+  });
   const [chosen, setChosen] = useState<string | null>(null);
 
-  if (user.isPending) return <Loader aria-label="Loading" />;
+  if (user.isPending || (hash && asked.isPending)) return <Loader aria-label="Loading" />;
   if (isApiError(user.error) && user.error.status === 404) return <UserNotFound />;
-  if (user.isError || !user.data) return <ErrorFallback />;
+  if (user.isError || !user.data || asked.isError) return <ErrorFallback />;
   const client = user.data;
-  const list: Entity[] = entities.data ?? [];
-  const hash = params.get('previewCompanyHash');
-  const entity =
-    list.find((e) => e.id === chosen) ?? list.find((e) => hash && e.hash_id === hash) ?? list[0] ?? null;
+  const askedOwn = asked.data && client.company_ids.includes(asked.data.id) ? asked.data : null;
+  const listed: Entity[] = entities.data ?? [];
+  const list = askedOwn && !listed.some((e) => e.id === askedOwn.id) ? [askedOwn, ...listed] : listed;
+  const notTheirs = !!hash && !askedOwn;
+  const entity = list.find((e) => e.id === chosen) ?? (notTheirs ? null : (askedOwn ?? list[0] ?? null));
   return (
     <Stack gap="lg" data-testid="profile-preview">
       <Alert color="gray" variant="light">
@@ -75,6 +88,11 @@ function PreviewUser() {
           allowDeselect={false}
           onChange={(v) => setChosen(v)}
         />
+      )}
+      {notTheirs && !entity && (
+        <Alert color="yellow" variant="light" data-testid="preview-entity-not-found">
+          The entity in this link is not one of {client.full_name || client.email}'s entities.
+        </Alert>
       )}
       {entity ? (
         <EntityProfileForm key={entity.id} entity={entity} preview />
