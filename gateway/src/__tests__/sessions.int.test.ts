@@ -13,6 +13,7 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
   let lookup: ReturnType<typeof respond>;
   let exchange: ReturnType<typeof respond>;
   let twoFactor: ReturnType<typeof respond>;
+  let authLink: ReturnType<typeof respond>;
 
   type Json = Record<string, unknown> & { fields?: unknown; trace_id?: string; error?: string };
   const json = async (res: Response) => (await res.json()) as Json;
@@ -40,7 +41,8 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
       ok({ access_token: 'a', refresh_token: 'r', expires_in: 900 }),
     );
     twoFactor = respond(nc, Identity.sendTwoFactor, () => ok({ sent_to: 'j***@example.com' }));
-    stops.push(lookup.stop, exchange.stop, twoFactor.stop);
+    authLink = respond(nc, Identity.sendAuthLink, () => ok({ sent_to: 'j***@example.com' }));
+    stops.push(lookup.stop, exchange.stop, twoFactor.stop, authLink.stop);
     stops.push(respond(nc, Identity.forgotPassword, () => ({ delayMs: 2_000, response: {} })).stop);
     stops.push(
       respond(nc, Identity.refresh, () =>
@@ -130,6 +132,18 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
     expect(twoFactor.received.at(-1)?.data).toEqual({ challenge_token: 'c', delivery: 'code' });
     await post('/sessions/send_2fa_link', { challenge_token: 'c' });
     expect(twoFactor.received.at(-1)?.data).toEqual({ challenge_token: 'c', delivery: 'link' });
+  });
+
+  it('takes the firm of a sign-in link as the spec names it (accountantId) or as the lookup does', async () => {
+    for (const firm of [{ accountantId: 'acc-1' }, { accountant_id: 'acc-1' }]) {
+      const res = await post('/sessions/send_auth_link', { uid: 'u-1', redirect: '/documents', ...firm });
+      expect(res.status).toBe(200);
+      expect(authLink.received.at(-1)?.data).toMatchObject({
+        uid: 'u-1',
+        accountant_id: 'acc-1',
+        redirect: '/documents',
+      });
+    }
   });
 
   it('answers 504 within the request timeout when the service is slow', async () => {

@@ -55,6 +55,13 @@ describe('sign-in input (spec 1 section 5.2)', () => {
     expect(refusal(sessions.sendEmailCodeBody, {}).fields).toEqual({ email: 'Email is missing' });
     expect(parseInput(sessions.sendEmailCodeBody, { uid: 'u-1' })).toEqual({ uid: 'u-1' });
     expect(refusal(sessions.sendAuthLinkBody, { redirect: '/x' }).message).toBe('Email is missing');
+    // The spec's key for the firm and the lookup's are both taken, as the one identity reads.
+    for (const firm of [{ accountantId: 'f-1' }, { accountant_id: 'f-1' }])
+      expect(parseInput(sessions.sendAuthLinkBody, { uid: 'u-1', redirect: '/x', ...firm })).toEqual({
+        uid: 'u-1',
+        redirect: '/x',
+        accountant_id: 'f-1',
+      });
   });
 
   it('needs a six-digit code with its uid', () => {

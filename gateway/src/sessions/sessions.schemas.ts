@@ -17,14 +17,21 @@ export const sendSmsCodeBody = z.object({ uid: token('uid is missing') });
 // Spec 1 s.5.2: verification by code without a uid is 'Something went wrong', as identity answers it.
 export const verifyCodeBody = z.object({ uid: token('Something went wrong'), code: code() });
 
+// Spec 1 s.7.5 names the firm `accountantId` in this call, where the lookup answers `accountant_id`:
+// either spelling is taken.
 export const sendAuthLinkBody = z
   .object({
     email: optionalText(254),
     uid: optionalText(100),
     accountant_id: optionalText(100),
+    accountantId: optionalText(100),
     redirect: optionalText(2_048),
   })
-  .refine((body) => !!body.uid || !!body.email, emailOrUid);
+  .refine((body) => !!body.uid || !!body.email, emailOrUid)
+  .transform(({ accountantId, accountant_id, ...body }) => ({
+    ...body,
+    accountant_id: accountant_id || accountantId,
+  }));
 
 export const verifyAuthLinkBody = z.object({ token: token('Token is missing') });
 

@@ -34,7 +34,8 @@ export const sessionsApi = (api: ApiClient) => {
     verifyCode: (uid: string, code: string) =>
       api.post<SignInStep>('/sessions/verify_verification_code', { uid, code }, open),
     sendAuthLink: (
-      body: { uid: string; accountant_id: string; redirect?: string } | { email: string; redirect?: string },
+      // The firm as spec 1 s.7.5 names it in this call.
+      body: { uid: string; accountantId: string; redirect?: string } | { email: string; redirect?: string },
     ) => api.post<SentLink>('/sessions/send_auth_link', body, open),
     verifyAuthLink: (token: string) => api.post<VerifiedLink>('/sessions/verify_auth_link', { token }, open),
     forgotPassword: (email: string) => api.post<SentLink>('/sessions/forgot_password', { email }, open),

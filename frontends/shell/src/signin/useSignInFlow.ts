@@ -187,7 +187,7 @@ export function useSignInFlow(initial: SignInState) {
   async function sendLink(uid: string, accountantId: string) {
     if (!uid || !accountantId) throw new Error(MESSAGES.somethingWrong);
     const sent = await sessions
-      .sendAuthLink({ uid, accountant_id: accountantId, redirect })
+      .sendAuthLink({ uid, accountantId, redirect })
       .catch(sendFailed(MESSAGES.linkSendFailed));
     go('sent-link', { sentTo: sent.sent_to });
   }
