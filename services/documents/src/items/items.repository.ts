@@ -119,6 +119,15 @@ type LeanPageRow = Pick<LeanPage, 'text' | 'count' | 'more'> & {
   lastCreatedAt: string | null;
 };
 
+/**
+ * How a folder read for a change is held until its transaction ends. A writer into a folder (an upload,
+ * a new folder, a move or copy landing there) holds each folder of the path 'share'; whatever deletes,
+ * renames or moves an item holds it 'update'. So a folder is not deleted or moved from under files being
+ * written into it (under read committed, the subtree statement did not see them, and they stayed live
+ * under a folder that was gone): one waits for the other, and sees what it wrote.
+ */
+export type RowLock = 'share' | 'update';
+
 /** The listing order (folders first, then by name), which items_listing_idx serves and the cursor follows. */
 const LISTING_ORDER = sql`items.type desc, lower(items.name), items.created_at desc, items.id`;
 
@@ -353,14 +362,16 @@ export class ItemsRepository {
     scope: FirmScope,
     companyId: string,
     fullPath: string,
+    lock?: RowLock,
   ): Promise<ItemRow | undefined> {
     const parts = splitPath(fullPath);
-    return parts ? this.findChild(tx, scope, companyId, parts[0], [parts[1]]) : undefined;
+    return parts ? this.findChild(tx, scope, companyId, parts[0], [parts[1]], lock) : undefined;
   }
 
   /**
    * The live item directly in `folder` named one of `names`, compared case-insensitively; the first of
-   * `names` wins when several are there.
+   * `names` wins when several are there. `lock` holds the rows found until the transaction ends (see
+   * RowLock).
    */
   async findChild(
     tx: DocTx,
@@ -368,6 +379,7 @@ export class ItemsRepository {
     companyId: string,
     folder: string,
     names: readonly string[],
+    lock?: RowLock,
   ): Promise<ItemRow | undefined> {
     if (!names.length) return undefined;
     // Folded by PostgreSQL on both sides, as the unique index folds them: JavaScript's toLowerCase folds
@@ -376,7 +388,7 @@ export class ItemsRepository {
       names.map((name) => sql`lower(${name})`),
       sql`, `,
     );
-    const rows = await tx
+    const query = tx
       .select()
       .from(items)
       .where(
@@ -387,6 +399,7 @@ export class ItemsRepository {
           isNull(items.deletedAt),
         ),
       );
+    const rows = await (lock ? query.for(lock) : query);
     // Which of `names` each row answers, told apart the same way on both sides (JavaScript's fold).
     const lower = names.map((name) => name.toLowerCase());
     return rows.sort((a, b) => lower.indexOf(a.name.toLowerCase()) - lower.indexOf(b.name.toLowerCase()))[0];

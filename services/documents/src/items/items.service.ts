@@ -38,7 +38,13 @@ import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-
 import { BUS, LOG, OBJECT_STORE } from '../tokens.js';
 import { recordItemEvent, recordItemEvents } from './item.events.js';
 import { listedToDocumentItem, toDocumentItem } from './item.mapper.js';
-import { type DocTx, ItemsRepository, type ListCursor, type ListedRow } from './items.repository.js';
+import {
+  type DocTx,
+  ItemsRepository,
+  type ListCursor,
+  type ListedRow,
+  type RowLock,
+} from './items.repository.js';
 import {
   cursorAfter,
   decodePageToken,
@@ -142,14 +148,19 @@ export class ItemsService {
     firmId: string,
     companyId: string,
     folder: string,
+    lock?: 'share',
   ): Promise<{ path: string; missing: string[] }> {
     const segments = folder.split('/').filter(Boolean);
     let path = '';
     for (const [i, segment] of segments.entries()) {
-      const found = await this.repo.findChild(tx, firmScope(firmId), companyId, path, [
-        segment,
-        sanitiseName(segment),
-      ]);
+      const found = await this.repo.findChild(
+        tx,
+        firmScope(firmId),
+        companyId,
+        path,
+        [segment, sanitiseName(segment)],
+        lock,
+      );
       if (found && found.type !== 'folder') throw notFound(Messages.folderNotFound);
       if (!found) {
         const names = segments.slice(i).map(sanitiseName);
@@ -163,9 +174,9 @@ export class ItemsService {
     return { path, missing: [] };
   }
 
-  /** An existing folder's stored path, or 404. */
+  /** An existing folder's stored path, or 404; its folders held while something is written into it. */
   private async existingFolder(tx: DocTx, actor: Actor, companyId: string, folder: string) {
-    const { path, missing } = await this.storedFolder(tx, actor.firm_id, companyId, folder);
+    const { path, missing } = await this.storedFolder(tx, actor.firm_id, companyId, folder, 'share');
     if (missing.length) throw notFound(Messages.folderNotFound);
     return path;
   }
@@ -335,7 +346,13 @@ export class ItemsService {
     const folder = requestPath(req.path);
     const scope = firmScope(actor.firm_id);
     const renaming = this.repo.transaction(scope, async (tx) => {
-      const item = await this.liveOrThrow(tx, actor, access.companyId, joinPath(folder, req.itemName.trim()));
+      const item = await this.liveOrThrow(
+        tx,
+        actor,
+        access.companyId,
+        joinPath(folder, req.itemName.trim()),
+        'update',
+      );
       if (item.isSystem || isSystemPath(fullPathOf(item))) throw systemFolder();
       assertCanChange(actor, access, kindOf(item), fullPathOf(item));
       const newName =
@@ -376,7 +393,14 @@ export class ItemsService {
     const obsolete: string[] = [];
     try {
       const row = await this.repo.transaction(scope, async (tx) => {
-        const item = await this.liveOrThrow(tx, actor, source.companyId, askedOldPath);
+        // A copy holds its source as a writer does ('share'): not deleted or moved while it is read.
+        const item = await this.liveOrThrow(
+          tx,
+          actor,
+          source.companyId,
+          askedOldPath,
+          moving ? 'update' : 'share',
+        );
         // As stored: the asked path may differ from it in case.
         const oldPath = fullPathOf(item);
         // The system folders stay where they are, and nothing goes into them by hand (spec 3 s.9).
@@ -535,7 +559,7 @@ export class ItemsService {
     const full = requestPath(path);
     const scope = firmScope(actor.firm_id);
     await this.repo.transaction(scope, async (tx) => {
-      const item = await this.liveOrThrow(tx, actor, access.companyId, full);
+      const item = await this.liveOrThrow(tx, actor, access.companyId, full, 'update');
       if (item.isSystem || isSystemPath(full)) throw systemFolder();
       assertCanChange(actor, access, kindOf(item), full);
       await this.assertCanCarryContents(tx, actor, item, access);
@@ -563,7 +587,8 @@ export class ItemsService {
         if (await this.repo.findLive(tx, scope, access.companyId, fullPathOf(item)))
           throw new AppError('conflict', 'restore_conflict', Messages.restoreConflict);
         // Into the folders as they are now: one recreated since under another case keeps its spelling.
-        const parent = (await this.storedFolder(tx, actor.firm_id, access.companyId, item.folder)).path;
+        const parent = (await this.storedFolder(tx, actor.firm_id, access.companyId, item.folder, 'share'))
+          .path;
         await this.ensureFolders(tx, actor, actor.firm_id, access.companyId, parent);
         await this.repo.restore(tx, scope, item);
         if (parent !== item.folder) {
@@ -589,9 +614,16 @@ export class ItemsService {
     }
   }
 
-  async liveOrThrow(tx: DocTx, actor: Actor, companyId: string, full: string): Promise<ItemRow> {
+  /** The live item at a path, or 404; `lock` 'update' for a delete, rename or move (see RowLock). */
+  async liveOrThrow(
+    tx: DocTx,
+    actor: Actor,
+    companyId: string,
+    full: string,
+    lock?: RowLock,
+  ): Promise<ItemRow> {
     assertVisiblePath(actor, full);
-    const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, full);
+    const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, full, lock);
     if (!item || item.hidden) throw notFound();
     return item;
   }

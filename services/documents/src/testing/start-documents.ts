@@ -9,6 +9,8 @@ export interface TestDocuments {
   previewsIdle(): Promise<void>;
   /** Runs SQL as the service's own role, across firms. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** One of the running service's own providers, for a test that holds a step of it back. */
+  provider<T>(type: abstract new (...args: never[]) => T): T;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startDocuments(options: {
     databaseUrl,
     healthPort: service.healthPort,
     previewsIdle: () => service.app.get(HeicConverter).idle(),
+    provider: (type) => service.app.get(type),
     query: (text, params) => queryAcrossFirms(service.resources.database.pool, text, params),
     stop: service.stop,
   };

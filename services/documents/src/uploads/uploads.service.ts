@@ -370,8 +370,15 @@ export class UploadsService {
    * sanitised), checked again as stored: a new folder is a folder action, and a sanitised name can land
    * in the system folder or a blocked one.
    */
+  /** Where an upload files, checked; its existing folders held while the files are written (RowLock). */
   private async folderFor(tx: DocTx, actor: Actor, access: CompanyAccess, asked: string): Promise<string> {
-    const { path, missing } = await this.tree.storedFolder(tx, actor.firm_id, access.companyId, asked);
+    const { path, missing } = await this.tree.storedFolder(
+      tx,
+      actor.firm_id,
+      access.companyId,
+      asked,
+      'share',
+    );
     if (isInSystemFolder(path) && !isInSystemFolder(asked)) throw systemFolder();
     assertCanChange(actor, access, 'upload', path);
     assertCanCreateFolders(actor, access, missing);
