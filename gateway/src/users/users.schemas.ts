@@ -46,6 +46,8 @@ export const setSignInMethodBody = z
     password_confirmation: z.string({ error: 'Must be text' }).max(1_024).optional(),
     phone_number: phoneDigits().optional(),
     grant_token: token('Token is missing').optional(),
+    // Checked by identity for a signed-in user who signs in with a password.
+    current_password: z.string({ error: 'Must be text' }).max(1_024).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.method === 'password') {

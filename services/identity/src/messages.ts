@@ -30,6 +30,8 @@ export const Messages = {
   passwordNeedsNumber: 'Password must contain at least one number',
   passwordNeedsSpecial: 'Password must contain at least one special character (#?!@$%^&*-)',
   passwordsDoNotMatch: 'Passwords do not match',
+  currentPasswordMissing: 'Current password is missing',
+  currentPasswordWrong: 'Current password is incorrect',
   phoneRequired: 'Phone is required',
   phoneDigits: 'Phone number must be 10 digits',
   unknownSignInMethod: 'Choose password, SMS passcode or email passcode',

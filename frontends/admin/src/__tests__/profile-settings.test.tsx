@@ -114,17 +114,51 @@ describe('advisor Profile Settings', () => {
     fireEvent.change(field('settings-sign-in-method', 'Confirm password'), {
       target: { value: 'Better-Pass-123' },
     });
+    // A user who signs in with a password confirms the change with it.
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    expect(await screen.findByText(SETTINGS_MESSAGES.currentPasswordMissing)).toBeTruthy();
+    expect(calls.some((c) => c.path === '/users/set_sign_in_method')).toBe(false);
+    fireEvent.change(field('settings-sign-in-method', 'Current password'), {
+      target: { value: 'Old-Pass-1234' },
+    });
     click('settings-sign-in-method', 'Save Sign-in Method');
     await screen.findByText(SETTINGS_MESSAGES.signInMethodSaved);
     expect(calls.find((c) => c.path === '/users/set_sign_in_method')?.body).toEqual({
       method: 'password',
       password: 'Better-Pass-123',
       password_confirmation: 'Better-Pass-123',
+      current_password: 'Old-Pass-1234',
     });
   });
 
+  it("shows identity's refusal of a wrong current password under its field", async () => {
+    renderSettings(aUser(), (c) =>
+      c.path === '/users/set_sign_in_method'
+        ? {
+            status: 400,
+            body: {
+              error: 'invalid_input',
+              message: 'Current password is incorrect',
+              fields: { current_password: 'Current password is incorrect' },
+            },
+          }
+        : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.click(section('settings-sign-in-method').getByLabelText('Email passcode'));
+    fireEvent.change(field('settings-sign-in-method', 'Current password'), { target: { value: 'wrong' } });
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('settings-sign-in-method')).getAllByText('Current password is incorrect')
+          .length,
+      ).toBeGreaterThan(0),
+    );
+  });
+
   it('sets SMS sign-in with a phone, and email sign-in with nothing else', async () => {
-    const { calls } = renderSettings(aUser({ phone_number: '' }), (c) =>
+    // A user who signs in with emailed codes has no password to confirm the change with.
+    const { calls } = renderSettings(aUser({ phone_number: '', preferred_sign_in_method: 'email' }), (c) =>
       c.path === '/users/set_sign_in_method'
         ? { body: { auth_token: 'g', preferred_sign_in_method: 'sms' } }
         : undefined,

@@ -214,25 +214,32 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
   const [method, setMethod] = useState<SignInMethod>(current ?? 'password');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  // Identity asks a user who signs in with a password to confirm a change with it.
+  const confirmsWithPassword = current === 'password';
   const [phone, setPhone] = useState(phoneDigits(user.phone_number));
   const [errors, setErrors] = useState<{
     password?: string;
     password_confirmation?: string;
     phone_number?: string;
+    current_password?: string;
   }>({});
   const save = useMutation({
-    mutationFn: () =>
-      api.sessions.setSignInMethod(
+    mutationFn: () => {
+      const proof = confirmsWithPassword ? { current_password: currentPassword } : {};
+      return api.sessions.setSignInMethod(
         method === 'password'
-          ? { method, password, password_confirmation: confirmation }
+          ? { method, password, password_confirmation: confirmation, ...proof }
           : method === 'sms'
-            ? { method, phone_number: phone }
-            : { method },
-      ),
+            ? { method, phone_number: phone, ...proof }
+            : { method, ...proof },
+      );
+    },
     onSuccess: () => {
       toast.success(SETTINGS_MESSAGES.signInMethodSaved);
       setPassword('');
       setConfirmation('');
+      setCurrentPassword('');
       void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
     onError: (err) => {
@@ -252,6 +259,8 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
       if (!phoneDigits(phone)) next.phone_number = SETTINGS_MESSAGES.phoneRequired;
       else next.phone_number = validateOptionalPhone(phone);
     }
+    if (confirmsWithPassword && !currentPassword)
+      next.current_password = SETTINGS_MESSAGES.currentPasswordMissing;
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;
     save.mutate();
@@ -304,6 +313,17 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
           )}
           {method === 'email' && (
             <Text size="sm">We will email you a six-digit code each time you sign in.</Text>
+          )}
+          {confirmsWithPassword && (
+            <PasswordInput
+              label="Current password"
+              description="Confirm the change with the password you sign in with now."
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.currentTarget.value)}
+              error={errors.current_password}
+              maw={360}
+            />
           )}
           <Group>
             <Button type="submit" loading={save.isPending}>

@@ -56,6 +56,8 @@ export const sessionsApi = (api: ApiClient) => {
       password?: string;
       password_confirmation?: string;
       phone_number?: string;
+      /** A signed-in user who signs in with a password confirms the change with it. */
+      current_password?: string;
     }) => api.post<SignInMethodSet>('/users/set_sign_in_method', body),
   };
 };

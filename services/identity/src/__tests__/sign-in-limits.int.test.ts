@@ -200,12 +200,45 @@ describe('identity: sign-in limits under concurrent requests, and account change
   it('gives a signed-in change of sign-in method no grant to sign in again with', async () => {
     const res = await h.bus.request(
       Identity.setSignInMethod,
-      { method: 'email' },
+      { method: 'email', currentPassword: TEST_PASSWORD },
       {
         actor: h.actorOf(h.firm, 'partner'),
       },
     );
     expect(res).toMatchObject({ preferredSignInMethod: 'email', authToken: '' });
+  });
+
+  it('asks a signed-in user who signs in with a password for it before any change of method, counting wrong ones', async () => {
+    const actor = h.actorOf(h.firm, 'group');
+    const change = (currentPassword?: string) =>
+      h.bus.request(
+        Identity.setSignInMethod,
+        {
+          method: 'sms',
+          phoneNumber: '4155550199',
+          ...(currentPassword === undefined ? {} : { currentPassword }),
+        },
+        { actor },
+      );
+    await expect(change()).rejects.toMatchObject({ status: 400, message: 'Current password is missing' });
+    for (let i = 0; i < 4; i++)
+      await expect(change('Not-The-Password-1')).rejects.toMatchObject({
+        status: 400,
+        message: 'Current password is incorrect',
+      });
+    // The fifth wrong one locks the account, as at sign-in: the right one is then refused too.
+    await expect(change('Not-The-Password-1')).rejects.toMatchObject({ status: 429 });
+    await expect(change(TEST_PASSWORD)).rejects.toMatchObject({ status: 429 });
+    const [row] = await h.identity.query<{ method: string }>(
+      'select preferred_sign_in_method as method from users where id = $1',
+      [user('group').id],
+    );
+    expect(row?.method).toBe('password');
+    await h.identity.query(
+      'update users set failed_password_attempts = 0, locked_until = null where id = $1',
+      [user('group').id],
+    );
+    await expect(change(TEST_PASSWORD)).resolves.toMatchObject({ preferredSignInMethod: 'sms' });
   });
 
   it('keeps a read-only account from changing its sign-in method or phone, and its entity, whatever its token says', async () => {

@@ -609,7 +609,12 @@ describe('identity sign-in over NATS', () => {
       };
       await h.bus.request(
         Identity.setSignInMethod,
-        { method: 'password', password: 'Changed-Again-43', passwordConfirmation: 'Changed-Again-43' },
+        {
+          method: 'password',
+          password: 'Changed-Again-43',
+          passwordConfirmation: 'Changed-Again-43',
+          currentPassword: 'Changed-Pass-42',
+        },
         { actor },
       );
       expect(await refreshes(here.refreshToken)).toBe('renewed');

@@ -90,20 +90,8 @@ export class SignInService {
       throw new AppError('unauthorized', 'email_or_password_incorrect', Messages.emailOrPasswordIncorrect);
     }
     this.assertCanSignIn(user);
-    const taken = await this.users.takePasswordAttempt(
-      user.id,
-      Limits.passwordFailuresBeforeLock,
-      Limits.lockSeconds,
-    );
-    if ('lockedUntil' in taken)
-      throw err.restricted(Math.max(1, Math.ceil((taken.lockedUntil.getTime() - Date.now()) / 1000)));
-    if (!(await verifyPassword(user.passwordHash, password))) {
-      if (taken.locked) throw err.restricted(Limits.lockSeconds);
+    if (!(await this.passwordMatches(user, user.passwordHash, password)))
       throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
-    }
-    // The attempt was the right password: the count starts again, and a lock that this attempt set as the
-    // last one allowed is lifted.
-    await this.users.updateSignInState(user, { failedPasswordAttempts: 0, lockedUntil: null });
     if (await this.twoFactorRequired(user)) return this.startTwoFactor(user);
     return this.completed(user);
   }
@@ -307,11 +295,19 @@ export class SignInService {
    */
   async setSignInMethod(
     who: { actor?: Actor; grantToken: string },
-    input: { method: string; password: string; passwordConfirmation: string; phoneNumber: string },
+    input: {
+      method: string;
+      password: string;
+      passwordConfirmation: string;
+      phoneNumber: string;
+      currentPassword?: string;
+    },
   ) {
     // Everything is checked before a grant is used up: a refused password leaves the reset link's grant
     // to try again with.
     const { user, grantId } = await this.userForMethodChange(who);
+    if (who.actor && !user.setPasswordRequired)
+      await this.confirmCurrentPassword(user, input.currentPassword ?? '');
     if (!(SIGN_IN_METHODS as readonly string[]).includes(input.method)) {
       throw badRequest(Messages.unknownSignInMethod, { method: Messages.unknownSignInMethod });
     }
@@ -343,6 +339,43 @@ export class SignInService {
     // there would turn any access token into a new month-long session.
     const signingIn = !who.actor || user.setPasswordRequired;
     return { authToken: signingIn ? await this.tokens.grant(updated) : '', preferredSignInMethod: method };
+  }
+
+  /**
+   * A signed-in user who signs in with a password proves it again to change how they sign in: an access
+   * token alone (15 minutes, perhaps taken from a browser) must not become the account, a new password or
+   * the attacker's phone. Each try takes one of the password's attempts, as at sign-in, so it cannot be
+   * guessed here instead. Users without a password (codes, links) have nothing to prove it with.
+   */
+  private async confirmCurrentPassword(user: UserRow, currentPassword: string) {
+    if (user.preferredSignInMethod !== 'password' || !user.passwordHash) return;
+    if (!currentPassword)
+      throw badRequest(Messages.currentPasswordMissing, {
+        current_password: Messages.currentPasswordMissing,
+      });
+    if (!(await this.passwordMatches(user, user.passwordHash, currentPassword)))
+      throw badRequest(Messages.currentPasswordWrong, { current_password: Messages.currentPasswordWrong });
+  }
+
+  /**
+   * Compares a password after taking one of the account's attempts (UsersRepository.takePasswordAttempt):
+   * 429 while the account is locked, and for the wrong password that locks it. A right one starts the count
+   * again and lifts a lock that this attempt set as the last one allowed.
+   */
+  private async passwordMatches(user: UserRow, hash: string, password: string): Promise<boolean> {
+    const taken = await this.users.takePasswordAttempt(
+      user.id,
+      Limits.passwordFailuresBeforeLock,
+      Limits.lockSeconds,
+    );
+    if ('lockedUntil' in taken)
+      throw err.restricted(Math.max(1, Math.ceil((taken.lockedUntil.getTime() - Date.now()) / 1000)));
+    if (!(await verifyPassword(hash, password))) {
+      if (taken.locked) throw err.restricted(Limits.lockSeconds);
+      return false;
+    }
+    await this.users.updateSignInState(user, { failedPasswordAttempts: 0, lockedUntil: null });
+    return true;
   }
 
   /**
