@@ -10,6 +10,29 @@ function traceFields(): Record<string, string> {
   return { trace_id: traceId, span_id: spanId };
 }
 
+/**
+ * An error as logged, without the values a failed query carried: the database layer writes a query's
+ * parameters into its error (`params`, and a 'params:' tail of the message and stack), and PostgreSQL's
+ * `detail` quotes the row ('Key (email)=(…) already exists'). Those are people's addresses, sign-in codes
+ * and message bodies, which have no place in logs; the query text, the error code and the stack stay,
+ * and the error's cause is logged with it (scrubbed alike), where it was left out.
+ */
+export function errorWithoutValues(err: unknown): unknown {
+  return scrub(pino.stdSerializers.errWithCause(err as Error));
+}
+
+const PARAMS_TAIL = /\nparams: [\s\S]*?(?=\n {4}at |$)/;
+
+function scrub(value: unknown, depth = 0): unknown {
+  if (!value || typeof value !== 'object' || depth > 5) return value;
+  const { params: _params, detail: _detail, ...rest } = value as Record<string, unknown>;
+  for (const key of ['message', 'stack'] as const)
+    if (typeof rest[key] === 'string')
+      rest[key] = (rest[key] as string).replace(PARAMS_TAIL, '\nparams: [not logged]');
+  if (rest.cause) rest.cause = scrub(rest.cause, depth + 1);
+  return rest;
+}
+
 /** JSON lines on stdout, or on `destination` (a test reading what was logged). */
 export function createLogger(
   service: string,
@@ -22,6 +45,7 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
     mixin: traceFields,
+    serializers: { err: errorWithoutValues },
   };
   return destination ? pino(options, destination) : pino(options);
 }
