@@ -1,3 +1,4 @@
+import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type JetStreamClient, jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -16,6 +17,9 @@ interface OpenSocket {
 }
 
 /** Opens a socket and collects what it receives; `next()` waits for the next message. */
+/** How the shell offers its token: as a subprotocol entry beside the realtime one. */
+const withToken = (token: string) => ['portico.realtime', token];
+
 function openSocket(url: string, protocols?: string[]): Promise<OpenSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, protocols);
@@ -73,11 +77,15 @@ describe('gateway: realtime socket fed by JetStream events', () => {
 
   it('refuses a socket without a valid token with 401', async () => {
     await expect(openSocket(`${wsUrl}/realtime`)).rejects.toMatchObject({ status: 401 });
-    await expect(openSocket(`${wsUrl}/realtime?access_token=nope`)).rejects.toMatchObject({ status: 401 });
+    await expect(openSocket(`${wsUrl}/realtime`, withToken('nope'))).rejects.toMatchObject({ status: 401 });
+    // A token in the query is not read: a URL's query reaches access logs.
+    await expect(
+      openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`, ['portico.realtime']),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
   it('broadcasts a maintenance alert to every socket and replays it to new ones', async () => {
-    const a = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`);
+    const a = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(advisorClaims)));
     const b = await openSocket(`${wsUrl}/realtime`, ['portico.realtime', await key.sign(clientClaims)]);
     expect(b.ws.protocol).toBe('portico.realtime');
     await js.publish(
@@ -87,7 +95,7 @@ describe('gateway: realtime socket fed by JetStream events', () => {
     const expected = { type: 'maintenance_alert', show: true, text: 'Maintenance tonight at 10pm' };
     expect(await a.next()).toEqual(expected);
     expect(await b.next()).toEqual(expected);
-    const late = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(clientClaims)}`);
+    const late = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(clientClaims)));
     expect(await late.next()).toEqual(expected);
     for (const s of [a, b, late]) s.ws.close();
   });
@@ -97,8 +105,8 @@ describe('gateway: realtime socket fed by JetStream events', () => {
       { ...clientClaims, sub: 'revoked-user' },
       { issuedAt: Math.floor(Date.now() / 1000) - 5 },
     );
-    const revoked = await openSocket(`${wsUrl}/realtime?access_token=${oldToken}`);
-    const other = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`);
+    const revoked = await openSocket(`${wsUrl}/realtime`, withToken(oldToken));
+    const other = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(advisorClaims)));
     await js.publish(
       IdentityEvents.sessionsRevoked.subject,
       JSON.stringify({
@@ -132,18 +140,18 @@ describe('gateway: realtime socket fed by JetStream events', () => {
     const claims = { ...clientClaims, sub: 'many-tabs-user' };
     const open = [];
     for (let i = 0; i < 20; i++)
-      open.push(await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(claims)}`));
-    await expect(
-      openSocket(`${wsUrl}/realtime?access_token=${await key.sign(claims)}`),
-    ).rejects.toMatchObject({ status: 429 });
+      open.push(await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(claims))));
+    await expect(openSocket(`${wsUrl}/realtime`, withToken(await key.sign(claims)))).rejects.toMatchObject({
+      status: 429,
+    });
     // Another user is not held back by this one's tabs.
-    const other = await openSocket(`${wsUrl}/realtime?access_token=${await key.sign(advisorClaims)}`);
+    const other = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(advisorClaims)));
     for (const s of [...open, other]) s.ws.close();
   });
 
   it('closes a socket when its token expires, so the browser comes back with a fresh one', async () => {
     const shortLived = await key.sign(clientClaims, { expiresIn: '2s' });
-    const socket = await openSocket(`${wsUrl}/realtime?access_token=${shortLived}`);
+    const socket = await openSocket(`${wsUrl}/realtime`, withToken(shortLived));
     const started = Date.now();
     expect((await socket.closed).code).toBe(4001);
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -152,11 +160,10 @@ describe('gateway: realtime socket fed by JetStream events', () => {
   it("signs out the sockets of one revoked session and leaves the same user's other session open", async () => {
     const user = { ...clientClaims, sub: 'two-sessions' };
     const stolen = await openSocket(
-      `${wsUrl}/realtime?access_token=${await key.sign({ ...user, sid: 's-stolen' })}`,
+      `${wsUrl}/realtime`,
+      withToken(await key.sign({ ...user, sid: 's-stolen' })),
     );
-    const kept = await openSocket(
-      `${wsUrl}/realtime?access_token=${await key.sign({ ...user, sid: 's-kept' })}`,
-    );
+    const kept = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign({ ...user, sid: 's-kept' })));
     await js.publish(
       IdentityEvents.sessionsRevoked.subject,
       JSON.stringify({
@@ -171,5 +178,27 @@ describe('gateway: realtime socket fed by JetStream events', () => {
     expect((await stolen.closed).code).toBe(4401);
     expect(kept.ws.readyState).toBe(WebSocket.OPEN);
     kept.ws.close();
+  });
+
+  it('answers an upgrade to a target that is no URL, and stays up', async () => {
+    const { host, port } = new URL(wsUrl.replace('ws:', 'http:'));
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connectTcp(Number(port), host.split(':')[0] as string, () =>
+        socket.write(
+          'GET // HTTP/1.1\r\nHost: gateway\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+            'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+        ),
+      );
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += String(chunk);
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer.startsWith('HTTP/1.1 404')).toBe(true);
+    // The gateway is still there for the next one.
+    const again = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(advisorClaims)));
+    again.ws.close();
   });
 });

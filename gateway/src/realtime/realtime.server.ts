@@ -20,13 +20,11 @@ export const REALTIME_PROTOCOL = 'portico.realtime';
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 /**
- * The token of an upgrade request: `?access_token=` or, for browsers that keep tokens out of URLs,
- * an entry of Sec-WebSocket-Protocol shaped like a JWT (offered as [REALTIME_PROTOCOL, token]).
+ * The token of an upgrade request: the entry of Sec-WebSocket-Protocol shaped like a JWT (offered as
+ * [REALTIME_PROTOCOL, token]). Not from the query: a URL's query reaches access logs (Kong's among them),
+ * and the shell never sent it there.
  */
 export function tokenOfUpgrade(request: IncomingMessage): string | undefined {
-  const url = new URL(request.url ?? '/', 'http://gateway');
-  const query = url.searchParams.get('access_token');
-  if (query) return query;
   const offered = String(request.headers['sec-websocket-protocol'] ?? '')
     .split(',')
     .map((p) => p.trim());
@@ -77,7 +75,11 @@ export class RealtimeServer {
 
   attach(server: Server): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      void this.upgrade(request, socket, head);
+      // Nothing an upgrade request carries may end the process: a failure here is this socket's only.
+      this.upgrade(request, socket, head).catch((err: unknown) => {
+        this.log.error({ err }, 'realtime upgrade failed');
+        socket.destroy();
+      });
     });
     this.pinger = setInterval(() => this.ping(), this.pingIntervalMs);
     this.pinger.unref();
@@ -85,7 +87,8 @@ export class RealtimeServer {
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
-    if (new URL(request.url ?? '/', 'http://gateway').pathname !== REALTIME_PATH) {
+    // The path as sent, not parsed as a URL: a target such as '//' is no URL at all.
+    if ((request.url ?? '/').split('?')[0] !== REALTIME_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
