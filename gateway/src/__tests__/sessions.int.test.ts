@@ -250,6 +250,32 @@ describe('gateway: per-address limit on sign-in routes', () => {
       await gateway.stop();
     }
   });
+
+  it('counts refreshes and sign-outs apart from sign-in, against a budget of their own', async () => {
+    const natsUrl = process.env.TEST_NATS_SERVER_URL as string;
+    const gateway = await startGateway({
+      natsUrl,
+      env: { RATE_LIMIT_IP_MAX: '2', RATE_LIMIT_SESSION_UPKEEP_IP_MAX: '4' },
+    });
+    try {
+      const call = (path: string, body: unknown) =>
+        fetch(`${gateway.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((res) => res.status);
+      // More refreshes than the sign-in budget, and sign-in still has all of its own.
+      for (let i = 0; i < 3; i++)
+        expect(await call('/sessions/refresh', { refresh_token: `r${i}` })).not.toBe(429);
+      expect(await call('/sessions/sign_out', { refresh_token: 'r' })).not.toBe(429);
+      expect(await call('/sessions/refresh', { refresh_token: 'r-over' })).toBe(429);
+      expect(await call('/sessions/forgot_password', { email: 'a@example.com' })).not.toBe(429);
+      expect(await call('/sessions/forgot_password', { email: 'b@example.com' })).not.toBe(429);
+      expect(await call('/sessions/forgot_password', { email: 'c@example.com' })).toBe(429);
+    } finally {
+      await gateway.stop();
+    }
+  });
 });
 
 describe('gateway: per-account limit on sign-in routes, counted per address', () => {

@@ -21,6 +21,8 @@ export const gatewayEnv = {
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1_000).default(60_000),
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(20),
+  /** Per address, refreshing and ending sessions (Kong allows refreshes 300 a minute per address too). */
+  RATE_LIMIT_SESSION_UPKEEP_IP_MAX: z.coerce.number().int().min(1).default(300),
   /** Per address, all public drop-off routes together (/drop-link and /secure-upload pages). */
   RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX: z.coerce.number().int().min(1).default(30),
   /** Per address, reports of errors in the browser (POST /client_errors). */
@@ -53,6 +55,7 @@ export interface GatewayConfig {
     accountMax: number;
     publicUploadIpMax: number;
     clientErrorsIpMax: number;
+    sessionUpkeepIpMax: number;
   };
   jwks: { refreshMinIntervalMs: number; maxAgeMs: number };
   shutdownDelayMs: number;
@@ -86,6 +89,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       windowMs: e.RATE_LIMIT_WINDOW_MS,
       ipMax: e.RATE_LIMIT_IP_MAX,
       accountMax: e.RATE_LIMIT_ACCOUNT_MAX,
+      sessionUpkeepIpMax: e.RATE_LIMIT_SESSION_UPKEEP_IP_MAX,
       publicUploadIpMax: e.RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX,
       clientErrorsIpMax: e.RATE_LIMIT_CLIENT_ERRORS_IP_MAX,
     },

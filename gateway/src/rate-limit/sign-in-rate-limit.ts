@@ -13,7 +13,21 @@ export interface SignInRateLimitOptions {
   accountMax: number;
   /** Routes whose path starts with this prefix are limited. */
   prefix: string;
+  /** Requests per window from one address to the routes that keep a session (SESSION_UPKEEP_ROUTES). */
+  sessionUpkeepIpMax: number;
 }
+
+/**
+ * The routes under the prefix that keep or end a session someone already holds: no account to guess and
+ * nothing to send, so not the sign-in budget. A refresh there shared one address's 60 a minute with the
+ * sign-in steps: an office behind one address, every tab refreshing each 15 minutes, used it up before
+ * Kong's own 300 a minute for refreshes, and kept people from signing in.
+ */
+export const SESSION_UPKEEP_ROUTES = [
+  '/sessions/refresh',
+  '/sessions/sign_out',
+  '/sessions/sign_out_everywhere',
+];
 
 /**
  * How many addresses' worth of requests one account takes in a window. The account's own limit was
@@ -35,8 +49,15 @@ export async function registerSignInRateLimit(app: FastifyInstance, options: Sig
     timeWindow: options.windowMs,
     keyGenerator: (req) => `ip:${req.ip}`,
   });
-  const signIn = (url: string) => url.startsWith(options.prefix);
+  const upkeep = (url: string) => SESSION_UPKEEP_ROUTES.includes(url);
+  const signIn = (url: string) => url.startsWith(options.prefix) && !upkeep(url);
   limitRoutes(app, signIn, 'onRequest', enforce(byAddress));
+  const upkeepByAddress = app.createRateLimit({
+    max: options.sessionUpkeepIpMax,
+    timeWindow: options.windowMs,
+    keyGenerator: (req) => `upkeep-ip:${req.ip}`,
+  });
+  limitRoutes(app, upkeep, 'onRequest', enforce(upkeepByAddress));
   for (const field of ACCOUNT_FIELDS) {
     const unnamed = (req: FastifyRequest) => accountKeyOf(req.body, field) === undefined;
     const byAccountFromAddress = app.createRateLimit({
