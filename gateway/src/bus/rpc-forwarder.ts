@@ -74,11 +74,16 @@ export class RpcForwarder {
     }
   }
 
+  /** How long the gateway waits for one call of `contract`. */
+  timeoutFor(contract: RpcContract): number {
+    // Slow subjects (zips, upload validation) declare a longer timeout than the gateway's default.
+    return Math.max(this.timeoutMs, contract.timeoutMs ?? 0);
+  }
+
   private optionsFor(contract: RpcContract, caller?: Caller) {
     return {
       actor: caller?.actor,
-      // Slow subjects (zips, upload validation) declare a longer timeout than the gateway's default.
-      timeoutMs: Math.max(this.timeoutMs, contract.timeoutMs ?? 0),
+      timeoutMs: this.timeoutFor(contract),
       headers: caller ? callerHeaders(caller) : undefined,
     };
   }

@@ -1,4 +1,5 @@
 import type { DescMessage } from '@bufbuild/protobuf';
+import { withDeadline } from '@portico/platform';
 import { type DocumentColumns, Documents, type RpcContract } from '@portico/proto';
 import type { RpcForwarder } from '../bus/rpc-forwarder.js';
 import type { Caller } from '../http/caller.js';
@@ -21,7 +22,23 @@ export class DocumentsClient {
    * folder would not fit one bus message, and columns cost a fraction to decode); the items are
    * answered in the spec's Document item shape, in the service's order.
    */
-  async listFolder(body: { companyId: string; path: string; showWithDeleted: boolean }, caller: Caller) {
+  listFolder(body: { companyId: string; path: string; showWithDeleted: boolean }, caller: Caller) {
+    return this.withinOneTimeout(() => this.readFolder(body, caller));
+  }
+
+  /**
+   * A whole folder is read within one call's time, not one per page: each page's call is given what is
+   * left, and the caller hears 504 once it has run out (a folder of many slow pages, or a service that
+   * kept answering another page token, ran past the edge's own timeout, or for ever).
+   */
+  private withinOneTimeout<T>(work: () => Promise<T>): Promise<T> {
+    return withDeadline(Date.now() + this.rpc.timeoutFor(Documents.getDocuments), work);
+  }
+
+  private async readFolder(
+    body: { companyId: string; path: string; showWithDeleted: boolean },
+    caller: Caller,
+  ) {
     const documents: Record<string, unknown>[] = [];
     let path = '/';
     let pageToken = '';
@@ -43,7 +60,14 @@ export class DocumentsClient {
    * each page's items already as JSON (built by PostgreSQL) in the reply's body, and they are joined here
    * without being decoded, parsed or encoded again. Access is checked by the service on every page.
    */
-  async listFolderLean(
+  listFolderLean(
+    body: { companyId: string; path: string; showWithDeleted: boolean },
+    caller: Caller,
+  ): Promise<Buffer> {
+    return this.withinOneTimeout(() => this.readFolderLean(body, caller));
+  }
+
+  private async readFolderLean(
     body: { companyId: string; path: string; showWithDeleted: boolean },
     caller: Caller,
   ): Promise<Buffer> {
