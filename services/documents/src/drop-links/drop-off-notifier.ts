@@ -1,6 +1,12 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Inject, Injectable } from '@nestjs/common';
-import { type BusClient, type Database, type Logger, startDurableConsumer } from '@portico/platform';
+import {
+  type BusClient,
+  type Database,
+  type Logger,
+  refusedForGood,
+  startDurableConsumer,
+} from '@portico/platform';
 import { DocumentsEvents, type DropOffReceived, Notifications } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import type { DocumentsConfig } from '../config.js';
@@ -42,15 +48,26 @@ export class DropOffNotifier {
     const text = `${event.names.length} file(s) were dropped off through your firm's drop link by someone who gave the name and email address ${from} (not verified):\n\n${list}\n\nDownload them from Drop Link in Portico: ${new URL('/drop-link-settings', this.config.PUBLIC_URL)}`;
     await Promise.all(
       recipients.map((user) =>
-        this.bus.request(Notifications.sendEmail, {
-          to: user.email,
-          subject: "New documents dropped off through your firm's drop link",
-          text,
-          html: '',
-          kind: 'drop_off_received',
-          firmId: event.firmId,
-          idempotencyKey: `drop-off:${eventId}:${user.id}`,
-        }),
+        this.bus
+          .request(Notifications.sendEmail, {
+            to: user.email,
+            subject: "New documents dropped off through your firm's drop link",
+            text,
+            html: '',
+            kind: 'drop_off_received',
+            firmId: event.firmId,
+            idempotencyKey: `drop-off:${eventId}:${user.id}`,
+          })
+          .catch((err: unknown) => {
+            // One user's address refused for good (notifications reads addresses more strictly than
+            // the profile did) is that user's notice lost, logged; the others still get theirs, and
+            // the event is not delivered again for it. Anything else fails the event, to come again.
+            if (!refusedForGood(err)) throw err;
+            this.log.error(
+              { err, firm_id: event.firmId, user_id: user.id },
+              'Drop-off notice refused for a user',
+            );
+          }),
       ),
     );
   }

@@ -24,6 +24,7 @@ import {
   openDatabase,
   rlsPolicySql,
 } from '../db/database.js';
+import { AppError } from '../errors/app-error.js';
 import { waitFor } from '../testing/free-port.js';
 import { type RunningNats, startNatsServer } from '../testing/nats.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
@@ -181,6 +182,45 @@ describe('database scoping, outbox relay and durable consumers', () => {
     );
     expect(handled.filter((id) => id === 'f')).toHaveLength(1);
     expect(handled).not.toContain('bad');
+    await consumer.stop();
+  });
+
+  it('drops an event its handler was refused for good, once, and goes on with the next', async () => {
+    const durable = 'platform_test_refused';
+    const attempts: string[] = [];
+    const consumer = await startDurableConsumer({
+      nc,
+      db: handle.db,
+      durable,
+      contract: IdentityEvents.userUpdated,
+      log,
+      redelivery: { firstMs: 10, maxMs: 40 },
+      fromNow: true,
+      handle: async (event) => {
+        attempts.push(event.userId);
+        if (event.userId === 'refused')
+          throw new AppError('bad_request', 'invalid_email', 'Invalid email address');
+      },
+    });
+    const js = jetstream(nc);
+    await js.publish(
+      IdentityEvents.userUpdated.subject,
+      JSON.stringify({ event_id: 'r1', user_id: 'refused' }),
+    );
+    await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'r2', user_id: 'next' }));
+    await waitFor(async () => attempts.includes('next'), 10_000, 'the next event to be handled');
+    const jsm = await jetstreamManager(nc);
+    await waitFor(
+      async () => {
+        const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+        return info.num_ack_pending === 0 && info.num_pending === 0;
+      },
+      5_000,
+      'both events settled',
+    );
+    // Redeliveries would come within tens of milliseconds: none came.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(attempts.filter((id) => id === 'refused')).toHaveLength(1);
     await consumer.stop();
   });
 

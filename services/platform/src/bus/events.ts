@@ -29,6 +29,7 @@ import type { EventContract } from '@portico/proto';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/database.js';
+import { AppError, type ErrorKind } from '../errors/app-error.js';
 import { extractTraceContext, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { WIRE_JSON } from './bus-client.js';
 import { outboxEvents, processedEvents } from './outbox.schema.js';
@@ -307,7 +308,8 @@ export function redeliveryDelayMs(deliveryCount: number, delays = REDELIVERY_DEL
 
 /**
  * A durable pull consumer with explicit ack. An event already in processed_events is acked and skipped;
- * a failing handler naks with a growing delay (`redeliveryDelayMs`) so JetStream delivers it again; an
+ * a failing handler naks with a growing delay (`redeliveryDelayMs`) so JetStream delivers it again, unless
+ * it was refused for good (`refusedForGood`: logged and terminated); an
  * event that cannot be read as its contract's message is logged and terminated, not delivered for ever.
  */
 export async function startDurableConsumer<M extends DescMessage>(
@@ -372,6 +374,17 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
     });
     msg.ack();
   } catch (err) {
+    if (refusedForGood(err)) {
+      // The handler was told no for a reason that does not pass (the request was refused as it is):
+      // delivering it again would repeat the refusal, and everything the handler did before it, every
+      // ten minutes for the life of the stream. Logged in full, for someone to act on, and dropped.
+      options.log.error(
+        { err, event_id: eventId, subject: msg.subject, delivery: msg.info.deliveryCount },
+        'Event handler refused for good; dropped',
+      );
+      msg.term();
+      return;
+    }
     const retryInMs = redeliveryDelayMs(msg.info.deliveryCount, options.redelivery);
     options.log.error(
       {
@@ -386,6 +399,18 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
     msg.nak(retryInMs);
   }
 }
+
+/** Refusals that do not pass with time: the same request would be refused the same way again. */
+const REFUSED_FOR_GOOD: ReadonlySet<ErrorKind> = new Set([
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'gone',
+]);
+
+export const refusedForGood = (err: unknown): boolean =>
+  err instanceof AppError && REFUSED_FOR_GOOD.has(err.kind);
 
 /** How long a fan-out subscription with `replayFrom` waits for its replay before it answers anyway. */
 const REPLAY_WAIT_MS = 10_000;
