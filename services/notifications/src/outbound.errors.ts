@@ -15,6 +15,14 @@ export const OutboundErrors = {
     }),
   invalidMessage: (field: string, message: string) =>
     new AppError('bad_request', 'invalid_message', message, { fields: { [field]: message } }),
+  noProvider: (channel: 'email' | 'sms') =>
+    new AppError(
+      'unavailable',
+      'no_provider',
+      channel === 'sms'
+        ? 'Text messages cannot be sent: no SMS provider is configured.'
+        : 'Email cannot be sent: no mail server is configured.',
+    ),
   outboxDisabled: () =>
     new AppError('forbidden', 'outbox_disabled', 'The development outbox is not enabled on this server'),
 } as const;

@@ -118,6 +118,10 @@ export class OutboundService {
     common: Common,
     content: Pick<NewOutboundMessage, 'recipient' | 'subject' | 'senderName' | 'text' | 'html'>,
   ): Promise<Queued> {
+    // In production a channel without a provider refuses (503), so the caller says the code or link was
+    // not sent (identity shows the spec's failure message) instead of being told 'kept', which it took
+    // for sent while nothing left. Outside production the outbox is where messages are read.
+    if (mode === 'keep' && this.config.NODE_ENV === 'production') throw OutboundErrors.noProvider(channel);
     const kind = common.kind.trim() || 'general';
     if (!isValidKind(kind)) {
       throw OutboundErrors.invalidMessage(

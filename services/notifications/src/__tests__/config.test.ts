@@ -32,8 +32,8 @@ describe('notifications configuration', () => {
     expect(undeliveredChannels(loadNotificationsConfig(base))).toEqual([]);
     const production = { ...base, NODE_ENV: 'production' };
     expect(undeliveredChannels(loadNotificationsConfig(production))).toEqual([
-      'Email is kept in the outbox, not sent: set SMTP_URL',
-      'Text messages are kept in the outbox, not sent: set SMS_PROVIDER=http and SMS_API_URL',
+      'Email is refused, not sent: set SMTP_URL',
+      'Text messages are refused, not sent: set SMS_PROVIDER=http and SMS_API_URL',
     ]);
     const delivering = {
       ...production,

@@ -116,3 +116,30 @@ describe('SMS delivery through the HTTP provider', () => {
     expect(provider.callsTo('+15550100500')).toHaveLength(3);
   });
 });
+
+describe('a channel without a provider in production', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await Harness.create();
+    // Production settings with email sent through a server but no SMS provider.
+    await h.start({ NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', SMS_PROVIDER: 'outbox' });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('refuses a text message with 503 and keeps nothing, so the caller does not tell its user it was sent', async () => {
+    await expect(
+      h.bus.request(Notifications.sendSms, {
+        to: '4155550123',
+        text: 'Your code is 123456',
+        kind: 'sign_in_code',
+      }),
+    ).rejects.toMatchObject({
+      status: 503,
+      message: 'Text messages cannot be sent: no SMS provider is configured.',
+    });
+    const { rows } = await h.pool.query('select count(*)::int as n from outbound_messages');
+    expect(rows[0].n).toBe(0);
+  });
+});

@@ -19,14 +19,14 @@ export function createSmsPort(config: NotificationsConfig): SmsPort {
 }
 
 /**
- * What an operator must hear at start: in production, a channel in outbox mode keeps its messages
- * (sign-in codes and links among them) in the table and sends nothing.
+ * What an operator must hear at start: in production, a channel without a provider sends nothing, and
+ * its requests are refused (503) so that callers tell their users the message was not sent.
  */
 export function undeliveredChannels(config: NotificationsConfig): string[] {
   if (config.NODE_ENV !== 'production') return [];
   const warnings: string[] = [];
-  if (!config.SMTP_URL) warnings.push('Email is kept in the outbox, not sent: set SMTP_URL');
+  if (!config.SMTP_URL) warnings.push('Email is refused, not sent: set SMTP_URL');
   if (config.SMS_PROVIDER !== 'http')
-    warnings.push('Text messages are kept in the outbox, not sent: set SMS_PROVIDER=http and SMS_API_URL');
+    warnings.push('Text messages are refused, not sent: set SMS_PROVIDER=http and SMS_API_URL');
   return warnings;
 }
