@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openDatabase } from '@portico/platform';
-import { Identity } from '@portico/proto';
+import { Identity, Notifications } from '@portico/proto';
 import { schema } from '../schema.js';
 import { SecretsRepository } from '../sessions/secrets.repository.js';
 import { TEST_PASSWORD } from '../testing/index.js';
@@ -172,6 +172,23 @@ describe('identity: sign-in limits under concurrent requests, and account change
     await expect(
       h.bus.request(Identity.verifyPassword, { email, password: TEST_PASSWORD }),
     ).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('tells the replaced address of every change, a change back and forth again included', async () => {
+    const id = user('readonly').id;
+    // A read-only account cannot change its own email: the firm's partner changes it.
+    const partner = h.actorOf(h.firm, 'partner');
+    const a = user('readonly').email;
+    const b = `elsewhere.${Date.now()}@example.com`;
+    const change = async (to: string) => {
+      await h.bus.request(Identity.updateProfile, { id, email: to }, { actor: partner });
+      await h.bus.request(Identity.confirmEmail, { token: await h.lastLinkTokenTo(to) });
+    };
+    await change(b);
+    await change(a);
+    await change(b);
+    const { messages } = await h.bus.request(Notifications.listOutbox, { to: a, limit: 20 });
+    expect(messages.filter((m) => m.kind === 'email_changed')).toHaveLength(2);
   });
 
   it('confirms only the address waiting for confirmation: an earlier link of a replaced one changes nothing', async () => {

@@ -193,7 +193,7 @@ export class UsersService {
     // Links sent to the old address (a password reset, a sign-in link) no longer open the account.
     await this.secrets.retire(row.userId, SIGN_IN_SECRETS);
     if (previous && previous.toLowerCase() !== newEmail.toLowerCase())
-      await this.tellPreviousAddress(updated, previous);
+      await this.tellPreviousAddress(updated, previous, row.id);
     return this.present(updated);
   }
 
@@ -202,7 +202,8 @@ export class UsersService {
    * an advisor allowed to edit them) controls the new one, and the owner of the old one should know.
    * The change is made; a notice that cannot be sent is logged, not refused.
    */
-  private async tellPreviousAddress(user: UserRow, previous: string) {
+  /** `change`: the confirmation that made the change, so each change is told once, and every one is. */
+  private async tellPreviousAddress(user: UserRow, previous: string, change: string) {
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound
       .email(
@@ -213,7 +214,9 @@ export class UsersService {
           kind: 'email_changed',
           firmId: user.firmId,
           senderName: firm.name,
-          idempotencyKey: `email_changed:${user.id}:${user.email.toLowerCase()}`,
+          // Per change: keyed by the new address, a change back and forth again (A to B, B to A, A to B)
+          // reused the first notice's key, and the owner of A never heard of the third.
+          idempotencyKey: `email_changed:${user.id}:${change}`,
         },
         Messages.codeSendFailed,
       )
