@@ -85,7 +85,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
-      const claimed = await this.outbox.claimDue(BATCH, LEASE_MS);
+      const claimed = await this.outbox.claimDue(BATCH, LEASE_MS, this.config.DELIVERY_MAX_ATTEMPTS);
       await Promise.all(claimed.map((message) => this.deliver(message)));
       total += claimed.length;
       if (claimed.length < BATCH || this.stopped) return total;

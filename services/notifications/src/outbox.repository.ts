@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertBeforeDeadline, type Database } from '@portico/platform';
-import { and, asc, desc, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import {
   type Channel,
   type NewOutboundMessage,
@@ -74,8 +74,20 @@ export class OutboxRepository {
    * LOCKED), each claimed row counts an attempt and is leased until now + leaseMs. A worker that dies
    * mid-send leaves its rows `sending`; they become due again when the lease runs out.
    */
-  async claimDue(batch: number, leaseMs: number): Promise<OutboundMessage[]> {
+  async claimDue(batch: number, leaseMs: number, maxAttempts: number): Promise<OutboundMessage[]> {
     return this.db.transaction(async (tx) => {
+      // A message whose every attempt was claimed and whose last outcome was never written (the worker
+      // died, or the database refused the write) is given up, not claimed and sent for ever.
+      await tx
+        .update(outboundMessages)
+        .set({ status: 'failed', lastError: 'Gave up: the outcome of the last attempt was never recorded' })
+        .where(
+          and(
+            eq(outboundMessages.status, 'sending'),
+            gte(outboundMessages.attempts, maxAttempts),
+            lte(outboundMessages.nextAttemptAt, sql`now()`),
+          ),
+        );
       const due = await tx
         .select({ id: outboundMessages.id })
         .from(outboundMessages)

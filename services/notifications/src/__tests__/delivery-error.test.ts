@@ -18,6 +18,10 @@ describe('what a failed delivery tells the logs', () => {
     );
   });
 
+  it('leaves out control characters, which PostgreSQL cannot store', () => {
+    expect(withoutPersonalData('bad\u0000gateway\u001b[0m at\tnoon\n')).toBe('badgateway[0m at\tnoon\n');
+  });
+
   it('keeps what says what went wrong: status codes, hosts and ports', () => {
     for (const text of [
       '421 4.7.0 Try again later',

@@ -86,6 +86,17 @@ describe('several replicas delivering from one outbox', () => {
     expect(subjects.filter((s) => s === 'Orphaned')).toHaveLength(1);
   });
 
+  it('gives up a message whose every attempt was claimed and never recorded, instead of sending it again', async () => {
+    const { rows } = await h.pool.query(
+      `insert into outbound_messages (channel, recipient, subject, text, kind, status, attempts, next_attempt_at)
+       values ('email', 'stuck@example.com', 'Stuck', 'Body', 'test', 'sending', 5, now() - interval '1 second')
+       returning id`,
+    );
+    const row = await h.until(rows[0].id, 'failed');
+    expect(row.attempts).toBe(5);
+    expect(subjects.filter((s) => s === 'Stuck')).toHaveLength(0);
+  });
+
   it('writes a sent message down despite a database blip at that moment, and does not send it again', async () => {
     // The first write of 'sent' for this recipient fails (a sequence is not rolled back with it).
     await h.pool.query(`

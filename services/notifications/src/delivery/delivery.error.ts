@@ -35,6 +35,15 @@ const CODE = /\b\d{6}\b/g;
  * `text` with email addresses, phone numbers and codes replaced. Status codes ('550 5.1.1'), host
  * addresses and ports stay: they say what went wrong.
  */
+// Control characters other than tab and line breaks: PostgreSQL refuses a NUL in text, and a provider's
+// error holding one left its message unrecordable, claimed and sent again at each lease's end.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: they are what is removed.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
 export function withoutPersonalData(text: string): string {
-  return text.replace(EMAIL_ADDRESS, '[address]').replace(PHONE_NUMBER, '[number]').replace(CODE, '[number]');
+  return text
+    .replace(CONTROL, '')
+    .replace(EMAIL_ADDRESS, '[address]')
+    .replace(PHONE_NUMBER, '[number]')
+    .replace(CODE, '[number]');
 }
