@@ -18,21 +18,26 @@ const LEASE_MS = 5 * 60_000;
 /** The last_error of a message whose time ran out before an attempt could send it. */
 export const EXPIRED = 'Expired before it could be delivered';
 
-/** Waits between tries of writing a message's outcome: a short database blip should not resend it. */
-const OUTCOME_RETRY_MS = [200, 1_000, 3_000];
+/** Waits between tries of writing a message's outcome, the last one repeated. */
+const OUTCOME_RETRY_MS = [200, 1_000, 3_000, 10_000];
+/** Outcome writes stop this long before the lease ends, when another worker may claim the message. */
+const OUTCOME_MARGIN_MS = 30_000;
 
 /**
- * Writes an attempt's outcome, trying again on failure: a message sent whose outcome is not written
- * stays claimed until its lease ends and is then sent again (an email twice, a code five minutes late).
+ * Writes an attempt's outcome, trying again on failure for as long as the message's lease lasts: a
+ * message sent whose outcome is not written is claimed again when its lease ends and sent again (an email
+ * twice, a code five minutes late). A database failover takes tens of seconds; four tries over four
+ * seconds did not outlast one.
  */
-async function outcomeWritten(write: () => Promise<unknown>): Promise<void> {
+async function outcomeWritten(write: () => Promise<unknown>, leaseMs = LEASE_MS): Promise<void> {
+  const giveUpAt = Date.now() + leaseMs - OUTCOME_MARGIN_MS;
   for (let attempt = 0; ; attempt++) {
     try {
       await write();
       return;
     } catch (err) {
-      const wait = OUTCOME_RETRY_MS[attempt];
-      if (wait === undefined) throw err;
+      const wait = OUTCOME_RETRY_MS[Math.min(attempt, OUTCOME_RETRY_MS.length - 1)] as number;
+      if (Date.now() + wait > giveUpAt) throw err;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

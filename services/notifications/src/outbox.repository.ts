@@ -95,6 +95,8 @@ export class OutboxRepository {
           and(
             inArray(outboundMessages.status, ['queued', 'sending']),
             lte(outboundMessages.nextAttemptAt, sql`now()`),
+            // Never claimed past its attempts, whichever statement sees it first.
+            lt(outboundMessages.attempts, maxAttempts),
           ),
         )
         .orderBy(asc(outboundMessages.nextAttemptAt))

@@ -125,4 +125,34 @@ describe('several replicas delivering from one outbox', () => {
       );
     }
   });
+
+  it('keeps writing a sent message down through an outage longer than a blip (a failover), and sends it once', async () => {
+    // The first four writes of 'sent' for this recipient fail: about fourteen seconds of tries, where
+    // four tries over four seconds gave up.
+    await h.pool.query(`
+      create sequence outage_five;
+      create function outage_five() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'sent' and new.recipient = 'outage@example.com' and nextval('outage_five') <= 4 then
+          raise exception 'the database is failing over';
+        end if;
+        return new;
+      end $$;
+      create trigger outage_five before update on outbound_messages for each row execute function outage_five();`);
+    try {
+      const sent = await h.bus.request(Notifications.sendEmail, {
+        to: 'outage@example.com',
+        subject: 'Outage',
+        text: 'Body',
+        kind: 'test',
+      });
+      const row = await h.until(sent.id, 'sent', 30_000);
+      expect(row.attempts).toBe(1);
+      expect(subjects.filter((s) => s === 'Outage')).toHaveLength(1);
+    } finally {
+      await h.pool.query(
+        'drop trigger outage_five on outbound_messages; drop function outage_five; drop sequence outage_five',
+      );
+    }
+  }, 40_000);
 });
