@@ -229,9 +229,10 @@ describe('API: access rules through the gateway', () => {
   describe('realtime', () => {
     it('a forced sign-out reaches the open socket of that user', async () => {
       const session = await s.signIn(s.firm, 'other');
-      const ws = new WebSocket(
-        `${s.gateway.url.replace('http', 'ws')}/realtime?access_token=${session.access_token}`,
-      );
+      const ws = new WebSocket(`${s.gateway.url.replace('http', 'ws')}/realtime`, [
+        'portico.realtime',
+        session.access_token,
+      ]);
       const received: string[] = [];
       await new Promise<void>((resolve, reject) => {
         ws.once('open', () => resolve());
