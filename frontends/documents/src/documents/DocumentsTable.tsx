@@ -240,7 +240,10 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
             <Checkbox
               aria-label="Select all"
               checked={table.getIsAllRowsSelected()}
-              indeterminate={table.getIsSomeRowsSelected()}
+              // Some of the rows listed, not all: the table's own 'some' counts any id kept selected.
+              indeterminate={
+                !table.getIsAllRowsSelected() && table.getRowModel().rows.some((r) => r.getIsSelected())
+              }
               onChange={table.getToggleAllRowsSelectedHandler()}
             />
           ),

@@ -19,7 +19,7 @@ import {
 } from '@portico/kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { type Capabilities, capabilitiesAt, visibleItems } from '../rules/capabilities.js';
@@ -96,21 +96,35 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
   const close = useCallback(() => setDialog({ kind: 'none' }), []);
   const clearSelection = useCallback(() => setSelection({}), []);
+  const selectOnly = useCallback(
+    (ids: string[]) => setSelection(Object.fromEntries(ids.map((id) => [id, true]))),
+    [],
+  );
   const includeDeleted = caps.includeDeleted && showDeleted;
 
-  // Another folder starts with nothing selected and no search.
+  // Another folder starts with nothing selected, no search and no dialog about the folder left (a new
+  // folder or an upload would land in the one shown now). A preview is of a file wherever it is.
   const leaveFolder = useCallback(() => {
     setSelection({});
     setTerm('');
+    setDialog((open) => (open.kind === 'preview' ? open : { kind: 'none' }));
   }, []);
   const { path, linkedName, goTo, replaceWith } = useFolderAddress(leaveFolder);
+  // The same when the address changes by other means than the tree (Back, Forward, a link); a folder
+  // listed in its stored case ('/TAXES' shown as '/Taxes') is the same folder.
+  const folderShown = useRef(path.toLowerCase());
+  useEffect(() => {
+    if (folderShown.current === path.toLowerCase()) return;
+    folderShown.current = path.toLowerCase();
+    leaveFolder();
+  }, [path, leaveFolder]);
 
   const refresh = useCallback(
     () => queryClient.invalidateQueries({ queryKey: ['documents', companyId] }),
     [queryClient, companyId],
   );
   const uploads = useUploads({ api, companyId, makeXhr, onDone: () => void refresh() });
-  const commands = useDocumentCommands({ api, company, path, refresh, close, clearSelection });
+  const commands = useDocumentCommands({ api, company, path, refresh, close, selectOnly });
 
   const listing = useQuery({
     queryKey: debounced
@@ -189,7 +203,9 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   const drop = useDropzone({
     noClick: true,
     noKeyboard: true,
-    disabled: !here.upload.enabled || uploads.busy || dialog.kind === 'upload',
+    // noDrag, not disabled: a disabled zone marks the whole list it wraps aria-disabled, and screen
+    // readers then announce the search, checkboxes, sort buttons and menus inside as disabled.
+    noDrag: !here.upload.enabled || uploads.busy || dialog.kind === 'upload',
     onDrop: (files) => upload(files.map(entryOf)),
   });
 

@@ -66,7 +66,9 @@ function Actions({
   return (
     <Group justify="flex-end" mt="md">
       <BulkProgressText progress={progress} />
-      <Button variant="default" onClick={onClose}>
+      {/* While the action runs it cannot be taken back: Cancel would only hide it, and its end would
+          close whatever dialog was open by then. */}
+      <Button variant="default" onClick={onClose} disabled={busy}>
         Cancel
       </Button>
       <Button type="submit" loading={busy} color={danger ? 'red.9' : undefined}>
@@ -100,7 +102,7 @@ export function CreateFolderDialog({
   const [error, setError] = useState<string>();
   const [busy, whileBusy] = useBusy();
   return (
-    <Dialog opened onClose={onClose} title="Add Folder">
+    <Dialog opened persistent={busy} onClose={onClose} title="Add Folder">
       <Form
         onSubmit={async () => {
           if (!name.trim()) return setError(FOLDER_NAME_REQUIRED);
@@ -132,7 +134,7 @@ export function RenameDialog({
   const [error, setError] = useState<string>();
   const [busy, whileBusy] = useBusy();
   return (
-    <Dialog opened onClose={onClose} title={folder ? 'Rename folder' : 'Rename file'}>
+    <Dialog opened persistent={busy} onClose={onClose} title={folder ? 'Rename folder' : 'Rename file'}>
       <Form
         onSubmit={async () => {
           const result = renamedName(item.name, value, folder);
@@ -166,7 +168,7 @@ export function DescriptionDialog({
   const [value, setValue] = useState(item.description ?? '');
   const [busy, whileBusy] = useBusy();
   return (
-    <Dialog opened onClose={onClose} title="Edit Description">
+    <Dialog opened persistent={busy} onClose={onClose} title="Edit Description">
       <Form
         onSubmit={async () => {
           await whileBusy(() => onSave(value.trim()));
@@ -206,7 +208,7 @@ export function TagsDialog({
   const toggle = (tag: string) =>
     setTags((t) => (t.includes(tag) ? t.filter((x) => x !== tag) : [...t, tag]));
   return (
-    <Dialog opened onClose={onClose} title="Edit Tags">
+    <Dialog opened persistent={busy} onClose={onClose} title="Edit Tags">
       <Form
         onSubmit={async () => {
           await whileBusy(() => onSave(tags));
@@ -267,7 +269,7 @@ export function Confirm({
 }) {
   const [busy, whileBusy] = useBusy();
   return (
-    <Dialog opened onClose={onClose} title={title}>
+    <Dialog opened persistent={busy} onClose={onClose} title={title}>
       <Form
         onSubmit={async () => {
           await whileBusy(() => onConfirm());
@@ -381,7 +383,7 @@ export function MoveCopyDialog({
     (sameCompany && folders.some((f) => p === f || p.startsWith(`${f}/`))) || caps.blockedAt(p);
   const verb = mode === 'move' ? 'Move' : 'Copy';
   return (
-    <Dialog opened onClose={onClose} title={`${verb} ${describe(items)}`} size="wide">
+    <Dialog opened persistent={busy} onClose={onClose} title={`${verb} ${describe(items)}`} size="wide">
       <Form
         onSubmit={async () => {
           await whileBusy(() => onConfirm({ path: target, company: targetCompany }));
@@ -422,7 +424,7 @@ export function MoveCopyDialog({
         </div>
         <Group justify="flex-end" mt="md">
           <BulkProgressText progress={progress} />
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onClose} disabled={busy}>
             Cancel
           </Button>
           <Button type="submit" loading={busy} disabled={mode === 'move' && sameCompany && target === from}>

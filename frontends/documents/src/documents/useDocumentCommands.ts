@@ -19,7 +19,8 @@ interface CommandsInput {
   refresh: () => Promise<void>;
   /** Closes the open dialog. */
   close: () => void;
-  clearSelection: () => void;
+  /** Leaves exactly these items selected (none: an empty list). */
+  selectOnly: (ids: string[]) => void;
 }
 
 /**
@@ -27,7 +28,7 @@ interface CommandsInput {
  * dialog closed and the listing asked again on success; a dialog stays open on failure, so its input
  * can be corrected.
  */
-export function useDocumentCommands({ api, company, path, refresh, close, clearSelection }: CommandsInput) {
+export function useDocumentCommands({ api, company, path, refresh, close, selectOnly }: CommandsInput) {
   const companyId = company.id;
   const [bulkProgress, setBulkProgress] = useState<BulkProgress>();
 
@@ -132,6 +133,7 @@ export function useDocumentCommands({ api, company, path, refresh, close, clearS
     failed: string,
   ) => {
     const errors: unknown[] = [];
+    const failedItems: DocItem[] = [];
     let done = 0;
     setBulkProgress({ done, total: targets.length });
     await inParallel(targets, BULK_PARALLEL_CALLS, async (item) => {
@@ -139,6 +141,7 @@ export function useDocumentCommands({ api, company, path, refresh, close, clearS
         await work(item);
       } catch (err) {
         errors.push(err);
+        failedItems.push(item);
       }
       done += 1;
       setBulkProgress({ done, total: targets.length });
@@ -146,8 +149,10 @@ export function useDocumentCommands({ api, company, path, refresh, close, clearS
     setBulkProgress(undefined);
     if (errors.length < targets.length) toast.success(ok);
     if (errors.length) toast.error(failureText(errors[0], failed));
-    clearSelection();
-    close();
+    // What failed stays selected, to try again or look at; when nothing went through, the dialog stays
+    // open too, as for a single action.
+    selectOnly(failedItems.map((item) => item.id));
+    if (failedItems.length < targets.length) close();
     await refresh();
   };
 
