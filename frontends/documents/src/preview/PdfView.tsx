@@ -28,7 +28,19 @@ type State =
   | { kind: 'ready'; pages: number }
   | { kind: 'failed' };
 
-/** Renders every page of a PDF onto canvases; a protected PDF asks for its password first. */
+/** How far outside the view a page is drawn before it is scrolled to, and kept after it is left. */
+const NEAR_VIEW = '150% 0px';
+/** The scale pages are drawn at (the canvas then shrinks to the dialog's width). */
+const SCALE = 1.4;
+
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+/**
+ * Draws a PDF's pages as they come near the view and lets go of those far from it: a 300-page return
+ * drawn up front held 300 canvases (about a gigabyte) and blanked pages on phones. Each page has its
+ * place from the start (the first page's size), so the scroll bar is right; a protected PDF asks for its
+ * password first. A preview closed before pdf.js or the document arrived loads nothing more.
+ */
 export function PdfView({ url }: { url: string }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [password, setPassword] = useState('');
@@ -37,9 +49,11 @@ export function PdfView({ url }: { url: string }) {
   useEffect(() => {
     let cancelled = false;
     let destroy: (() => void) | undefined;
+    let observer: IntersectionObserver | undefined;
     (async () => {
       try {
         const lib = await loadPdfJs();
+        if (cancelled) return;
         const task = lib.getDocument({ url });
         destroy = () => void task.destroy();
         task.onPassword = (update: (password: string) => void, reason: number) => {
@@ -58,25 +72,14 @@ export function PdfView({ url }: { url: string }) {
         setState({ kind: 'ready', pages: doc.numPages });
         const host = pagesRef.current;
         if (!host) return;
-        host.replaceChildren();
-        for (let n = 1; n <= doc.numPages && !cancelled; n++) {
-          const page = await doc.getPage(n);
-          const viewport = page.getViewport({ scale: 1.4 });
-          const canvas = document.createElement('canvas');
-          canvas.width = viewport.width;
-          canvas.height = viewport.height;
-          canvas.style.maxWidth = '100%';
-          canvas.style.boxShadow = '0 1px 4px rgba(0,0,0,.2)';
-          canvas.setAttribute('aria-label', `Page ${n}`);
-          host.appendChild(canvas);
-          await page.render({ canvas, viewport }).promise;
-        }
+        observer = await placePages(doc, host, () => cancelled);
       } catch {
         if (!cancelled) setState({ kind: 'failed' });
       }
     })();
     return () => {
       cancelled = true;
+      observer?.disconnect();
       destroy?.();
     };
   }, [url]);
@@ -122,4 +125,71 @@ export function PdfView({ url }: { url: string }) {
       <Stack ref={pagesRef} align="center" gap="md" data-testid="pdf-pages" />
     </>
   );
+}
+
+/**
+ * One canvas per page in `host`, sized as the first page until drawn; a page is drawn when it comes near
+ * the view and its canvas emptied when it leaves (where the browser has no IntersectionObserver, every
+ * page is drawn). Answers the observer, to disconnect when the preview closes.
+ */
+async function placePages(doc: PdfDocument, host: HTMLElement, closed: () => boolean) {
+  const first = (await doc.getPage(1)).getViewport({ scale: SCALE });
+  host.replaceChildren();
+  const canvases: HTMLCanvasElement[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const canvas = document.createElement('canvas');
+    canvas.dataset.page = String(n);
+    canvas.style.maxWidth = '100%';
+    canvas.style.aspectRatio = `${first.width} / ${first.height}`;
+    canvas.style.width = `${first.width}px`;
+    canvas.style.boxShadow = '0 1px 4px rgba(0,0,0,.2)';
+    canvas.setAttribute('aria-label', `Page ${n}`);
+    canvases.push(canvas);
+  }
+  host.append(...canvases);
+  const drawn = new Map<number, Promise<void>>();
+  const draw = (canvas: HTMLCanvasElement) => {
+    const n = Number(canvas.dataset.page);
+    if (drawn.has(n) || closed()) return;
+    const drawing = (async () => {
+      const page = await doc.getPage(n);
+      if (closed()) return;
+      const viewport = page.getViewport({ scale: SCALE });
+      canvas.width = viewport.width;
+      canvas.height = viewport.height;
+      canvas.style.aspectRatio = `${viewport.width} / ${viewport.height}`;
+      canvas.style.width = `${viewport.width}px`;
+      await page.render({ canvas, viewport }).promise;
+    })().catch(() => {
+      // A page that cannot be drawn stays blank; the others still are.
+    });
+    drawn.set(n, drawing);
+  };
+  const release = async (canvas: HTMLCanvasElement) => {
+    const n = Number(canvas.dataset.page);
+    const drawing = drawn.get(n);
+    if (!drawing) return;
+    drawn.delete(n);
+    await drawing;
+    // An emptied canvas holds no pixels; the page's own resources go too.
+    canvas.width = 0;
+    canvas.height = 0;
+    (await doc.getPage(n)).cleanup();
+  };
+  if (typeof IntersectionObserver === 'undefined') {
+    for (const canvas of canvases) draw(canvas);
+    return undefined;
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const canvas = entry.target as HTMLCanvasElement;
+        if (entry.isIntersecting) draw(canvas);
+        else void release(canvas);
+      }
+    },
+    { rootMargin: NEAR_VIEW },
+  );
+  for (const canvas of canvases) observer.observe(canvas);
+  return observer;
 }
