@@ -166,10 +166,25 @@ describe('presigned upload', () => {
       failed: ['lost.pdf'],
     });
     expect(uploadToasts(outcome)).toEqual([
-      { kind: 'success', message: 'Document(s) uploaded successfully' },
-      { kind: 'info', message: 'dup.pdf was already uploaded' },
       { kind: 'error', message: UPLOAD_MESSAGES.invalid },
       { kind: 'error', message: 'File upload failed, please try again.' },
+      { kind: 'success', message: 'Document(s) uploaded successfully' },
+      { kind: 'info', message: 'dup.pdf was already uploaded' },
+    ]);
+  });
+
+  it('names the first duplicates and counts the rest, after any error, for a folder uploaded again', () => {
+    const outcome = {
+      ...emptyOutcome(),
+      duplicates: Array.from({ length: 200 }, (_, i) => `scan-${i}.pdf`),
+      invalid: ['bad.pdf'],
+    };
+    expect(uploadToasts(outcome)).toEqual([
+      { kind: 'error', message: UPLOAD_MESSAGES.invalid },
+      { kind: 'info', message: 'scan-0.pdf was already uploaded' },
+      { kind: 'info', message: 'scan-1.pdf was already uploaded' },
+      { kind: 'info', message: 'scan-2.pdf was already uploaded' },
+      { kind: 'info', message: '197 more files were already uploaded' },
     ]);
   });
 

@@ -16,6 +16,8 @@ export const UPLOAD_MESSAGES = {
   invalid:
     'We were unable to process some of uploaded files as they appear to be INVALID. Kindly check those files and try uploading them again.',
   duplicate: (file: string) => `${file} was already uploaded`,
+  /** After the first few duplicates, the rest in one line (the spec names each, for a few files). */
+  moreDuplicates: (count: number) => `${count} more file${count === 1 ? ' was' : 's were'} already uploaded`,
   nothing: 'Could not upload those files. Try uploading them one at a time.',
   failed: 'File upload failed, please try again.',
   tooLarge: (file: string) => `${file} is larger than the maximum size of 150 MB`,
@@ -116,6 +118,9 @@ export function refusalText(err: unknown): string {
   return isApiError(err) && err.status < 500 && err.message ? err.message : UPLOAD_MESSAGES.failed;
 }
 
+/** Duplicates named one toast each; past them, one toast says how many more. */
+export const DUPLICATES_NAMED = 3;
+
 /** The toasts of spec 1 s.5.5 and s.8 for an upload's outcome. */
 export function uploadToasts(outcome: UploadOutcome): Toast[] {
   const toasts: Toast[] = [];
@@ -130,15 +135,19 @@ export function uploadToasts(outcome: UploadOutcome): Toast[] {
     : [];
   if (anything === 0)
     return cancelled.length ? cancelled : [{ kind: 'error', message: UPLOAD_MESSAGES.nothing }];
-  if (outcome.uploaded.length) toasts.push({ kind: 'success', message: UPLOAD_MESSAGES.success });
-  for (const name of outcome.duplicates)
-    toasts.push({ kind: 'info', message: UPLOAD_MESSAGES.duplicate(name) });
+  // Errors first: a folder uploaded again gave one toast per file, and a failure among them showed only
+  // after all of those (five at a time, four seconds each) had gone.
   if (outcome.invalid.length) toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.invalid });
   const errors = [...new Set(outcome.errors)];
   for (const message of errors) toasts.push({ kind: 'error', message });
   if (outcome.unanswered.length) toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.nothing });
   if (outcome.failed.length && !errors.length)
     toasts.push({ kind: 'error', message: UPLOAD_MESSAGES.failed });
+  if (outcome.uploaded.length) toasts.push({ kind: 'success', message: UPLOAD_MESSAGES.success });
+  const named = outcome.duplicates.slice(0, DUPLICATES_NAMED);
+  for (const name of named) toasts.push({ kind: 'info', message: UPLOAD_MESSAGES.duplicate(name) });
+  const unnamed = outcome.duplicates.length - named.length;
+  if (unnamed) toasts.push({ kind: 'info', message: UPLOAD_MESSAGES.moreDuplicates(unnamed) });
   return [...toasts, ...cancelled];
 }
 
