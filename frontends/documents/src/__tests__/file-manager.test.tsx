@@ -59,6 +59,26 @@ function renderAdvisor(gw: ReturnType<typeof fakeApi>, path = '/') {
 // A test that chose the grid and failed before choosing the list again would leave every later one in it.
 afterEach(() => saveView('list'));
 
+describe('file manager search', () => {
+  it('says when more items match than a search answers', async () => {
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/get_documents')
+        return { body: { documents: [live], path: '/', count: 1 } };
+      if (call.path === '/integrations/search_documents')
+        return { body: { documents: [live], path: '/', count: 500, more_matches: true } };
+      return undefined;
+    });
+    renderAdvisor(gw);
+    await table();
+    fireEvent.change(screen.getByPlaceholderText(/Search/), { target: { value: 'scan' } });
+    await waitFor(() =>
+      expect(screen.getByTestId('item-count').textContent).toBe(
+        '500 items shown; more match, refine your search',
+      ),
+    );
+  });
+});
+
 describe('file manager', () => {
   it('gives advisors Include deleted files, copy URL and the description and tag columns', async () => {
     show('advisor');

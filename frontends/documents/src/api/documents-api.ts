@@ -34,6 +34,8 @@ export interface DocList {
   documents: DocItem[];
   path: string;
   count: number;
+  /** A search: more items match than it answers. */
+  more_matches?: boolean;
 }
 
 /**

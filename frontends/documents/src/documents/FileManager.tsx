@@ -304,6 +304,8 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
               {listing.data ? (
                 <Text size="sm" c="dimmed" data-testid="item-count">
                   {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
+                  {/* A search answers its first 500 matches: not the total, when more match. */}
+                  {listing.data.more_matches ? ' shown; more match, refine your search' : ''}
                 </Text>
               ) : null}
               {caps.includeDeleted ? (

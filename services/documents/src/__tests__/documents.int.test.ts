@@ -1297,7 +1297,11 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       expect(names(found)).toContain('my receipt.pdf');
       // Listed after the vault's files ('/A Vault' sorts first): past the limit if those counted.
       expect(found.filter((d) => d.link.startsWith('/A Vault') || d.name.startsWith('A Vault'))).toEqual([]);
-      expect((await search('partner')).documents.length).toBe(500);
+      // 522 match for the partner: the first 500 are answered, with word that more match; the client's
+      // one match is all there is.
+      const partners = await search('partner');
+      expect([partners.documents.length, partners.count, partners.moreMatches]).toEqual([500, 500, true]);
+      expect((await search('client')).moreMatches).toBe(false);
     });
 
     it('lets read-only users and read-only or inactive entities change nothing', async () => {

@@ -128,6 +128,9 @@ type LeanPageRow = Pick<LeanPage, 'text' | 'count' | 'more'> & {
  */
 export type RowLock = 'share' | 'update';
 
+/** The most items a search answers; one more is read to tell that more match. */
+export const SEARCH_LIMIT = 500;
+
 /** The listing order (folders first, then by name), which items_listing_idx serves and the cursor follows. */
 const LISTING_ORDER = sql`items.type desc, lower(items.name), items.created_at desc, items.id`;
 
@@ -327,7 +330,7 @@ export class ItemsRepository {
   }
 
   /**
-   * Up to 500 items whose name or description holds `term`. For a client, STAFF ONLY items and what is
+   * Up to SEARCH_LIMIT + 1 items whose name or description holds `term` (the one over says more match). For a client, STAFF ONLY items and what is
    * inside them are left out here, before the limit (read as paths.rules' staffOnlyForm does): left
    * out after it, 500 matches in a STAFF ONLY folder hid a client's own files from their search.
    */
@@ -353,7 +356,7 @@ export class ItemsRepository {
         ),
       )
       .orderBy(asc(items.folder), asc(sql`lower(${items.name})`))
-      .limit(500);
+      .limit(SEARCH_LIMIT + 1);
   }
 
   /** The live item at a full path ('/A/b.pdf'), case-insensitive as names are unique that way. */

@@ -44,6 +44,7 @@ import {
   type ListCursor,
   type ListedRow,
   type RowLock,
+  SEARCH_LIMIT,
 } from './items.repository.js';
 import {
   cursorAfter,
@@ -306,8 +307,15 @@ export class ItemsService {
     // The query already leaves STAFF ONLY out for a client (before its limit); read again here by
     // paths.rules, the rule's own wording, so a client never sees such an item should the database's
     // Unicode tables read a name otherwise.
-    const visible = rows.filter((row) => !isClient(actor) || !isStaffOnly(fullPathOf(row)));
-    return { documents: visible.map((row) => toDocumentItem(row)), path: '/', count: visible.length };
+    const visible = rows
+      .filter((row) => !isClient(actor) || !isStaffOnly(fullPathOf(row)))
+      .slice(0, SEARCH_LIMIT);
+    return {
+      documents: visible.map((row) => toDocumentItem(row)),
+      path: '/',
+      count: visible.length,
+      moreMatches: rows.length > SEARCH_LIMIT,
+    };
   }
 
   async createFolder(actor: Actor, req: CreateFolderRequest) {
