@@ -76,3 +76,29 @@ describe('preview link refused', () => {
     );
   });
 });
+
+describe('image preview', () => {
+  it('says the preview failed when the browser cannot show the image, instead of a broken image', async () => {
+    const gw = fakeApi((call) =>
+      call.path === '/integrations/download_document'
+        ? {
+            body: {
+              document: {
+                data: {
+                  link: 'http://s3.test/bucket/scan.png',
+                  file_name: 'scan.png',
+                  expires_at: '',
+                  preview_status: 'none',
+                },
+              },
+            },
+          }
+        : undefined,
+    );
+    renderPreview(anItem({ name: 'scan.png', content_type: 'image/png' }), gw);
+    const image = await screen.findByRole('img', { name: 'scan.png' });
+    fireEvent.error(image);
+    expect(await screen.findByText(PREVIEW_FAILED)).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'scan.png' })).toBeNull();
+  });
+});

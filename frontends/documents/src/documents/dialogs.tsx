@@ -112,7 +112,10 @@ export function CreateFolderDialog({
         <TextInput
           label="Folder name"
           value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            setError(undefined);
+          }}
           error={error}
           data-autofocus
         />
@@ -148,7 +151,10 @@ export function RenameDialog({
             style={{ flex: 1 }}
             label="Name"
             value={value}
-            onChange={(e) => setValue(e.currentTarget.value)}
+            onChange={(e) => {
+              setValue(e.currentTarget.value);
+              setError(undefined);
+            }}
             error={error}
             data-autofocus
           />

@@ -1,6 +1,6 @@
 import { Button, Center, Dialog, Group, Image, Loader, Stack, Text } from '@portico/kit';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import { failureText } from '../rules/failure-text.js';
 import { previewKind } from '../rules/names.js';
@@ -13,6 +13,8 @@ export const NOT_SUPPORTED = 'File type not supported yet';
 /** A preview the service could not make (a HEIC whose conversion failed): spec 2 s.8's loading error. */
 export const PREVIEW_FAILED = 'An error occurred while loading the document.';
 const HEIC_POLL_MS = 1500;
+/** Answers asked for while a HEIC conversion is pending: 160 tries of 1.5 s, four minutes. */
+const HEIC_POLL_LIMIT = 160;
 
 /**
  * Preview of pdf (pdf.js), xlsx and xls (a read-only table), images, and HEIC through the server's
@@ -40,7 +42,12 @@ export function PreviewDialog({
     enabled: supported,
     staleTime: 0,
     gcTime: 0,
-    refetchInterval: (q) => (q.state.data?.document.data.preview_status === 'pending' ? HEIC_POLL_MS : false),
+    // A conversion still pending is asked after again, for HEIC_POLL_LIMIT tries (a few minutes): a
+    // preview left open on one stuck for good would otherwise ask every 1.5 s for as long as it is open.
+    refetchInterval: (q) =>
+      q.state.data?.document.data.preview_status === 'pending' && q.state.dataUpdateCount < HEIC_POLL_LIMIT
+        ? HEIC_POLL_MS
+        : false,
   });
   const data = link.data?.document.data;
   const pending = kind === 'heic' && (!data || data.preview_status === 'pending');
@@ -99,11 +106,7 @@ export function PreviewDialog({
       </Suspense>
     );
   } else {
-    body = (
-      <Center>
-        <Image src={data.link} alt={item.name} fit="contain" mah="80vh" />
-      </Center>
-    );
+    body = <ImagePreview src={data.link} name={item.name} />;
   }
   return (
     <Dialog opened onClose={onClose} title={item.name} size="full-screen">
@@ -114,5 +117,23 @@ export function PreviewDialog({
       </Group>
       {body}
     </Dialog>
+  );
+}
+
+/** An image, or the loading error when the browser cannot show it (damaged, or not the image it claims). */
+function ImagePreview({ src, name }: { src: string; name: string }) {
+  const [broken, setBroken] = useState(false);
+  if (broken)
+    return (
+      <Center p="xl">
+        <Text c="red" role="alert">
+          {PREVIEW_FAILED}
+        </Text>
+      </Center>
+    );
+  return (
+    <Center>
+      <Image src={src} alt={name} fit="contain" mah="80vh" onError={() => setBroken(true)} />
+    </Center>
   );
 }
