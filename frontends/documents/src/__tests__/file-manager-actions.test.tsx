@@ -129,6 +129,9 @@ describe('file manager actions', () => {
     renderAdvisor(gw);
     fireEvent.click(within(await table()).getByText('2024'));
     await screen.findByText('w2.pdf');
+    // The breadcrumbs are a navigation landmark whose last crumb is the folder shown.
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    expect(within(crumbs).getByText('2024').getAttribute('aria-current')).toBe('page');
     fireEvent.click(screen.getByRole('button', { name: 'Add Folder' }));
     await screen.findByRole('dialog');
     act(() => {

@@ -261,11 +261,15 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
           >
             <HiddenFileInput inputProps={drop.getInputProps()} label="Drop files to upload" />
             <Group justify="space-between" gap="xs">
-              <Group gap={4} aria-label="Breadcrumbs">
+              {/* A navigation landmark, as screen readers expect of breadcrumbs; the folder shown is the
+                  current page of it. */}
+              <Group component="nav" gap={4} aria-label="Breadcrumbs">
                 {crumbs(path).map((c, i, all) => (
                   <Group key={c.path} gap={4}>
                     {i === all.length - 1 ? (
-                      <Text fw={600}>{c.name}</Text>
+                      <Text fw={600} aria-current="page">
+                        {c.name}
+                      </Text>
                     ) : (
                       <Anchor component="button" type="button" onClick={() => goTo(c.path)}>
                         {c.name}
