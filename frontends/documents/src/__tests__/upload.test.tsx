@@ -5,7 +5,7 @@ import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import { TOUCH_ONLY_QUERY } from '../upload/touch.js';
-import { overallProgress, uploadResult } from '../upload/UploadProgressList.js';
+import { overallProgress, UploadProgressList, uploadResult } from '../upload/UploadProgressList.js';
 import {
   emptyOutcome,
   FILE_BATCH,
@@ -648,5 +648,22 @@ describe('on a device with touch only', () => {
     } finally {
       window.matchMedia = original;
     }
+  });
+});
+
+describe('the progress list on the page', () => {
+  it('can be taken away once the upload has finished, not while it runs', () => {
+    const onDismiss = jest.fn();
+    const row = (state: FileProgress['state']) => ({ key: 'k', name: 'a.pdf', progress: 1, state });
+    const { client } = fakeApi();
+    const running = renderWithClient(
+      <UploadProgressList files={[row('uploading')]} onDismiss={onDismiss} />,
+      client,
+    );
+    expect(screen.queryByRole('button', { name: 'Dismiss' })).toBeNull();
+    running.unmount();
+    renderWithClient(<UploadProgressList files={[row('done')]} onDismiss={onDismiss} />, client);
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(onDismiss).toHaveBeenCalled();
   });
 });

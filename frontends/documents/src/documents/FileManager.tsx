@@ -399,6 +399,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 files={uploads.files}
                 onCancel={uploads.cancel}
                 onRetryFailed={uploads.retryFailed}
+                onDismiss={uploads.clear}
               />
             ) : null}
           </Stack>

@@ -25,10 +25,13 @@ export function UploadProgressList({
   files,
   onCancel,
   onRetryFailed,
+  onDismiss,
 }: {
   files: FileProgress[];
   onCancel?: () => void;
   onRetryFailed?: () => void;
+  /** Takes a finished upload's list away (shown on the page, not in the upload dialog). */
+  onDismiss?: () => void;
 }) {
   if (!files.length) return null;
   const failed = files.filter((f) => f.state === 'failed').length;
@@ -46,13 +49,20 @@ export function UploadProgressList({
           </Button>
         </Group>
       ) : null}
-      {onRetryFailed && failed && settled ? (
+      {settled && ((onRetryFailed && failed) || onDismiss) ? (
         <Group justify="flex-end">
-          <Button size="xs" variant="light" onClick={onRetryFailed}>
-            {failed === 1
-              ? 'Try the failed file again'
-              : `Try the ${failed.toLocaleString()} failed files again`}
-          </Button>
+          {onRetryFailed && failed ? (
+            <Button size="xs" variant="light" onClick={onRetryFailed}>
+              {failed === 1
+                ? 'Try the failed file again'
+                : `Try the ${failed.toLocaleString()} failed files again`}
+            </Button>
+          ) : null}
+          {onDismiss ? (
+            <Button size="xs" variant="default" onClick={onDismiss}>
+              Dismiss
+            </Button>
+          ) : null}
         </Group>
       ) : null}
     </Stack>
