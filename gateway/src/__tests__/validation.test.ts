@@ -140,6 +140,11 @@ describe('profile and entity input (spec 1 section 5.3)', () => {
     expect(refusal(updateProfileBody, { phone_number: 'call me' }).fields).toEqual({
       phone_number: 'Phone number must be 10 digits',
     });
+    // The work phone alike: 'call me' would have blanked a stored one.
+    expect(refusal(updateProfileBody, { work_phone_number: 'call me' }).fields).toEqual({
+      work_phone_number: 'Phone number must be 10 digits',
+    });
+    expect(parseInput(updateProfileBody, { work_phone_number: '' }).work_phone_number).toBe('');
   });
 
   it('applies the entity name rules with their exact messages', () => {
@@ -147,7 +152,7 @@ describe('profile and entity input (spec 1 section 5.3)', () => {
       'Entity Name cannot contain a "/" character.',
     );
     expect(refusal(updateCompanyBody, { name: 'A "B"' }).message).toBe(
-      'Entity Name cannot contain a """ character.',
+      'Entity Name cannot contain a " character.',
     );
     expect(refusal(updateCompanyBody, { name: '  ' }).message).toBe('Entity Name is required');
   });

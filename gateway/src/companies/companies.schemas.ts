@@ -9,7 +9,7 @@ const entityName = z
   .min(1, 'Entity Name is required')
   .max(255, 'Entity Name is too long')
   .refine((name) => !name.includes('/'), 'Entity Name cannot contain a "/" character.')
-  .refine((name) => !name.includes('"'), 'Entity Name cannot contain a """ character.')
+  .refine((name) => !name.includes('"'), 'Entity Name cannot contain a " character.')
   .refine(noControl(), CONTROL_CHARACTERS_MESSAGE);
 
 /** PUT /companies/:id, the client's entity profile: what a client may change. */

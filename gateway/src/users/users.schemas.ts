@@ -25,11 +25,8 @@ export const updateProfileBody = z.object({
   email: emailField.optional(),
   phone_number: optionalPhone,
   time_zone: optionalText(100),
-  work_phone_number: z
-    .string({ error: 'Must be text' })
-    .transform((value) => value.replace(/\D/g, ''))
-    .pipe(z.string().max(15, 'Work phone number is too long'))
-    .optional(),
+  // As the phone: ten digits or blank (identity's rule too); text without digits is not a removal.
+  work_phone_number: optionalPhone,
   work_phone_extension: optionalText(10),
   fname: optionalText(100),
   lname: optionalText(100),

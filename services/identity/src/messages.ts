@@ -42,7 +42,8 @@ export const Messages = {
   nameByFirm: 'Your name is kept by your firm. Please ask them to change it.',
   nameTooLong: 'Names must be at most 100 characters',
   outOfOfficeTooLong: 'The out-of-office message must be at most 2000 characters',
-  ownSignInOnly: 'Only the firm user can change their own sign-in email and two-factor authentication',
+  ownSignInOnly:
+    'Only the firm user can change their own sign-in email, phone number and two-factor authentication',
   accountReadOnly:
     'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
   entityReadOnly:
@@ -54,7 +55,7 @@ export const Messages = {
   smsNeedsPhone: 'You must have a phone number to receive SMS notifications.',
   entityNameRequired: 'Entity Name is required',
   entityNameSlash: 'Entity Name cannot contain a "/" character.',
-  entityNameQuote: 'Entity Name cannot contain a """ character.',
+  entityNameQuote: 'Entity Name cannot contain a " character.',
   entityNameExists: 'Entity Name already exists.',
   invalidCountry: 'Choose a country from the list',
   invalidEntityType: 'Choose an entity type from the list',

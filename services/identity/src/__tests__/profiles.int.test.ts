@@ -99,6 +99,15 @@ describe('identity users, entities and firm settings over NATS', () => {
           { id: id('nogroup'), email: `ned.${n}.${Date.now()}@example.com` },
           { actor: actor('nogroup') },
         );
+      // A save refused for another field sends no link and counts for none.
+      for (let n = 1; n <= 3; n++)
+        await expect(
+          h.bus.request(
+            Identity.updateProfile,
+            { id: id('nogroup'), email: `refused.${n}.${Date.now()}@example.com`, timeZone: 'Mars' },
+            { actor: actor('nogroup') },
+          ),
+        ).rejects.toMatchObject({ status: 400 });
       for (let n = 1; n <= 5; n++)
         await expect(change(n)).resolves.toMatchObject({ emailConfirmationSent: true });
       const pending = (await h.bus.request(Identity.currentUser, {}, { actor: actor('nogroup') }))
@@ -399,7 +408,11 @@ describe('identity users, entities and firm settings over NATS', () => {
     });
 
     it("leaves a firm user's sign-in email and two-factor to them alone, not to a partner or admin", async () => {
-      for (const change of [{ email: 'taken.over@example.com' }, { enabled2fa: false }])
+      for (const change of [
+        { email: 'taken.over@example.com' },
+        { enabled2fa: false },
+        { phoneNumber: '5550109999' },
+      ])
         for (const who of ['admin', 'partner'])
           await expect(
             h.bus.request(Identity.updateProfile, { id: id('full'), ...change }, { actor: actor(who) }),
@@ -415,6 +428,25 @@ describe('identity users, entities and firm settings over NATS', () => {
         { id: id('full'), enabled2fa: false },
         { actor: actor('full') },
       );
+    });
+
+    it('tells a client whose phone someone else changed, since a texted code signs them in', async () => {
+      const client = await h.bus.request(
+        Identity.getUser,
+        { id: id('linkonly') },
+        { actor: actor('partner') },
+      );
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: client.id, phoneNumber: '4155550142' },
+        { actor: actor('partner') },
+      );
+      const notice = await h.lastMessageTo(client.email);
+      expect(notice).toMatchObject({
+        kind: 'phone_changed',
+        subject: expect.stringContaining('phone number was changed'),
+      });
+      expect(notice?.text).not.toContain('4155550142');
     });
 
     it('checks two saves at once against each other: SMS contact and no phone never both stick', async () => {
@@ -600,7 +632,7 @@ describe('identity users, entities and firm settings over NATS', () => {
       });
       await expect(update('The "Best"')).rejects.toMatchObject({
         status: 400,
-        message: 'Entity Name cannot contain a """ character.',
+        message: 'Entity Name cannot contain a " character.',
       });
       await expect(update('  ')).rejects.toMatchObject({ status: 400 });
       await expect(update('cleo client')).rejects.toMatchObject({

@@ -73,7 +73,7 @@ describe('entity rules', () => {
   it('names', () => {
     expect(validateEntityName('')).toBe('Entity Name is required');
     expect(validateEntityName('a/b')).toBe('Entity Name cannot contain a "/" character.');
-    expect(validateEntityName('a"b')).toBe('Entity Name cannot contain a """ character.');
+    expect(validateEntityName('a"b')).toBe('Entity Name cannot contain a " character.');
     expect(validateEntityName('Acme, Inc.')).toBeUndefined();
   });
 

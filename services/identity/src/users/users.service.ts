@@ -27,6 +27,7 @@ import {
   CONTACT_METHODS,
   isValidEmail,
   maskEmail,
+  maskPhone,
   normaliseEmail,
   phoneDigits,
   US_TIME_ZONES,
@@ -89,7 +90,10 @@ export class UsersService {
       request.fname !== undefined || request.lname !== undefined || request.preferredName !== undefined;
     if (actor.role === 'client' && nameFields)
       throw new AppError('forbidden', 'name_by_firm', Messages.nameByFirm);
-    const signInFields = request.email !== undefined || request.enabled2fa !== undefined;
+    // The phone is a sign-in credential too: a texted code signs in (without two-factor), so a partner or
+    // admin who set a firm user's phone to their own could sign in as them.
+    const signInFields =
+      request.email !== undefined || request.enabled2fa !== undefined || request.phoneNumber !== undefined;
     if (user.isAdvisor && actor.user_id !== user.id && signInFields)
       throw new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
     const forced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
@@ -101,15 +105,14 @@ export class UsersService {
       isValidEmail(askedEmail) &&
       askedEmail !== user.email.toLowerCase() &&
       (await this.users.emailTaken(askedEmail, user.id));
-    // Each new address is mailed a confirmation link: a bound on them, asked before anything is saved.
+    // Each new address is mailed a confirmation link: a bound on them, asked before anything is saved,
+    // and counted once a link is to be sent (a save refused for another field sends none).
+    const confirmationsKey = `email_confirmation:${user.id}`;
     if (isValidEmail(askedEmail) && askedEmail !== user.email.toLowerCase() && !emailTaken) {
-      const { allowed, retryAfterSeconds } = await this.limiter.hit(
-        `email_confirmation:${user.id}`,
-        Limits.emailConfirmations,
-      );
-      if (!allowed)
+      const wait = await this.limiter.waitFor(confirmationsKey, Limits.emailConfirmations);
+      if (wait !== undefined)
         throw new AppError('too_many_requests', 'too_many_confirmations', Messages.tooManyConfirmations, {
-          retryAfterSeconds,
+          retryAfterSeconds: wait,
         });
     }
     const scope = firmScope(user.firmId);
@@ -135,11 +138,16 @@ export class UsersService {
       return { updated, newEmail };
     });
     if (newEmail) {
+      await this.limiter.hit(confirmationsKey, Limits.emailConfirmations);
       // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
       // sign in picked email passcode. The method switches to email when the new address is confirmed.
       const setsSignInEmail = actor.user_id === user.id && user.hasTempEmail && user.setPasswordRequired;
       await this.sendEmailConfirmation(updated, newEmail, setsSignInEmail);
     }
+    // A client's phone changed by someone else (an advisor may, spec 3): the client hears of it, as of an
+    // email change, since a texted code signs them in.
+    if (actor.user_id !== user.id && updated.phoneNumber !== user.phoneNumber && updated.phoneNumber)
+      await this.tellPhoneChanged(updated);
     return { user: await this.present(updated), emailConfirmationSent: !!newEmail };
   }
 
@@ -217,6 +225,25 @@ export class UsersService {
           // Per change: keyed by the new address, a change back and forth again (A to B, B to A, A to B)
           // reused the first notice's key, and the owner of A never heard of the third.
           idempotencyKey: `email_changed:${user.id}:${change}`,
+        },
+        Messages.codeSendFailed,
+      )
+      .catch(() => undefined);
+  }
+
+  /** The user hears that their phone was changed by someone else (keyed by the new number's change). */
+  private async tellPhoneChanged(user: UserRow) {
+    const firm = await this.firms.forMessages(firmScope(user.firmId));
+    await this.outbound
+      .email(
+        {
+          to: user.email,
+          subject: `Your ${firm.name} phone number was changed`,
+          text: `The phone number on your ${firm.name} account is now ${maskPhone(user.phoneNumber)}; sign-in codes you ask to be texted go there. If you did not ask for this change, contact ${firm.name} at once.`,
+          kind: 'phone_changed',
+          firmId: user.firmId,
+          senderName: firm.name,
+          idempotencyKey: `phone_changed:${user.id}:${user.updatedAt.getTime()}`,
         },
         Messages.codeSendFailed,
       )
