@@ -50,12 +50,24 @@ export async function serveStatic(
   const args = [SERVE_STATIC, '--dir', dir, '--port', String(port), '--host', '127.0.0.1'];
   if (options.spa) args.push('--spa');
   if (options.config) args.push('--config', options.config);
+  // Its errors are passed on, not its stderr handed over: a child holding the test run's own output
+  // (which CI reads through a pipe) kept that pipe open after the run ended, and CI waited for ever.
   const child: ChildProcess = spawn(process.execPath, args, {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, PORTICO_API_URL: '' },
   });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  // Whatever becomes of the test process, its servers go with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/healthz`)).ok, 10_000, `static server for ${dir}`);
+  try {
+    await waitFor(async () => (await fetch(`${url}/healthz`)).ok, 10_000, `static server for ${dir}`);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
   return {
     url,
     port,
@@ -78,26 +90,54 @@ export function assertBuilt(names: string[]) {
   }
 }
 
+/**
+ * The local portal for browser journeys. What has started is stopped again if a later part fails to
+ * start, so a failed setup leaves no servers behind (they held CI's output pipe open).
+ */
 export async function startPortalStack() {
   assertBuilt(['shell', 'client', 'admin', 'documents']);
-  const infra = await startTestInfrastructure();
+  const started: (() => Promise<unknown>)[] = [];
+  try {
+    return await startParts(started);
+  } catch (err) {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function startParts(started: (() => Promise<unknown>)[]) {
+  /** Notes how to stop what just started, and answers it. */
+  const kept = <T>(part: T, stop: (part: T) => Promise<unknown>): T => {
+    started.push(() => stop(part));
+    return part;
+  };
+  const infra = kept(await startTestInfrastructure(), (p) => p.stop());
   const shellPort = await freePort();
   const shellUrl = `http://127.0.0.1:${shellPort}`;
-  const notifications = await startNotifications({
-    natsUrl: infra.natsUrl,
-    databaseUrl: await createServiceDatabase(infra.postgresAdminUrl, uniqueDatabaseName('notifications')),
-  });
-  const identity = await startIdentity({
-    natsUrl: infra.natsUrl,
-    pgAdminUrl: infra.postgresAdminUrl,
-    env: { PUBLIC_URL: shellUrl },
-  });
-  const s3 = await startS3Server();
-  const documents = await startDocuments({
-    natsUrl: infra.natsUrl,
-    pgAdminUrl: infra.postgresAdminUrl,
-    s3Env: s3.env,
-  });
+  const notifications = kept(
+    await startNotifications({
+      natsUrl: infra.natsUrl,
+      databaseUrl: await createServiceDatabase(infra.postgresAdminUrl, uniqueDatabaseName('notifications')),
+    }),
+    (p) => p.stop(),
+  );
+  const identity = kept(
+    await startIdentity({
+      natsUrl: infra.natsUrl,
+      pgAdminUrl: infra.postgresAdminUrl,
+      env: { PUBLIC_URL: shellUrl },
+    }),
+    (p) => p.stop(),
+  );
+  const s3 = kept(await startS3Server(), (p) => p.stop());
+  const documents = kept(
+    await startDocuments({
+      natsUrl: infra.natsUrl,
+      pgAdminUrl: infra.postgresAdminUrl,
+      s3Env: s3.env,
+    }),
+    (p) => p.stop(),
+  );
   const gateway = await startGateway({
     natsUrl: infra.natsUrl,
     env: {
@@ -107,12 +147,15 @@ export async function startPortalStack() {
       RATE_LIMIT_ACCOUNT_MAX: '10000',
     },
   });
+  kept(gateway, (p) => p.stop());
   const firm: BuiltFirm = await identity.buildFirm(DEMO_FIRM);
 
-  const client = await serveStatic(dist('client'));
-  const admin = await serveStatic(dist('admin'));
-  const documentsRemote = await serveStatic(dist('documents'));
-  const temp = await mkdtemp(join(tmpdir(), 'portico-browser-'));
+  const client = kept(await serveStatic(dist('client')), (p) => p.stop());
+  const admin = kept(await serveStatic(dist('admin')), (p) => p.stop());
+  const documentsRemote = kept(await serveStatic(dist('documents')), (p) => p.stop());
+  const temp = kept(await mkdtemp(join(tmpdir(), 'portico-browser-')), (p) =>
+    rm(p, { recursive: true, force: true }),
+  );
   const configFile = join(temp, 'runtime-config.json');
   const standard: RuntimeConfig = {
     apiUrl: gateway.url,
