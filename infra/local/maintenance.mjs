@@ -22,9 +22,14 @@ if (action === 'show' && !text) {
   process.exit(2);
 }
 const stackFile = resolve(import.meta.dirname, '../../.data/stack.json');
+// The running local stack's NATS, or NATS_URL; never a NATS that happens to listen on the standard port.
 const natsUrl =
   process.env.NATS_URL ??
-  (existsSync(stackFile) ? JSON.parse(readFileSync(stackFile, 'utf8')).natsUrl : 'nats://127.0.0.1:4222');
+  (existsSync(stackFile) ? JSON.parse(readFileSync(stackFile, 'utf8')).natsUrl : undefined);
+if (!natsUrl) {
+  console.error('No local stack is running (npm start): start it, or set NATS_URL to the NATS to tell.');
+  process.exit(2);
+}
 const nc = await connect({ servers: natsUrl });
 await ensureEventStream(nc);
 const eventId = randomUUID();

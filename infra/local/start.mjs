@@ -2,7 +2,7 @@
 // service and the gateway as child processes, the built frontends, and the demo data, seeded once.
 // Point it at external servers with PORTICO_PG_ADMIN_URL (a superuser URL) and NATS_URL.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   createServiceDatabase,
@@ -116,6 +116,8 @@ async function shutdown(code = 0) {
     children.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
   );
   for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+  // Operator scripts must not find a stack that is gone.
+  rmSync(join(dataDir, 'stack.json'), { force: true });
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown(0));
@@ -197,6 +199,8 @@ async function main() {
   run('gateway', [...largePayloads, 'gateway/dist/main.js'], {
     ...common,
     OTEL_SERVICE_NAME: 'gateway',
+    // This machine only, as the frontends: the dev outbox route below shows sign-in codes and links.
+    HOST: '127.0.0.1',
     PORT: String(ports.gateway),
     DEV_ROUTES_ENABLED: 'true',
   });
@@ -230,7 +234,8 @@ async function startFrontends() {
   for (const name of readdirSync(folder)) {
     const dist = join(folder, name, 'dist');
     if (!existsSync(join(dist, 'index.html')) && !existsSync(join(dist, 'mf-manifest.json'))) continue;
-    const port = ports_[name];
+    // The shell on PORTICO_SHELL_PORT when set: the address emailed links point at.
+    const port = name === 'shell' ? ports.shell : ports_[name];
     if (!port) continue;
     run(`web:${name}`, [script, dist, String(port)], {
       PORTICO_API_URL: `http://localhost:${ports.gateway}`,
