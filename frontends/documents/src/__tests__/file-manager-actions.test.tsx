@@ -4,7 +4,6 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { useNavigate } from 'react-router';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
-import { BULK_PARALLEL_CALLS } from '../documents/file-manager.messages.js';
 import { capabilitiesFor } from '../rules/capabilities.js';
 import { aCompany, anItem, fakeApi } from './fixtures.js';
 
@@ -36,37 +35,6 @@ const listed = (documents: ReturnType<typeof anItem>[]) => ({
 });
 
 describe('file manager actions', () => {
-  it('keeps a running bulk action’s dialog open, Cancel and Escape refused, until it ends', async () => {
-    const waiting: (() => void)[] = [];
-    const gw = fakeApi(async (call) => {
-      if (call.path === '/integrations/get_documents') return listed(many);
-      if (call.path !== '/integrations/delete_path') return undefined;
-      await new Promise<void>((release) => waiting.push(release));
-      return { body: { message: '' } };
-    });
-    renderAdvisor(gw);
-    await table();
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
-    fireEvent.click(within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete' }));
-    const dialog = await screen.findByRole('dialog');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(waiting).toHaveLength(BULK_PARALLEL_CALLS));
-    const cancel = within(dialog).getByRole('button', { name: 'Cancel' }) as HTMLButtonElement;
-    expect(cancel.disabled).toBe(true);
-    fireEvent.keyDown(dialog, { key: 'Escape' });
-    expect(screen.getByRole('dialog')).toBeTruthy();
-    while (
-      gw.calls.filter((c) => c.path === '/integrations/delete_path').length < many.length ||
-      waiting.length
-    ) {
-      await act(async () => {
-        for (const release of waiting.splice(0)) release();
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      });
-    }
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-  });
-
   it('keeps what failed selected, and the dialog open when nothing went through', async () => {
     const failing = new Set(['Scan 2.pdf', 'Scan 5.pdf']);
     let everything = false;

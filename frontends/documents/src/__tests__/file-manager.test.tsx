@@ -496,7 +496,7 @@ describe('file manager with a large folder', () => {
 });
 
 describe('bulk actions over many items', () => {
-  it('deletes a large selection a few calls at a time and shows how many are done', async () => {
+  it('deletes a large selection a few calls at a time, shows how many are done, and cannot be cancelled meanwhile', async () => {
     const many = Array.from({ length: 20 }, (_, i) => anItem({ name: `Scan ${i + 1}.pdf` }));
     const waiting: (() => void)[] = [];
     let inFlight = 0;
@@ -522,6 +522,11 @@ describe('bulk actions over many items', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
     await waitFor(() => expect(waiting.length).toBe(BULK_PARALLEL_CALLS));
+    // Running, it cannot be taken back: Cancel would only hide it, and its end would close whatever
+    // dialog was open by then.
+    expect((within(dialog).getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.getByRole('dialog')).toBeTruthy();
     await act(async () => {
       for (const release of waiting.splice(0)) release();
     });

@@ -97,62 +97,42 @@ describe('several replicas delivering from one outbox', () => {
     expect(subjects.filter((s) => s === 'Stuck')).toHaveLength(0);
   });
 
-  it('writes a sent message down despite a database blip at that moment, and does not send it again', async () => {
-    // The first write of 'sent' for this recipient fails (a sequence is not rolled back with it).
+  /**
+   * Sends an email to `to` while the first `failures` writes of its 'sent' outcome fail (a sequence is not
+   * rolled back with them), and answers its row once sent.
+   */
+  async function sentDespite(to: string, subject: string, failures: number, timeoutMs?: number) {
+    const name = `fail_${subject.toLowerCase()}`;
     await h.pool.query(`
-      create sequence blip_once;
-      create function blip_once() returns trigger language plpgsql as $$
+      create sequence ${name};
+      create function ${name}() returns trigger language plpgsql as $$
       begin
-        if new.status = 'sent' and new.recipient = 'blip@example.com' and nextval('blip_once') = 1 then
-          raise exception 'connection lost';
+        if new.status = 'sent' and new.recipient = '${to}' and nextval('${name}') <= ${failures} then
+          raise exception 'the database is away';
         end if;
         return new;
       end $$;
-      create trigger blip_once before update on outbound_messages for each row execute function blip_once();`);
+      create trigger ${name} before update on outbound_messages for each row execute function ${name}();`);
     try {
-      const sent = await h.bus.request(Notifications.sendEmail, {
-        to: 'blip@example.com',
-        subject: 'Blip',
-        text: 'Body',
-        kind: 'test',
-      });
-      const row = await h.until(sent.id, 'sent');
-      expect(row.attempts).toBe(1);
-      expect(subjects.filter((s) => s === 'Blip')).toHaveLength(1);
+      const sent = await h.bus.request(Notifications.sendEmail, { to, subject, text: 'Body', kind: 'test' });
+      return await h.until(sent.id, 'sent', timeoutMs);
     } finally {
       await h.pool.query(
-        'drop trigger blip_once on outbound_messages; drop function blip_once; drop sequence blip_once',
+        `drop trigger ${name} on outbound_messages; drop function ${name}; drop sequence ${name}`,
       );
     }
+  }
+
+  it('writes a sent message down despite a database blip at that moment, and does not send it again', async () => {
+    const row = await sentDespite('blip@example.com', 'Blip', 1);
+    expect(row.attempts).toBe(1);
+    expect(subjects.filter((s) => s === 'Blip')).toHaveLength(1);
   });
 
   it('keeps writing a sent message down through an outage longer than a blip (a failover), and sends it once', async () => {
-    // The first four writes of 'sent' for this recipient fail: about fourteen seconds of tries, where
-    // four tries over four seconds gave up.
-    await h.pool.query(`
-      create sequence outage_five;
-      create function outage_five() returns trigger language plpgsql as $$
-      begin
-        if new.status = 'sent' and new.recipient = 'outage@example.com' and nextval('outage_five') <= 4 then
-          raise exception 'the database is failing over';
-        end if;
-        return new;
-      end $$;
-      create trigger outage_five before update on outbound_messages for each row execute function outage_five();`);
-    try {
-      const sent = await h.bus.request(Notifications.sendEmail, {
-        to: 'outage@example.com',
-        subject: 'Outage',
-        text: 'Body',
-        kind: 'test',
-      });
-      const row = await h.until(sent.id, 'sent', 30_000);
-      expect(row.attempts).toBe(1);
-      expect(subjects.filter((s) => s === 'Outage')).toHaveLength(1);
-    } finally {
-      await h.pool.query(
-        'drop trigger outage_five on outbound_messages; drop function outage_five; drop sequence outage_five',
-      );
-    }
+    // Four failed writes: about fourteen seconds of tries, where four tries over four seconds gave up.
+    const row = await sentDespite('outage@example.com', 'Outage', 4, 30_000);
+    expect(row.attempts).toBe(1);
+    expect(subjects.filter((s) => s === 'Outage')).toHaveLength(1);
   }, 40_000);
 });

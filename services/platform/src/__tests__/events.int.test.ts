@@ -144,6 +144,19 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await consumer.stop();
   });
 
+  /** Waits until the consumer has nothing pending and nothing unacknowledged (acked or terminated). */
+  async function everyEventSettled(durable: string) {
+    const jsm = await jetstreamManager(nc);
+    await waitFor(
+      async () => {
+        const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+        return info.num_ack_pending === 0 && info.num_pending === 0;
+      },
+      5_000,
+      `every event of ${durable} settled`,
+    );
+  }
+
   it('delivers a failed event again until its handler succeeds, and drops one that does not match its contract', async () => {
     const durable = 'platform_test_retries';
     let failures = 0;
@@ -171,15 +184,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await waitFor(async () => handled.includes('f'), 20_000, 'the flaky event to be handled');
     expect(failures).toBe(25);
     // The ack leaves after the handler's transaction commits, a moment after the handler ran.
-    const jsm = await jetstreamManager(nc);
-    await waitFor(
-      async () => {
-        const info = await jsm.consumers.info(EVENTS_STREAM, durable);
-        return info.num_ack_pending === 0 && info.num_pending === 0;
-      },
-      5_000,
-      'both events acknowledged',
-    );
+    await everyEventSettled(durable);
     expect(handled.filter((id) => id === 'f')).toHaveLength(1);
     expect(handled).not.toContain('bad');
     await consumer.stop();
@@ -209,15 +214,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
     );
     await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'r2', user_id: 'next' }));
     await waitFor(async () => attempts.includes('next'), 10_000, 'the next event to be handled');
-    const jsm = await jetstreamManager(nc);
-    await waitFor(
-      async () => {
-        const info = await jsm.consumers.info(EVENTS_STREAM, durable);
-        return info.num_ack_pending === 0 && info.num_pending === 0;
-      },
-      5_000,
-      'both events settled',
-    );
+    await everyEventSettled(durable);
     // Redeliveries would come within tens of milliseconds: none came.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(attempts.filter((id) => id === 'refused')).toHaveLength(1);
