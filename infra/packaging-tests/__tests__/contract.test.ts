@@ -48,6 +48,11 @@ describe('runtime contract', () => {
     for (const dir of inContract) expect(existsSync(repoPath(dir, 'package.json'))).toBe(true);
   });
 
+  it('deploys only front ends that exist: an image is built from each frontends/<name>', () => {
+    for (const name of [c.frontends.shell, ...c.frontends.remotes])
+      expect([name, existsSync(repoPath('frontends', name, 'package.json'))]).toEqual([name, true]);
+  });
+
   it('gives every service its own health port', () => {
     const ports = [
       ...Object.values(c.deployables).map((d) => d.httpPort),
