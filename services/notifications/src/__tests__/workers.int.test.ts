@@ -75,24 +75,25 @@ describe('several replicas delivering from one outbox', () => {
     expect(rows[0].most).toBe(1);
   });
 
-  it('sends again a message whose worker died mid-send once its lease runs out', async () => {
+  /** An email claimed `attempts` times whose last worker never recorded the outcome; its lease has run out. */
+  async function claimedAndLeft(recipient: string, subject: string, attempts: number): Promise<string> {
     const { rows } = await h.pool.query(
       `insert into outbound_messages (channel, recipient, subject, text, kind, status, attempts, next_attempt_at)
-       values ('email', 'orphan@example.com', 'Orphaned', 'Body', 'test', 'sending', 1, now() - interval '1 second')
+       values ('email', $1, $2, 'Body', 'test', 'sending', $3, now() - interval '1 second')
        returning id`,
+      [recipient, subject, attempts],
     );
-    const row = await h.until(rows[0].id, 'sent');
+    return rows[0].id;
+  }
+
+  it('sends again a message whose worker died mid-send once its lease runs out', async () => {
+    const row = await h.until(await claimedAndLeft('orphan@example.com', 'Orphaned', 1), 'sent');
     expect(row.attempts).toBe(2);
     expect(subjects.filter((s) => s === 'Orphaned')).toHaveLength(1);
   });
 
   it('gives up a message whose every attempt was claimed and never recorded, instead of sending it again', async () => {
-    const { rows } = await h.pool.query(
-      `insert into outbound_messages (channel, recipient, subject, text, kind, status, attempts, next_attempt_at)
-       values ('email', 'stuck@example.com', 'Stuck', 'Body', 'test', 'sending', 5, now() - interval '1 second')
-       returning id`,
-    );
-    const row = await h.until(rows[0].id, 'failed');
+    const row = await h.until(await claimedAndLeft('stuck@example.com', 'Stuck', 5), 'failed');
     expect(row.attempts).toBe(5);
     expect(subjects.filter((s) => s === 'Stuck')).toHaveLength(0);
   });

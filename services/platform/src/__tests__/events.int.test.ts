@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { pino } from 'pino';
 import {
+  type DurableConsumerOptions,
   EVENT_ID_HEADER,
   EVENTS_STREAM,
   OutboxRelay,
@@ -102,18 +103,42 @@ describe('database scoping, outbox relay and durable consumers', () => {
     expect(rows).toHaveLength(0);
   });
 
-  it('relays committed events once and the durable consumer handles a duplicate delivery once', async () => {
-    const seen: UserUpdated[] = [];
-    const consumer = await startDurableConsumer({
+  type UserUpdates = DurableConsumerOptions<typeof IdentityEvents.userUpdated.message>;
+
+  /** A durable consumer of user updates on the test's NATS and database, with `options` over the rest. */
+  const consumeUserUpdates = (
+    durable: string,
+    handleEvent: UserUpdates['handle'],
+    options: Pick<UserUpdates, 'fromNow' | 'redelivery'> = {},
+  ) =>
+    startDurableConsumer({
       nc,
       db: handle.db,
-      durable: 'platform_test_user_updated',
+      durable,
       contract: IdentityEvents.userUpdated,
       log,
-      handle: async (event, tx) => {
-        seen.push(event);
-        await tx.execute(sql`insert into handled (event_id) values (${event.eventId})`);
+      handle: handleEvent,
+      ...options,
+    });
+
+  /** Waits until the consumer has nothing pending and nothing unacknowledged (acked or terminated). */
+  async function everyEventSettled(durable: string) {
+    const jsm = await jetstreamManager(nc);
+    await waitFor(
+      async () => {
+        const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+        return info.num_ack_pending === 0 && info.num_pending === 0;
       },
+      5_000,
+      `every event of ${durable} settled`,
+    );
+  }
+
+  it('relays committed events once and the durable consumer handles a duplicate delivery once', async () => {
+    const seen: UserUpdated[] = [];
+    const consumer = await consumeUserUpdates('platform_test_user_updated', async (event, tx) => {
+      seen.push(event);
+      await tx.execute(sql`insert into handled (event_id) values (${event.eventId})`);
     });
     const eventId = await handle.db.transaction((tx) =>
       recordEvent(tx, IdentityEvents.userUpdated, {
@@ -144,38 +169,21 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await consumer.stop();
   });
 
-  /** Waits until the consumer has nothing pending and nothing unacknowledged (acked or terminated). */
-  async function everyEventSettled(durable: string) {
-    const jsm = await jetstreamManager(nc);
-    await waitFor(
-      async () => {
-        const info = await jsm.consumers.info(EVENTS_STREAM, durable);
-        return info.num_ack_pending === 0 && info.num_pending === 0;
-      },
-      5_000,
-      `every event of ${durable} settled`,
-    );
-  }
-
   it('delivers a failed event again until its handler succeeds, and drops one that does not match its contract', async () => {
     const durable = 'platform_test_retries';
     let failures = 0;
     const handled: string[] = [];
-    const consumer = await startDurableConsumer({
-      nc,
-      db: handle.db,
+    const consumer = await consumeUserUpdates(
       durable,
-      contract: IdentityEvents.userUpdated,
-      log,
-      redelivery: { firstMs: 10, maxMs: 40 },
-      handle: async (event) => {
+      async (event) => {
         if (event.userId === 'flaky' && failures < 25) {
           failures++;
           throw new Error('database away');
         }
         handled.push(event.eventId);
       },
-    });
+      { redelivery: { firstMs: 10, maxMs: 40 } },
+    );
     const js = jetstream(nc);
     // Not a UserUpdated: user_id must be a string.
     await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'bad', user_id: 5 }));
@@ -193,20 +201,15 @@ describe('database scoping, outbox relay and durable consumers', () => {
   it('drops an event its handler was refused for good, once, and goes on with the next', async () => {
     const durable = 'platform_test_refused';
     const attempts: string[] = [];
-    const consumer = await startDurableConsumer({
-      nc,
-      db: handle.db,
+    const consumer = await consumeUserUpdates(
       durable,
-      contract: IdentityEvents.userUpdated,
-      log,
-      redelivery: { firstMs: 10, maxMs: 40 },
-      fromNow: true,
-      handle: async (event) => {
+      async (event) => {
         attempts.push(event.userId);
         if (event.userId === 'refused')
           throw new AppError('bad_request', 'invalid_email', 'Invalid email address');
       },
-    });
+      { redelivery: { firstMs: 10, maxMs: 40 }, fromNow: true },
+    );
     const js = jetstream(nc);
     await js.publish(
       IdentityEvents.userUpdated.subject,
@@ -228,17 +231,13 @@ describe('database scoping, outbox relay and durable consumers', () => {
       JSON.stringify({ event_id: 'before', user_id: 'x' }),
     );
     const seen: string[] = [];
-    const consumer = await startDurableConsumer({
-      nc,
-      db: handle.db,
-      durable: 'platform_test_from_now',
-      contract: IdentityEvents.userUpdated,
-      log,
-      fromNow: true,
-      handle: async (event) => {
+    const consumer = await consumeUserUpdates(
+      'platform_test_from_now',
+      async (event) => {
         seen.push(event.eventId);
       },
-    });
+      { fromNow: true },
+    );
     await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'after', user_id: 'x' }));
     await waitFor(async () => seen.includes('after'), 5_000, 'the event after it to be handled');
     expect(seen).toEqual(['after']);
