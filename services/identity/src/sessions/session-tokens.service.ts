@@ -10,7 +10,7 @@ import {
   type Tx,
 } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { IdentityConfig } from '../config.js';
 import { hashSecret, randomToken } from '../crypto/secrets.js';
 import type { KeyRing } from '../keys/signing-keys.js';
@@ -48,6 +48,33 @@ export function actorOf(user: UserRow, sessionId?: string): Actor {
  */
 const lockUser = (tx: Tx<IdentitySchema>, userId: string) =>
   tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
+
+/** Revokes the live refresh tokens `which` selects; answers whose they were and their sessions. */
+const revokeLive = (tx: Tx<IdentitySchema>, which: SQL | undefined) =>
+  tx
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(which, isNull(refreshTokens.revokedAt)))
+    .returning({
+      familyId: refreshTokens.familyId,
+      userId: refreshTokens.userId,
+      firmId: refreshTokens.firmId,
+    });
+
+/** Announces one ended session (its id is the access tokens' `sid`) for the gateway and the browsers. */
+const announceSessionEnded = (
+  tx: Tx<IdentitySchema>,
+  user: { id: string; firmId: string },
+  sessionId: string,
+  reason: string,
+) =>
+  recordEvent(tx, IdentityEvents.sessionsRevoked, {
+    userId: user.id,
+    firmId: user.firmId,
+    reason,
+    sessionId,
+    occurredAt: new Date().toISOString(),
+  });
 
 const sessionExpired = () => new AppError('unauthorized', 'session_expired', Messages.sessionExpired);
 
@@ -131,11 +158,7 @@ export class SessionTokensService {
   async signOutEverywhere(actor: Actor, reason = 'sign_out_everywhere'): Promise<number> {
     return acrossFirms(this.db, async (tx) => {
       await lockUser(tx, actor.user_id);
-      const revoked = await tx
-        .update(refreshTokens)
-        .set({ revokedAt: sql`now()` })
-        .where(and(eq(refreshTokens.userId, actor.user_id), isNull(refreshTokens.revokedAt)))
-        .returning({ familyId: refreshTokens.familyId });
+      const revoked = await revokeLive(tx, eq(refreshTokens.userId, actor.user_id));
       await recordEvent(tx, IdentityEvents.sessionsRevoked, {
         userId: actor.user_id,
         firmId: actor.firm_id,
@@ -154,26 +177,12 @@ export class SessionTokensService {
   async endOtherSessions(user: { id: string; firmId: string }, keep: string | undefined, reason: string) {
     return acrossFirms(this.db, async (tx) => {
       await lockUser(tx, user.id);
-      const revoked = await tx
-        .update(refreshTokens)
-        .set({ revokedAt: sql`now()` })
-        .where(
-          and(
-            eq(refreshTokens.userId, user.id),
-            isNull(refreshTokens.revokedAt),
-            keep ? ne(refreshTokens.familyId, keep) : undefined,
-          ),
-        )
-        .returning({ familyId: refreshTokens.familyId });
+      const revoked = await revokeLive(
+        tx,
+        and(eq(refreshTokens.userId, user.id), keep ? ne(refreshTokens.familyId, keep) : undefined),
+      );
       const families = [...new Set(revoked.map((r) => r.familyId))];
-      for (const familyId of families)
-        await recordEvent(tx, IdentityEvents.sessionsRevoked, {
-          userId: user.id,
-          firmId: user.firmId,
-          reason,
-          sessionId: familyId,
-          occurredAt: new Date().toISOString(),
-        });
+      for (const familyId of families) await announceSessionEnded(tx, user, familyId, reason);
       return families.length;
     });
   }
@@ -184,20 +193,9 @@ export class SessionTokensService {
    */
   private async revokeFamily(familyId: string, reason: 'sign_out' | 'refresh_reused'): Promise<number> {
     return acrossFirms(this.db, async (tx) => {
-      const rows = await tx
-        .update(refreshTokens)
-        .set({ revokedAt: sql`now()` })
-        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
-        .returning({ userId: refreshTokens.userId, firmId: refreshTokens.firmId });
-      const [revoked] = rows;
+      const [revoked] = await revokeLive(tx, eq(refreshTokens.familyId, familyId));
       if (!revoked) return 0;
-      await recordEvent(tx, IdentityEvents.sessionsRevoked, {
-        userId: revoked.userId,
-        firmId: revoked.firmId,
-        reason,
-        sessionId: familyId,
-        occurredAt: new Date().toISOString(),
-      });
+      await announceSessionEnded(tx, { id: revoked.userId, firmId: revoked.firmId }, familyId, reason);
       return 1;
     });
   }
