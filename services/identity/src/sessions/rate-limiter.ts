@@ -24,6 +24,9 @@ export const Limits = {
   emailConfirmations: { max: 5, windowSeconds: 60 * 60 },
 } as const;
 
+/** Whole seconds (at least one) until `epochMs`: a Retry-After. */
+export const secondsUntil = (epochMs: number) => Math.max(1, Math.ceil((epochMs - Date.now()) / 1000));
+
 /**
  * A fixed-window counter in PostgreSQL, so every replica shares it. Returns whether this hit is
  * allowed and, when not, how long until the window resets.
@@ -40,7 +43,7 @@ export class RateLimiter {
     const row = result.rows[0];
     if (!row || row.count < limit.max) return undefined;
     const windowEnds = new Date(row.window_start).getTime() + limit.windowSeconds * 1000;
-    return Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000));
+    return secondsUntil(windowEnds);
   }
 
   async hit(key: string, limit: Limit): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
@@ -56,7 +59,7 @@ export class RateLimiter {
     const windowEnds = new Date(row.window_start).getTime() + limit.windowSeconds * 1000;
     return {
       allowed: row.count <= limit.max,
-      retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000)),
+      retryAfterSeconds: secondsUntil(windowEnds),
     };
   }
 }

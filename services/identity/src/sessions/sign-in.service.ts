@@ -22,7 +22,7 @@ import {
 } from '../users/profile.rules.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { OutboundMessages } from './outbound.js';
-import { Limits, RateLimiter } from './rate-limiter.js';
+import { Limits, RateLimiter, secondsUntil } from './rate-limiter.js';
 import { SecretPurpose, type SecretRow, SecretsRepository, SIGN_IN_SECRETS } from './secrets.repository.js';
 import { SessionTokensService } from './session-tokens.service.js';
 
@@ -368,8 +368,7 @@ export class SignInService {
       Limits.passwordFailuresBeforeLock,
       Limits.lockSeconds,
     );
-    if ('lockedUntil' in taken)
-      throw err.restricted(Math.max(1, Math.ceil((taken.lockedUntil.getTime() - Date.now()) / 1000)));
+    if ('lockedUntil' in taken) throw err.restricted(secondsUntil(taken.lockedUntil.getTime()));
     if (!(await verifyPassword(hash, password))) {
       if (taken.locked) throw err.restricted(Limits.lockSeconds);
       return false;

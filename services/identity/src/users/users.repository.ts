@@ -112,7 +112,6 @@ export class UsersRepository {
     return rows[0] as UserRow;
   }
 
-  /** Counts a wrong password in one statement; returns the new count. */
   /**
    * Takes one of the user's password attempts before the password is compared, in one statement, so
    * attempts sent at once count each other (a count of failures written after the slow comparison let a

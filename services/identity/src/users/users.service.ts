@@ -101,14 +101,12 @@ export class UsersService {
     // Whether another account has the address, asked before the row is locked: the question is about
     // other users, and it takes a connection of its own (across firms) that a locked save should not wait for.
     const askedEmail = request.email === undefined ? '' : normaliseEmail(request.email);
-    const emailTaken =
-      isValidEmail(askedEmail) &&
-      askedEmail !== user.email.toLowerCase() &&
-      (await this.users.emailTaken(askedEmail, user.id));
+    const asksNewEmail = isValidEmail(askedEmail) && askedEmail !== user.email.toLowerCase();
+    const emailTaken = asksNewEmail && (await this.users.emailTaken(askedEmail, user.id));
     // Each new address is mailed a confirmation link: a bound on them, asked before anything is saved,
     // and counted once a link is to be sent (a save refused for another field sends none).
     const confirmationsKey = `email_confirmation:${user.id}`;
-    if (isValidEmail(askedEmail) && askedEmail !== user.email.toLowerCase() && !emailTaken) {
+    if (asksNewEmail && !emailTaken) {
       const wait = await this.limiter.waitFor(confirmationsKey, Limits.emailConfirmations);
       if (wait !== undefined)
         throw new AppError('too_many_requests', 'too_many_confirmations', Messages.tooManyConfirmations, {
@@ -208,43 +206,41 @@ export class UsersService {
   /**
    * The old address hears that the account's sign-in email changed: whoever changed it (the user, or
    * an advisor allowed to edit them) controls the new one, and the owner of the old one should know.
-   * The change is made; a notice that cannot be sent is logged, not refused.
+   * `change`: the confirmation that made it, so each change is told once, and every one is (keyed by the
+   * new address, a change back and forth again reused the first notice's key and was never told).
    */
-  /** `change`: the confirmation that made the change, so each change is told once, and every one is. */
   private async tellPreviousAddress(user: UserRow, previous: string, change: string) {
-    const firm = await this.firms.forMessages(firmScope(user.firmId));
-    await this.outbound
-      .email(
-        {
-          to: previous,
-          subject: `Your ${firm.name} sign-in email was changed`,
-          text: `The email address you sign in to ${firm.name} with is now ${maskEmail(user.email)}. If you did not ask for this change, contact ${firm.name} at once.`,
-          kind: 'email_changed',
-          firmId: user.firmId,
-          senderName: firm.name,
-          // Per change: keyed by the new address, a change back and forth again (A to B, B to A, A to B)
-          // reused the first notice's key, and the owner of A never heard of the third.
-          idempotencyKey: `email_changed:${user.id}:${change}`,
-        },
-        Messages.codeSendFailed,
-      )
-      .catch(() => undefined);
+    await this.tell(user, previous, (firm) => ({
+      subject: `Your ${firm} sign-in email was changed`,
+      text: `The email address you sign in to ${firm} with is now ${maskEmail(user.email)}. If you did not ask for this change, contact ${firm} at once.`,
+      kind: 'email_changed',
+      idempotencyKey: `email_changed:${user.id}:${change}`,
+    }));
   }
 
-  /** The user hears that their phone was changed by someone else (keyed by the new number's change). */
+  /** The user hears that their phone was changed by someone else (keyed by the change's time). */
   private async tellPhoneChanged(user: UserRow) {
+    await this.tell(user, user.email, (firm) => ({
+      subject: `Your ${firm} phone number was changed`,
+      text: `The phone number on your ${firm} account is now ${maskPhone(user.phoneNumber)}; sign-in codes you ask to be texted go there. If you did not ask for this change, contact ${firm} at once.`,
+      kind: 'phone_changed',
+      idempotencyKey: `phone_changed:${user.id}:${user.updatedAt.getTime()}`,
+    }));
+  }
+
+  /**
+   * A notice about the account, from its firm, to `to`. The change it tells of is made; a notice that
+   * cannot be sent is logged, not refused.
+   */
+  private async tell(
+    user: UserRow,
+    to: string,
+    notice: (firmName: string) => { subject: string; text: string; kind: string; idempotencyKey: string },
+  ) {
     const firm = await this.firms.forMessages(firmScope(user.firmId));
     await this.outbound
       .email(
-        {
-          to: user.email,
-          subject: `Your ${firm.name} phone number was changed`,
-          text: `The phone number on your ${firm.name} account is now ${maskPhone(user.phoneNumber)}; sign-in codes you ask to be texted go there. If you did not ask for this change, contact ${firm.name} at once.`,
-          kind: 'phone_changed',
-          firmId: user.firmId,
-          senderName: firm.name,
-          idempotencyKey: `phone_changed:${user.id}:${user.updatedAt.getTime()}`,
-        },
+        { to, firmId: user.firmId, senderName: firm.name, ...notice(firm.name) },
         Messages.codeSendFailed,
       )
       .catch(() => undefined);
