@@ -26,10 +26,6 @@ interface TokenPair {
   expires_in: number;
 }
 
-/**
- * JSON over HTTP to the gateway. A 401 on an authenticated call gets one retry after
- * POST /sessions/refresh; when that fails too, the session ends in every tab (spec 1 s.4.5).
- */
 /** What a refresh made of the session a call failed with. */
 type RefreshOutcome = 'refreshed' | 'over' | 'another_user';
 
@@ -38,6 +34,10 @@ const SESSION_OVER = [400, 401, 403];
 /** How long before its expiry a token is refreshed for a connection that cannot be retried on 401. */
 const TOKEN_MARGIN_MS = 30_000;
 
+/**
+ * JSON over HTTP to the gateway. A 401 on an authenticated call gets one retry after
+ * POST /sessions/refresh; when that fails too, the session ends in every tab (spec 1 s.4.5).
+ */
 export class ApiClient {
   readonly baseUrl: string;
   readonly session: SessionStore;

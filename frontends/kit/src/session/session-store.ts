@@ -69,7 +69,7 @@ export class SessionStore {
       window.addEventListener('storage', (e) => {
         if (e.key !== SESSION_KEY || e.newValue === e.oldValue) return;
         if (e.newValue === null) this.onTabMessage({ type: 'signed_out', reason: 'forced' });
-        else this.onTabMessage({ type: 'signed_in', user_id: userOf(e.newValue) });
+        else this.onTabMessage({ type: 'signed_in', user_id: parseSession(e.newValue)?.user_id ?? null });
       });
     }
   }
@@ -183,10 +183,6 @@ function parseSession(raw: string | null): StoredSession | null {
   } catch {
     return null;
   }
-}
-
-function userOf(raw: string | null): string | null {
-  return parseSession(raw)?.user_id ?? null;
 }
 
 /**
