@@ -65,10 +65,10 @@ export function toExtracted(row: ExtractedRow, item?: ItemRow) {
   };
 }
 
-/** Extracted documents (spec 1 s.7.6, spec 2): annotations, splitting, descriptions, tags, attaching. */
 /** Names tried after another writer took the free one found: each failure means a file was written there meanwhile. */
 const MAX_NAME_RETRIES = 20;
 
+/** Extracted documents (spec 1 s.7.6, spec 2): annotations, splitting, descriptions, tags, attaching. */
 @Injectable()
 export class ExtractedService {
   constructor(

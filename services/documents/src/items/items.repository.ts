@@ -330,9 +330,10 @@ export class ItemsRepository {
   }
 
   /**
-   * Up to SEARCH_LIMIT + 1 items whose name or description holds `term` (the one over says more match). For a client, STAFF ONLY items and what is
-   * inside them are left out here, before the limit (read as paths.rules' staffOnlyForm does): left
-   * out after it, 500 matches in a STAFF ONLY folder hid a client's own files from their search.
+   * Up to SEARCH_LIMIT + 1 items whose name or description holds `term` (the one over says more match).
+   * For a client, STAFF ONLY items and what is inside them are left out here, before the limit (read as
+   * paths.rules' staffOnlyForm does): left out after it, 500 matches in a STAFF ONLY folder hid a
+   * client's own files from their search.
    */
   search(
     tx: DocTx,
