@@ -516,6 +516,28 @@ describe('profiles', () => {
     expect(stored[0]).toEqual({ work_phone_number: '5105550123', time_zone: 'Eastern Time (US & Canada)' });
   });
 
+  it('asks for the password before a client changes their own phone, and saves it with the right one', async () => {
+    const page = await signedIn('bob@client.test');
+    await openClientProfile(page);
+    expect(await field(page, 'Current password').count()).toBe(0);
+    await field(page, 'Phone Number').fill('6465550177');
+    await field(page, 'Current password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await page.getByText('Current password is incorrect').first().waitFor();
+    await keepScreenshot(page, 'client-profile-current-password');
+    await field(page, 'Current password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await page.getByText('Profile updated successfully').waitFor();
+    expect(await field(page, 'Current password').count()).toBe(0);
+    const stored = await portal.stack.identity.query<{
+      phone_number: string;
+      failed_password_attempts: number;
+    }>('select phone_number, failed_password_attempts from users where id = $1', [
+      portal.stack.userId('bob'),
+    ]);
+    expect(stored[0]).toEqual({ phone_number: '6465550177', failed_password_attempts: 0 });
+  });
+
   it('saves the entity profile with Canadian labels', async () => {
     const page = await signedIn('bob@client.test');
     await openClientProfile(page);

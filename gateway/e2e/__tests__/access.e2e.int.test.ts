@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startGateway } from '@portico/gateway/testing';
+import { TEST_PASSWORD } from '@portico/identity/testing';
 import WebSocket from 'ws';
 import { type Stack, startStack } from '../stack.js';
 
@@ -212,9 +213,14 @@ describe('API: access rules through the gateway', () => {
 
     it("saves a client's profile, and the change is there on the next read", async () => {
       const id = s.firm.users.client?.id;
+      const change = { phone_number: '(646) 555-0142', preferred_contact_method: 'sms' };
+      // A new phone of their own is confirmed with the password they sign in with.
+      const unconfirmed = await s.call('PATCH', `/users/${id}`, { token: as('client'), body: change });
+      expect(unconfirmed.status).toBe(400);
+      expect(unconfirmed.body).toMatchObject({ fields: { current_password: 'Current password is missing' } });
       const res = await s.call('PATCH', `/users/${id}`, {
         token: as('client'),
-        body: { phone_number: '(646) 555-0142', preferred_contact_method: 'sms' },
+        body: { ...change, current_password: TEST_PASSWORD },
       });
       expect(res.status).toBe(200);
       const me = await s.call<{ phone_number: string; preferred_contact_method: string }>(

@@ -33,6 +33,9 @@ export const updateProfileBody = z.object({
   preferred_name: optionalText(100),
   out_of_office: optionalBool(),
   out_of_office_message: optionalText(2_000, { typed: true }),
+  // Checked by identity when a user who signs in with a password changes their own email or phone, or
+  // turns two-factor off.
+  current_password: z.string({ error: 'Must be text' }).max(1_024).optional(),
 });
 
 /** POST /users/set_sign_in_method (spec 1 section 4.4 step 8; password rules of spec 2 section 5 in identity). */

@@ -13,6 +13,7 @@ import { PreferencesCache } from './firms/preferences.cache.js';
 import type { KeyRing } from './keys/signing-keys.js';
 import type { IdentitySchema } from './schema.js';
 import { OutboundMessages } from './sessions/outbound.js';
+import { PasswordCheck } from './sessions/password-check.js';
 import { RateLimiter } from './sessions/rate-limiter.js';
 import { SecretsRepository } from './sessions/secrets.repository.js';
 import { SessionTokensService } from './sessions/session-tokens.service.js';
@@ -46,6 +47,7 @@ export class IdentityModule {
         RateLimiter,
         OutboundMessages,
         SessionTokensService,
+        PasswordCheck,
         SignInService,
         UsersService,
         CompaniesService,

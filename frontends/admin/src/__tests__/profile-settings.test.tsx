@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EMAIL_CONFIRMED } from '@portico/kit';
+import { CURRENT_PASSWORD_MESSAGES, EMAIL_CONFIRMED } from '@portico/kit';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import ProfileSettingsRoute from '../profile-settings/ProfileSettingsRoute.js';
@@ -66,13 +66,34 @@ describe('advisor Profile Settings', () => {
     await screen.findByTestId('profile-settings');
     fireEvent.change(field('settings-contact', 'Email'), { target: { value: 'fiona@new.test' } });
     fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(415) 555-0100' } });
+    // A new email or phone of their own is confirmed with the password they sign in with.
+    click('settings-contact', 'Save Contact');
+    expect(await section('settings-contact').findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    fireEvent.change(field('settings-contact', 'Current password'), { target: { value: 'Old-Pass-1234' } });
     click('settings-contact', 'Save Contact');
     const dialog = await screen.findByRole('dialog', { name: 'Confirm your new email' });
     expect(dialog.textContent).toContain('fiona@new.test');
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
       email: 'fiona@new.test',
       phone_number: '4155550100',
+      current_password: 'Old-Pass-1234',
     });
+  });
+
+  it('asks no password while the contact is unchanged, nor of a user who signs in with codes', async () => {
+    const { calls } = renderSettings(aUser({ preferred_sign_in_method: 'email' }));
+    await screen.findByTestId('profile-settings');
+    expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(415) 555-0100' } });
+    expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
+    click('settings-contact', 'Save Contact');
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+        email: 'fiona@firm.test',
+        phone_number: '4155550100',
+      }),
+    );
   });
 
   it('switches the out-of-office message on, and asks for its text', async () => {
@@ -116,7 +137,7 @@ describe('advisor Profile Settings', () => {
     });
     // A user who signs in with a password confirms the change with it.
     click('settings-sign-in-method', 'Save Sign-in Method');
-    expect(await screen.findByText(SETTINGS_MESSAGES.currentPasswordMissing)).toBeTruthy();
+    expect(await screen.findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
     expect(calls.some((c) => c.path === '/users/set_sign_in_method')).toBe(false);
     fireEvent.change(field('settings-sign-in-method', 'Current password'), {
       target: { value: 'Old-Pass-1234' },
@@ -199,6 +220,36 @@ describe('advisor Profile Settings', () => {
     expect(toggle.disabled).toBe(false);
     fireEvent.click(toggle);
     await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ enabled_2fa: true }));
+  });
+
+  it('turns two-factor off only with the current password, and Keep it on leaves it on', async () => {
+    const { calls } = renderSettings(aUser({ enabled_2fa: true }), (c) =>
+      c.method === 'PATCH' ? { body: { user: aUser({ enabled_2fa: false }) } } : undefined,
+    );
+    const toggle = (await screen.findByRole('switch', {
+      name: /Two-Factor Authentication/,
+    })) as HTMLInputElement;
+    fireEvent.click(toggle);
+    expect(toggle.checked).toBe(false);
+    click('settings-two-factor', 'Keep it on');
+    expect(toggle.checked).toBe(true);
+    expect(section('settings-two-factor').queryByLabelText('Current password')).toBeNull();
+    fireEvent.click(toggle);
+    click('settings-two-factor', 'Turn off two-factor');
+    expect(await section('settings-two-factor').findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    fireEvent.change(field('settings-two-factor', 'Current password'), {
+      target: { value: 'Old-Pass-1234' },
+    });
+    click('settings-two-factor', 'Turn off two-factor');
+    await waitFor(() =>
+      expect(section('settings-two-factor').queryByLabelText('Current password')).toBeNull(),
+    );
+    expect(toggle.checked).toBe(false);
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+      enabled_2fa: false,
+      current_password: 'Old-Pass-1234',
+    });
   });
 
   it('confirms a changed email from the emailed link once, and takes the token out of the address', async () => {

@@ -11,7 +11,6 @@ export const SETTINGS_MESSAGES = {
   phoneRequired: 'Phone is required',
   outOfOfficeMessageRequired: 'Please enter the message clients see while you are out of office',
   twoFactorForced: 'Your firm requires two-factor authentication.',
-  currentPasswordMissing: 'Current password is missing',
   ...PASSWORD_MESSAGES,
 } as const;
 

@@ -1,7 +1,11 @@
 import {
   Button,
+  CURRENT_PASSWORD_MESSAGES,
   CURRENT_USER_KEY,
+  CurrentPasswordInput,
   type CurrentUser,
+  changesHowAccountIsReached,
+  confirmsWithPassword,
   EmailConfirmationDialog,
   errorMessage,
   Group,
@@ -119,25 +123,41 @@ export function NameSection({ user }: { user: CurrentUser }) {
 export function ContactSection({ user }: { user: CurrentUser }) {
   const [email, setEmail] = useState(user.email);
   const [phone, setPhone] = useState(phoneDigits(user.phone_number));
-  const [errors, setErrors] = useState<{ email?: string; phone_number?: string }>({});
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; phone_number?: string; current_password?: string }>(
+    {},
+  );
   const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
+  // A new email or phone of the user's own is confirmed with the password they sign in with.
+  const asksPassword =
+    confirmsWithPassword(user) && changesHowAccountIsReached(user, { email, phone_number: phone });
   const save = useProfileSave(user.id, {
     onSaved: (r) => {
       if (r.user) {
         setEmail(r.user.email);
         setPhone(phoneDigits(r.user.phone_number));
       }
+      setCurrentPassword('');
       if (r.email_confirmation_sent) setConfirmationTo(r.user?.pending_email || email.trim());
     },
-    onFields: (f) => setErrors({ email: f.email, phone_number: f.phone_number }),
+    onFields: (f) =>
+      setErrors({ email: f.email, phone_number: f.phone_number, current_password: f.current_password }),
   });
   const pending = save.data?.user?.pending_email ?? user.pending_email;
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const problems = { email: validateEmail(email), phone_number: validateOptionalPhone(phone) };
+    const problems = {
+      email: validateEmail(email),
+      phone_number: validateOptionalPhone(phone),
+      current_password: asksPassword && !currentPassword ? CURRENT_PASSWORD_MESSAGES.missing : undefined,
+    };
     setErrors(problems);
-    if (problems.email || problems.phone_number) return;
-    save.mutate({ email: email.trim(), phone_number: phone });
+    if (Object.values(problems).some(Boolean)) return;
+    save.mutate({
+      email: email.trim(),
+      phone_number: phone,
+      ...(asksPassword ? { current_password: currentPassword } : {}),
+    });
   };
   return (
     <Section title="Contact" testId="settings-contact">
@@ -154,6 +174,13 @@ export function ContactSection({ user }: { user: CurrentUser }) {
             />
             <PhoneInput label="Phone Number" value={phone} onChange={setPhone} error={errors.phone_number} />
           </SimpleGrid>
+          {asksPassword && (
+            <CurrentPasswordInput
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.currentTarget.value)}
+              error={errors.current_password}
+            />
+          )}
           <Group>
             <Button type="submit" loading={save.isPending} disabled={!email.trim()}>
               Save Contact
@@ -216,7 +243,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
   const [confirmation, setConfirmation] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
   // Identity asks a user who signs in with a password to confirm a change with it.
-  const confirmsWithPassword = current === 'password';
+  const confirmsChange = confirmsWithPassword(user);
   const [phone, setPhone] = useState(phoneDigits(user.phone_number));
   const [errors, setErrors] = useState<{
     password?: string;
@@ -226,7 +253,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
   }>({});
   const save = useMutation({
     mutationFn: () => {
-      const proof = confirmsWithPassword ? { current_password: currentPassword } : {};
+      const proof = confirmsChange ? { current_password: currentPassword } : {};
       return api.sessions.setSignInMethod(
         method === 'password'
           ? { method, password, password_confirmation: confirmation, ...proof }
@@ -259,8 +286,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
       if (!phoneDigits(phone)) next.phone_number = SETTINGS_MESSAGES.phoneRequired;
       else next.phone_number = validateOptionalPhone(phone);
     }
-    if (confirmsWithPassword && !currentPassword)
-      next.current_password = SETTINGS_MESSAGES.currentPasswordMissing;
+    if (confirmsChange && !currentPassword) next.current_password = CURRENT_PASSWORD_MESSAGES.missing;
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;
     save.mutate();
@@ -314,15 +340,11 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
           {method === 'email' && (
             <Text size="sm">We will email you a six-digit code each time you sign in.</Text>
           )}
-          {confirmsWithPassword && (
-            <PasswordInput
-              label="Current password"
-              description="Confirm the change with the password you sign in with now."
-              autoComplete="current-password"
+          {confirmsChange && (
+            <CurrentPasswordInput
               value={currentPassword}
               onChange={(e) => setCurrentPassword(e.currentTarget.value)}
               error={errors.current_password}
-              maw={360}
             />
           )}
           <Group>
@@ -339,9 +361,27 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
 export function TwoFactorSection({ user }: { user: CurrentUser }) {
   const forced = user.two_factor_forced;
   const [on, setOn] = useState(user.enabled_2fa);
+  // Turning two-factor off is confirmed with the password (identity asks for it); on takes one click.
+  const [confirmingOff, setConfirmingOff] = useState(false);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [error, setError] = useState<string | undefined>();
   const save = useProfileSave(user.id, {
-    onSaved: (r) => r.user && setOn(r.user.enabled_2fa),
+    onSaved: (r) => {
+      if (r.user) setOn(r.user.enabled_2fa);
+      setConfirmingOff(false);
+      setCurrentPassword('');
+    },
+    onFields: (f) => setError(f.current_password ?? f.enabled_2fa),
   });
+  const turnOff = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!currentPassword) {
+      setError(CURRENT_PASSWORD_MESSAGES.missing);
+      return;
+    }
+    setError(undefined);
+    save.mutate({ enabled_2fa: false, current_password: currentPassword });
+  };
   return (
     <Section title="Two-Factor Authentication" testId="settings-two-factor">
       <Switch
@@ -351,14 +391,46 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
             ? SETTINGS_MESSAGES.twoFactorForced
             : 'After your password, we email you a code to finish signing in.'
         }
-        checked={forced || on}
+        checked={forced || (on && !confirmingOff)}
         disabled={forced || save.isPending}
         onChange={(e) => {
           const next = e.currentTarget.checked;
+          if (!next && confirmsWithPassword(user)) {
+            setConfirmingOff(true);
+            return;
+          }
+          setConfirmingOff(false);
           setOn(next);
           save.mutate({ enabled_2fa: next }, { onError: () => setOn(!next) });
         }}
       />
+      {confirmingOff && (
+        <form noValidate onSubmit={turnOff}>
+          <Stack gap="sm">
+            <CurrentPasswordInput
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.currentTarget.value)}
+              error={error}
+            />
+            <Group>
+              <Button type="submit" loading={save.isPending}>
+                Turn off two-factor
+              </Button>
+              <Button
+                variant="default"
+                disabled={save.isPending}
+                onClick={() => {
+                  setConfirmingOff(false);
+                  setCurrentPassword('');
+                  setError(undefined);
+                }}
+              >
+                Keep it on
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
     </Section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EMAIL_CONFIRMED } from '@portico/kit';
+import { CURRENT_PASSWORD_MESSAGES, EMAIL_CONFIRMED } from '@portico/kit';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ClientProfileForm } from '../profile/ClientProfileForm.js';
 import ProfileRoute from '../profile/ProfileRoute.js';
@@ -17,6 +17,10 @@ const input = (label: string) =>
     ? screen.getByRole('switch', { name: new RegExp(label) })
     : screen.getByLabelText(label, { selector: 'input' })) as HTMLInputElement;
 const patchOf = (calls: Call[]) => calls.find((c) => c.method === 'PATCH');
+const currentPassword = () => screen.queryByLabelText('Current password', { selector: 'input' });
+/** A new email or phone of the user's own is confirmed with the password they sign in with. */
+const confirmWithPassword = (password = 'Alice-Pass-123') =>
+  fireEvent.change(currentPassword() as HTMLInputElement, { target: { value: password } });
 
 describe('profile rules', () => {
   const valid = profileValuesOf(aUser());
@@ -62,7 +66,12 @@ describe('client profile editor', () => {
     fireEvent.change(input('Work Phone Number'), { target: { value: '5105550123' } });
     expect(input('Work Phone Number').value).toBe('(510) 555-0123');
     fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    expect(await screen.findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
+    expect(patchOf(calls)).toBeUndefined();
+    confirmWithPassword();
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
     expect(await screen.findByText(PROFILE_MESSAGES.saved)).toBeTruthy();
+    expect(currentPassword()).toBeNull();
     expect(patchOf(calls)).toEqual({
       method: 'PATCH',
       path: '/users/u-1',
@@ -74,8 +83,45 @@ describe('client profile editor', () => {
         work_phone_extension: '',
         time_zone: 'Pacific Time (US & Canada)',
         enabled_2fa: false,
+        current_password: 'Alice-Pass-123',
       },
     });
+  });
+
+  it('asks no password while the email and phone are unchanged, nor of a user who signs in with codes', async () => {
+    const { calls } = renderArea(
+      <ClientProfileForm user={aUser({ preferred_sign_in_method: 'sms' })} />,
+      () => ok(),
+    );
+    fireEvent.change(input('Work Phone Extension'), { target: { value: '12' } });
+    expect(currentPassword()).toBeNull();
+    fireEvent.change(input('Phone Number'), { target: { value: '4155550199' } });
+    expect(currentPassword()).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await screen.findByText(PROFILE_MESSAGES.saved);
+    expect(patchOf(calls)?.body).not.toHaveProperty('current_password');
+  });
+
+  it("turns two-factor off with the current password, and shows identity's refusal of a wrong one", async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser({ enabled_2fa: true })} />, (c) =>
+      c.method === 'PATCH'
+        ? {
+            status: 400,
+            body: {
+              error: 'bad_request',
+              code: 'invalid_input',
+              message: CURRENT_PASSWORD_MESSAGES.wrong,
+              fields: { current_password: CURRENT_PASSWORD_MESSAGES.wrong },
+            },
+          }
+        : undefined,
+    );
+    expect(currentPassword()).toBeNull();
+    fireEvent.click(input('Two-Factor Authentication'));
+    confirmWithPassword('not-it');
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(screen.getAllByText(CURRENT_PASSWORD_MESSAGES.wrong)).toHaveLength(2));
+    expect(patchOf(calls)?.body).toMatchObject({ enabled_2fa: false, current_password: 'not-it' });
   });
 
   it('saves only with an email, and shows validation messages under the fields', async () => {
@@ -117,6 +163,7 @@ describe('client profile editor', () => {
         : undefined,
     );
     fireEvent.change(input('Primary Contact Email'), { target: { value: 'bob@client.test' } });
+    confirmWithPassword();
     fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
     await waitFor(() => expect(screen.getAllByText('This email already exists')).toHaveLength(2));
     expect(screen.getByText('Choose a US time zone')).toBeTruthy();
@@ -129,6 +176,7 @@ describe('client profile editor', () => {
         : undefined,
     );
     fireEvent.change(input('Primary Contact Email'), { target: { value: 'new@client.test' } });
+    confirmWithPassword();
     fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm your new email' });
     expect(dialog.textContent).toContain('We sent a confirmation link to new@client.test');

@@ -1,7 +1,11 @@
 import {
   Button,
+  CURRENT_PASSWORD_MESSAGES,
   CURRENT_USER_KEY,
+  CurrentPasswordInput,
   type CurrentUser,
+  changesHowAccountIsReached,
+  confirmsWithPassword,
   EmailConfirmationDialog,
   errorMessage,
   Group,
@@ -69,7 +73,8 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
   });
   const forced = user.two_factor_forced;
   const disabled = readOnly || preview;
-
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [currentPasswordError, setCurrentPasswordError] = useState<string | undefined>();
   const save = useMutation({
     mutationFn: (values: ProfileValues) => {
       const body = {
@@ -81,11 +86,13 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
         time_zone: values.time_zone,
         // Turning two-factor off is refused when the firm forces it; leave it out then.
         ...(forced ? {} : { enabled_2fa: values.enabled_2fa }),
+        ...(asksPassword(values) ? { current_password: currentPassword } : {}),
       };
       return api.users.updateUser(user.id, body);
     },
     onSuccess: (result: ProfileUpdate) => {
       toast.success(PROFILE_MESSAGES.saved);
+      setCurrentPassword('');
       if (result.user) {
         queryClient.setQueryData(CURRENT_USER_KEY, result.user);
         reset(profileValuesOf(result.user));
@@ -95,6 +102,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
     onError: (err) => {
       toast.error(errorMessage(err));
       if (isApiError(err) && err.fields) {
+        setCurrentPasswordError(err.fields.current_password);
         for (const [field, message] of Object.entries(err.fields)) {
           if ((FIELDS as string[]).includes(field))
             setError(field as keyof ProfileValues, { type: 'server', message });
@@ -105,8 +113,22 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
 
   const email = watch('email');
   const pending = save.data?.user?.pending_email ?? user.pending_email;
+  // A new email or phone of the user's own, or two-factor off, is confirmed with the password: judged
+  // against the account as last saved.
+  function asksPassword(values: ProfileValues): boolean {
+    const saved: CurrentUser = save.data?.user ?? user;
+    return (
+      confirmsWithPassword(saved) &&
+      changesHowAccountIsReached(saved, { ...values, enabled_2fa: forced ? undefined : values.enabled_2fa })
+    );
+  }
+  const submit = (values: ProfileValues) => {
+    const missing = asksPassword(values) && !currentPassword;
+    setCurrentPasswordError(missing ? CURRENT_PASSWORD_MESSAGES.missing : undefined);
+    if (!missing) save.mutate(values);
+  };
   return (
-    <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate aria-label="Profile">
+    <form onSubmit={handleSubmit(submit)} noValidate aria-label="Profile">
       <Stack gap="md" maw={720}>
         <TextInput
           label="Primary Contact Email"
@@ -202,6 +224,13 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
             />
           )}
         />
+        {!disabled && asksPassword(watch()) && (
+          <CurrentPasswordInput
+            value={currentPassword}
+            onChange={(e) => setCurrentPassword(e.currentTarget.value)}
+            error={currentPasswordError}
+          />
+        )}
         {!preview && (
           <Group>
             <Button type="submit" loading={save.isPending} disabled={readOnly || !email.trim()}>

@@ -55,7 +55,10 @@ export type ProfileChanges = Partial<
     | 'out_of_office_message'
     | 'out_of_office'
   >
->;
+> & {
+  /** Asked of a user who signs in with a password when their own email or phone changes or two-factor goes off. */
+  current_password?: string;
+};
 
 export type EntityChanges = Partial<
   Pick<

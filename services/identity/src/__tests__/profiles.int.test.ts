@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Identity } from '@portico/proto';
+import { TEST_PASSWORD } from '../testing/fixtures.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
 describe('identity users, entities and firm settings over NATS', () => {
@@ -56,6 +57,7 @@ describe('identity users, entities and firm settings over NATS', () => {
         Identity.updateProfile,
         {
           id: id('other'),
+          currentPassword: TEST_PASSWORD,
           phoneNumber: '(212) 555-0188',
           timeZone: 'Eastern Time (US & Canada)',
           preferredContactMethod: 'sms',
@@ -76,7 +78,13 @@ describe('identity users, entities and firm settings over NATS', () => {
       const err = await h.bus
         .request(
           Identity.updateProfile,
-          { id: id('other'), phoneNumber: '555', timeZone: 'Mars/Olympus', workPhoneExtension: '12' },
+          {
+            id: id('other'),
+            currentPassword: TEST_PASSWORD,
+            phoneNumber: '555',
+            timeZone: 'Mars/Olympus',
+            workPhoneExtension: '12',
+          },
           { actor: actor('other') },
         )
         .catch((e) => e);
@@ -96,7 +104,7 @@ describe('identity users, entities and firm settings over NATS', () => {
       const change = (n: number) =>
         h.bus.request(
           Identity.updateProfile,
-          { id: id('nogroup'), email: `ned.${n}.${Date.now()}@example.com` },
+          { id: id('nogroup'), currentPassword: TEST_PASSWORD, email: `ned.${n}.${Date.now()}@example.com` },
           { actor: actor('nogroup') },
         );
       // A save refused for another field sends no link and counts for none.
@@ -104,7 +112,12 @@ describe('identity users, entities and firm settings over NATS', () => {
         await expect(
           h.bus.request(
             Identity.updateProfile,
-            { id: id('nogroup'), email: `refused.${n}.${Date.now()}@example.com`, timeZone: 'Mars' },
+            {
+              id: id('nogroup'),
+              currentPassword: TEST_PASSWORD,
+              email: `refused.${n}.${Date.now()}@example.com`,
+              timeZone: 'Mars',
+            },
             { actor: actor('nogroup') },
           ),
         ).rejects.toMatchObject({ status: 400 });
@@ -130,7 +143,7 @@ describe('identity users, entities and firm settings over NATS', () => {
       const newEmail = `moved.${Date.now()}@example.com`;
       const res = await h.bus.request(
         Identity.updateProfile,
-        { id: id('other'), email: newEmail },
+        { id: id('other'), currentPassword: TEST_PASSWORD, email: newEmail },
         { actor: actor('other') },
       );
       expect(res.emailConfirmationSent).toBe(true);
@@ -147,7 +160,11 @@ describe('identity users, entities and firm settings over NATS', () => {
     it("links the email confirmation to the profile page of the user's role", async () => {
       const linkTo = async (key: string) => {
         const newEmail = `${key}.moved.${Date.now()}@example.com`;
-        await h.bus.request(Identity.updateProfile, { id: id(key), email: newEmail }, { actor: actor(key) });
+        await h.bus.request(
+          Identity.updateProfile,
+          { id: id(key), email: newEmail, currentPassword: TEST_PASSWORD },
+          { actor: actor(key) },
+        );
         return { newEmail, text: (await h.lastMessageTo(newEmail))?.text ?? '' };
       };
       const advisor = await linkTo('full');
@@ -217,7 +234,7 @@ describe('identity users, entities and firm settings over NATS', () => {
       const newEmail = `plain.${Date.now()}@example.com`;
       await h.bus.request(
         Identity.updateProfile,
-        { id: id('nogroup'), email: newEmail },
+        { id: id('nogroup'), currentPassword: TEST_PASSWORD, email: newEmail },
         { actor: actor('nogroup') },
       );
       const confirmed = await h.bus.request(Identity.confirmEmail, {
@@ -230,7 +247,11 @@ describe('identity users, entities and firm settings over NATS', () => {
       const wanted = `contested.${Date.now()}@example.com`;
       const tokens: string[] = [];
       for (const key of ['client', 'other']) {
-        await h.bus.request(Identity.updateProfile, { id: id(key), email: wanted }, { actor: actor(key) });
+        await h.bus.request(
+          Identity.updateProfile,
+          { id: id(key), email: wanted, currentPassword: TEST_PASSWORD },
+          { actor: actor(key) },
+        );
         tokens.push(await h.lastLinkTokenTo(wanted));
       }
       const answers = await Promise.allSettled(
@@ -246,7 +267,7 @@ describe('identity users, entities and firm settings over NATS', () => {
       await expect(
         h.bus.request(
           Identity.updateProfile,
-          { id: id('client'), email: h.other.users.client?.email },
+          { id: id('client'), currentPassword: TEST_PASSWORD, email: h.other.users.client?.email },
           { actor: actor('client') },
         ),
       ).rejects.toMatchObject({ status: 400, message: 'This email already exists' });
@@ -263,7 +284,7 @@ describe('identity users, entities and firm settings over NATS', () => {
       await expect(
         h.bus.request(
           Identity.updateProfile,
-          { id: id('client'), enabled2fa: false },
+          { id: id('client'), currentPassword: TEST_PASSWORD, enabled2fa: false },
           { actor: actor('client') },
         ),
       ).rejects.toMatchObject({
@@ -425,9 +446,53 @@ describe('identity users, entities and firm settings over NATS', () => {
       ).resolves.toBeTruthy();
       await h.bus.request(
         Identity.updateProfile,
-        { id: id('full'), enabled2fa: false },
+        { id: id('full'), currentPassword: TEST_PASSWORD, enabled2fa: false },
         { actor: actor('full') },
       );
+    });
+
+    it('asks for the password before a user who signs in with one changes their own email or phone, or turns two-factor off', async () => {
+      const save = (change: Record<string, unknown>) =>
+        h.bus.request(Identity.updateProfile, { id: id('group'), ...change }, { actor: actor('group') });
+      const before = await h.bus.request(Identity.currentUser, {}, { actor: actor('group') });
+      const missing = {
+        status: 400,
+        message: 'Current password is missing',
+        extra: { fields: { current_password: 'Current password is missing' } },
+      };
+      await expect(save({ email: `gus.${Date.now()}@example.com` })).rejects.toMatchObject(missing);
+      await expect(save({ phoneNumber: '2125550142', currentPassword: 'not-it' })).rejects.toMatchObject({
+        status: 400,
+        extra: { fields: { current_password: 'Current password is incorrect' } },
+      });
+      // A wrong one is a password attempt, as at sign-in.
+      const attempts = () =>
+        h.identity.query<{ failed_password_attempts: number }>(
+          'select failed_password_attempts from users where id = $1',
+          [id('group')],
+        );
+      expect(await attempts()).toEqual([{ failed_password_attempts: 1 }]);
+      const after = await h.bus.request(Identity.currentUser, {}, { actor: actor('group') });
+      expect(after).toMatchObject({ pendingEmail: '', phoneNumber: before.phoneNumber });
+
+      // Unchanged values, as a form sends them with everything else, and two-factor on need none.
+      await expect(
+        save({ email: before.email.toUpperCase(), phoneNumber: before.phoneNumber, enabled2fa: true }),
+      ).resolves.toMatchObject({ user: { enabled2fa: true } });
+      await expect(save({ enabled2fa: false })).rejects.toMatchObject(missing);
+      await expect(
+        save({ enabled2fa: false, phoneNumber: '2125550142', currentPassword: TEST_PASSWORD }),
+      ).resolves.toMatchObject({ user: { enabled2fa: false, phoneNumber: '2125550142' } });
+      expect(await attempts()).toEqual([{ failed_password_attempts: 0 }]);
+
+      // A user without a password (sign-in links) has nothing to prove it with.
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('linkonly'), phoneNumber: '2125550143' },
+          { actor: actor('linkonly') },
+        ),
+      ).resolves.toMatchObject({ user: { phoneNumber: '2125550143' } });
     });
 
     it('tells a client whose phone someone else changed, since a texted code signs them in', async () => {
@@ -452,7 +517,11 @@ describe('identity users, entities and firm settings over NATS', () => {
     it('checks two saves at once against each other: SMS contact and no phone never both stick', async () => {
       const client = id('other');
       const set = (change: Record<string, unknown>) =>
-        h.bus.request(Identity.updateProfile, { id: client, ...change }, { actor: actor('other') });
+        h.bus.request(
+          Identity.updateProfile,
+          { id: client, currentPassword: TEST_PASSWORD, ...change },
+          { actor: actor('other') },
+        );
       await set({ phoneNumber: '(555) 010-0300', preferredContactMethod: 'email' });
       for (let round = 0; round < 4; round++) {
         await Promise.allSettled([set({ phoneNumber: '' }), set({ preferredContactMethod: 'sms' })]);
@@ -496,13 +565,13 @@ describe('identity users, entities and firm settings over NATS', () => {
     it('takes text without digits for a bad phone, not for its removal', async () => {
       await h.bus.request(
         Identity.updateProfile,
-        { id: id('other'), phoneNumber: '5550100300' },
+        { id: id('other'), currentPassword: TEST_PASSWORD, phoneNumber: '5550100300' },
         { actor: actor('other') },
       );
       await expect(
         h.bus.request(
           Identity.updateProfile,
-          { id: id('other'), phoneNumber: 'call me' },
+          { id: id('other'), currentPassword: TEST_PASSWORD, phoneNumber: 'call me' },
           { actor: actor('other') },
         ),
       ).rejects.toMatchObject({ status: 400 });

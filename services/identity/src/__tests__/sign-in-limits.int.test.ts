@@ -196,9 +196,17 @@ describe('identity: sign-in limits under concurrent requests, and account change
     const id = user('client').id;
     const typo = `typo.${Date.now()}@example.com`;
     const right = `right.${Date.now()}@example.com`;
-    await h.bus.request(Identity.updateProfile, { id, email: typo }, { actor: me });
+    await h.bus.request(
+      Identity.updateProfile,
+      { id, email: typo, currentPassword: TEST_PASSWORD },
+      { actor: me },
+    );
     const typoToken = await h.lastLinkTokenTo(typo);
-    await h.bus.request(Identity.updateProfile, { id, email: right }, { actor: me });
+    await h.bus.request(
+      Identity.updateProfile,
+      { id, email: right, currentPassword: TEST_PASSWORD },
+      { actor: me },
+    );
     await expect(h.bus.request(Identity.confirmEmail, { token: typoToken })).rejects.toMatchObject({
       status: 410,
     });

@@ -628,7 +628,12 @@ describe('identity sign-in over NATS', () => {
       const actor = h.actorOf(h.firm, 'rocompany');
       const id = h.firm.users.rocompany?.id as string;
       const newEmail = `moved.${Date.now()}@example.com`;
-      await h.bus.request(Identity.updateProfile, { id, email: newEmail }, { actor });
+      await h.bus.request(
+        Identity.updateProfile,
+        // The password the test before set.
+        { id, email: newEmail, currentPassword: 'Changed-Again-43' },
+        { actor },
+      );
       await h.bus.request(Identity.confirmEmail, { token: await h.lastLinkTokenTo(newEmail) });
       await expect(h.bus.request(Identity.verifyAuthLink, { token: link })).rejects.toMatchObject({
         status: 410,

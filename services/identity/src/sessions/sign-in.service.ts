@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
 import type { IdentityConfig } from '../config.js';
-import { hashPassword, verifyPassword } from '../crypto/passwords.js';
+import { hashPassword } from '../crypto/passwords.js';
 import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
@@ -22,7 +22,8 @@ import {
 } from '../users/profile.rules.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { OutboundMessages } from './outbound.js';
-import { Limits, RateLimiter, secondsUntil } from './rate-limiter.js';
+import { PasswordCheck } from './password-check.js';
+import { Limits, RateLimiter } from './rate-limiter.js';
 import { SecretPurpose, type SecretRow, SecretsRepository, SIGN_IN_SECRETS } from './secrets.repository.js';
 import { SessionTokensService } from './session-tokens.service.js';
 
@@ -46,10 +47,6 @@ const err = {
       Messages.tooManyIncorrectAttempts,
       retryAfterSeconds ? { retryAfterSeconds } : undefined,
     ),
-  restricted: (retryAfterSeconds: number) =>
-    new AppError('too_many_requests', 'account_restricted', Messages.accountRestricted, {
-      retryAfterSeconds,
-    }),
   linkExpired: () => new AppError('gone', 'link_expired', Messages.linkExpired),
 };
 
@@ -68,6 +65,7 @@ export class SignInService {
     private readonly tokens: SessionTokensService,
     private readonly limiter: RateLimiter,
     private readonly outbound: OutboundMessages,
+    private readonly passwords: PasswordCheck,
   ) {}
 
   /** Step 1 of spec 1 s.4.4: the preferred method and the masked ways to reach the user. */
@@ -90,7 +88,7 @@ export class SignInService {
       throw new AppError('unauthorized', 'email_or_password_incorrect', Messages.emailOrPasswordIncorrect);
     }
     this.assertCanSignIn(user);
-    if (!(await this.passwordMatches(user, user.passwordHash, password)))
+    if (!(await this.passwords.matches(user, user.passwordHash, password)))
       throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
     if (await this.twoFactorRequired(user)) return this.startTwoFactor(user);
     return this.completed(user);
@@ -306,8 +304,7 @@ export class SignInService {
     // Everything is checked before a grant is used up: a refused password leaves the reset link's grant
     // to try again with.
     const { user, grantId } = await this.userForMethodChange(who);
-    if (who.actor && !user.setPasswordRequired)
-      await this.confirmCurrentPassword(user, input.currentPassword ?? '');
+    if (who.actor) await this.passwords.confirmCurrent(user, input.currentPassword ?? '');
     if (!(SIGN_IN_METHODS as readonly string[]).includes(input.method)) {
       throw badRequest(Messages.unknownSignInMethod, { method: Messages.unknownSignInMethod });
     }
@@ -339,42 +336,6 @@ export class SignInService {
     // there would turn any access token into a new month-long session.
     const signingIn = !who.actor || user.setPasswordRequired;
     return { authToken: signingIn ? await this.tokens.grant(updated) : '', preferredSignInMethod: method };
-  }
-
-  /**
-   * A signed-in user who signs in with a password proves it again to change how they sign in: an access
-   * token alone (15 minutes, perhaps taken from a browser) must not become the account, a new password or
-   * the attacker's phone. Each try takes one of the password's attempts, as at sign-in, so it cannot be
-   * guessed here instead. Users without a password (codes, links) have nothing to prove it with.
-   */
-  private async confirmCurrentPassword(user: UserRow, currentPassword: string) {
-    if (user.preferredSignInMethod !== 'password' || !user.passwordHash) return;
-    if (!currentPassword)
-      throw badRequest(Messages.currentPasswordMissing, {
-        current_password: Messages.currentPasswordMissing,
-      });
-    if (!(await this.passwordMatches(user, user.passwordHash, currentPassword)))
-      throw badRequest(Messages.currentPasswordWrong, { current_password: Messages.currentPasswordWrong });
-  }
-
-  /**
-   * Compares a password after taking one of the account's attempts (UsersRepository.takePasswordAttempt):
-   * 429 while the account is locked, and for the wrong password that locks it. A right one starts the count
-   * again and lifts a lock that this attempt set as the last one allowed.
-   */
-  private async passwordMatches(user: UserRow, hash: string, password: string): Promise<boolean> {
-    const taken = await this.users.takePasswordAttempt(
-      user.id,
-      Limits.passwordFailuresBeforeLock,
-      Limits.lockSeconds,
-    );
-    if ('lockedUntil' in taken) throw err.restricted(secondsUntil(taken.lockedUntil.getTime()));
-    if (!(await verifyPassword(hash, password))) {
-      if (taken.locked) throw err.restricted(Limits.lockSeconds);
-      return false;
-    }
-    await this.users.updateSignInState(user, { failedPasswordAttempts: 0, lockedUntil: null });
-    return true;
   }
 
   /**

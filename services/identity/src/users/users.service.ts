@@ -20,6 +20,7 @@ import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
+import { PasswordCheck } from '../sessions/password-check.js';
 import { Limits, RateLimiter } from '../sessions/rate-limiter.js';
 import { SecretPurpose, SecretsRepository, SIGN_IN_SECRETS } from '../sessions/secrets.repository.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
@@ -62,6 +63,7 @@ export class UsersService {
     private readonly secrets: SecretsRepository,
     private readonly outbound: OutboundMessages,
     private readonly limiter: RateLimiter,
+    private readonly passwords: PasswordCheck,
   ) {}
 
   async current(actor: Actor) {
@@ -98,10 +100,21 @@ export class UsersService {
       throw new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
     const forced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
 
-    // Whether another account has the address, asked before the row is locked: the question is about
-    // other users, and it takes a connection of its own (across firms) that a locked save should not wait for.
     const askedEmail = request.email === undefined ? '' : normaliseEmail(request.email);
     const asksNewEmail = isValidEmail(askedEmail) && askedEmail !== user.email.toLowerCase();
+    // The user's own email and phone are where codes and reset links go, and two-factor guards the
+    // password: changing them is proved with the password, as a sign-in method change is. A profile saved
+    // with them unchanged (the client's form sends every field) needs no password.
+    const newPhone = phoneDigits(request.phoneNumber ?? '');
+    const reachesAccountElsewhere =
+      asksNewEmail ||
+      (!!newPhone && newPhone !== user.phoneNumber) ||
+      (request.enabled2fa === false && user.enabled2fa);
+    if (actor.user_id === user.id && reachesAccountElsewhere)
+      await this.passwords.confirmCurrent(user, request.currentPassword ?? '');
+
+    // Whether another account has the address, asked before the row is locked: the question is about
+    // other users, and it takes a connection of its own (across firms) that a locked save should not wait for.
     const emailTaken = asksNewEmail && (await this.users.emailTaken(askedEmail, user.id));
     // Each new address is mailed a confirmation link: a bound on them, asked before anything is saved,
     // and counted once a link is to be sent (a save refused for another field sends none).
