@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Identity } from '@portico/proto';
+import pg from 'pg';
 import { TEST_PASSWORD } from '../testing/fixtures.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
@@ -728,6 +729,60 @@ describe('identity users, entities and firm settings over NATS', () => {
       await update('Cleo Ventures LLC');
     });
 
+    it('saves an entity whose name another entity of its owners already has, while the name stays', async () => {
+      // As two renames at once, or an owner added to a second entity of the same name, can leave it.
+      const [before] = await h.identity.query<{ name: string }>('select name from companies where id = $1', [
+        company('llc'),
+      ]);
+      await h.identity.query('update companies set name = $2 where id = $1', [company('llc'), 'Cleo Client']);
+      try {
+        await expect(
+          h.bus.request(
+            Identity.updateCompany,
+            { id: company('llc'), name: 'Cleo Client', city: 'Fresno' },
+            { actor: actor('partner') },
+          ),
+        ).resolves.toMatchObject({ name: 'Cleo Client', city: 'Fresno' });
+      } finally {
+        await h.identity.query('update companies set name = $2 where id = $1', [
+          company('llc'),
+          before?.name,
+        ]);
+      }
+    });
+
+    it('checks read-only against the entity as another save left it, not as it was read before', async () => {
+      // Another save makes the entity inactive and holds its row; the read-only change read it active.
+      const other = new pg.Client({ connectionString: h.identity.databaseUrl });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query(`select set_config('app.bypass_rls', 'on', true)`);
+        await other.query('update companies set inactive = true where id = $1', [company('llc')]);
+        const toggled = h.bus
+          .request(
+            Identity.updateCompany,
+            { id: company('llc'), readonlyAccess: true },
+            { actor: actor('partner') },
+          )
+          .catch((e) => e);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await other.query('commit');
+        expect(await toggled).toMatchObject({
+          status: 400,
+          message: 'Read-only cannot be changed while the entity is inactive',
+        });
+        const [row] = await h.identity.query<{ readonly_access: boolean }>(
+          'select readonly_access from companies where id = $1',
+          [company('llc')],
+        );
+        expect(row?.readonly_access).toBe(false);
+      } finally {
+        await other.end();
+        await h.identity.query('update companies set inactive = false where id = $1', [company('llc')]);
+      }
+    });
+
     it('refuses the firm entity edit to clients and read-only changes while inactive', async () => {
       await expect(
         h.bus.request(
@@ -837,6 +892,29 @@ describe('identity users, entities and firm settings over NATS', () => {
         communication_disabled: true,
         theme: { primary: '#112233' },
         tour_enabled: true,
+      });
+      // The row keeps what differs from the defaults, so a later release's default reaches the rest.
+      const [row] = await h.identity.query<{ preferences: Record<string, unknown> }>(
+        'select preferences from firms where id = $1',
+        [h.firm.firmId],
+      );
+      expect(row?.preferences).toMatchObject({ communication_disabled: true, theme: { primary: '#112233' } });
+      expect(row?.preferences).not.toHaveProperty('tour_enabled');
+    });
+
+    it('takes a repeated drop link recipient for a change of the list, saved once', async () => {
+      await h.bus.request(
+        Identity.setDropLinkRecipients,
+        { userIds: [id('admin'), id('full')] },
+        { actor: actor('admin') },
+      );
+      const firm = await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { firm_user_ids_to_receive_drop_link_notification: [id('admin'), id('admin')] } },
+        { actor: actor('partner') },
+      );
+      expect(firm.preferences).toMatchObject({
+        firm_user_ids_to_receive_drop_link_notification: [id('admin')],
       });
     });
 

@@ -12,6 +12,7 @@ import {
   changedPreferenceKeys,
   FIRM_PREFERENCE_DEFAULTS,
   mergePreferences,
+  storedPreferences,
   validatePreferences,
 } from '../firms/preferences.js';
 import type { UserRow } from '../schema.js';
@@ -112,6 +113,29 @@ describe('firm preferences', () => {
       nope: 'Unknown preference',
       export_to_platforms: 'Must be a list',
       theme: 'theme.primary must be a colour like #1f5fa8',
+    });
+  });
+
+  it('take text only in lists, only primary in the theme, and bounded custom elements', () => {
+    expect(
+      validatePreferences({
+        export_to_platforms: ['lacerte', 42],
+        theme: { primary: '#112233', accent: 5 },
+        customElements: { text: 'x'.repeat(20_001) },
+      }),
+    ).toEqual({
+      export_to_platforms: 'Must be a list of text',
+      theme: 'theme takes only primary, a colour like #1f5fa8',
+      customElements: 'Must be at most 20,000 characters as JSON',
+    });
+    expect(validatePreferences({ export_to_platforms: ['lacerte'], theme: { primary: '#112233' } })).toEqual(
+      {},
+    );
+  });
+
+  it('keep in the stored row only what differs from the defaults', () => {
+    expect(storedPreferences(mergePreferences({ tour_enabled: false, drop_link_enabled: true }))).toEqual({
+      tour_enabled: false,
     });
   });
 

@@ -112,6 +112,20 @@ export class CompaniesRepository {
     return rows.length > 0;
   }
 
+  /** The live entity, held until the transaction ends: a save checks its rules against it. */
+  async lockedInTransaction(
+    tx: Tx<IdentitySchema>,
+    scope: FirmScope,
+    id: string,
+  ): Promise<CompanyRow | undefined> {
+    const rows = await tx
+      .select()
+      .from(companies)
+      .where(and(eq(companies.firmId, scope.firmId), eq(companies.id, id), isNull(companies.deletedAt)))
+      .for('update');
+    return rows[0];
+  }
+
   async update(
     tx: Tx<IdentitySchema>,
     scope: FirmScope,

@@ -67,9 +67,13 @@ export class CompaniesService {
       const name = request.name.trim().normalize('NFC');
       const problem = validateEntityName(name);
       if (problem) fields.name = problem;
-      else if (await this.companies.relatedNameTaken(firmScope(actor.firm_id), company, name)) {
-        fields.name = Messages.entityNameExists;
-      } else changes.name = name;
+      // The form sends the name with every save: only a new one is checked against the owners' other
+      // entities, or an entity already sharing a name could never be saved again.
+      else if (name !== company.name) {
+        if (await this.companies.relatedNameTaken(firmScope(actor.firm_id), company, name))
+          fields.name = Messages.entityNameExists;
+        else changes.name = name;
+      }
     }
     if (request.entityType !== undefined && request.entityType !== company.entityType) {
       const problem = validateEntityType(request.entityType, firm);
@@ -159,8 +163,18 @@ export class CompaniesService {
   ) {
     const problems = Object.values(fields);
     if (problems.length) throw badRequest(problems[0] as string, fields);
+    if (!Object.keys(changes).length) return this.present(actor, company);
     const scope = firmScope(actor.firm_id);
     const updated = await this.companies.transaction(scope, async (tx) => {
+      // The rules were checked against the entity as read before; two saves at once (one making it
+      // inactive, one toggling read-only) would each pass against the old row. The second waits here
+      // and is checked again against what the first left.
+      const current = await this.companies.lockedInTransaction(tx, scope, company.id);
+      if (!current) throw notFound();
+      if (changes.readonlyAccess !== undefined && (changes.inactive ?? current.inactive))
+        throw badRequest(Messages.readOnlyWhileInactive, { readonly_access: Messages.readOnlyWhileInactive });
+      if (actor.role === 'client' && current.readonlyAccess)
+        throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
       const row = await this.companies.update(tx, scope, company.id, changes);
       await recordEvent(tx, IdentityEvents.companyUpdated, {
         companyId: company.id,

@@ -20,14 +20,16 @@ import {
   changedPreferenceKeys,
   type FirmPreferences,
   mergePreferences,
+  storedPreferences,
   validatePreferences,
 } from './preferences.js';
 
 const DROP_LINK_RECIPIENTS = 'firm_user_ids_to_receive_drop_link_notification';
 /** Drop Link is for partners, admins and full users (spec 1 s.6). */
 const DROP_LINK_MANAGERS = ['partner', 'admin', 'full'];
+// The stored list has no repeats: ['a', 'a'] is not ['a', 'b'].
 const sameIds = (a: readonly unknown[], b: readonly unknown[]) =>
-  a.length === b.length && a.every((id) => b.includes(id));
+  a.length === b.length && new Set(a).size === a.length && a.every((id) => b.includes(id));
 
 @Injectable()
 export class FirmsService {
@@ -111,7 +113,7 @@ export class FirmsService {
       if (!current) throw new AppError('not_found', 'firm_not_found', Messages.firmNotFound);
       const before = mergePreferences(current.preferences);
       const after = mergePreferences({ ...current.preferences, ...(await change(before)) });
-      const saved = await this.firms.savePreferences(tx, current.id, after);
+      const saved = await this.firms.savePreferences(tx, current.id, storedPreferences(after));
       await recordEvent(tx, IdentityEvents.preferencesUpdated, {
         firmId: current.id,
         changedKeys: changedPreferenceKeys(before, after),

@@ -93,11 +93,40 @@ export function validatePreferences(input: Record<string, unknown>): Record<stri
   if (typeof input.in_app_banner_text === 'string' && input.in_app_banner_text.length > 500) {
     errors.in_app_banner_text = 'Must be at most 500 characters';
   }
-  const primary = (input.theme as Record<string, unknown> | undefined)?.primary;
-  if (primary !== undefined && (typeof primary !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(primary))) {
-    errors.theme = 'theme.primary must be a colour like #1f5fa8';
+  // The lists are of ids and names: text only, so a number or an object never reaches a reader of them.
+  // The drop link's recipients have the spec's own message, given where they are checked (FirmsService).
+  for (const [key, value] of Object.entries(input))
+    if (
+      Array.isArray(value) &&
+      key !== 'firm_user_ids_to_receive_drop_link_notification' &&
+      !errors[key] &&
+      !value.every((item) => typeof item === 'string')
+    )
+      errors[key] = 'Must be a list of text';
+  const theme = input.theme as Record<string, unknown> | undefined;
+  if (kindOf(theme) === 'object' && theme) {
+    const primary = theme.primary;
+    if (Object.keys(theme).some((key) => key !== 'primary'))
+      errors.theme = 'theme takes only primary, a colour like #1f5fa8';
+    else if (primary !== undefined && (typeof primary !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(primary)))
+      errors.theme = 'theme.primary must be a colour like #1f5fa8';
   }
+  if (kindOf(input.customElements) === 'object' && JSON.stringify(input.customElements).length > 20_000)
+    errors.customElements = 'Must be at most 20,000 characters as JSON';
   return errors;
+}
+
+/**
+ * What a firm's row keeps: the values that differ from the defaults, so a default changed in a later
+ * release reaches every firm that did not choose otherwise.
+ */
+export function storedPreferences(merged: FirmPreferences): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(merged).filter(
+      ([key, value]) =>
+        JSON.stringify(value) !== JSON.stringify(FIRM_PREFERENCE_DEFAULTS[key as PreferenceKey]),
+    ),
+  );
 }
 
 /** Keys whose value differs between two merged objects. */
