@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createLogger } from '@portico/platform';
+import { assertBeforeDeadline, createLogger, withDeadline } from '@portico/platform';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import type { DocumentsConfig } from '../config.js';
@@ -74,6 +74,42 @@ describe('HEIC previews', () => {
     converter.schedule(item);
     await converter.idle();
     expect(recorded).toEqual(['failed']);
+  });
+});
+
+describe('HEIC previews asked for by a request', () => {
+  it('are saved when the conversion ends after the request has given up', async () => {
+    const committed: unknown[] = [];
+    let written: unknown[] = [];
+    // As the firm transactions do: a commit inside a request past its deadline is rolled back.
+    const repo = {
+      transaction: async (_scope: unknown, work: (tx: unknown) => Promise<unknown>) => {
+        written = [];
+        const result = await work({});
+        assertBeforeDeadline();
+        committed.push(...written);
+        return result;
+      },
+      update: async (_tx: unknown, _scope: unknown, _id: string, changes: { previewStatus?: string }) => {
+        written.push(changes.previewStatus);
+        return undefined;
+      },
+    } as unknown as ItemsRepository;
+    const store = { read: async () => realHeic(), put: async () => undefined } as unknown as ObjectStore;
+    const converter = new HeicConverter(repo, store, createLogger('documents-test', 'silent'), {
+      HEIC_CONCURRENCY: 1,
+    } as DocumentsConfig);
+    const item = {
+      id: 'heic-2',
+      firmId: '00000000-0000-4000-8000-000000000001',
+      companyId: '00000000-0000-4000-8000-000000000002',
+      storageKey: 'k',
+      size: realHeic().length,
+    };
+    // The request's caller stops waiting a millisecond after asking.
+    withDeadline(Date.now() + 1, () => converter.schedule(item));
+    await converter.idle();
+    expect(committed).toEqual(['ready']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { firmScope, type Logger, Semaphore } from '@portico/platform';
+import { detached, firmScope, type Logger, Semaphore } from '@portico/platform';
 import decodeHeic from 'heic-decode';
 import sharp, { type Sharp } from 'sharp';
 import type { DocumentsConfig } from '../config.js';
@@ -67,13 +67,20 @@ export class HeicConverter implements OnModuleDestroy {
     this.slots = new Semaphore(config.HEIC_CONCURRENCY);
   }
 
-  /** Queues a conversion unless one for the item is already queued. */
+  /**
+   * Queues a conversion unless one for the item is already queued. The request that asks for it (a
+   * preview opened, an upload filed) is not waited for: the conversion runs outside its deadline, or
+   * one finishing after it would be rolled back, the preview never saved and converted again on every
+   * poll.
+   */
   schedule(item: HeicItem): void {
     if (!item.storageKey || this.running.has(item.id)) return;
-    const job = this.slots
-      .run(() => this.convert(item))
-      .catch((err) => this.log.warn({ err, item_id: item.id }, 'HEIC preview failed'))
-      .finally(() => this.running.delete(item.id));
+    const job = detached(() =>
+      this.slots
+        .run(() => this.convert(item))
+        .catch((err) => this.log.warn({ err, item_id: item.id }, 'HEIC preview failed'))
+        .finally(() => this.running.delete(item.id)),
+    );
     this.running.set(item.id, job);
   }
 

@@ -42,6 +42,14 @@ export function remainingMs(): number | undefined {
   return deadline === undefined ? undefined : deadline - Date.now();
 }
 
+/**
+ * Runs `work` (and everything it starts) outside any request's deadline: background work a request
+ * starts, such as a preview to convert, outlives the request and must still commit when it finishes.
+ */
+export function detached<T>(work: () => T): T {
+  return deadlines.exit(work);
+}
+
 export const deadlinePassed = () => new AppError('timeout', DEADLINE_PASSED, SERVICE_TIMEOUT_MESSAGE);
 
 /**
