@@ -264,6 +264,19 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       );
       const raw = Buffer.from(await (await fetch(original.document?.data?.link as string)).arrayBuffer());
       expect(raw.equals(realHeic())).toBe(true);
+      // Moved to another company, the photo leaves no preview behind in storage.
+      await h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: company('llc'),
+          oldPath: '/IMG_0042.HEIC',
+          newPath: '',
+          deleteOldPath: true,
+          newCompanyId: company('individual'),
+        },
+        { actor: actor('partner') },
+      );
+      expect((await fetch(preview.document?.data?.link as string)).status).toBe(404);
     });
 
     it("answers '{file} was already uploaded' with is_duplicate for a name already in the folder", async () => {

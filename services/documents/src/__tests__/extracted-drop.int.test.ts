@@ -337,12 +337,24 @@ describe('extracted documents and the firm drop link', () => {
         { actor: actor('client') },
       ),
     ).rejects.toMatchObject({ status: 403 });
-    const attached = await h.bus.request(
-      Documents.attachToQuestionnaire,
-      { questionnaireId: 'q-1', companyId: company('llc'), extractedDocumentIds: [id] },
-      { actor: actor('partner') },
+    // Two advisors attach it at once: one is attached, the other told it already is.
+    const attaches = await Promise.allSettled(
+      ['q-1', 'q-2'].map((questionnaireId) =>
+        h.bus.request(
+          Documents.attachToQuestionnaire,
+          { questionnaireId, companyId: company('llc'), extractedDocumentIds: [id] },
+          { actor: actor('partner') },
+        ),
+      ),
     );
-    expect(attached.message).toBe('Successfully attached');
+    const attached = attaches.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []));
+    expect(attached.map((a) => a.message)).toEqual(['Successfully attached']);
+    expect(attaches.filter((a) => a.status === 'rejected').map((a) => a.reason.status)).toEqual([409]);
+    const [stored] = await h.documents.query<{ questionnaire_id: string }>(
+      'select questionnaire_id from extracted_documents where id = $1',
+      [id],
+    );
+    expect(stored?.questionnaire_id).toBe(attached[0]?.documents[0]?.questionnaireId);
     await expect(
       h.bus.request(
         Documents.attachToQuestionnaire,

@@ -69,6 +69,11 @@ export class ExtractedRepository {
     return rows[0];
   }
 
+  /**
+   * Live extracted documents of a company, held until the transaction ends (in id order, so two callers
+   * with overlapping lists wait for each other instead of deadlocking): two attaches at once would each
+   * see a document unattached and both answer success.
+   */
   many(tx: DocTx, scope: FirmScope, companyId: string, ids: string[]) {
     return tx
       .select()
@@ -80,7 +85,9 @@ export class ExtractedRepository {
           inArray(extractedDocuments.id, ids),
           isNull(extractedDocuments.deletedAt),
         ),
-      );
+      )
+      .orderBy(extractedDocuments.id)
+      .for('update');
   }
 
   async update(tx: DocTx, scope: FirmScope, id: string, changes: ExtractedChanges): Promise<ExtractedRow> {

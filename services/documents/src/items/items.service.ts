@@ -456,7 +456,8 @@ export class ItemsService {
             item.type === 'folder'
               ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldPath))]
               : [item];
-          for (const r of all) if (r.storageKey) obsolete.push(r.storageKey);
+          // The files and their converted previews: nothing points at either once the rows are gone.
+          for (const r of all) for (const key of [r.storageKey, r.previewKey]) if (key) obsolete.push(key);
           await this.repo.removeMoved(tx, scope, item);
           await recordItemEvent(tx, 'moved', actor, item, {
             newPath: newFull,
