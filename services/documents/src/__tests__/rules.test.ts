@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { assertNotMixed, assertZipSize } from '../downloads/downloads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.rules.js';
-import { formatPageRanges, normaliseAnnotation, parsePageRanges } from '../extracted/extracted.rules.js';
+import {
+  formatPageRanges,
+  normaliseAnnotation,
+  pageRangesWellFormed,
+  parsePageRanges,
+} from '../extracted/extracted.rules.js';
 import { pageSizesOf } from '../extracted/page-sizes.rules.js';
 import type { ListedRow } from '../items/items.repository.js';
 import {
@@ -161,8 +166,12 @@ describe('splitting and annotations', () => {
   it('parses page ranges with -, .. and ... and collapses them back', () => {
     expect(parsePageRanges('1-3, 5, 7..8, 10...11', 11)).toEqual({ pages: [1, 2, 3, 5, 7, 8, 10, 11] });
     expect(parsePageRanges('3, 1-4', 4)).toEqual({ pages: [3, 1, 2, 4] });
-    for (const malformed of ['3-1', '0', '0-2', 'a', '1-', ' , ', '1-2-3'])
+    for (const malformed of ['3-1', '0', '0-2', 'a', '1-', ' , ', '1-2-3', '1, 3-1']) {
       expect(parsePageRanges(malformed, 5)).toEqual({ error: 'malformed' });
+      expect(pageRangesWellFormed(malformed)).toBe(false);
+    }
+    // Well formed whatever the page count: checked before a file is read, without expanding.
+    expect(pageRangesWellFormed('1-3, 5, 7..8, 1-99999999999999999999')).toBe(true);
     expect(formatPageRanges([5, 1, 2, 3, 7])).toBe('1-3,5,7');
   });
 

@@ -3,6 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { AppError, createLogger, openDatabase } from '@portico/platform';
 import { Documents, SplitDocumentsRequestSchema } from '@portico/proto';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { AccessClient } from '../access/access.client.js';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { ExtractedService } from '../extracted/extracted.service.js';
@@ -80,6 +81,32 @@ describe('splitting extracted documents', () => {
   const statusOf = async (id: string) =>
     (await h.bus.request(Documents.getExtractedDocument, { id, companyId: company() }, { actor: actor() }))
       .status;
+
+  it('answers INVALID, writing nothing, for a PDF whose damage shows only in its pages', async () => {
+    // Opens, but its second page has no MediaBox of its own or inherited.
+    const damaged = await PDFDocument.create();
+    damaged.addPage([612, 792]);
+    damaged.addPage([612, 792]).node.delete(PDFName.of('MediaBox'));
+    const res = await h.upload(
+      actor(),
+      company(),
+      [{ name: 'damaged.pdf', body: Buffer.from(await damaged.save()) }],
+      { documentType: 'bulk_document' },
+    );
+    const id = res.files[0]?.extractedDocumentId as string;
+    expect(id).toBeTruthy();
+    const before = await holdings();
+    await expect(split(id, [{ name: 'Damaged A', pages: '1-2' }])).rejects.toMatchObject({
+      status: 400,
+      message: Messages.invalidFiles,
+    });
+    // Ranges that could never be read are refused before the file is read.
+    await expect(split(id, [{ name: 'Damaged B', pages: '2-1' }])).rejects.toMatchObject({
+      status: 400,
+      message: Messages.badPages,
+    });
+    expect(await holdings()).toEqual(before);
+  });
 
   it('splits a document once; the second split is refused and creates no more parts', async () => {
     const id = await bulk('twice.pdf');

@@ -14,22 +14,38 @@ export function parsePageRanges(
   input: string,
   pageCount: number,
 ): { pages: number[] } | { error: PageRangesError } {
-  const parts = input
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
+  const parts = partsOf(input);
   if (!parts.length) return { error: 'malformed' };
   const pages = new Set<number>();
   for (const part of parts) {
-    const range = /^(\d+)\s*(?:-|\.{2,3})\s*(\d+)$/.exec(part) ?? /^(\d+)$/.exec(part);
+    const range = rangeOf(part);
     if (!range) return { error: 'malformed' };
-    const from = Number(range[1]);
-    const to = Number(range[2] ?? range[1]);
-    if (from < 1 || to < from) return { error: 'malformed' };
+    const [from, to] = range;
     if (to > pageCount) return { error: 'out_of_range' };
     for (let p = from; p <= to; p++) pages.add(p);
   }
   return { pages: [...pages] };
+}
+
+/** Whether page ranges are written as parsePageRanges reads them, whatever the page count. */
+export function pageRangesWellFormed(input: string): boolean {
+  const parts = partsOf(input);
+  return parts.length > 0 && parts.every((part) => rangeOf(part) !== undefined);
+}
+
+const partsOf = (input: string) =>
+  input
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+/** One part ('3', '1-4', '2..5') as its first and last page; undefined when malformed. */
+function rangeOf(part: string): [number, number] | undefined {
+  const range = /^(\d+)\s*(?:-|\.{2,3})\s*(\d+)$/.exec(part) ?? /^(\d+)$/.exec(part);
+  if (!range) return undefined;
+  const from = Number(range[1]);
+  const to = Number(range[2] ?? range[1]);
+  return from < 1 || to < from ? undefined : [from, to];
 }
 
 /** Contiguous pages collapse into a range: [1,2,3,5] is '1-3,5'. */

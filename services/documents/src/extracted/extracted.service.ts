@@ -40,7 +40,12 @@ import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { LOG, OBJECT_STORE } from '../tokens.js';
 import { pdfInfo } from '../uploads/upload-validator.js';
 import { ExtractedRepository } from './extracted.repository.js';
-import { formatPageRanges, normaliseAnnotation, parsePageRanges } from './extracted.rules.js';
+import {
+  formatPageRanges,
+  normaliseAnnotation,
+  pageRangesWellFormed,
+  parsePageRanges,
+} from './extracted.rules.js';
 import { type PageSize, pageSizesOf } from './page-sizes.rules.js';
 
 export function toExtracted(row: ExtractedRow, item?: ItemRow) {
@@ -128,6 +133,9 @@ export class ExtractedService {
       throw badRequest(Messages.notPdf, undefined, 'not_pdf');
     assertSplittable(row, item);
     assertCanChange(actor, access, 'upload', item.folder);
+    // Ranges that could never be read are refused before the file is.
+    if (!req.documents.every((part) => pageRangesWellFormed(part.pages)))
+      throw badRequest(Messages.badPages, { pages: Messages.badPages });
     const storageKey = item.storageKey;
     // Every key is noted before its PUT: a PUT that fails late may still have stored the object.
     const written: string[] = [];
@@ -135,7 +143,7 @@ export class ExtractedService {
       // The source is read whole and each part rendered in memory: a few splits at once per process.
       const outputs = await splits.run(async () => {
         const source = await loadPdf(await this.store.read(storageKey, item.size));
-        const sizes = pageSizesOf(source);
+        const sizes = await asInvalidPdf(() => pageSizesOf(source));
         const parts = req.documents.map((part) => {
           const pages = pagesOf(part.pages, source.getPageCount());
           return { part, pages, pageSizes: pages.map((n) => sizes[n - 1] as PageSize) };
@@ -200,13 +208,17 @@ export class ExtractedService {
     const outputs: SplitOutput[] = [];
     for (const p of parts) {
       assertBeforeDeadline();
-      const out = await PDFDocument.create();
-      const copied = await out.copyPages(
-        source,
-        p.pages.map((n) => n - 1),
-      );
-      for (const page of copied) out.addPage(page);
-      const bytes = Buffer.from(await out.save());
+      const saved = await asInvalidPdf(async () => {
+        const out = await PDFDocument.create();
+        const copied = await out.copyPages(
+          source,
+          p.pages.map((n) => n - 1),
+        );
+        for (const page of copied) out.addPage(page);
+        return out.save();
+      });
+      // The saved bytes as they are: a copy would hold a large part twice.
+      const bytes = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
       const id = crypto.randomUUID();
       const key = keyOf(id);
       written.push(key);
@@ -462,6 +474,19 @@ async function loadPdf(bytes: Buffer): Promise<PDFDocument> {
     if (pdf.getPageCount() < 1) throw new Error('no pages');
     return pdf;
   } catch {
+    throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
+  }
+}
+
+/**
+ * Work on a loaded PDF whose damage shows only when its pages are read (a page without a MediaBox, a
+ * broken reference): pdf-lib throws, which is the spec's INVALID, not a failure of the service.
+ */
+async function asInvalidPdf<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
     throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
   }
 }
