@@ -177,6 +177,31 @@ describe('advisor Profile Settings', () => {
     );
   });
 
+  it('shows in Contact the phone a sign-in method change saved, so Save Contact does not put the old one back', async () => {
+    let me = aUser({ preferred_sign_in_method: 'email', phone_number: '4155550101' });
+    const { calls } = renderSettings(me, (c) => {
+      if (c.path === '/users/set_sign_in_method') {
+        me = aUser({ preferred_sign_in_method: 'sms', phone_number: '6465550177' });
+        return { body: { auth_token: '', preferred_sign_in_method: 'sms' } };
+      }
+      return c.path === '/current_user' ? { body: me } : undefined;
+    });
+    await screen.findByTestId('profile-settings');
+    fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
+    fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
+      target: { value: '6465550177' },
+    });
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    await waitFor(() => expect(field('settings-contact', 'Phone Number').value).toBe('(646) 555-0177'));
+    click('settings-contact', 'Save Contact');
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+        email: 'fiona@firm.test',
+        phone_number: '6465550177',
+      }),
+    );
+  });
+
   it('sets SMS sign-in with a phone, and email sign-in with nothing else', async () => {
     // A user who signs in with emailed codes has no password to confirm the change with.
     const { calls } = renderSettings(aUser({ phone_number: '', preferred_sign_in_method: 'email' }), (c) =>

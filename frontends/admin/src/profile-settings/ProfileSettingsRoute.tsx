@@ -29,9 +29,12 @@ export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
         Profile Settings
       </Title>
       <NameSection user={me} />
-      <ContactSection key={me.email} user={me} />
+      {/* Each section keeps its own copy of the fields it edits: one saved elsewhere on the page (the
+          sign-in method's phone is the contact phone) starts it again from the saved values, or its next
+          save would send back what the other replaced. */}
+      <ContactSection key={`${me.email} ${me.phone_number}`} user={me} />
       <OutOfOfficeSection user={me} />
-      <SignInMethodSection user={me} />
+      <SignInMethodSection key={`${me.preferred_sign_in_method} ${me.phone_number}`} user={me} />
       <TwoFactorSection user={me} />
     </Stack>
   );
