@@ -40,7 +40,10 @@ export function InactiveEntitiesOverlay({ onSignOut }: { onSignOut: () => void }
       >
         <Stack align="center">
           <Text ta="center">{INACTIVE_ENTITIES_TEXT}</Text>
-          <Button onClick={onSignOut}>Sign out</Button>
+          {/* The only thing to do here: focus starts on it. */}
+          <Button onClick={onSignOut} autoFocus>
+            Sign out
+          </Button>
         </Stack>
       </Paper>
     </Overlay>

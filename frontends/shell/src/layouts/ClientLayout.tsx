@@ -89,7 +89,10 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
       </Group>
     );
   }
-  const noActiveEntities = entities.isSuccess && entities.data.total_count === 0;
+  // Spec 1 s.2.10: such a client sees only the message and Sign out. Nothing else is rendered behind it,
+  // or the keyboard and screen readers would still reach the page the overlay only covers.
+  if (entities.isSuccess && entities.data.total_count === 0)
+    return <InactiveEntitiesOverlay onSignOut={() => void signOut()} />;
 
   return (
     <SelectedEntityContext.Provider value={{ entity: selected, entities: list, select }}>
@@ -161,7 +164,6 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
         {!user.readonly_access && selected?.readonly_access && <ReadOnlyBanner variant="entity" />}
         <Outlet />
       </Stack>
-      {noActiveEntities && <InactiveEntitiesOverlay onSignOut={() => void signOut()} />}
     </SelectedEntityContext.Provider>
   );
 }
