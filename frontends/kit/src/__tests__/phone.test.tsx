@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { PhoneInput } from '../inputs/PhoneInput.js';
-import { formatPhone, isCompletePhone, PHONE_MASK, phoneDigits } from '../inputs/phone.js';
+import { caretAfterDigits, formatPhone, isCompletePhone, PHONE_MASK, phoneDigits } from '../inputs/phone.js';
 import { renderWithKit } from './render.js';
 
 function PhoneHarness({ seen }: { seen: string[] }) {
@@ -35,6 +35,10 @@ describe('phone mask', () => {
     expect(formatPhone('4155550100')).toBe('(415) 555-0100');
     expect(isCompletePhone('(415) 555-010')).toBe(false);
     expect(isCompletePhone('(415) 555-0100')).toBe(true);
+    expect(caretAfterDigits('(415) 555-0100', 0)).toBe(1);
+    expect(caretAfterDigits('(415) 555-0100', 3)).toBe(4);
+    expect(caretAfterDigits('(415) 555-0100', 4)).toBe(7);
+    expect(caretAfterDigits('(415) 5', 9)).toBe(7);
   });
 
   it('shows the mask and hands back digits', () => {
@@ -51,5 +55,26 @@ describe('phone mask', () => {
     fireEvent.change(input, { target: { value: '(415) 5' } });
     fireEvent.change(input, { target: { value: '(415) ' } });
     expect(seen.at(-1)).toBe('415');
+  });
+
+  it('keeps the caret after the digit it was after, so a digit typed in the middle lands there', () => {
+    const seen: string[] = [];
+    renderWithKit(<PhoneHarness seen={seen} />);
+    const input = screen.getByLabelText('Phone Number') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '4155550100' } });
+    input.focus();
+    // Backspace after the 5 of 415, then 6: (416) 555-0100, not (415) 550-1006.
+    fireEvent.change(input, { target: { value: '(41) 555-0100', selectionStart: 3, selectionEnd: 3 } });
+    expect(input.value).toBe('(415) 550-100');
+    expect(input.selectionStart).toBe(3);
+    fireEvent.change(input, { target: { value: '(4165) 550-100', selectionStart: 4, selectionEnd: 4 } });
+    expect(seen.at(-1)).toBe('4165550100');
+    expect(input.value).toBe('(416) 555-0100');
+    expect(input.selectionStart).toBe(4);
+    // Backspace just after the '-' removes the digit before it, not the last one.
+    fireEvent.change(input, { target: { value: '(416) 5550100', selectionStart: 9, selectionEnd: 9 } });
+    expect(seen.at(-1)).toBe('416550100');
+    expect(input.value).toBe('(416) 550-100');
+    expect(input.selectionStart).toBe(8);
   });
 });

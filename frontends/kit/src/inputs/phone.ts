@@ -17,3 +17,12 @@ export function formatPhone(input: string): string {
 }
 
 export const isCompletePhone = (input: string) => phoneDigits(input).length === 10;
+
+/** The caret position in a formatted phone just after its `count`-th digit (0: before the first). */
+export function caretAfterDigits(formatted: string, count: number): number {
+  if (count <= 0) return formatted.startsWith('(') ? 1 : 0;
+  let seen = 0;
+  for (let i = 0; i < formatted.length; i++)
+    if (/\d/.test(formatted[i] as string) && ++seen === count) return i + 1;
+  return formatted.length;
+}
