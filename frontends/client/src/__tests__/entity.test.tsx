@@ -158,6 +158,30 @@ describe('advisor preview of a client profile', () => {
     expect(screen.queryByRole('heading', { name: 'Entity c-1' })).toBeNull();
   });
 
+  it("says the client's entities could not be read, and reads them again on Try again", async () => {
+    let reads = 0;
+    renderArea(
+      <PreviewUserRoute basePath="/preview/user" />,
+      (c) => {
+        if (c.path === '/users/u-9') return { body: aUser({ id: 'u-9', company_ids: ['c-1', 'c-2'] }) };
+        if (c.path === '/companies/c-1') return { body: anEntity() };
+        if (c.path === '/companies/c-2') {
+          reads += 1;
+          return reads === 1
+            ? { status: 503, body: { error: 'unavailable', message: 'Service Unavailable' } }
+            : { body: anEntity({ id: 'c-2', hash_id: 'h2', name: 'Trust' }) };
+        }
+        return undefined;
+      },
+      '/u-9',
+    );
+    const failed = await screen.findByTestId('preview-entities-failed');
+    expect(failed.textContent).toContain('Failed to fetch companies');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByTestId('preview-entities-failed')).toBeNull());
+    await screen.findByRole('heading', { name: 'Anders Design LLC' });
+  });
+
   it('says the user is not found when the gateway answers 404', async () => {
     renderArea(
       <PreviewUserRoute basePath="/preview/user" />,

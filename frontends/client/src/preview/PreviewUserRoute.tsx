@@ -1,5 +1,7 @@
 import {
   Alert,
+  Button,
+  ENTITIES_FAILED,
   type Entity,
   ErrorFallback,
   isApiError,
@@ -78,7 +80,7 @@ function PreviewUser() {
       <Title order={1} size="h2">
         Profile
       </Title>
-      <ClientProfileForm user={client} preview />
+      <ClientProfileForm key={client.id} user={client} preview />
       {list.length > 1 && (
         <Select
           label="Entity"
@@ -92,6 +94,14 @@ function PreviewUser() {
       {notTheirs && !entity && (
         <Alert color="yellow" variant="light" data-testid="preview-entity-not-found">
           The entity in this link is not one of {client.full_name || client.email}'s entities.
+        </Alert>
+      )}
+      {entities.isError && !entity && (
+        // Said so, instead of a client who seems to have no entity.
+        <Alert color="red" role="alert" title={ENTITIES_FAILED} data-testid="preview-entities-failed">
+          <Button size="xs" variant="light" mt="xs" onClick={() => void entities.refetch()}>
+            Try again
+          </Button>
         </Alert>
       )}
       {entity ? (
