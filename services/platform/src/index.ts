@@ -17,4 +17,5 @@ export * from './health/health-server.js';
 export * from './logging/logger.js';
 export * from './service/run-service.js';
 export * from './telemetry/propagation.js';
+export { shutdownTelemetry } from './telemetry/shutdown.js';
 export * from './text/text.rules.js';

@@ -106,7 +106,9 @@ function decodeRequest(schema: DescMessage, data: unknown) {
   try {
     return fromJson(schema, (data ?? {}) as JsonValue);
   } catch (err) {
-    throw new AppError('bad_request', 'invalid_payload', `Invalid request: ${(err as Error).message}`);
+    // The parser's text names the contract's message types and fields: for the log, not the caller.
+    log.warn({ err, schema: schema.typeName }, 'Refused a request its contract cannot read');
+    throw new AppError('bad_request', 'invalid_payload', 'Invalid request');
   }
 }
 

@@ -1,4 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { createLogger } from '../logging/logger.js';
+
+const log = createLogger('health');
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -49,17 +52,23 @@ export async function startHealthServer(
   };
 }
 
+/**
+ * Each check's result: 'ok', 'timed out' or 'failed'. Why a check failed (a host name, an authentication
+ * error) goes to the log, not to whoever can reach the endpoint.
+ */
 export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs = 2_000) {
+  const timedOut = new Error('timed out');
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {
         await Promise.race([
           check(),
-          new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), timeoutMs).unref()),
+          new Promise((_, reject) => setTimeout(() => reject(timedOut), timeoutMs).unref()),
         ]);
         return [name, 'ok'] as const;
       } catch (err) {
-        return [name, (err as Error).message || 'failed'] as const;
+        log.warn({ err, check: name }, 'Readiness check failed');
+        return [name, err === timedOut ? 'timed out' : 'failed'] as const;
       }
     }),
   );

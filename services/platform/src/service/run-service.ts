@@ -9,6 +9,7 @@ import { SubjectNatsServer } from '../bus/nats-server.js';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import { startHealthServer } from '../health/health-server.js';
 import { JsonNestLogger } from '../logging/logger.js';
+import { shutdownTelemetry } from '../telemetry/shutdown.js';
 
 /** How long a stopping service waits at most for its requests in progress (see drainMs). */
 export const DRAIN_MS = 65_000;
@@ -113,9 +114,13 @@ export function stopOnSignals(stop: () => Promise<void>, log: Logger): void {
   const onSignal = (signal: string) => {
     log.info({ signal }, 'Shutting down');
     stop().then(
-      () => process.exit(0),
-      (err) => {
+      async () => {
+        await shutdownTelemetry();
+        process.exit(0);
+      },
+      async (err) => {
         log.error({ err }, 'Unclean shutdown');
+        await shutdownTelemetry();
         process.exit(1);
       },
     );

@@ -6,6 +6,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { AlwaysOffSampler, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { registerTelemetryShutdown, shutdownTelemetry } from './shutdown.js';
 
 const env = process.env;
 const otlpEndpoint = !!env.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -39,6 +40,8 @@ const sdk = new NodeSDK({
 });
 sdk.start();
 
+// stopOnSignals ends the process with process.exit, which `beforeExit` never sees: it calls this first.
+registerTelemetryShutdown(() => sdk.shutdown());
 process.once('beforeExit', () => {
-  void sdk.shutdown();
+  void shutdownTelemetry();
 });

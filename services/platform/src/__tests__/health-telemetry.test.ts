@@ -1,0 +1,35 @@
+import { describe, expect, it } from '@jest/globals';
+import { runChecks } from '../health/health-server.js';
+import { registerTelemetryShutdown, shutdownTelemetry } from '../telemetry/shutdown.js';
+
+describe('readiness checks', () => {
+  it('say which check failed or timed out, not why (the log has that)', async () => {
+    const results = await runChecks(
+      {
+        database: async () => {
+          throw new Error('password authentication failed for user "documents" at pg-1.internal');
+        },
+        nats: () => new Promise(() => {}),
+        storage: async () => undefined,
+      },
+      50,
+    );
+    expect(results).toEqual({ database: 'failed', nats: 'timed out', storage: 'ok' });
+  });
+});
+
+describe('telemetry shutdown on stop', () => {
+  it('runs the registered shutdown once, and gives up on one that never ends', async () => {
+    let calls = 0;
+    registerTelemetryShutdown(async () => {
+      calls += 1;
+    });
+    await shutdownTelemetry();
+    await shutdownTelemetry();
+    expect(calls).toBe(1);
+    registerTelemetryShutdown(() => new Promise(() => {}));
+    const started = Date.now();
+    await shutdownTelemetry(100);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
