@@ -12,6 +12,7 @@ import {
   LookupEmailRequestSchema,
   LookupEmailResponseSchema,
 } from '@portico/proto';
+import pg from 'pg';
 import { type Actor } from '../auth/actor.js';
 import { BusClient } from '../bus/bus-client.js';
 import { SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../bus/deadline.js';
@@ -41,7 +42,16 @@ const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_acces
 @Controller()
 class EchoHandler {
   @Rpc(echo)
-  run(@Payload() req: LookupEmailRequest, @CurrentActor() who: Actor) {
+  async run(@Payload() req: LookupEmailRequest, @CurrentActor() who: Actor) {
+    if (req.email === 'nodb@example.com') {
+      // A database that refuses connections (nothing listens on port 1).
+      const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+      try {
+        await pool.query('select 1');
+      } finally {
+        await pool.end();
+      }
+    }
     if (req.email === 'missing@example.com')
       throw new AppError('not_found', 'no_user', "Sorry, we couldn't find a user with that email address");
     if (req.email === 'boom@example.com') throw new Error('database password is hunter2');
@@ -129,6 +139,18 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
     expect(err.message).toBe('Something went wrong');
     expect(JSON.stringify(err)).not.toContain('hunter2');
     expect(err.extra.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('answers 503 with a trace id, not 500, when the database cannot be reached', async () => {
+    const err = (await bus
+      .request(echo, { email: 'nodb@example.com' }, { actor })
+      .catch((e) => e)) as AppError;
+    expect(err).toMatchObject({
+      kind: 'unavailable',
+      message: 'The service is not available right now. Please try again.',
+    });
+    expect(err.extra.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.stringify(err)).not.toContain('127.0.0.1');
   });
 
   it('answers 400 for text the database cannot store, not 500', async () => {

@@ -18,7 +18,7 @@ import type { RpcContract } from '@portico/proto';
 import { Observable, throwError } from 'rxjs';
 import { ACTOR_HEADER, type Actor, decodeActor } from '../auth/actor.js';
 import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
-import { isUnstorableText } from '../errors/postgres-errors.js';
+import { isDatabaseUnavailable, isUnstorableText } from '../errors/postgres-errors.js';
 import { createLogger } from '../logging/logger.js';
 import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { CONTROL_CHARACTERS_MESSAGE } from '../text/text.rules.js';
@@ -27,6 +27,7 @@ import {
   assertBeforeDeadline,
   DEADLINE_PASSED,
   deadlineOf,
+  SERVICE_UNAVAILABLE_MESSAGE,
   TIMEOUT_HEADER,
   withDeadline,
 } from './deadline.js';
@@ -122,6 +123,11 @@ function hideUnexpected(err: unknown, subject: string): AppError {
   if (isUnstorableText(err)) {
     log.warn({ subject, code: 'unstorable_text' }, 'Refused text the database cannot store');
     return new AppError('bad_request', 'invalid_text', CONTROL_CHARACTERS_MESSAGE);
+  }
+  if (isDatabaseUnavailable(err)) {
+    const traceId = currentTraceId();
+    log.error({ err, subject }, 'The database is not available');
+    return new AppError('unavailable', 'database_unavailable', SERVICE_UNAVAILABLE_MESSAGE, { traceId });
   }
   const traceId = currentTraceId();
   log.error({ err, subject }, 'Unhandled error in RPC handler');

@@ -19,3 +19,33 @@ export const isUnstorableText = (err: unknown): boolean => {
   const code = postgresCode(err);
   return code === '22021' || code === '22P05';
 };
+
+/** Node's codes of a connection that could not be made or was lost. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+]);
+
+/**
+ * The database away or full rather than the request wrong: the pool found no connection in time, the
+ * server refused or dropped it, or is shutting down, starting up, or out of connections (SQLSTATE class
+ * 08, 57P01-57P03, 53300). The caller is told the service is unavailable (503), as when it is down.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let current = err, depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+    if (
+      typeof message === 'string' &&
+      /^timeout exceeded when trying to connect|^Connection terminated/.test(message)
+    )
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  const sqlState = postgresCode(err);
+  return !!sqlState && (sqlState.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(sqlState));
+}

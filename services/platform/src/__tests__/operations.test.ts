@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { isDatabaseUnavailable } from '../errors/postgres-errors.js';
 import { runChecks } from '../health/health-server.js';
 import { registerTelemetryShutdown, shutdownTelemetry } from '../telemetry/shutdown.js';
 
@@ -31,5 +32,25 @@ describe('telemetry shutdown on stop', () => {
     const started = Date.now();
     await shutdownTelemetry(100);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('a database that cannot be reached', () => {
+  it('is told from an error of the request', () => {
+    const wrapped = (cause: unknown) => new Error('Failed query: select 1', { cause });
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(
+      isDatabaseUnavailable(wrapped(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(Object.assign(new Error('too many'), { code: '53300' })))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(wrapped(Object.assign(new Error('shutting down'), { code: '57P01' })))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(wrapped(Object.assign(new Error('duplicate'), { code: '23505' })))).toBe(
+      false,
+    );
+    expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
   });
 });
