@@ -87,6 +87,23 @@ describe('a stopping service', () => {
     await expect(answered).resolves.toMatchObject({ uid: '2500' });
   });
 
+  it('answers the requests already on their way to it when it stops, not leaving their callers to time out', async () => {
+    const service = await start();
+    const outcomes = Array.from({ length: 100 }, () =>
+      bus.request(slow, { email: '20' }, { timeoutMs: 4_000 }).then(
+        () => 'answered',
+        (err: { kind?: string }) => err.kind ?? 'failed',
+      ),
+    );
+    // Stopped once the requests are on their way: those the NATS server has sent it are answered, any
+    // sent after it stops find no one (503). Unsubscribing dropped the first kind, and every one of their
+    // callers waited out its timeout (504).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await service.stop();
+    const results = await Promise.all(outcomes);
+    expect(results.filter((r) => r !== 'answered' && r !== 'unavailable')).toEqual([]);
+  });
+
   it('stops at once when nothing is in progress', async () => {
     const service = await start();
     const stopping = Date.now();

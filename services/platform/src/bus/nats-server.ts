@@ -1,4 +1,4 @@
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { type NatsOptions, ServerNats } from '@nestjs/microservices';
 import { BusReplySerializer } from './reply-body.serializer.js';
 import { rpcRequestsInProgress } from './rpc.js';
@@ -30,6 +30,18 @@ export class SubjectNatsServer extends ServerNats {
     const client = this.unwrap<NatsConnection>();
     this.bindEvents(client);
     client.flush().then(() => callback(), callback);
+  }
+
+  /**
+   * Stops taking requests by draining the subscriptions rather than unsubscribing them: a drain first
+   * hands over the requests the NATS server had already sent this pod, where an unsubscribe dropped
+   * them at once and their callers waited out their whole timeout (504) instead of being answered.
+   * Then Nest's close waits for the requests in progress (above) and closes the connection.
+   */
+  override async close(): Promise<void> {
+    const subscriptions = (this as unknown as { subscriptions?: Subscription[] }).subscriptions ?? [];
+    await Promise.all(subscriptions.map((sub) => sub.drain().catch(() => undefined)));
+    return super.close();
   }
 
   override getRouteFromPattern(pattern: string): string {
