@@ -109,7 +109,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
   const consumeUserUpdates = (
     durable: string,
     handleEvent: UserUpdates['handle'],
-    options: Pick<UserUpdates, 'fromNow' | 'redelivery'> = {},
+    options: Pick<UserUpdates, 'fromNow' | 'redelivery' | 'ackWaitMs'> = {},
   ) =>
     startDurableConsumer({
       nc,
@@ -167,6 +167,46 @@ describe('database scoping, outbox relay and durable consumers', () => {
     const published = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
     expect(published[0]?.publishedAt).toBeInstanceOf(Date);
     await consumer.stop();
+  });
+
+  it('stops after the event in hand, handing those fetched ahead back for the next consumer', async () => {
+    const durable = 'platform_test_stop';
+    const handled: string[] = [];
+    let started: () => void = () => {};
+    const firstStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const slow = await consumeUserUpdates(
+      durable,
+      async (event) => {
+        started();
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        handled.push(event.userId);
+      },
+      // Those fetched ahead are handed back at once; any on their way when it stopped come back after this.
+      { fromNow: true, ackWaitMs: 1_500 },
+    );
+    const ids = ['s-1', 's-2', 's-3', 's-4', 's-5', 's-6'];
+    for (const userId of ids) {
+      const h = headers();
+      h.set(EVENT_ID_HEADER, `stop-${userId}`);
+      await jetstream(nc).publish(IdentityEvents.userUpdated.subject, JSON.stringify({ user_id: userId }), {
+        headers: h,
+      });
+    }
+    await firstStarted;
+    const stopping = Date.now();
+    await slow.stop();
+    // The one in hand (400 ms), not the four fetched with it one after another.
+    expect(Date.now() - stopping).toBeLessThan(1_000);
+    expect(handled).toEqual(['s-1']);
+    const next = await consumeUserUpdates(durable, async (event) => {
+      handled.push(event.userId);
+    });
+    await waitFor(async () => handled.length === ids.length, 5_000, 'every event handled');
+    await everyEventSettled(durable);
+    expect([...handled].sort()).toEqual(ids);
+    await next.stop();
   });
 
   it('delivers a failed event again until its handler succeeds, and drops one that does not match its contract', async () => {

@@ -272,6 +272,8 @@ export interface DurableConsumerOptions<M extends DescMessage> {
   contract: EventContract<M>;
   log: Logger;
   maxInFlight?: number;
+  /** How long JetStream waits for an event's ack before delivering it again (set when first created). */
+  ackWaitMs?: number;
   /** The waits before a failed event is delivered again: the first, doubling up to the longest. */
   redelivery?: RedeliveryDelays;
   /**
@@ -292,6 +294,9 @@ export interface RedeliveryDelays {
   firstMs: number;
   maxMs: number;
 }
+
+/** How long JetStream waits for an event's ack before delivering it again, by default. */
+const ACK_WAIT_MS = 30_000;
 
 /** 5 s after a first failure, doubling, then every 10 minutes. */
 export const REDELIVERY_DELAYS: RedeliveryDelays = { firstMs: 5_000, maxMs: 10 * 60_000 };
@@ -323,7 +328,7 @@ export async function startDurableConsumer<M extends DescMessage>(
       deliver_policy: options.fromNow ? DeliverPolicy.New : DeliverPolicy.All,
       filter_subject: options.contract.subject,
       max_deliver: -1,
-      ack_wait: 30 * 1_000_000_000,
+      ack_wait: (options.ackWaitMs ?? ACK_WAIT_MS) * 1_000_000,
     })
     .catch(async () => {
       await jsm.consumers.update(EVENTS_STREAM, options.durable, {
@@ -332,21 +337,31 @@ export async function startDurableConsumer<M extends DescMessage>(
       });
     });
   const consumer = await jetstream(options.nc).consumers.get(EVENTS_STREAM, options.durable);
-  const messages = await consumer.consume({ max_messages: options.maxInFlight ?? 16 });
+  // Handled one at a time: a few fetched ahead, not so many that those waiting pass their ack deadline.
+  const messages = await consumer.consume({ max_messages: options.maxInFlight ?? 4 });
+  let stopping = false;
   const loop = (async () => {
     for await (const msg of messages) {
-      await handleOne(options, msg);
+      // Stopping: the current event is finished, those fetched ahead are handed back at once for another
+      // replica (or the next start), instead of being handled while the pod's grace period runs out.
+      if (stopping) msg.nak();
+      else await handleOne(options, msg, options.ackWaitMs ?? ACK_WAIT_MS);
     }
   })();
   return {
     stop: async () => {
+      stopping = true;
       await messages.close();
       await loop;
     },
   };
 }
 
-async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<M>, msg: JsMsg) {
+async function handleOne<M extends DescMessage>(
+  options: DurableConsumerOptions<M>,
+  msg: JsMsg,
+  ackWaitMs: number,
+) {
   const eventId = msg.headers?.get(EVENT_ID_HEADER) || `${msg.info.stream}:${msg.seq}`;
   const parent = extractTraceContext((key) => msg.headers?.get(key) || undefined);
   let event: MessageShape<M>;
@@ -360,6 +375,9 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
     msg.term();
     return;
   }
+  // A slow handler (requests to other services) tells JetStream it is still at work, or the event would
+  // be delivered again to another replica after the ack deadline while this one still handles it.
+  const heartbeat = setInterval(() => msg.working(), ackWaitMs / 3);
   try {
     await inSpan(`consume ${options.contract.subject}`, SpanKind.CONSUMER, parent, async () => {
       await options.db.transaction(async (tx) => {
@@ -397,6 +415,8 @@ async function handleOne<M extends DescMessage>(options: DurableConsumerOptions<
       'Event handler failed; will be redelivered',
     );
     msg.nak(retryInMs);
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
