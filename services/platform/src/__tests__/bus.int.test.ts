@@ -172,6 +172,29 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('answers 503 at once past its queue of waiting requests, instead of queueing without end', async () => {
+    process.env.RPC_QUEUE_LIMIT = '4';
+    try {
+      // 64 handlers at once (RPC_CONCURRENCY), four waiting: the rest are refused.
+      const started = Date.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 80 }, () =>
+          bus.request(slow, { email: 'x@y.zz' }, { actor, timeoutMs: 8_000 }).then(
+            () => ({ status: 200, at: Date.now() - started }),
+            (err: AppError) => ({ status: err.status, at: Date.now() - started }),
+          ),
+        ),
+      );
+      const refused = outcomes.filter((o) => o.status === 503);
+      expect(outcomes.filter((o) => o.status === 200)).toHaveLength(68);
+      expect(refused).toHaveLength(12);
+      // Refused as they came, not after waiting for a slot (each handler takes 1.5 s).
+      for (const o of refused) expect(o.at).toBeLessThan(1_400);
+    } finally {
+      delete process.env.RPC_QUEUE_LIMIT;
+    }
+  });
+
   it('answers 504 when the service is slower than the timeout', async () => {
     await expect(bus.request(slow, { email: 'x@y.zz' }, { actor, timeoutMs: 300 })).rejects.toMatchObject({
       status: 504,

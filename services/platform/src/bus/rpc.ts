@@ -37,6 +37,12 @@ import { Semaphore } from './semaphore.js';
 const log = createLogger('rpc');
 /** Bounds concurrent handlers per process so a burst queues instead of exhausting the pool. */
 const handlerSlots = new Semaphore(Number(process.env.RPC_CONCURRENCY ?? 64));
+/**
+ * Requests that may wait for a handler slot. Past them this replica is overloaded: a request answered 503
+ * at once can be tried again (and reach another replica), where one queued behind hundreds would wait
+ * most of its timeout for a 504, and the queue would grow with the arrival rate.
+ */
+const queueLimit = () => Number(process.env.RPC_QUEUE_LIMIT ?? 256);
 
 /** Requests this process is handling or has queued: a stopping server waits for them to be 0. */
 export const rpcRequestsInProgress = () => handlerSlots.busy;
@@ -84,6 +90,18 @@ function codecInterceptor(contract: RpcContract): NestInterceptor {
         }
       };
       return new Observable((subscriber) => {
+        if (handlerSlots.queued >= queueLimit()) {
+          log.warn(
+            { subject: contract.subject, queued: handlerSlots.queued },
+            'Overloaded: refused a request',
+          );
+          subscriber.error(
+            new AppError('unavailable', 'overloaded', SERVICE_UNAVAILABLE_MESSAGE, {
+              traceId: currentTraceId(),
+            }),
+          );
+          return;
+        }
         void handlerSlots
           .run(() =>
             withDeadline(deadline, () =>

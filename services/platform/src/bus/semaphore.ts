@@ -28,6 +28,11 @@ export class Semaphore {
     return this.active;
   }
 
+  /** Tasks waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Tasks running or waiting for a slot. */
   get busy(): number {
     return this.active + this.waiting.length;
