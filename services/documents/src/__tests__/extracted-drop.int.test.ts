@@ -249,6 +249,19 @@ describe('extracted documents and the firm drop link', () => {
       [200, 300],
       [792, 612],
     ]);
+    // One that cannot be measured (its file is not a PDF that opens) is kept as no sizes, and not read
+    // on every save after.
+    const [stored] = await h.documents.query<{ storage_key: string }>(
+      'select storage_key from items where extracted_document_id = $1',
+      [id],
+    );
+    const key = stored?.storage_key as string;
+    const original = await h.store.read(key);
+    await h.store.put(key, Buffer.alloc(original.length, 'x'), 'application/pdf');
+    await h.documents.query('update extracted_documents set page_sizes = null where id = $1', [id]);
+    await expect(save([note])).resolves.toMatchObject({ annotations: [{ page: 1 }] });
+    expect(await sizesOf(id)).toEqual([]);
+    await h.store.put(key, original, 'application/pdf');
     const split = await h.bus.request(
       Documents.splitDocuments,
       { id, companyId: company('llc'), documents: [{ name: 'Landscape', pages: '2' }] },

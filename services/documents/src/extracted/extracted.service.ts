@@ -103,14 +103,19 @@ export class ExtractedService {
     // The text rules first: they do not depend on the page.
     if (req.annotations.some((a, i) => !normaliseAnnotation(a, i)))
       throw badRequest(Messages.annotationText, { annotations: Messages.annotationText });
+    // A document filed before its page sizes were kept is measured here, once: before the transaction (a
+    // PDF read whole holds no pooled connection) and with the splits' bound on whole files in memory. What
+    // cannot be measured (a protected or damaged file) is kept as no sizes, so no save reads it again.
+    const before = await this.load(actor, access, req.id);
+    const measured = before.row.pageSizes
+      ? undefined
+      : ((await splits.run(() => this.measurePages(before.item))) ?? []);
     return this.change(actor, access, req.id, async (tx, row, item) => {
-      // A document filed before its page sizes were kept is measured here, once, and they are kept.
-      const measured = row.pageSizes ? undefined : await this.measurePages(item);
       const pageSizes = row.pageSizes ?? measured ?? [];
       const annotations = req.annotations.map((a, i) => normaliseAnnotation(a, i, pageSizes));
       await this.repo.update(tx, firmScope(actor.firm_id), row.id, {
         annotations: annotations as Record<string, unknown>[],
-        ...(measured ? { pageSizes: measured } : {}),
+        ...(row.pageSizes ? {} : { pageSizes }),
       });
       if (item) await recordItemEvent(tx, 'updated', actor, item);
       return { annotations: annotations as never };
