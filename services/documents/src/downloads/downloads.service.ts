@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
   AppError,
   assertBeforeDeadline,
   badRequest,
-  deadlinePassed,
   firmScope,
   type Logger,
   remainingMs,
 } from '@portico/platform';
 import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
-import { ZipFile } from 'yazl';
 import { AccessClient } from '../access/access.client.js';
 import { assertAdvisor, assertVisiblePath, hiddenFrom, isClient, notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
@@ -26,7 +23,7 @@ import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 import { imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
-import { zipCompression } from './zip-compression.rules.js';
+import { writeZip } from './zip-writer.js';
 
 /** Folder download under 150MB; with images converted to PDF under 15MB (spec 1 s.9). */
 export const MAX_ZIP_BYTES = 150 * 1024 * 1024;
@@ -199,48 +196,26 @@ export class DownloadsService {
     // Images are converted first (all of them together are under the 15MB limit): one that cannot be
     // (unreadable, or too many pixels) goes into the zip as it is, under its own name.
     const converted = convertImages ? await this.convertImages(entries) : new Map<string, Buffer>();
-    // Streamed from the store into the store: each file is read when the zip reaches it and its bytes
-    // go on as they come, so a zip of 150 MB holds a few megabytes here, not the zip (three at once
-    // held 760 MB before; infra/bench/documents/zip.bench.mjs).
-    const zip = new ZipFile();
-    // yazl's output is a Readable (a PassThrough); its types say only NodeJS.ReadableStream.
-    const output = zip.outputStream as Readable;
-    const failed = (err: unknown) => output.destroy(err as Error);
-    zip.on('error', failed);
-    // No file is read once the caller has stopped waiting: the zip is abandoned, not finished unseen.
-    const left = remainingMs();
-    const deadline = left === undefined ? Number.POSITIVE_INFINITY : Date.now() + left;
-    // The file being read, stopped if the zip cannot be written.
-    let reading: Readable | undefined;
     const used = new Set<string>();
-    for (const { item, path } of entries) {
+    const zipEntries = entries.map(({ item, path }) => {
       const pdf = converted.get(item.id);
-      const name = pdf ? pdfNameOf(path) : path;
-      const unique = uniqueEntryName(name, used);
-      const stored = item.storageKey as string;
-      zip.addReadStreamLazy(
-        unique,
-        // The filed size, which the zip checks against the bytes read.
-        { mtime: item.updatedAt, ...zipCompression(unique), ...(pdf ? {} : { size: item.size }) },
-        (ready) => {
-          if (Date.now() > deadline) return failed(deadlinePassed());
-          const source = pdf
-            ? Promise.resolve(Readable.from([pdf]))
-            : this.store.readStream(stored, item.size);
-          source.then((stream) => {
-            reading = stream;
-            stream.on('error', failed);
-            ready(null, stream);
-          }, failed);
-        },
-      );
-    }
-    zip.end();
-    const key = StorageKeys.zip(actor.firm_id, companyId, randomUUID());
-    const size = await this.store.putStream(key, output, 'application/zip').catch((err) => {
-      reading?.destroy();
-      throw err;
+      return {
+        name: uniqueEntryName(pdf ? pdfNameOf(path) : path, used),
+        mtime: item.updatedAt,
+        storageKey: item.storageKey as string,
+        size: item.size,
+        bytes: pdf,
+      };
     });
+    // No file is read once the caller has stopped waiting.
+    const left = remainingMs();
+    const key = StorageKeys.zip(actor.firm_id, companyId, randomUUID());
+    const size = await writeZip(
+      this.store,
+      zipEntries,
+      key,
+      left === undefined ? Number.POSITIVE_INFINITY : Date.now() + left,
+    );
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
     const link = await this.store.presignGet(key, ttl, zipName);
     return {
