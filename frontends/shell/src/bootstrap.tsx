@@ -11,7 +11,8 @@ async function start() {
   const apiUrl = config.apiUrl || window.location.origin;
   const client = new ApiClient({ baseUrl: apiUrl, session });
   const reportError = createErrorReporter({
-    endpoint: new URL('/client_errors', apiUrl).href,
+    // As every call is addressed, a path prefix of the gateway's address included.
+    endpoint: client.url('/client_errors'),
     token: () => session.accessToken,
   });
   watchPageErrors(reportError);

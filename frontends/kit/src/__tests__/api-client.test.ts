@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@testing-library/react';
 import { accessTokenWith, jsonResponse, sessionTokens } from '../../testing/fixtures.js';
 import { ApiClient } from '../api/client.js';
 import { ApiError, errorMessage, shouldRetryRead } from '../api/errors.js';
@@ -125,6 +126,28 @@ describe('ApiClient', () => {
     );
     const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
     await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
+  });
+
+  it('gives up a refresh that does not answer, failing that call and keeping the session', async () => {
+    let refreshSignal: AbortSignal | undefined;
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).endsWith('/sessions/refresh')) return jsonResponse(401, { error: 'unauthorized' });
+      // A network that swallows the request: it ends only when the client gives up on it.
+      refreshSignal = init?.signal ?? undefined;
+      return new Promise<Response>((_, reject) => {
+        init?.signal?.addEventListener('abort', () =>
+          reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+        );
+      });
+    }) as typeof globalThis.fetch;
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    const call = api.get('/current_user');
+    await waitFor(() => expect(refreshSignal).toBeInstanceOf(AbortSignal));
+    // The timeout's own signal, fired here rather than waited for.
+    (refreshSignal as AbortSignal & { dispatchEvent(e: Event): boolean }).dispatchEvent(new Event('abort'));
+    await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(session.get()?.refresh_token).toBe('refresh-1');
+    expect(signedOut).toEqual([]);
   });
 
   it('does not retry twice: a second 401 after the refresh signs out', async () => {

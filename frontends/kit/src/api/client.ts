@@ -38,6 +38,9 @@ const TOKEN_MARGIN_MS = 30_000;
  * JSON over HTTP to the gateway. A 401 on an authenticated call gets one retry after
  * POST /sessions/refresh; when that fails too, the session ends in every tab (spec 1 s.4.5).
  */
+/** How long a refresh of the session may take before it is given up (the session is kept). */
+export const REFRESH_TIMEOUT_MS = 15_000;
+
 export class ApiClient {
   readonly baseUrl: string;
   readonly session: SessionStore;
@@ -141,7 +144,12 @@ export class ApiClient {
       let tokens: TokenPair;
       try {
         tokens = await this.parse<TokenPair>(
-          await this.send('POST', '/sessions/refresh', { body: { refresh_token: current.refresh_token } }),
+          // Bounded: every tab's calls wait on this lock, and a request stalled by a network change
+          // would hold them all; a refresh that times out fails that call, the session is kept.
+          await this.send('POST', '/sessions/refresh', {
+            body: { refresh_token: current.refresh_token },
+            signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
+          }),
         );
       } catch (err) {
         if (err instanceof ApiError && SESSION_OVER.includes(err.status)) return 'over';

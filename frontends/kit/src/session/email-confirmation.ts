@@ -22,6 +22,16 @@ export function useEmailConfirmationLink() {
   useEffect(() => {
     if (!token || sent.current === token) return;
     sent.current = token;
+    // Out of the address before the call, not after its answer: a user who has moved on to another
+    // page by then would be taken back to this one.
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('email_token');
+        return next;
+      },
+      { replace: true },
+    );
     api.users
       .confirmEmail(token)
       .then((user) => {
@@ -29,16 +39,6 @@ export function useEmailConfirmationLink() {
         queryClient.setQueryData(CURRENT_USER_KEY, user);
         void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
       })
-      .catch((err) => toast.error(errorMessage(err)))
-      .finally(() => {
-        setParams(
-          (current) => {
-            const next = new URLSearchParams(current);
-            next.delete('email_token');
-            return next;
-          },
-          { replace: true },
-        );
-      });
+      .catch((err) => toast.error(errorMessage(err)));
   }, [token, api, queryClient, setParams]);
 }

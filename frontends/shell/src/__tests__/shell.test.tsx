@@ -53,14 +53,31 @@ describe('runtime configuration', () => {
     await expect(loadRuntimeConfig(fetch)).resolves.toMatchObject(config);
   });
 
+  it('keeps a path prefix of the gateway address, without a trailing slash', async () => {
+    const fetch = (async () =>
+      json({ apiUrl: 'https://portal.example.com/api/', remotes: {} })) as typeof globalThis.fetch;
+    await expect(loadRuntimeConfig(fetch)).resolves.toMatchObject({
+      apiUrl: 'https://portal.example.com/api',
+    });
+  });
+
   it('starts without remotes, the API on this origin, when the file is missing or malformed', async () => {
     const logged = jest.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      for (const answer of [json({}, 404), json({ remotes: {} }), json({ apiUrl: '', remotes: { a: 1 } })]) {
+      const answers = [
+        json({}, 404),
+        json({ remotes: {} }),
+        json({ apiUrl: '', remotes: { a: 1 } }),
+        // Not an address the API client can join paths to.
+        json({ apiUrl: '/api', remotes: {} }),
+        json({ apiUrl: 'api.example.com', remotes: {} }),
+        json({ apiUrl: 'ftp://api.example.com', remotes: {} }),
+      ];
+      for (const answer of answers) {
         const fetch = (async () => answer.clone()) as typeof globalThis.fetch;
         await expect(loadRuntimeConfig(fetch)).resolves.toEqual({ apiUrl: '', remotes: {} });
       }
-      expect(logged).toHaveBeenCalledTimes(3);
+      expect(logged).toHaveBeenCalledTimes(answers.length);
     } finally {
       logged.mockRestore();
     }

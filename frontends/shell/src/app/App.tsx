@@ -1,8 +1,10 @@
 import '@portico/kit/styles.css';
 import {
   ApiProvider,
+  Center,
   GlobalNotice,
   KitProvider,
+  Loader,
   SHARED_MISMATCH_EVENT_NAME,
   type SharedMismatch,
   ShellContext,
@@ -92,7 +94,15 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
                     <Route
                       path="*"
                       element={
-                        <Suspense fallback={null}>
+                        // The areas' descriptors may take a few seconds (a remote's host slow to
+                        // answer): a loader meanwhile, not a white page.
+                        <Suspense
+                          fallback={
+                            <Center mih="60vh">
+                              <Loader aria-label="Loading" />
+                            </Center>
+                          }
+                        >
                           <AreaRouter />
                         </Suspense>
                       }

@@ -8,6 +8,19 @@ export interface RuntimeConfig {
   remotes: Record<string, string>;
 }
 
+/**
+ * The gateway's address as the API client joins paths to it: '' (this origin) or an absolute http(s)
+ * address, a path prefix kept and a trailing slash dropped. Anything else ('/api', 'api.example.com')
+ * would fail on the first request, or before the first frame.
+ */
+function gatewayAddress(value: string): string {
+  if (!value) return '';
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`/runtime-config.json: apiUrl must be an http(s) address, not ${value}`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 function isRecordOfStrings(value: unknown): value is Record<string, string> {
   return !!value && typeof value === 'object' && Object.values(value).every((v) => typeof v === 'string');
 }
@@ -25,7 +38,7 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
     if (typeof raw.apiUrl !== 'string' || !isRecordOfStrings(raw.remotes))
       throw new Error('/runtime-config.json: apiUrl (a string) and remotes (name -> URL) are required');
     const firmSlug = typeof raw.firmSlug === 'string' && raw.firmSlug ? raw.firmSlug : undefined;
-    return { apiUrl: raw.apiUrl, firmSlug, remotes: raw.remotes };
+    return { apiUrl: gatewayAddress(raw.apiUrl), firmSlug, remotes: raw.remotes };
   } catch (problem) {
     console.error('[portico] no runtime configuration', problem);
     return { apiUrl: '', remotes: {} };
