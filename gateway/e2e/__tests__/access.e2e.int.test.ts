@@ -338,10 +338,10 @@ describe('API: access rules through the gateway', () => {
       await s.stopIdentity();
       const started = Date.now();
       const res = await s.call('GET', '/current_user', { token: as('partner') });
-      expect([503, 504]).toContain(res.status);
+      // No one answers its subject now: NATS says so at once, well before the gateway's timeout (3 s).
+      expect(res.status).toBe(503);
       expect(res.body).toHaveProperty('error');
-      // Never a hang: at most the gateway's timeout here (3 s), with room for a busy machine.
-      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(Date.now() - started).toBeLessThan(2_500);
       expect((await s.call('GET', '/health/live')).status).toBe(200);
     });
   });

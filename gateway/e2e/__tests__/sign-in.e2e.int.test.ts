@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TEST_PASSWORD } from '@portico/identity/testing';
+import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { type Stack, startStack } from '../stack.js';
 
 // Every sign-in path through the gateway over HTTP, against the real identity and notifications services.
@@ -249,6 +250,13 @@ describe('API: sign-in through the gateway', () => {
       const [h, p] = session.access_token.split('.');
       const tampered = `${h}.${p}.${'A'.repeat(86)}`;
       expect((await s.call('GET', '/current_user', { token: tampered })).status).toBe(401);
+      // The same claims and key id, signed with a key that is not identity's.
+      const { privateKey } = await generateKeyPair('ES256');
+      const otherKey = await new SignJWT(decodeJwt(session.access_token))
+        .setProtectedHeader(decodeProtectedHeader(session.access_token) as { alg: string })
+        .sign(privateKey);
+      expect((await s.call('GET', '/current_user', { token: otherKey })).status).toBe(401);
+      expect((await s.call('GET', '/current_user', { token: session.access_token })).status).toBe(200);
     });
 
     it('signs out everywhere: refresh tokens stop working', async () => {

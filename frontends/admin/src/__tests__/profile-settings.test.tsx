@@ -81,6 +81,20 @@ describe('advisor Profile Settings', () => {
     });
   });
 
+  it('asks a user who signs in with a password for none while the contact is unchanged', async () => {
+    const { calls } = renderSettings(aUser());
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(415) 555-0101' } });
+    expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
+    click('settings-contact', 'Save Contact');
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+        email: 'fiona@firm.test',
+        phone_number: '4155550101',
+      }),
+    );
+  });
+
   it('asks no password while the contact is unchanged, nor of a user who signs in with codes', async () => {
     const { calls } = renderSettings(aUser({ preferred_sign_in_method: 'email' }));
     await screen.findByTestId('profile-settings');

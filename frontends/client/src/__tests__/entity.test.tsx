@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { SelectedEntityContext } from '@portico/kit';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { addressLabels, COUNTRY_CODES, countryOptions, isKnownCountry } from '../entity/countries.js';
 import { ENTITY_MESSAGES, EntityProfileForm } from '../entity/EntityProfileForm.js';
 import PreviewUserRoute from '../preview/PreviewUserRoute.js';
+import ProfileRoute from '../profile/ProfileRoute.js';
 import { anEntity, aUser, type Call, renderArea } from './render.js';
 
 const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
@@ -88,8 +90,19 @@ describe('entity profile editor', () => {
     expect(screen.getByText('Zip is too long')).toBeTruthy();
   });
 
-  it('disables everything for a read-only entity', () => {
-    renderArea(<EntityProfileForm entity={anEntity({ readonly_access: true })} readOnly />);
+  it('disables everything for a read-only entity, on the profile page of a client who is not read-only', async () => {
+    const entity = anEntity({ readonly_access: true });
+    renderArea(
+      <SelectedEntityContext.Provider value={{ entity, entities: [entity], select: () => {} }}>
+        <ProfileRoute basePath="/profile" />
+      </SelectedEntityContext.Provider>,
+      (c) => (c.path === '/current_user' ? { body: aUser() } : undefined),
+    );
+    await screen.findByRole('button', { name: 'Save Information' });
+    // The client's own profile stays editable.
+    expect((screen.getByRole('button', { name: 'Update Profile' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
     for (const label of [
       'Entity email',
       'Other email',

@@ -771,7 +771,9 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       );
       expect(names((await h.list(actor('partner'), company('llc'))).documents)).not.toContain('Archive');
       const withDeleted = await h.list(actor('partner'), company('llc'), '', true);
-      expect(withDeleted.documents.find((d) => d.name === 'Archive')?.deletedAt).not.toBe('');
+      const archive = withDeleted.documents.find((d) => d.name === 'Archive');
+      expect(archive).toBeDefined();
+      expect(archive?.deletedAt).not.toBe('');
       await expect(h.list(actor('client'), company('llc'), '', true)).rejects.toMatchObject({ status: 403 });
       await expect(
         h.bus.request(

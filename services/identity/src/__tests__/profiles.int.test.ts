@@ -426,7 +426,14 @@ describe('identity users, entities and firm settings over NATS', () => {
           { id: id('full'), preferredName: 'Fay F.' },
           { actor: actor('partner') },
         ),
-      ).resolves.toBeTruthy();
+      ).resolves.toMatchObject({ user: { preferredName: 'Fay F.' } });
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('full'), preferredName: 'Fay' },
+          { actor: actor('admin') },
+        ),
+      ).resolves.toMatchObject({ user: { preferredName: 'Fay' } });
     });
 
     it("leaves a firm user's sign-in email and two-factor to them alone, not to a partner or admin", async () => {
@@ -1007,8 +1014,15 @@ describe('identity users, entities and firm settings over NATS', () => {
     });
 
     it("never changes another firm's preferences", async () => {
-      const before = await h.bus.request(Identity.currentFirm, {}, { actor: h.actorOf(h.other, 'partner') });
-      expect(before.preferences).toMatchObject({ communication_disabled: false });
+      const otherFirm = () =>
+        h.bus.request(Identity.currentFirm, {}, { actor: h.actorOf(h.other, 'partner') });
+      const before = await otherFirm();
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { message_tags_disabled: !before.preferences?.message_tags_disabled } },
+        { actor: actor('partner') },
+      );
+      expect((await otherFirm()).preferences).toEqual(before.preferences);
     });
   });
 });

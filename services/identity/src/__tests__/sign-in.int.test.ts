@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Identity } from '@portico/proto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { hashSecret } from '../crypto/secrets.js';
 import { type BuiltFirm, TEST_PASSWORD, testFirmSpec } from '../testing/index.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
@@ -466,11 +467,18 @@ describe('identity sign-in over NATS', () => {
 
     it('stores refresh tokens only hashed', async () => {
       const tokens = await signIn('client');
-      const rows = await h.identity.query<{ n: string }>(
-        'select count(*) as n from refresh_tokens where token_hash = $1',
-        [tokens.refreshToken],
-      );
-      expect(Number(rows[0]?.n)).toBe(0);
+      const count = async (value: string) =>
+        Number(
+          (
+            await h.identity.query<{ n: string }>(
+              'select count(*) as n from refresh_tokens where token_hash = $1',
+              [value],
+            )
+          )[0]?.n,
+        );
+      expect(await count(tokens.refreshToken)).toBe(0);
+      // Stored, as its hash.
+      expect(await count(hashSecret(tokens.refreshToken))).toBe(1);
     });
 
     it('signs out everywhere and announces it for open browsers', async () => {

@@ -362,6 +362,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
       const [held] = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, tooLarge));
       expect(held).toMatchObject({ publishedAt: null, attempts: 1 });
       const [sent] = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, behind));
+      expect(sent).toBeDefined();
       expect(sent?.publishedAt).not.toBeNull();
     } finally {
       await handle.db.execute(sql`delete from outbox_events where id = ${tooLarge}`);
