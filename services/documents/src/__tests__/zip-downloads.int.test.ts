@@ -99,7 +99,7 @@ describe('zip downloads, streamed from the store into the store', () => {
     const before = await exportsCount();
     await expect(
       h.bus.request(Documents.downloadFolder, { companyId: company(), path: '/Broken' }, { actor: actor() }),
-    ).rejects.toBeDefined();
+    ).rejects.toMatchObject({ status: 500, message: 'Something went wrong' });
     expect(await exportsCount()).toBe(before);
     // The service is still there for the next zip.
     const next = await h.bus.request(
