@@ -229,14 +229,21 @@ describe('API: sign-in through the gateway', () => {
   });
 
   describe('sessions', () => {
-    it('refreshes once per refresh token; reuse revokes the family with 401', async () => {
+    it('refreshes once per refresh token: 409 for a second tab at once, and a later reuse revokes the family with 401', async () => {
       const first = await s.signIn(s.firm, 'client');
       const second = await post('/sessions/refresh', { refresh_token: first.refresh_token });
       expect(second.status).toBe(200);
       expect(await post('/sessions/refresh', { refresh_token: first.refresh_token })).toMatchObject({
-        status: 401,
+        status: 409,
+        body: { code: 'refresh_superseded', error: 'This session was just renewed. Please try again.' },
       });
       const newest = (second.body as { refresh_token: string }).refresh_token;
+      await s.identity.query(
+        `update refresh_tokens set rotated_at = now() - interval '1 minute' where rotated_at is not null`,
+      );
+      expect(await post('/sessions/refresh', { refresh_token: first.refresh_token })).toMatchObject({
+        status: 401,
+      });
       expect((await post('/sessions/refresh', { refresh_token: newest })).status).toBe(401);
     });
 

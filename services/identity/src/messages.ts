@@ -23,6 +23,7 @@ export const Messages = {
     'Sorry, there was a problem sending a two-factor authentication link. Please try again later.',
   linkExpired: 'This link has expired. Choose how you would like to sign in instead.',
   sessionExpired: 'Your session has expired. Please sign in again.',
+  sessionJustRenewed: 'This session was just renewed. Please try again.',
   codeLength: 'The verification code must be 6 digits',
   passwordTooShort: 'Password must be greater than 10 characters',
   passwordNeedsUppercase: 'Password must contain at least one uppercase letter',

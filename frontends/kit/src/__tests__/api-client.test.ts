@@ -128,6 +128,26 @@ describe('ApiClient', () => {
     await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
   });
 
+  it('takes the tokens another tab renewed the session with, when identity says it was just renewed (409)', async () => {
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.url.endsWith('/sessions/refresh')) {
+        // The other tab's new tokens reach this tab's storage a moment after identity's answer.
+        setTimeout(() => session.set({ ...sessionTokens(2), expires_in: 900 }), 150);
+        return jsonResponse(409, {
+          error: 'This session was just renewed. Please try again.',
+          code: 'refresh_superseded',
+        });
+      }
+      return call.auth === 'Bearer access-2'
+        ? jsonResponse(200, { ok: 1 })
+        : jsonResponse(401, { error: 'x' });
+    });
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
+    expect(calls.filter((c) => c.url.endsWith('/sessions/refresh'))).toHaveLength(1);
+    expect(signedOut).toEqual([]);
+  });
+
   it('gives up a refresh that does not answer, failing that call and keeping the session', async () => {
     let refreshSignal: AbortSignal | undefined;
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {

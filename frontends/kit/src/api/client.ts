@@ -40,6 +40,8 @@ const TOKEN_MARGIN_MS = 30_000;
  */
 /** How long a refresh of the session may take before it is given up (the session is kept). */
 export const REFRESH_TIMEOUT_MS = 15_000;
+/** How long a tab waits for the tokens another tab has just renewed the session with. */
+const RENEWED_ELSEWHERE_WAIT_MS = 3_000;
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -153,6 +155,12 @@ export class ApiClient {
         );
       } catch (err) {
         if (err instanceof ApiError && SESSION_OVER.includes(err.status)) return 'over';
+        // 409: another tab renewed this session a moment ago, and its tokens are on their way into this
+        // tab's copy of the storage. They are waited for, a little, rather than failing the call.
+        if (err instanceof ApiError && err.status === 409) {
+          const renewed = await this.renewedElsewhere(current);
+          if (renewed) return standing(renewed);
+        }
         throw err;
       }
       const now = this.session.get();
@@ -168,6 +176,17 @@ export class ApiClient {
       this.refreshing = undefined;
     });
     return this.refreshing;
+  }
+
+  /** The session once storage shows it renewed by another tab (or replaced); null if it does not soon. */
+  private async renewedElsewhere(renewed: StoredSession): Promise<StoredSession | null> {
+    const until = Date.now() + RENEWED_ELSEWHERE_WAIT_MS;
+    for (;;) {
+      const now = this.session.get();
+      if (now?.access_token !== renewed.access_token) return now;
+      if (Date.now() >= until) return null;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   private withLock<R>(fn: () => Promise<R>): Promise<R> {

@@ -453,6 +453,16 @@ describe('identity sign-in over NATS', () => {
       const first = await signIn('client');
       const second = await h.bus.request(Identity.refresh, { refreshToken: first.refreshToken });
       expect(second.refreshToken).not.toBe(first.refreshToken);
+      // Presented again at once, as a second tab of the same browser does: refused, nothing ended.
+      await expect(
+        h.bus.request(Identity.refresh, { refreshToken: first.refreshToken }),
+      ).rejects.toMatchObject({ status: 409, code: 'refresh_superseded' });
+      const third = await h.bus.request(Identity.refresh, { refreshToken: second.refreshToken });
+      // Later than any tab would: it leaked, and the whole sign-in ends.
+      await h.identity.query(
+        `update refresh_tokens set rotated_at = now() - interval '1 minute' where token_hash = $1`,
+        [hashSecret(first.refreshToken)],
+      );
       await expect(
         h.bus.request(Identity.refresh, { refreshToken: first.refreshToken }),
       ).rejects.toMatchObject({
@@ -461,7 +471,7 @@ describe('identity sign-in over NATS', () => {
       });
       // The thief's reuse ended the family: the newest token no longer works either.
       await expect(
-        h.bus.request(Identity.refresh, { refreshToken: second.refreshToken }),
+        h.bus.request(Identity.refresh, { refreshToken: third.refreshToken }),
       ).rejects.toMatchObject({ status: 401 });
     });
 

@@ -79,6 +79,20 @@ const announceSessionEnded = (
 const sessionExpired = () => new AppError('unauthorized', 'session_expired', Messages.sessionExpired);
 
 /** Grants (auth_token), access tokens and rotating refresh tokens. */
+/**
+ * How long after its rotation a refresh token's reuse is taken for two tabs of one browser renewing the
+ * same session a moment apart, not a leak: tabs take turns (Web Locks), but the second can read the
+ * storage they share before the first's new tokens show in it, and present the token just rotated.
+ * Ending the sign-in then signed the user out of every tab. Within this window the reuse is refused
+ * (409) without ending anything, and the tab takes the tokens the other wrote; a reuse after it still
+ * ends the sign-in. A thief who races the owner within it gets no tokens either way.
+ */
+export const ROTATION_GRACE_MS = 10_000;
+
+const justRotated = (rotatedAt: Date) => Date.now() - rotatedAt.getTime() < ROTATION_GRACE_MS;
+
+const refreshSuperseded = () => new AppError('conflict', 'refresh_superseded', Messages.sessionJustRenewed);
+
 @Injectable()
 export class SessionTokensService {
   constructor(
@@ -112,6 +126,7 @@ export class SessionTokensService {
     );
     const token = rows[0];
     if (!token) throw sessionExpired();
+    if (token.rotatedAt && !token.revokedAt && justRotated(token.rotatedAt)) throw refreshSuperseded();
     if (token.revokedAt || token.rotatedAt) {
       // Reuse of a rotated token means it leaked: end the whole sign-in.
       await this.revokeFamily(token.familyId, 'refresh_reused');
@@ -137,10 +152,8 @@ export class SessionTokensService {
         .returning({ id: refreshTokens.id });
       return claimed.length ? this.insertRefreshToken(tx, user, token.familyId, client) : undefined;
     });
-    if (!rotated) {
-      await this.revokeFamily(token.familyId, 'refresh_reused');
-      throw new AppError('unauthorized', 'refresh_reused', Messages.sessionExpired);
-    }
+    // Claimed by another request a moment ago (two tabs at once): the same as a token just rotated.
+    if (!rotated) throw refreshSuperseded();
     return this.tokensFor(user, token.familyId, rotated);
   }
 
