@@ -17,6 +17,11 @@ const input = (label: string) =>
     ? screen.getByRole('switch', { name: new RegExp(label) })
     : screen.getByLabelText(label, { selector: 'input' })) as HTMLInputElement;
 const patchOf = (calls: Call[]) => calls.find((c) => c.method === 'PATCH');
+/** Identity's 400 for a save it refused, with its field messages. */
+const refusal = (message: string, fields: Record<string, string>) => ({
+  status: 400,
+  body: { error: 'bad_request', code: 'invalid_input', message, fields },
+});
 const currentPassword = () => screen.queryByLabelText('Current password', { selector: 'input' });
 /** A new email or phone of the user's own is confirmed with the password they sign in with. */
 const confirmWithPassword = (password = 'Alice-Pass-123') =>
@@ -105,15 +110,7 @@ describe('client profile editor', () => {
   it("turns two-factor off with the current password, and shows identity's refusal of a wrong one", async () => {
     const { calls } = renderArea(<ClientProfileForm user={aUser({ enabled_2fa: true })} />, (c) =>
       c.method === 'PATCH'
-        ? {
-            status: 400,
-            body: {
-              error: 'bad_request',
-              code: 'invalid_input',
-              message: CURRENT_PASSWORD_MESSAGES.wrong,
-              fields: { current_password: CURRENT_PASSWORD_MESSAGES.wrong },
-            },
-          }
+        ? refusal(CURRENT_PASSWORD_MESSAGES.wrong, { current_password: CURRENT_PASSWORD_MESSAGES.wrong })
         : undefined,
     );
     expect(currentPassword()).toBeNull();
@@ -151,15 +148,10 @@ describe('client profile editor', () => {
   it('shows the server message as a toast and its field messages under the fields', async () => {
     renderArea(<ClientProfileForm user={aUser()} />, (c) =>
       c.method === 'PATCH'
-        ? {
-            status: 400,
-            body: {
-              error: 'bad_request',
-              code: 'invalid_input',
-              message: 'This email already exists',
-              fields: { email: 'This email already exists', time_zone: 'Choose a US time zone' },
-            },
-          }
+        ? refusal('This email already exists', {
+            email: 'This email already exists',
+            time_zone: 'Choose a US time zone',
+          })
         : undefined,
     );
     fireEvent.change(input('Primary Contact Email'), { target: { value: 'bob@client.test' } });

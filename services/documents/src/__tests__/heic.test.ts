@@ -38,6 +38,20 @@ describe('HEIC conversion of a real photo', () => {
   });
 });
 
+/** A converter of one conversion at a time over a stand-in repository and store. */
+const converterWith = (repo: ItemsRepository, store: ObjectStore) =>
+  new HeicConverter(repo, store, createLogger('documents-test', 'silent'), {
+    HEIC_CONCURRENCY: 1,
+  } as DocumentsConfig);
+
+const heicItem = (id: string, size: number) => ({
+  id,
+  firmId: '00000000-0000-4000-8000-000000000001',
+  companyId: '00000000-0000-4000-8000-000000000002',
+  storageKey: 'k',
+  size,
+});
+
 describe('HEIC previews', () => {
   it('stay pending when storage fails for a moment, and fail only for an image that cannot be decoded', async () => {
     const recorded: unknown[] = [];
@@ -57,16 +71,8 @@ describe('HEIC previews', () => {
       },
       put: async () => undefined,
     } as unknown as ObjectStore;
-    const converter = new HeicConverter(repo, store, createLogger('documents-test', 'silent'), {
-      HEIC_CONCURRENCY: 1,
-    } as DocumentsConfig);
-    const item = {
-      id: 'heic-1',
-      firmId: '00000000-0000-4000-8000-000000000001',
-      companyId: '00000000-0000-4000-8000-000000000002',
-      storageKey: 'k',
-      size: 25,
-    };
+    const converter = converterWith(repo, store);
+    const item = heicItem('heic-1', 25);
     converter.schedule(item);
     await converter.idle();
     expect(recorded).toEqual([]);
@@ -96,16 +102,8 @@ describe('HEIC previews asked for by a request', () => {
       },
     } as unknown as ItemsRepository;
     const store = { read: async () => realHeic(), put: async () => undefined } as unknown as ObjectStore;
-    const converter = new HeicConverter(repo, store, createLogger('documents-test', 'silent'), {
-      HEIC_CONCURRENCY: 1,
-    } as DocumentsConfig);
-    const item = {
-      id: 'heic-2',
-      firmId: '00000000-0000-4000-8000-000000000001',
-      companyId: '00000000-0000-4000-8000-000000000002',
-      storageKey: 'k',
-      size: realHeic().length,
-    };
+    const converter = converterWith(repo, store);
+    const item = heicItem('heic-2', realHeic().length);
     // The request's caller stops waiting a millisecond after asking.
     withDeadline(Date.now() + 1, () => converter.schedule(item));
     await converter.idle();
