@@ -78,7 +78,6 @@ const announceSessionEnded = (
 
 const sessionExpired = () => new AppError('unauthorized', 'session_expired', Messages.sessionExpired);
 
-/** Grants (auth_token), access tokens and rotating refresh tokens. */
 /**
  * How long after its rotation a refresh token's reuse is taken for two tabs of one browser renewing the
  * same session a moment apart, not a leak: tabs take turns (Web Locks), but the second can read the
@@ -93,6 +92,7 @@ const justRotated = (rotatedAt: Date) => Date.now() - rotatedAt.getTime() < ROTA
 
 const refreshSuperseded = () => new AppError('conflict', 'refresh_superseded', Messages.sessionJustRenewed);
 
+/** Grants (auth_token), access tokens and rotating refresh tokens. */
 @Injectable()
 export class SessionTokensService {
   constructor(
