@@ -1,4 +1,4 @@
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { type NatsOptions, ServerNats } from '@nestjs/microservices';
 import { BusReplySerializer } from './reply-body.serializer.js';
 import { rpcRequestsInProgress } from './rpc.js';
@@ -18,8 +18,24 @@ export class SubjectNatsServer extends ServerNats {
     // grace period, and not a moment longer. (A private method of the base class, hence the shadowing.)
     const gracePeriodMs = Number(options?.gracePeriod ?? 10_000);
     Object.defineProperty(this, 'waitForGracePeriod', {
-      value: () => untilIdle(gracePeriodMs),
+      value: () => untilIdle(gracePeriodMs, () => this.receiving),
     });
+  }
+
+  /**
+   * Requests received and not yet handed to their handler (being decoded, passing guards): the count of
+   * requests in progress (rpc.ts) starts only there, and a close that looked at it alone went on while
+   * these were on their way and closed the connection their replies needed.
+   */
+  private receiving = 0;
+
+  override async handleMessage(channel: string, message: Msg): Promise<unknown> {
+    this.receiving++;
+    try {
+      return await super.handleMessage(channel, message);
+    } finally {
+      this.receiving--;
+    }
   }
 
   /**
@@ -52,9 +68,9 @@ export class SubjectNatsServer extends ServerNats {
   }
 }
 
-/** Resolves once no request is in progress, or after `limitMs`. */
-async function untilIdle(limitMs: number): Promise<void> {
+/** Resolves once no request is received or in progress, or after `limitMs`. */
+async function untilIdle(limitMs: number, receiving: () => number): Promise<void> {
   const until = Date.now() + limitMs;
-  while (rpcRequestsInProgress() > 0 && Date.now() < until)
+  while ((receiving() > 0 || rpcRequestsInProgress() > 0) && Date.now() < until)
     await new Promise((resolve) => setTimeout(resolve, 25));
 }
