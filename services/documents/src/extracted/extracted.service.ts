@@ -472,20 +472,18 @@ function assertSplittable(row: ExtractedRow, item: ItemRow) {
  * Only bytes pdf-lib cannot open are INVALID; a storage read failure is thrown before this, as the
  * unexpected error it is (5xx), not blamed on the file.
  */
-async function loadPdf(bytes: Buffer): Promise<PDFDocument> {
-  try {
+function loadPdf(bytes: Buffer): Promise<PDFDocument> {
+  return asInvalidPdf(async () => {
     const pdf = await PDFDocument.load(bytes);
     // Some damage shows only when the page tree is read.
     if (pdf.getPageCount() < 1) throw new Error('no pages');
     return pdf;
-  } catch {
-    throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
-  }
+  });
 }
 
 /**
- * Work on a loaded PDF whose damage shows only when its pages are read (a page without a MediaBox, a
- * broken reference): pdf-lib throws, which is the spec's INVALID, not a failure of the service.
+ * pdf-lib's work on a file's bytes or pages: what it throws is damage in the file (no header, a page
+ * without a MediaBox, a broken reference), the spec's INVALID, not a failure of the service.
  */
 async function asInvalidPdf<T>(work: () => T | Promise<T>): Promise<T> {
   try {

@@ -122,10 +122,7 @@ export function validatePreferences(input: Record<string, unknown>): Record<stri
  */
 export function storedPreferences(merged: FirmPreferences): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(merged).filter(
-      ([key, value]) =>
-        JSON.stringify(value) !== JSON.stringify(FIRM_PREFERENCE_DEFAULTS[key as PreferenceKey]),
-    ),
+    changedPreferenceKeys(FIRM_PREFERENCE_DEFAULTS, merged).map((key) => [key, merged[key as PreferenceKey]]),
   );
 }
 

@@ -1,10 +1,15 @@
-/** The SQLSTATE of a PostgreSQL error, also when a query builder wrapped it as the `cause`. */
-export function postgresCode(err: unknown): string | undefined {
+/** An error and the errors it wraps as its `cause` (a query builder wraps the driver's), five at most. */
+function* causeChain(err: unknown): Generator<{ code?: unknown; message?: unknown }> {
   for (let current = err, depth = 0; current && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    yield current as { code?: unknown; message?: unknown };
     current = (current as { cause?: unknown }).cause;
   }
+}
+
+/** The SQLSTATE of a PostgreSQL error, also when a query builder wrapped it as the `cause`. */
+export function postgresCode(err: unknown): string | undefined {
+  for (const { code } of causeChain(err))
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   return undefined;
 }
 
@@ -36,15 +41,13 @@ const CONNECTION_CODES = new Set([
  * 08, 57P01-57P03, 53300). The caller is told the service is unavailable (503), as when it is down.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let current = err, depth = 0; current && depth < 5; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
+  for (const { code, message } of causeChain(err)) {
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
     if (
       typeof message === 'string' &&
       /^timeout exceeded when trying to connect|^Connection terminated/.test(message)
     )
       return true;
-    current = (current as { cause?: unknown }).cause;
   }
   const sqlState = postgresCode(err);
   return !!sqlState && (sqlState.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(sqlState));
