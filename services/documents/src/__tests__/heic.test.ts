@@ -6,6 +6,7 @@ import type { DocumentsConfig } from '../config.js';
 import { imageToPdf } from '../downloads/image-pdf.js';
 import type { ItemsRepository } from '../items/items.repository.js';
 import { HeicConverter, heicPixels, heicToJpeg } from '../previews/heic.converter.js';
+import { HeicDecoders } from '../previews/heic-decoders.js';
 import { ImageNotConvertible } from '../previews/image-limits.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { quadrantColours, REAL_HEIC, REAL_HEIC_QUADRANTS, realHeic } from './samples.js';
@@ -112,7 +113,7 @@ describe('HEIC previews asked for by a request', () => {
 });
 
 describe('HEIC files that declare more pixels than can be decoded', () => {
-  it('are refused from their header, before libheif decodes them on the event loop', async () => {
+  it('are refused from their header, before libheif decodes them', async () => {
     // 1 KB declaring 8000 x 8000 (an AVIF relabelled as HEIF: libheif reads its size all the same).
     const declared = await sharp({
       create: { width: 8000, height: 8000, channels: 3, background: '#c82828' },
@@ -124,6 +125,63 @@ describe('HEIC files that declare more pixels than can be decoded', () => {
     await expect(heicToJpeg(declared)).rejects.toBeInstanceOf(ImageNotConvertible);
     await expect(heicPixels(declared)).rejects.toThrow(/8000 x 8000 pixels/);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('HEIC decoders (worker threads)', () => {
+  // Four bytes a pixel (RGBA); the array comes from the worker, a class of another realm than the test's.
+  const decodesQuadrants = { ...REAL_HEIC, data: expect.objectContaining({ length: 64 * 48 * 4 }) };
+
+  it('decode at most their number at once, reusing an idle worker', async () => {
+    const decoders = new HeicDecoders(1, 60_000);
+    try {
+      const seen: number[] = [];
+      const decodes = [1, 2, 3].map(() =>
+        decoders.decode(realHeic()).then((image) => {
+          seen.push(decoders.workers);
+          return image;
+        }),
+      );
+      expect(await Promise.all(decodes)).toEqual([decodesQuadrants, decodesQuadrants, decodesQuadrants]);
+      expect(seen).toEqual([1, 1, 1]);
+    } finally {
+      await decoders.close();
+    }
+  });
+
+  it('refuse a decode whose worker stops, and go on with a new worker', async () => {
+    const decoders = new HeicDecoders(1, 60_000);
+    try {
+      const cut = decoders.decode(realHeic());
+      await decoders.close();
+      await expect(cut).rejects.toThrow(/^the decoder stopped: exit code \d+$/);
+      await expect(cut).rejects.toBeInstanceOf(ImageNotConvertible);
+      expect(decoders.workers).toBe(0);
+      await expect(decoders.decode(realHeic())).resolves.toEqual(decodesQuadrants);
+    } finally {
+      await decoders.close();
+    }
+  });
+
+  it('end a worker left idle', async () => {
+    const decoders = new HeicDecoders(1, 20);
+    await decoders.decode(realHeic());
+    for (let waited = 0; decoders.workers && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(decoders.workers).toBe(0);
+  });
+
+  it('answer a file that is not HEIC with ImageNotConvertible and keep the worker', async () => {
+    const decoders = new HeicDecoders(1, 60_000);
+    try {
+      await expect(decoders.decode(Buffer.from('not an image at all'))).rejects.toThrow(
+        new ImageNotConvertible('input buffer is not a HEIC image'),
+      );
+      expect(decoders.workers).toBe(1);
+      await expect(decoders.decode(realHeic())).resolves.toEqual(decodesQuadrants);
+    } finally {
+      await decoders.close();
+    }
   });
 });
 

@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { detached, firmScope, type Logger, Semaphore } from '@portico/platform';
-import decodeHeic from 'heic-decode';
 import sharp, { type Sharp } from 'sharp';
 import type { DocumentsConfig } from '../config.js';
 import { recordItemEvent } from '../items/item.events.js';
@@ -8,36 +7,19 @@ import { type ItemChanges, ItemsRepository } from '../items/items.repository.js'
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
-import { ImageNotConvertible, MAX_IMAGE_PIXELS } from './image-limits.js';
+import { heicDecoders } from './heic-decoders.js';
 
 /** What a conversion needs of an item. */
 export type HeicItem = Pick<ItemRow, 'id' | 'firmId' | 'companyId' | 'storageKey' | 'size'>;
 
 /**
- * The primary image of a HEIC file, decoded (libheif in WebAssembly, works offline) once its declared
- * size is known to be at most MAX_IMAGE_PIXELS: the decoding runs on the event loop.
- */
-async function decodePrimary(heic: Buffer) {
-  const images = await decodeHeic.all({ buffer: heic });
-  try {
-    const primary = images[0];
-    if (!primary) throw new ImageNotConvertible('no image in the file');
-    if (primary.width * primary.height > MAX_IMAGE_PIXELS)
-      throw new ImageNotConvertible(
-        `${primary.width} x ${primary.height} pixels is more than can be decoded`,
-      );
-    return await primary.decode();
-  } finally {
-    images.dispose();
-  }
-}
-
-/**
  * A HEIC's primary image as a sharp pipeline over its decoded pixels, for the caller to encode once
- * (a preview's JPEG, a PDF page's JPEG) instead of through an intermediate PNG.
+ * (a preview's JPEG, a PDF page's JPEG) instead of through an intermediate PNG. libheif decodes it in a
+ * worker thread, once its declared size is known to be at most MAX_IMAGE_PIXELS; sharp encodes on
+ * libvips' threads.
  */
 export async function heicPixels(heic: Buffer): Promise<Sharp> {
-  const image = await decodePrimary(heic);
+  const image = await heicDecoders.decode(heic);
   return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 4 },
   });
