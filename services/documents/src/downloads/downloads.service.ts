@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type Actor,
-  AppError,
-  assertBeforeDeadline,
-  badRequest,
-  firmScope,
-  type Logger,
-  remainingMs,
-} from '@portico/platform';
+import { type Actor, AppError, badRequest, firmScope, type Logger, remainingMs } from '@portico/platform';
 import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import { assertAdvisor, assertVisiblePath, hiddenFrom, isClient, notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { ItemsRepository } from '../items/items.repository.js';
 import { requestPath } from '../items/items.service.js';
-import { extensionOf, isStaffOnly, joinPath, numberedName } from '../items/paths.rules.js';
+import { extensionOf, isStaffOnly, joinPath } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
 import { ImageNotConvertible } from '../previews/image-limits.js';
@@ -40,20 +32,6 @@ export function assertNotMixed(rows: { deletedAt: Date | null }[]): void {
   const deleted = rows.filter((r) => r.deletedAt).length;
   if (deleted > 0 && deleted < rows.length)
     throw badRequest(Messages.mixedDeleted, undefined, 'mixed_deleted');
-}
-
-/**
- * A zip entry's name not yet used in this zip (case aside): 'Sub/photo.pdf', then 'Sub/photo (1).pdf';
- * the number goes on the file's own name, not in front of its folders.
- */
-export function uniqueEntryName(name: string, used: Set<string>): string {
-  const slash = name.lastIndexOf('/');
-  const folder = name.slice(0, slash + 1);
-  const file = name.slice(slash + 1);
-  let unique = name;
-  for (let n = 1; used.has(unique.toLowerCase()); n++) unique = `${folder}${numberedName(file, n)}`;
-  used.add(unique.toLowerCase());
-  return unique;
 }
 
 @Injectable()
@@ -165,21 +143,16 @@ export class DownloadsService {
     );
   }
 
-  /** The PDFs of the entries' images, by item id; an image that cannot be converted is left out. */
-  private async convertImages(entries: { item: ItemRow }[]): Promise<Map<string, Buffer>> {
-    const converted = new Map<string, Buffer>();
-    for (const { item } of entries) {
-      if (!isImageName(item.name)) continue;
-      assertBeforeDeadline();
-      const bytes = await this.store.read(item.storageKey as string, item.size);
-      try {
-        converted.set(item.id, await imageToPdf(item.name, bytes));
-      } catch (err) {
-        if (!(err instanceof ImageNotConvertible)) throw err;
-        this.log.warn({ err, item_id: item.id }, 'An image could not be converted to PDF; zipped as it is');
-      }
+  /** An image as a one-page PDF, or undefined when it cannot be converted. */
+  private async imageAsPdf(item: ItemRow): Promise<Buffer | undefined> {
+    const bytes = await this.store.read(item.storageKey as string, item.size);
+    try {
+      return await imageToPdf(item.name, bytes);
+    } catch (err) {
+      if (!(err instanceof ImageNotConvertible)) throw err;
+      this.log.warn({ err, item_id: item.id }, 'An image could not be converted to PDF; zipped as it is');
+      return undefined;
     }
-    return converted;
   }
 
   private async zip(
@@ -189,24 +162,25 @@ export class DownloadsService {
     zipName: string,
     convertImages: boolean,
   ) {
-    assertZipSize(
-      entries.reduce((sum, e) => sum + e.item.size, 0),
-      convertImages,
-    );
-    // Images are converted first (all of them together are under the 15MB limit): one that cannot be
-    // (unreadable, or too many pixels) goes into the zip as it is, under its own name.
-    const converted = convertImages ? await this.convertImages(entries) : new Map<string, Buffer>();
-    const used = new Set<string>();
-    const zipEntries = entries.map(({ item, path }) => {
-      const pdf = converted.get(item.id);
-      return {
-        name: uniqueEntryName(pdf ? pdfNameOf(path) : path, used),
-        mtime: item.updatedAt,
-        storageKey: item.storageKey as string,
-        size: item.size,
-        bytes: pdf,
-      };
-    });
+    let total = entries.reduce((sum, e) => sum + e.item.size, 0);
+    assertZipSize(total, convertImages);
+    // An image is converted when the zip comes near it; one that cannot be (unreadable, or too many
+    // pixels) goes into the zip as it is, under its own name. The PDFs can be larger than the images
+    // (which are under 15MB together): the zip stays under 150MB all the same.
+    const convert = async (item: ItemRow, path: string) => {
+      const pdf = await this.imageAsPdf(item);
+      if (!pdf) return undefined;
+      total += pdf.length - item.size;
+      assertZipSize(total, false);
+      return { name: pdfNameOf(path), bytes: pdf };
+    };
+    const zipEntries = entries.map(({ item, path }) => ({
+      name: path,
+      mtime: item.updatedAt,
+      storageKey: item.storageKey as string,
+      size: item.size,
+      convert: convertImages && isImageName(item.name) ? () => convert(item, path) : undefined,
+    }));
     // No file is read once the caller has stopped waiting.
     const left = remainingMs();
     const key = StorageKeys.zip(actor.firm_id, companyId, randomUUID());
