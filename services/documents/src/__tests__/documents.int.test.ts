@@ -53,6 +53,36 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
   });
 
   describe('upload: presigned link, direct PUT, process', () => {
+    it('stores a file under the type of its cleaned name, which its preview is served with', async () => {
+      const body = await pdf();
+      const res = await h.bus.request(
+        Documents.createUploadLinks,
+        { companyId: company('llc'), files: [{ name: 'W2 copy.pdf,', size: BigInt(body.length) }] },
+        { actor: actor('partner') },
+      );
+      const link = res.links[0];
+      expect(link?.headers['content-type']).toBe('application/pdf');
+      await fetch(link?.url as string, { method: 'PUT', headers: link?.headers, body });
+      const filed = await h.bus.request(
+        Documents.processDocument,
+        { companyId: company('llc'), uploadIds: [link?.uploadId as string] },
+        { actor: actor('partner') },
+      );
+      expect(filed.files.map((f) => f.documentName)).toEqual(['W2 copy.pdf']);
+      const preview = await h.bus.request(
+        Documents.downloadDocument,
+        { companyId: company('llc'), link: '/W2 copy.pdf', isDownload: false },
+        { actor: actor('partner') },
+      );
+      const got = await fetch(preview.document?.data?.link as string);
+      expect(got.headers.get('content-type')).toBe('application/pdf');
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: company('llc'), path: '/W2 copy.pdf' },
+        { actor: actor('partner') },
+      );
+    });
+
     it('takes upload ids in capitals, and refuses uploads an hour past their link with 410', async () => {
       const body = await pdf();
       const links = async (name: string) => {

@@ -146,7 +146,9 @@ export class UploadsService {
     ttl: number,
     expiresAt: Date,
   ) {
-    const contentType = contentTypeOf(row.fileName);
+    // The type of the name the file is filed under ('W2.pdf' for 'W2.pdf,'), which the type check and
+    // the item use too: the object is served (a preview) with the type it is stored with.
+    const contentType = contentTypeOf(storedName(row.fileName));
     return {
       uploadId: row.id,
       fileName: row.fileName,
