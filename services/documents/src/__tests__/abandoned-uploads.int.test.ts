@@ -159,6 +159,40 @@ describe('uploads never processed', () => {
     expect(await rows(ids)).toBe(0);
   });
 
+  it('deletes again a moved file put back through its link, once the link has expired', async () => {
+    const body = await pdf();
+    const [link] = await linksFor(['moved away.pdf'], body);
+    await process([link?.uploadId as string]);
+    const key = await keyOf(link?.uploadId as string);
+    const other = h.firm.companies.individual?.id as string;
+    await h.bus.request(
+      Documents.moveItem,
+      {
+        companyId: company(),
+        oldPath: '/moved away.pdf',
+        newPath: '',
+        deleteOldPath: true,
+        newCompanyId: other,
+      },
+      { actor: actor() },
+    );
+    expect(await store().head(key)).toBeUndefined();
+    // The link still takes the bytes: nothing names that object any more.
+    const again = await fetch(link?.url as string, { method: 'PUT', headers: link?.headers, body });
+    expect(again.status).toBe(200);
+    const repo = new UploadsRepository(database.db);
+    expect((await sweepAbandonedUploads(repo, store())).removed).toBe(0);
+    await h.documents.query(`update uploads set expires_at = now() - interval '2 hours' where id = $1`, [
+      link?.uploadId,
+    ]);
+    expect((await sweepAbandonedUploads(repo, store())).removed).toBe(1);
+    expect(await store().head(key)).toBeUndefined();
+    expect(await rows([link?.uploadId as string])).toBe(0);
+    // The file itself lives on in the other company.
+    const there = (await h.list(actor(), other)).documents.map((d) => d.name);
+    expect(there).toContain('moved away.pdf');
+  });
+
   it('marks the second of two same-named files discarded and the filed one not', async () => {
     const [first, second] = (await uploaded(['twin.pdf', 'twin.pdf'])) as string[];
     const answer = await process([first as string, second as string]);

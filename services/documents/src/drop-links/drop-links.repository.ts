@@ -62,14 +62,12 @@ export class DropLinksRepository {
   }
 
   /** Deletes these drop-offs of the firm; answers the storage keys of those it deleted. */
-  async deleteMany(scope: FirmScope, ids: string[]): Promise<string[]> {
+  async deleteMany(tx: DocTx, scope: FirmScope, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await inFirm(this.db, scope, (tx) =>
-      tx
-        .delete(dropOffs)
-        .where(and(eq(dropOffs.firmId, scope.firmId), inArray(dropOffs.id, ids)))
-        .returning({ storageKey: dropOffs.storageKey }),
-    );
+    const rows = await tx
+      .delete(dropOffs)
+      .where(and(eq(dropOffs.firmId, scope.firmId), inArray(dropOffs.id, ids)))
+      .returning({ storageKey: dropOffs.storageKey });
     return rows.map((r) => r.storageKey);
   }
 

@@ -282,7 +282,12 @@ export class DropLinksService {
     if (!ids.length) throw badRequest(NOTHING_SELECTED, { ids: NOTHING_SELECTED });
     if (ids.length > MAX_DROP_OFF_PAGE) throw badRequest(TOO_MANY_SELECTED, { ids: TOO_MANY_SELECTED });
     if (!ids.every(isUuid)) throw notFound();
-    const keys = await this.repo.deleteMany(firmScope(actor.firm_id), ids);
+    const scope = firmScope(actor.firm_id);
+    const keys = await this.repo.transaction(scope, async (tx) => {
+      const deleted = await this.repo.deleteMany(tx, scope, ids);
+      await this.uploads.discardStoredAt(tx, scope, deleted);
+      return deleted;
+    });
     if (!keys.length) throw notFound();
     await deleteObjects(this.store, keys);
     return { deleted: keys.length, message: Messages.deleted };

@@ -36,6 +36,7 @@ import { Messages } from '../messages.js';
 import type { ItemRow } from '../schema.js';
 import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, LOG, OBJECT_STORE } from '../tokens.js';
+import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { recordItemEvent, recordItemEvents } from './item.events.js';
 import { listedToDocumentItem, toDocumentItem } from './item.mapper.js';
 import {
@@ -103,6 +104,7 @@ export const pathTooLong = () => badRequest(Messages.pathTooLong, { path: Messag
 export class ItemsService {
   constructor(
     private readonly repo: ItemsRepository,
+    private readonly uploads: UploadsRepository,
     private readonly access: AccessClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(BUS) private readonly bus: BusClient,
@@ -459,6 +461,7 @@ export class ItemsService {
           // The files and their converted previews: nothing points at either once the rows are gone.
           for (const r of all) for (const key of [r.storageKey, r.previewKey]) if (key) obsolete.push(key);
           await this.repo.removeMoved(tx, scope, item);
+          await this.uploads.discardStoredAt(tx, scope, obsolete);
           await recordItemEvent(tx, 'moved', actor, item, {
             newPath: newFull,
             newCompanyId: target.companyId,

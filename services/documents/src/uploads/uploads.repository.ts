@@ -132,6 +132,18 @@ export class UploadsRepository {
   }
 
   /**
+   * The uploads whose objects are deleted after they were filed (a drop-off deleted, a file moved to
+   * another company): their links may still put the object back until they expire, and a delete may
+   * fail, so the sweep deletes these keys again once the links have expired.
+   */
+  async discardStoredAt(tx: DocTx, scope: FirmScope, keys: readonly string[]): Promise<void> {
+    if (!keys.length) return;
+    await tx.execute(sql`
+      update uploads set discarded = true
+      where firm_id = ${scope.firmId}::uuid and storage_key = any(${sql.param([...keys])}::text[])`);
+  }
+
+  /**
    * Across firms (a sweep cannot know the firm first): up to `limit` uploads never processed, or processed
    * and discarded, whose link expired before `cutoff`, locked so a process call at the same moment waits
    * and then finds them gone.
