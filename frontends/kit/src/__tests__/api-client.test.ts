@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { accessTokenWith, jsonResponse, sessionTokens } from '../../testing/fixtures.js';
-import { ApiClient } from '../api/client.js';
+import { ApiClient, REFRESH_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../api/client.js';
 import { ApiError, errorMessage, shouldRetryRead } from '../api/errors.js';
 import { companiesApi } from '../api/users.js';
 import { SESSION_KEY, SessionStore } from '../session/session-store.js';
@@ -148,26 +147,71 @@ describe('ApiClient', () => {
     expect(signedOut).toEqual([]);
   });
 
-  it('gives up a refresh that does not answer, failing that call and keeping the session', async () => {
-    let refreshSignal: AbortSignal | undefined;
+  /** A network that swallows requests: each ends only when the client gives up on it, with its reason. */
+  function swallowingFetch(swallows: (url: string) => boolean, otherwise: () => Response) {
+    const swallowed: string[] = [];
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (!String(input).endsWith('/sessions/refresh')) return jsonResponse(401, { error: 'unauthorized' });
-      // A network that swallows the request: it ends only when the client gives up on it.
-      refreshSignal = init?.signal ?? undefined;
+      if (!swallows(String(input))) return otherwise();
+      swallowed.push(String(input));
       return new Promise<Response>((_, reject) => {
-        init?.signal?.addEventListener('abort', () =>
-          reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-        );
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
       });
     }) as typeof globalThis.fetch;
-    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
-    const call = api.get('/current_user');
-    await waitFor(() => expect(refreshSignal).toBeInstanceOf(AbortSignal));
-    // The timeout's own signal, fired here rather than waited for.
-    (refreshSignal as AbortSignal & { dispatchEvent(e: Event): boolean }).dispatchEvent(new Event('abort'));
-    await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(session.get()?.refresh_token).toBe('refresh-1');
-    expect(signedOut).toEqual([]);
+    return { fetch, swallowed };
+  }
+
+  it('gives up a refresh that does not answer at REFRESH_TIMEOUT_MS, failing that call and keeping the session', async () => {
+    jest.useFakeTimers();
+    try {
+      const { fetch, swallowed } = swallowingFetch(
+        (url) => url.endsWith('/sessions/refresh'),
+        () => jsonResponse(401, { error: 'unauthorized' }),
+      );
+      const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+      const call = api.get('/current_user');
+      const outcome = call.then(
+        () => 'answered',
+        (err: Error) => err.name,
+      );
+      await jest.advanceTimersByTimeAsync(1);
+      expect(swallowed).toEqual(['http://api.test/sessions/refresh']);
+      await jest.advanceTimersByTimeAsync(REFRESH_TIMEOUT_MS - 2);
+      expect(await Promise.race([outcome, Promise.resolve('waiting')])).toBe('waiting');
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBe('TimeoutError');
+      expect(session.get()?.refresh_token).toBe('refresh-1');
+      expect(signedOut).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('gives up any call after REQUEST_TIMEOUT_MS, and a call its caller aborts at once', async () => {
+    jest.useFakeTimers();
+    try {
+      const { fetch } = swallowingFetch(
+        () => true,
+        () => jsonResponse(200, {}),
+      );
+      const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+      const outcome = api.get('/current_user').then(
+        () => 'answered',
+        (err: Error) => err.name,
+      );
+      await jest.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
+      expect(await Promise.race([outcome, Promise.resolve('waiting')])).toBe('waiting');
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBe('TimeoutError');
+      // Not retried: it has waited its whole limit already.
+      expect(shouldRetryRead(0, new DOMException('The request took too long', 'TimeoutError'))).toBe(false);
+
+      const caller = new AbortController();
+      const aborted = api.get('/current_user', { signal: caller.signal }).catch((err: Error) => err.name);
+      caller.abort(new DOMException('Left the page', 'AbortError'));
+      expect(await aborted).toBe('AbortError');
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('does not retry twice: a second 401 after the refresh signs out', async () => {

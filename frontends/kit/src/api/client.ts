@@ -9,6 +9,8 @@ export interface RequestOptions {
   /** Send the bearer token and apply the refresh rule. Default true. */
   auth?: boolean;
   signal?: AbortSignal;
+  /** How long the call may take, answer included, before it fails with a TimeoutError (0: no limit). */
+  timeoutMs?: number;
 }
 
 export interface ApiClientOptions {
@@ -40,6 +42,31 @@ const TOKEN_MARGIN_MS = 30_000;
  */
 /** How long a refresh of the session may take before it is given up (the session is kept). */
 export const REFRESH_TIMEOUT_MS = 15_000;
+/**
+ * How long any call may take: longer than the gateway's longest deadline (60 s, a zip), so a slow
+ * service is still the gateway's 504 with its message; this ends a call whose connection stalled (a
+ * network change, a proxy that swallowed it), which the browser waits on for minutes with a spinner.
+ */
+export const REQUEST_TIMEOUT_MS = 70_000;
+
+/**
+ * A signal that aborts after `ms` with a TimeoutError (on the page's own timers), or when `caller`
+ * aborts, with its reason. Written out: AbortSignal.any is missing from the Safari versions supported.
+ */
+function timeoutSignal(ms: number, caller?: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The request took too long', 'TimeoutError')),
+    ms,
+  );
+  const callerAborted = () => {
+    clearTimeout(timer);
+    controller.abort(caller?.reason);
+  };
+  if (caller?.aborted) callerAborted();
+  else caller?.addEventListener('abort', callerAborted, { once: true });
+  return controller.signal;
+}
 /** How long a tab waits for the tokens another tab has just renewed the session with. */
 const RENEWED_ELSEWHERE_WAIT_MS = 3_000;
 
@@ -118,11 +145,14 @@ export class ApiClient {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
+    const limit = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    // The limit also covers reading the answer, which fails once the signal aborts.
+    const signal = limit > 0 ? timeoutSignal(limit, options.signal) : options.signal;
     return this.fetchImpl(this.url(path, options.query), {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
+      signal,
     });
   }
 
@@ -150,7 +180,7 @@ export class ApiClient {
           // would hold them all; a refresh that times out fails that call, the session is kept.
           await this.send('POST', '/sessions/refresh', {
             body: { refresh_token: current.refresh_token },
-            signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
+            timeoutMs: REFRESH_TIMEOUT_MS,
           }),
         );
       } catch (err) {

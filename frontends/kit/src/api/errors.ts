@@ -36,10 +36,13 @@ const READ_RETRIES = 1;
  * Whether a failed read is worth trying again: a dropped connection or a 5xx may pass, a 4xx answers
  * the same the next time (a record that is not there, a refused role), so it is shown at once. A 504
  * too: the gateway has already waited its whole timeout for the service, and a second wait would keep
- * the user on a spinner twice as long before the screen says so and offers to try again.
+ * the user on a spinner twice as long before the screen says so and offers to try again; a call the
+ * client timed out likewise.
  */
 export function shouldRetryRead(failureCount: number, err: unknown): boolean {
   if (isApiError(err) && ((err.status >= 400 && err.status < 500) || err.status === 504)) return false;
+  // Nor a call the client gave up on after waiting its whole limit (REQUEST_TIMEOUT_MS).
+  if (err instanceof DOMException && err.name === 'TimeoutError') return false;
   return failureCount < READ_RETRIES;
 }
 
