@@ -1,7 +1,7 @@
 // Browser journeys of issue 3 against the production builds, served the way the local stack serves them.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, jest } from '@jest/globals';
@@ -57,6 +57,24 @@ async function openClientProfile(page: Page) {
     .getByRole('link', { name: 'Profile' })
     .click();
   await page.waitForURL(`${portal.stack.shellUrl}/profile`);
+}
+
+let releaseB: Promise<string> | undefined;
+/** A second release of the client area (a build labelled 'Release B'), built once for the tests that need it. */
+function clientReleaseB(): Promise<string> {
+  releaseB ??= (async () => {
+    const release = join(portal.stack.temp, 'client-release-b');
+    await run(
+      process.execPath,
+      [join(FRONTENDS, '..', 'node_modules/@rspack/cli/bin/rspack.js'), 'build', '--mode', 'production'],
+      {
+        cwd: join(FRONTENDS, 'client'),
+        env: { ...process.env, PORTICO_OUT_DIR: release, PORTICO_BUILD_MARKER: 'Release B' },
+      },
+    );
+    return release;
+  })();
+  return releaseB;
 }
 
 /** A client's landing after sign-in: the selected entity's Documents. */
@@ -723,15 +741,7 @@ describe('remotes', () => {
   });
 
   it('picks up a redeployed remote on reload without rebuilding the shell', async () => {
-    const release = join(portal.stack.temp, 'client-release-b');
-    await run(
-      process.execPath,
-      [join(FRONTENDS, '..', 'node_modules/@rspack/cli/bin/rspack.js'), 'build', '--mode', 'production'],
-      {
-        cwd: join(FRONTENDS, 'client'),
-        env: { ...process.env, PORTICO_OUT_DIR: release, PORTICO_BUILD_MARKER: 'Release B' },
-      },
-    );
+    const release = await clientReleaseB();
     const shellBefore = await readFile(join(FRONTENDS, 'shell', 'dist', 'index.html'), 'utf8');
     const page = await signedIn('alice@client.test');
     await openClientProfile(page);
@@ -749,6 +759,32 @@ describe('remotes', () => {
       expect(await page.getByTestId('build-marker').textContent()).toBe('Release B');
       expect(await readFile(join(FRONTENDS, 'shell', 'dist', 'index.html'), 'utf8')).toBe(shellBefore);
       await keepScreenshot(page, 'remote-redeployed');
+    } finally {
+      await portal.stack.setRuntimeConfig(portal.stack.standard);
+    }
+  });
+
+  it('loads the next screen of a remote redeployed while the page is open from the new release', async () => {
+    // The client area as deployed at one address: release A, then release B copied over it.
+    const live = join(portal.stack.temp, 'client-live');
+    await cp(join(FRONTENDS, 'client', 'dist'), live, { recursive: true });
+    const server = await portal.stack.serve(live);
+    await portal.stack.setRuntimeConfig({
+      ...portal.stack.standard,
+      remotes: { ...portal.stack.standard.remotes, client: `${server.url}/mf-manifest.json` },
+    });
+    try {
+      const page = await signedIn('alice@client.test');
+      await landOnClientDocuments(page);
+      const release = await clientReleaseB();
+      await rm(live, { recursive: true });
+      await cp(release, live, { recursive: true });
+      // The page still holds release A's container, whose Profile chunk is gone now.
+      await openClientProfile(page);
+      await page.getByTestId('build-marker').waitFor();
+      expect(await page.getByTestId('build-marker').textContent()).toBe('Release B');
+      expect(await page.getByText(FALLBACK).count()).toBe(0);
+      await keepScreenshot(page, 'remote-redeployed-while-open');
     } finally {
       await portal.stack.setRuntimeConfig(portal.stack.standard);
     }

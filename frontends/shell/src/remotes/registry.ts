@@ -34,6 +34,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  */
 export async function loadAreas(remotes: Record<string, string>): Promise<AreaStatus[]> {
   const mf = federation();
+  for (const [name, entry] of Object.entries(remotes)) entries.set(name, entry);
   mf.registerRemotes(
     Object.entries(remotes).map(([name, entry]) => ({ name, entry })),
     { force: true },
@@ -57,9 +58,30 @@ export async function loadAreas(remotes: Record<string, string>): Promise<AreaSt
   );
 }
 
-/** Loads one route module of a remote ('./App' -> 'client/App'). */
+/** Each remote's manifest URL, as registered. */
+const entries = new Map<string, string>();
+
+/**
+ * Loads one route module of a remote ('./App' -> 'client/App'). A module that fails to load is tried
+ * once more with the remote registered again: a remote redeployed since the page loaded it still has
+ * its old container, which asks for chunks the new release no longer has (404); registered again, its
+ * manifest is read anew and the module comes from the new release, where before every later visit of
+ * the area failed alike until the page was reloaded.
+ */
 export async function loadRouteModule(remote: string, module = './App'): Promise<RemoteRouteModule> {
-  const mod = await federation().loadRemote<RemoteRouteModule>(`${remote}/${module.replace(/^\.\//, '')}`);
-  if (!mod?.default) throw new Error(`${remote}/${module} has no default export`);
-  return mod;
+  const id = `${remote}/${module.replace(/^\.\//, '')}`;
+  const load = async () => {
+    const mod = await federation().loadRemote<RemoteRouteModule>(id);
+    if (!mod?.default) throw new Error(`${remote}/${module} has no default export`);
+    return mod;
+  };
+  try {
+    return await load();
+  } catch (error) {
+    const entry = entries.get(remote);
+    if (!entry) throw error;
+    console.warn(`[portico] ${id} did not load; loading ${remote} again`, error);
+    federation().registerRemotes([{ name: remote, entry }], { force: true });
+    return load();
+  }
 }
