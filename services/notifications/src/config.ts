@@ -13,7 +13,22 @@ export const notificationsEnv = {
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3106),
   MAIL_FROM: z.string().min(3).default('Portico <no-reply@portico.local>'),
   /** smtp://user:pass@host:port or smtps://...; without it, email stays in the local outbox. */
-  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
+  SMTP_URL: optional(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      // Whether TLS is required is SMTP_ALLOW_PLAINTEXT's alone: nodemailer would let the URL override it.
+      .refine(
+        (url) => !/[?&](requireTLS|ignoreTLS|opportunisticTLS|secure)=/i.test(url),
+        'must not set requireTLS, ignoreTLS, opportunisticTLS or secure (see SMTP_ALLOW_PLAINTEXT)',
+      ),
+  ),
+  /**
+   * An smtp:// URL must upgrade to TLS (STARTTLS) or the message is not sent: otherwise a network
+   * attacker who strips the server's STARTTLS offer reads the login, the codes and the reset links.
+   * `true` lets it go unencrypted, for a local mail catcher only.
+   */
+  SMTP_ALLOW_PLAINTEXT: z.preprocess((value) => (value === '' ? undefined : value), flag.default(false)),
   SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
   SMS_API_URL: optional(z.string().url()),
   SMS_API_KEY: optional(z.string()),

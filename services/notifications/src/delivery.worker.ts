@@ -1,40 +1,63 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { extractTraceContext, inSpan, type Logger, SpanKind } from '@portico/platform';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
+import { detached, extractTraceContext, inSpan, type Logger, SpanKind } from '@portico/platform';
 import { CONFIG, type NotificationsConfig } from './config.js';
 import { DeliveryError } from './delivery/delivery.error.js';
 import { MAIL_PORT, type MailPort } from './delivery/mail.port.js';
 import { SMS_PORT, type SmsPort } from './delivery/sms.port.js';
 import { afterFailure } from './outbound.rules.js';
+import { CHANNELS, type Channel, type OutboundMessage } from './outbound.schema.js';
 import { OutboxRepository } from './outbox.repository.js';
-import type { OutboundMessage } from './schema.js';
 
 export const LOGGER = Symbol('Logger');
 
-/** Messages claimed per round, all sent concurrently. */
-const BATCH = 16;
-/** How long a claimed message is reserved for its worker; longer than any provider timeout. */
-const LEASE_MS = 5 * 60_000;
+/** How many messages the worker sends at once and how long it holds each; tests shorten them. */
+export interface DeliveryLimits {
+  /** Sends in flight per channel: a stalled mail server holds up email only, never the SMS codes. */
+  slotsPerChannel: number;
+  /** How long a claimed message is reserved for its worker, after which another may claim it. */
+  leaseMs: number;
+  /** The longest one provider attempt may take; longer counts as a failed attempt, retried. */
+  attemptLimitMs: number;
+  /** Outcome writes stop this long before the lease ends, when another worker may claim the message. */
+  outcomeMarginMs: number;
+}
+
+export const DELIVERY_LIMITS = Symbol('DeliveryLimits');
+
+/**
+ * An attempt (2 minutes at most) and the retried writes of its outcome end 30 s before the 5-minute lease
+ * does, so no other worker claims a message that is still being sent or recorded.
+ */
+export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = {
+  slotsPerChannel: 16,
+  leaseMs: 5 * 60_000,
+  attemptLimitMs: 2 * 60_000,
+  outcomeMarginMs: 30_000,
+};
 
 /** The last_error of a message whose time ran out before an attempt could send it. */
 export const EXPIRED = 'Expired before it could be delivered';
 
 /** Waits between tries of writing a message's outcome, the last one repeated. */
 const OUTCOME_RETRY_MS = [200, 1_000, 3_000, 10_000];
-/** Outcome writes stop this long before the lease ends, when another worker may claim the message. */
-const OUTCOME_MARGIN_MS = 30_000;
 
 /**
- * Writes an attempt's outcome, trying again on failure for as long as the message's lease lasts: a
- * message sent whose outcome is not written is claimed again when its lease ends and sent again (an email
- * twice, a code five minutes late). A database failover takes tens of seconds; four tries over four
- * seconds did not outlast one.
+ * Writes an attempt's outcome, trying again on failure until `giveUpAt` (epoch ms, before the lease
+ * ends): a message sent whose outcome is not written is claimed again when its lease ends and sent again
+ * (an email twice, a code five minutes late). A database failover takes tens of seconds; four tries over
+ * four seconds did not outlast one. Answers whether the write changed the row.
  */
-async function outcomeWritten(write: () => Promise<unknown>, leaseMs = LEASE_MS): Promise<void> {
-  const giveUpAt = Date.now() + leaseMs - OUTCOME_MARGIN_MS;
+async function outcomeWritten(write: () => Promise<boolean>, giveUpAt: number): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await write();
-      return;
+      return await write();
     } catch (err) {
       const wait = OUTCOME_RETRY_MS[Math.min(attempt, OUTCOME_RETRY_MS.length - 1)] as number;
       if (Date.now() + wait > giveUpAt) throw err;
@@ -43,17 +66,36 @@ async function outcomeWritten(write: () => Promise<unknown>, leaseMs = LEASE_MS)
   }
 }
 
+/** One channel's sends in flight and its claim under way, if any. */
+interface Lane {
+  sending: number;
+  claiming?: Promise<void>;
+  /** A slot freed or a message arrived during the claim: look again once it is done. */
+  again: boolean;
+}
+
 /**
  * Sends due messages through the configured ports. Every replica runs one; claims use SKIP LOCKED so
- * two workers never send the same message. Polls every DELIVERY_POLL_MS, and at once when nudged after
- * a new message is stored.
+ * two workers never send the same message. Each channel keeps up to `slotsPerChannel` sends in flight
+ * and claims more as they finish; it looks every DELIVERY_POLL_MS, and at once when nudged after a new
+ * message is stored.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly limits: DeliveryLimits;
+  private readonly lanes = new Map<Channel, Lane>(
+    CHANNELS.map((channel) => [channel, { sending: 0, again: false }]),
+  );
+  private readonly inFlight = new Set<Promise<void>>();
+  private pollTimer?: NodeJS.Timeout;
+  private sweeping?: Promise<void>;
   private stopped = true;
+  /**
+   * Runs a function in the context the worker was made in, at start, outside every request. A timer or
+   * promise started inside a request carries its trace and deadline (AsyncLocalStorage) into whatever it
+   * starts in turn: every later poll would run in the finished request's trace.
+   */
+  private readonly outsideRequests = AsyncLocalStorage.snapshot();
 
   constructor(
     private readonly outbox: OutboxRepository,
@@ -61,103 +103,181 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(SMS_PORT) private readonly sms: SmsPort,
     @Inject(CONFIG) private readonly config: NotificationsConfig,
     @Inject(LOGGER) private readonly log: Logger,
-  ) {}
+    @Optional() @Inject(DELIVERY_LIMITS) limits?: DeliveryLimits,
+  ) {
+    this.limits = limits ?? DEFAULT_DELIVERY_LIMITS;
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
-    this.schedule(0);
+    this.outsideRequests(() => detached(() => this.poll()));
   }
 
-  /** Finishes the sends in flight, then closes the providers. */
+  /** Finishes the sends in flight (each within its attempt limit), then closes the providers. */
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    await Promise.all([...[...this.lanes.values()].map((lane) => lane.claiming), this.sweeping]);
+    await Promise.all(this.inFlight);
     await Promise.all([this.mail.close(), this.sms.close()]);
   }
 
-  /** Looks for due messages now rather than at the next poll. */
+  /** Looks for due messages now rather than at the next poll. Called inside the request that stored one. */
   nudge(): void {
+    this.outsideRequests(() => detached(() => this.fillAll()));
+  }
+
+  private poll(): void {
     if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
+    this.sweeping ??= this.outbox
+      .giveUpSpent(this.config.DELIVERY_MAX_ATTEMPTS)
+      .then(
+        (count) => {
+          if (count) this.log.warn({ count }, 'Gave up messages with no attempt left');
+        },
+        (err) => this.log.warn({ err }, 'Giving up spent messages failed; will try again'),
+      )
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+    this.fillAll();
+    this.pollTimer = setTimeout(() => this.poll(), this.config.DELIVERY_POLL_MS);
+  }
+
+  private fillAll(): void {
+    for (const channel of CHANNELS) this.fill(channel);
+  }
+
+  /** Claims as many due messages of `channel` as it has free slots, and starts sending them. */
+  private fill(channel: Channel): void {
+    const lane = this.lanes.get(channel) as Lane;
+    if (this.stopped) return;
+    if (lane.claiming) {
+      lane.again = true;
       return;
     }
-    this.schedule(0);
+    const free = this.limits.slotsPerChannel - lane.sending;
+    if (free <= 0) return;
+    lane.again = false;
+    lane.claiming = this.claim(channel, lane, free).finally(() => {
+      lane.claiming = undefined;
+      if (lane.again) this.fill(channel);
+    });
   }
 
-  /** Claims and sends due messages until none are left; returns how many were attempted. */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const claimed = await this.outbox.claimDue(BATCH, LEASE_MS, this.config.DELIVERY_MAX_ATTEMPTS);
-      await Promise.all(claimed.map((message) => this.deliver(message)));
-      total += claimed.length;
-      if (claimed.length < BATCH || this.stopped) return total;
+  private async claim(channel: Channel, lane: Lane, free: number): Promise<void> {
+    // Measured from before the claim, so never later than the lease the database wrote.
+    const leaseEndsAt = Date.now() + this.limits.leaseMs;
+    let claimed: OutboundMessage[];
+    try {
+      claimed = await this.outbox.claimDue(
+        channel,
+        free,
+        this.limits.leaseMs,
+        this.config.DELIVERY_MAX_ATTEMPTS,
+      );
+    } catch (err) {
+      this.log.warn({ err, channel }, 'Claiming due messages failed; will poll again');
+      lane.again = false;
+      return;
     }
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.stopped || this.running) return;
-    this.again = false;
-    this.running = this.drain().then(
-      () => undefined,
-      (err) => this.log.warn({ err }, 'Delivery round failed; will poll again'),
-    );
-    await this.running;
-    this.running = undefined;
-    if (!this.stopped) this.schedule(this.again ? 0 : this.config.DELIVERY_POLL_MS);
+    for (const message of claimed) {
+      lane.sending++;
+      const sending = this.deliver(message, leaseEndsAt).finally(() => {
+        lane.sending--;
+        this.inFlight.delete(sending);
+        this.fill(channel);
+      });
+      this.inFlight.add(sending);
+    }
   }
 
   /** One attempt, in a span continuing the trace of the request that asked for the message. */
-  private async deliver(message: OutboundMessage): Promise<void> {
+  private async deliver(message: OutboundMessage, leaseEndsAt: number): Promise<void> {
     const parent = extractTraceContext((key) =>
       key === 'traceparent' ? (message.traceParent ?? undefined) : undefined,
     );
+    const fields = {
+      message_id: message.id,
+      channel: message.channel,
+      kind: message.kind,
+      attempt: message.attempts,
+    };
     await inSpan(`deliver ${message.channel}`, SpanKind.PRODUCER, parent, async () => {
-      const port = message.channel === 'email' ? this.mail : this.sms;
-      const fields = {
-        message_id: message.id,
-        channel: message.channel,
-        kind: message.kind,
-        attempt: message.attempts,
-      };
-      if (message.expiresAt && message.expiresAt.getTime() <= Date.now()) {
-        await outcomeWritten(() => this.outbox.markFailed(message, EXPIRED));
-        this.log.warn(fields, 'Message expired before it could be delivered; not sent');
-        return;
-      }
       try {
-        await this.send(message);
+        await this.attempt(message, leaseEndsAt, fields);
       } catch (err) {
-        await this.recordFailure(message, err, fields);
-        return;
+        // Logged in the span, so the line carries the trace of the request that asked for the message.
+        this.log.error({ err, ...fields }, 'Could not record a delivery outcome');
+        throw err;
       }
-      await outcomeWritten(() => this.outbox.markDelivered(message, port.mode === 'keep' ? 'kept' : 'sent'));
-      this.log.info(fields, port.mode === 'keep' ? 'Message kept in the outbox' : 'Message delivered');
-    }).catch((err) => this.log.error({ err, message_id: message.id }, 'Could not record a delivery outcome'));
+    }).catch(() => undefined);
   }
 
-  private send(message: OutboundMessage): Promise<void> {
-    if (message.channel === 'email') {
-      return this.mail.send({
-        id: message.id,
-        to: message.recipient,
-        subject: message.subject ?? '',
-        ...(message.senderName ? { senderName: message.senderName } : {}),
-        text: message.text,
-        ...(message.html ? { html: message.html } : {}),
-      });
+  private async attempt(message: OutboundMessage, leaseEndsAt: number, fields: Record<string, unknown>) {
+    const port = message.channel === 'email' ? this.mail : this.sms;
+    if (message.expiresAt && message.expiresAt.getTime() <= Date.now()) {
+      if (await this.record(() => this.outbox.markFailed(message, EXPIRED), leaseEndsAt, fields))
+        this.log.warn(fields, 'Message expired before it could be delivered; not sent');
+      return;
     }
-    return this.sms.send({ id: message.id, to: message.recipient, text: message.text });
+    try {
+      await this.sendWithinLimit(message);
+    } catch (err) {
+      await this.recordFailure(message, err, leaseEndsAt, fields);
+      return;
+    }
+    const status = port.mode === 'keep' ? 'kept' : 'sent';
+    if (await this.record(() => this.outbox.markDelivered(message, status), leaseEndsAt, fields))
+      this.log.info(fields, status === 'kept' ? 'Message kept in the outbox' : 'Message delivered');
   }
 
-  private async recordFailure(message: OutboundMessage, err: unknown, fields: Record<string, unknown>) {
+  /**
+   * The provider's attempt, given up after `attemptLimitMs` (its signal aborts it): an SMTP server that
+   * answers a little at a time keeps nodemailer's own timeouts from firing, and an attempt outlasting
+   * the lease would be claimed by another worker and sent twice.
+   */
+  private async sendWithinLimit(message: OutboundMessage): Promise<void> {
+    const limitMs = this.limits.attemptLimitMs;
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const overLimit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = new DeliveryError(`The provider did not answer within ${limitMs / 1_000} s`, false);
+        abort.abort(err);
+        reject(err);
+      }, limitMs);
+    });
+    try {
+      await Promise.race([this.send(message, abort.signal), overLimit]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private send(message: OutboundMessage, signal: AbortSignal): Promise<void> {
+    if (message.channel === 'email') {
+      return this.mail.send(
+        {
+          id: message.id,
+          to: message.recipient,
+          subject: message.subject ?? '',
+          ...(message.senderName ? { senderName: message.senderName } : {}),
+          text: message.text,
+          ...(message.html ? { html: message.html } : {}),
+        },
+        signal,
+      );
+    }
+    return this.sms.send({ id: message.id, to: message.recipient, text: message.text }, signal);
+  }
+
+  private async recordFailure(
+    message: OutboundMessage,
+    err: unknown,
+    leaseEndsAt: number,
+    fields: Record<string, unknown>,
+  ) {
     const failure =
       err instanceof DeliveryError ? err : new DeliveryError(String((err as Error)?.message ?? err), false);
     const next = afterFailure(message.attempts, {
@@ -166,17 +286,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       permanent: failure.permanent,
     });
     if (next.giveUp) {
-      await outcomeWritten(() => this.outbox.markFailed(message, failure.message));
-      this.log.error(
-        { ...fields, err: failure, permanent: failure.permanent },
-        'Message could not be delivered; giving up',
-      );
-    } else {
-      await outcomeWritten(() => this.outbox.markRetry(message, next.retryInMs, failure.message));
+      if (await this.record(() => this.outbox.markFailed(message, failure.message), leaseEndsAt, fields))
+        this.log.error(
+          { ...fields, err: failure, permanent: failure.permanent },
+          'Message could not be delivered; giving up',
+        );
+    } else if (
+      await this.record(
+        () => this.outbox.markRetry(message, next.retryInMs, failure.message),
+        leaseEndsAt,
+        fields,
+      )
+    ) {
       this.log.warn(
         { ...fields, err: failure, retry_in_ms: next.retryInMs },
         'Message delivery failed; will retry',
       );
     }
+  }
+
+  /**
+   * Writes an outcome until the lease's end, less the margin; answers whether it was recorded. Not
+   * recorded, the lease was lost: another worker has claimed the message (and may send it again) or it
+   * was given up. Worth an operator's look, since it means an attempt outlasted its lease.
+   */
+  private async record(
+    write: () => Promise<boolean>,
+    leaseEndsAt: number,
+    fields: Record<string, unknown>,
+  ): Promise<boolean> {
+    const recorded = await outcomeWritten(write, leaseEndsAt - this.limits.outcomeMarginMs);
+    if (!recorded) this.log.error(fields, 'Lost the lease on a message before its outcome was recorded');
+    return recorded;
   }
 }

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertBeforeDeadline, type Database } from '@portico/platform';
-import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import {
   type Channel,
   type NewOutboundMessage,
   type OutboundMessage,
   outboundMessages,
   type Schema,
+  SECRET_REMOVED,
 } from './schema.js';
 
 export const DATABASE = Symbol('Database');
@@ -17,8 +18,7 @@ export interface OutboxFilter {
   limit: number;
 }
 
-/** What a message's text and subject read once its one-time code or link has been removed. */
-export const SECRET_REMOVED = '(removed: it held a one-time code or link)';
+export { SECRET_REMOVED };
 
 /**
  * All SQL of the outbound_messages table. The table is service infrastructure, not tenant data:
@@ -70,36 +70,31 @@ export class OutboxRepository {
   }
 
   /**
-   * Claims up to `batch` due messages for this worker: rows another worker holds are skipped (SKIP
-   * LOCKED), each claimed row counts an attempt and is leased until now + leaseMs. A worker that dies
-   * mid-send leaves its rows `sending`; they become due again when the lease runs out.
+   * Claims up to `batch` due messages of `channel` for this worker: rows another worker holds are skipped
+   * (SKIP LOCKED), each claimed row counts an attempt and is leased until now + leaseMs. A worker that
+   * dies mid-send leaves its rows `sending`; they become due again when the lease runs out. Messages that
+   * expire soonest go first (a sign-in code before a newsletter), then the longest waiting.
    */
-  async claimDue(batch: number, leaseMs: number, maxAttempts: number): Promise<OutboundMessage[]> {
+  async claimDue(
+    channel: Channel,
+    batch: number,
+    leaseMs: number,
+    maxAttempts: number,
+  ): Promise<OutboundMessage[]> {
     return this.db.transaction(async (tx) => {
-      // A message whose every attempt was claimed and whose last outcome was never written (the worker
-      // died, or the database refused the write) is given up, not claimed and sent for ever.
-      await tx
-        .update(outboundMessages)
-        .set({ status: 'failed', lastError: 'Gave up: the outcome of the last attempt was never recorded' })
-        .where(
-          and(
-            eq(outboundMessages.status, 'sending'),
-            gte(outboundMessages.attempts, maxAttempts),
-            lte(outboundMessages.nextAttemptAt, sql`now()`),
-          ),
-        );
       const due = await tx
         .select({ id: outboundMessages.id })
         .from(outboundMessages)
         .where(
           and(
             inArray(outboundMessages.status, ['queued', 'sending']),
+            eq(outboundMessages.channel, channel),
             lte(outboundMessages.nextAttemptAt, sql`now()`),
-            // Never claimed past its attempts, whichever statement sees it first.
+            // Never claimed past its attempts: giveUpSpent fails those.
             lt(outboundMessages.attempts, maxAttempts),
           ),
         )
-        .orderBy(asc(outboundMessages.nextAttemptAt))
+        .orderBy(sql`${outboundMessages.expiresAt} asc nulls last`, asc(outboundMessages.nextAttemptAt))
         .limit(batch)
         .for('update', { skipLocked: true });
       if (due.length === 0) return [];
@@ -120,16 +115,46 @@ export class OutboxRepository {
     });
   }
 
-  /** The outcome of the attempt a claim counted; ignored if the lease was lost to another worker. */
-  async markDelivered(claimed: OutboundMessage, status: 'sent' | 'kept'): Promise<void> {
-    await this.db
+  /**
+   * Fails the messages that have no attempt left and that no worker holds: one whose every attempt was
+   * claimed and whose last outcome was never written (the worker died, or the database refused the
+   * write) once its lease has run out, and one waiting with attempts to its limit (DELIVERY_MAX_ATTEMPTS
+   * was lowered), which would otherwise wait for ever. Answers how many.
+   */
+  async giveUpSpent(maxAttempts: number): Promise<number> {
+    const result = await this.db
+      .update(outboundMessages)
+      .set({
+        status: 'failed',
+        // A message waiting keeps the error of its last attempt, the reason it did not go.
+        lastError: sql`case when ${outboundMessages.status} = 'sending'
+          then 'Gave up: the outcome of the last attempt was never recorded'
+          else coalesce(${outboundMessages.lastError}, 'Gave up: no attempts left') end`,
+      })
+      .where(
+        and(
+          inArray(outboundMessages.status, ['queued', 'sending']),
+          gte(outboundMessages.attempts, maxAttempts),
+          or(eq(outboundMessages.status, 'queued'), lte(outboundMessages.nextAttemptAt, sql`now()`)),
+        ),
+      );
+    return result.rowCount ?? 0;
+  }
+
+  /**
+   * The outcome of the attempt a claim counted. Answers false, changing nothing, when the lease was
+   * lost: another worker has claimed the message since, or it was given up.
+   */
+  async markDelivered(claimed: OutboundMessage, status: 'sent' | 'kept'): Promise<boolean> {
+    const result = await this.db
       .update(outboundMessages)
       .set({ status, lastError: null, sentAt: status === 'sent' ? sql`now()` : null })
       .where(this.sameAttempt(claimed));
+    return (result.rowCount ?? 0) > 0;
   }
 
-  async markRetry(claimed: OutboundMessage, delayMs: number, error: string): Promise<void> {
-    await this.db
+  async markRetry(claimed: OutboundMessage, delayMs: number, error: string): Promise<boolean> {
+    const result = await this.db
       .update(outboundMessages)
       .set({
         status: 'queued',
@@ -137,38 +162,53 @@ export class OutboxRepository {
         nextAttemptAt: sql`now() + make_interval(secs => ${delayMs / 1_000})`,
       })
       .where(this.sameAttempt(claimed));
+    return (result.rowCount ?? 0) > 0;
   }
 
-  async markFailed(claimed: OutboundMessage, error: string): Promise<void> {
-    await this.db
+  async markFailed(claimed: OutboundMessage, error: string): Promise<boolean> {
+    const result = await this.db
       .update(outboundMessages)
       .set({ status: 'failed', lastError: error })
       .where(this.sameAttempt(claimed));
+    return (result.rowCount ?? 0) > 0;
   }
 
   /**
    * Blanks the text, subject and HTML of messages of these kinds that are done (sent, kept or failed)
    * and were asked for before `before`: their one-time codes and links are spent or expired by then.
-   * Answers how many.
+   * `batch` rows per statement, each well inside the statement timeout however many are due. Answers
+   * how many.
    */
-  async removeSecrets(kinds: readonly string[], before: Date): Promise<number> {
-    const done = await this.db
-      .update(outboundMessages)
-      .set({
-        text: SECRET_REMOVED,
-        subject: sql`case when ${outboundMessages.subject} is null then null else ${SECRET_REMOVED} end`,
-        html: null,
-      })
+  async removeSecrets(kinds: readonly string[], before: Date, batch = 1_000): Promise<number> {
+    // A literal, not a parameter, so the planner matches outbound_messages_secret_text_idx's predicate.
+    const notRemoved = sql`${outboundMessages.text} <> ${sql.raw(`'${SECRET_REMOVED}'`)}`;
+    const due = this.db
+      .select({ id: outboundMessages.id })
+      .from(outboundMessages)
       .where(
         and(
           inArray(outboundMessages.kind, [...kinds]),
           inArray(outboundMessages.status, ['sent', 'kept', 'failed']),
           lt(outboundMessages.createdAt, before),
-          ne(outboundMessages.text, SECRET_REMOVED),
+          notRemoved,
         ),
       )
-      .returning({ id: outboundMessages.id });
-    return done.length;
+      .limit(batch);
+    let total = 0;
+    for (;;) {
+      const result = await this.db
+        .update(outboundMessages)
+        .set({
+          text: SECRET_REMOVED,
+          subject: sql`case when ${outboundMessages.subject} is null then null else ${SECRET_REMOVED} end`,
+          html: null,
+        })
+        // Checked again on the row itself: a replica running the same pass may have just blanked it.
+        .where(and(inArray(outboundMessages.id, due), notRemoved));
+      const n = result.rowCount ?? 0;
+      total += n;
+      if (n < batch) return total;
+    }
   }
 
   /** Deletes the messages that are done and were asked for before `before`, `batch` at a time. */

@@ -39,11 +39,9 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
 
   onApplicationBootstrap(): void {
     const tick = () => {
-      this.running = this.run()
-        .then((done) => {
-          if (done.secretsRemoved || done.deleted) this.log.info(done, 'Old messages trimmed');
-        })
-        .catch((err) => this.log.warn({ err }, 'Trimming old messages failed; will retry'));
+      this.running = this.run().then((done) => {
+        if (done.secretsRemoved || done.deleted) this.log.info(done, 'Old messages trimmed');
+      });
       this.timer = setTimeout(tick, HOUR_MS);
     };
     this.timer = setTimeout(tick, 0);
@@ -54,13 +52,27 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     await this.running;
   }
 
-  /** One pass, as of `now`. */
+  /**
+   * One pass, as of `now`. The two steps run whatever became of the other, each failure logged: a
+   * removal timing out must not keep 90-day-old messages for ever, nor a deletion the codes. A step
+   * that failed counts 0; the next pass, an hour later, takes it up again.
+   */
   async run(now = new Date()): Promise<{ secretsRemoved: number; deleted: number }> {
-    const secretsRemoved = await this.outbox.removeSecrets(
-      SECRET_KINDS,
-      new Date(now.getTime() - SECRET_KEPT_MS),
+    const secretsRemoved = await this.step('Removing spent codes and links failed; will retry', () =>
+      this.outbox.removeSecrets(SECRET_KINDS, new Date(now.getTime() - SECRET_KEPT_MS)),
     );
-    const deleted = await this.outbox.deleteDone(new Date(now.getTime() - MESSAGE_KEPT_MS));
+    const deleted = await this.step('Deleting old messages failed; will retry', () =>
+      this.outbox.deleteDone(new Date(now.getTime() - MESSAGE_KEPT_MS)),
+    );
     return { secretsRemoved, deleted };
+  }
+
+  private async step(failure: string, work: () => Promise<number>): Promise<number> {
+    try {
+      return await work();
+    } catch (err) {
+      this.log.error({ err }, failure);
+      return 0;
+    }
   }
 }

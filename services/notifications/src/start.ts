@@ -1,6 +1,6 @@
 import { createLogger, openDatabase, type RunningService, runService } from '@portico/platform';
 import { loadNotificationsConfig } from './config.js';
-import { undeliveredChannels } from './delivery/providers.js';
+import { insecureSettings, undeliveredChannels } from './delivery/providers.js';
 import { applyMigrations } from './migrations.js';
 import { NotificationsModule } from './notifications.module.js';
 import { type Schema, schema } from './schema.js';
@@ -18,7 +18,7 @@ export async function startNotificationsService(
 ): Promise<RunningService<Schema>> {
   const config = loadNotificationsConfig(env);
   const log = createLogger('notifications', config.LOG_LEVEL);
-  for (const warning of undeliveredChannels(config)) log.warn(warning);
+  for (const warning of [...undeliveredChannels(config), ...insecureSettings(config)]) log.warn(warning);
   const database = openDatabase(config.DATABASE_URL, schema);
   try {
     await applyMigrations(database);

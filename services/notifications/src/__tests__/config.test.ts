@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@portico/platform';
 import { loadNotificationsConfig } from '../config.js';
-import { undeliveredChannels } from '../delivery/providers.js';
+import { insecureSettings, undeliveredChannels } from '../delivery/providers.js';
 
 const base = { DATABASE_URL: 'postgres://n:p@127.0.0.1:5432/notifications' };
 
@@ -42,6 +42,26 @@ describe('notifications configuration', () => {
       SMS_API_URL: 'https://sms.example.com/send',
     };
     expect(undeliveredChannels(loadNotificationsConfig(delivering))).toEqual([]);
+  });
+
+  it('requires TLS for SMTP unless SMTP_ALLOW_PLAINTEXT says otherwise, which the URL cannot override', () => {
+    const smtp = { ...base, SMTP_URL: 'smtp://mail.example.com:587' };
+    expect(loadNotificationsConfig(smtp).SMTP_ALLOW_PLAINTEXT).toBe(false);
+    expect(loadNotificationsConfig({ ...smtp, SMTP_ALLOW_PLAINTEXT: '' }).SMTP_ALLOW_PLAINTEXT).toBe(false);
+    expect(insecureSettings(loadNotificationsConfig(smtp))).toEqual([]);
+    const catcher = loadNotificationsConfig({ ...smtp, SMTP_ALLOW_PLAINTEXT: 'true' });
+    expect(catcher.SMTP_ALLOW_PLAINTEXT).toBe(true);
+    expect(insecureSettings(catcher)).toEqual([
+      'Email may be sent unencrypted (SMTP_ALLOW_PLAINTEXT=true): for a local mail catcher only',
+    ]);
+    for (const query of ['requireTLS=false', 'ignoreTLS=true', 'secure=false', 'opportunisticTLS=true']) {
+      expect(() =>
+        loadNotificationsConfig({ ...base, SMTP_URL: `smtp://mail.example.com:587?${query}` }),
+      ).toThrow(/SMTP_URL/);
+    }
+    expect(() => loadNotificationsConfig({ ...smtp, SMTP_ALLOW_PLAINTEXT: 'yes' })).toThrow(
+      /SMTP_ALLOW_PLAINTEXT/,
+    );
   });
 
   it('reads empty variables as unset, as compose and Kubernetes pass them', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openDatabase } from '@portico/platform';
+import { createLogger, openDatabase } from '@portico/platform';
 import { pino } from 'pino';
 import { applyMigrations } from '../migrations.js';
 import { OutboxRepository, SECRET_REMOVED } from '../outbox.repository.js';
@@ -56,5 +56,65 @@ describe('how long messages are kept', () => {
     expect(await exists(oldWaiting)).toBe(true);
     // Nothing left to do on the next pass.
     expect(await job.run()).toEqual({ secretsRemoved: 0, deleted: 0 });
+  });
+
+  it('removes codes and links a bounded batch at a time, however many are due', async () => {
+    await h.pool.query('delete from outbound_messages');
+    const ids = await Promise.all([1, 2, 3, 4, 5].map(() => insert('sign_in_code', 'sent', '2 days')));
+    // How many rows each statement changed.
+    await h.pool.query(`
+      create table changed_per_statement (n int not null);
+      create function count_changed() returns trigger language plpgsql as $$
+      begin
+        insert into changed_per_statement select count(*) from changed;
+        return null;
+      end $$;
+      create trigger count_changed after update on outbound_messages
+        referencing new table as changed for each statement execute function count_changed();`);
+    try {
+      const outbox = new OutboxRepository(database.db);
+      expect(await outbox.removeSecrets(['sign_in_code'], new Date(Date.now() - 60_000), 2)).toBe(5);
+      const { rows } = await h.pool.query<{ n: number }>('select n from changed_per_statement where n > 0');
+      expect(
+        rows
+          .map((r) => r.n)
+          .sort()
+          .reverse(),
+      ).toEqual([2, 2, 1]);
+      for (const id of ids) expect((await h.row(id)).text).toBe(SECRET_REMOVED);
+    } finally {
+      await h.pool.query(
+        'drop trigger count_changed on outbound_messages; drop function count_changed; drop table changed_per_statement',
+      );
+    }
+  });
+
+  it('still deletes old messages when removing codes fails, and logs each failure', async () => {
+    await h.pool.query('delete from outbound_messages');
+    const old = await insert('drop_off_received', 'sent', '100 days');
+    const spent = await insert('sign_in_code', 'sent', '2 days');
+    // The removal fails (a statement timeout on a large table, say); the deletion does not.
+    await h.pool.query(`
+      create function refuse_removal() returns trigger language plpgsql as $$
+      begin
+        raise exception 'canceling statement due to statement timeout';
+      end $$;
+      create trigger refuse_removal before update on outbound_messages
+        for each row execute function refuse_removal();`);
+    const logged: Array<{ level: string; msg: string }> = [];
+    const log = createLogger('notifications', 'info', {
+      write: (line: string) => void logged.push(JSON.parse(line)),
+    });
+    try {
+      const logging = new RetentionJob(new OutboxRepository(database.db), log);
+      expect(await logging.run()).toEqual({ secretsRemoved: 0, deleted: 1 });
+    } finally {
+      await h.pool.query('drop trigger refuse_removal on outbound_messages; drop function refuse_removal');
+    }
+    expect(await exists(old)).toBe(false);
+    expect((await h.row(spent)).text).toBe('Your code is 482913');
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: 'Removing spent codes and links failed; will retry' }),
+    );
   });
 });

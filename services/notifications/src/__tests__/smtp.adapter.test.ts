@@ -11,6 +11,10 @@ describe('SMTP failures', () => {
     expect(err.message).toBe('Message failed (SMTP 550)');
   });
 
+  it('retries a server that refuses STARTTLS (or whose offer was removed on the way), rather than failing the message', () => {
+    expect(smtpFailure(failure({ code: 'ETLS', responseCode: 500, permanent: true })).permanent).toBe(false);
+  });
+
   it('retries a temporary refusal, a connection failure and a refused login', () => {
     expect(smtpFailure(failure({ code: 'EENVELOPE', responseCode: 451, permanent: false })).permanent).toBe(
       false,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Notifications } from '@portico/proto';
 import { SMTPServer } from 'smtp-server';
+import { DeliveryError } from '../delivery/delivery.error.js';
+import { SmtpMailAdapter } from '../delivery/smtp.adapter.js';
 import { EXPIRED } from '../delivery.worker.js';
 import { Harness } from './harness.js';
 
@@ -8,19 +10,28 @@ interface Received {
   from: string;
   to: string[];
   raw: string;
+  /** Whether the session had upgraded to TLS. */
+  secure: boolean;
 }
 
 /**
- * A real SMTP server on a free loopback port. It accepts everyone except busy@ (451, try later) and
- * nobody@ (550, no such user), and remembers every recipient it was offered.
+ * A real SMTP server on a free loopback port, offering STARTTLS with its own self-signed certificate
+ * (unless `plaintextOnly`). It accepts everyone except busy@ (451, try later) and nobody@ (550, no such
+ * user), and remembers every recipient it was offered and every login.
  */
-async function startSmtpServer() {
+async function startSmtpServer(options: { plaintextOnly?: boolean } = {}) {
   const received: Received[] = [];
   const offered: string[] = [];
+  const logins: string[] = [];
   const server = new SMTPServer({
     authOptional: true,
-    disabledCommands: ['STARTTLS'],
+    // As a server whose STARTTLS offer an attacker on the path has removed: it takes a login regardless.
+    ...(options.plaintextOnly ? { disabledCommands: ['STARTTLS'], allowInsecureAuth: true } : {}),
     logger: false,
+    onAuth(auth, _session, callback) {
+      logins.push(`${auth.username}:${auth.password}`);
+      callback(null, { user: auth.username });
+    },
     onRcptTo(address, _session, callback) {
       offered.push(address.address);
       const refuse = (code: number, text: string) =>
@@ -37,6 +48,7 @@ async function startSmtpServer() {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
+          secure: session.secure,
         });
         callback();
       });
@@ -49,6 +61,7 @@ async function startSmtpServer() {
     port,
     received,
     offered,
+    logins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -61,7 +74,8 @@ describe('email delivery through SMTP', () => {
     smtp = await startSmtpServer();
     h = await Harness.create();
     await h.start({
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      // The test server's certificate is its own, self-signed.
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?tls.rejectUnauthorized=false`,
       MAIL_FROM: 'Demo CPA <no-reply@democpa.example>',
       DELIVERY_POLL_MS: '20',
       DELIVERY_RETRY_BASE_MS: '25',
@@ -92,6 +106,7 @@ describe('email delivery through SMTP', () => {
     const mail = smtp.received.filter((m) => m.to.includes('client@example.com'));
     expect(mail).toHaveLength(1);
     expect(mail[0]?.from).toBe('no-reply@democpa.example');
+    expect(mail[0]?.secure).toBe(true);
     expect(mail[0]?.raw).toMatch(/^Subject: Your sign-in link\r?$/m);
     expect(mail[0]?.raw).toMatch(/^From: Demo CPA <no-reply@democpa\.example>\r?$/m);
     expect(mail[0]?.raw).toContain('Open this link to sign in: https://portal.example/magic/abc');
@@ -171,5 +186,59 @@ describe('email delivery through SMTP', () => {
     const row = await h.until(late.rows[0]?.id as string, 'failed');
     expect(row.last_error).toBe(EXPIRED);
     expect(smtp.offered).not.toContain('late@example.com');
+  });
+});
+
+describe('email to a server that does not offer STARTTLS', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  const email = {
+    id: '00000000-0000-4000-8000-000000000001',
+    to: 'client@example.com',
+    subject: 'Reset your password',
+    text: 'Open https://portal.example/reset/abc',
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer({ plaintextOnly: true });
+  });
+  afterAll(async () => {
+    await smtp.close();
+  });
+
+  it('sends neither the login nor the message unencrypted, and retries later', async () => {
+    const adapter = new SmtpMailAdapter(
+      `smtp://portico:secret@127.0.0.1:${smtp.port}`,
+      'Portico <a@b.example>',
+    );
+    try {
+      const failure = await adapter.send(email).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(failure).toBeInstanceOf(DeliveryError);
+      expect(failure).toMatchObject({ permanent: false });
+    } finally {
+      await adapter.close();
+    }
+    expect(smtp.logins).toEqual([]);
+    expect(smtp.received).toEqual([]);
+  });
+
+  it('sends unencrypted only when allowed (SMTP_ALLOW_PLAINTEXT, for a local mail catcher)', async () => {
+    const adapter = new SmtpMailAdapter(
+      `smtp://portico:secret@127.0.0.1:${smtp.port}`,
+      'Portico <a@b.example>',
+      {
+        allowPlaintext: true,
+      },
+    );
+    try {
+      await adapter.send(email);
+    } finally {
+      await adapter.close();
+    }
+    expect(smtp.logins).toEqual(['portico:secret']);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]?.secure).toBe(false);
   });
 });

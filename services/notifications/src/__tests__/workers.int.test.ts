@@ -30,6 +30,8 @@ describe('several replicas delivering from one outbox', () => {
     h = await Harness.create();
     const env = {
       SMTP_URL: `smtp://127.0.0.1:${port}`,
+      // The server offers no STARTTLS: a local mail catcher's setting.
+      SMTP_ALLOW_PLAINTEXT: 'true',
       DELIVERY_POLL_MS: '10',
       DELIVERY_RETRY_BASE_MS: '25',
     };
@@ -96,6 +98,17 @@ describe('several replicas delivering from one outbox', () => {
     const row = await h.until(await claimedAndLeft('stuck@example.com', 'Stuck', 5), 'failed');
     expect(row.attempts).toBe(5);
     expect(subjects.filter((s) => s === 'Stuck')).toHaveLength(0);
+  });
+
+  it('gives up a message left waiting with no attempt left (the limit was lowered), keeping its last error', async () => {
+    const { rows } = await h.pool.query(
+      `insert into outbound_messages (channel, recipient, subject, text, kind, status, attempts, last_error)
+       values ('email', 'spent@example.com', 'Spent', 'Body', 'test', 'queued', 5, 'Mailbox busy (SMTP 451)')
+       returning id`,
+    );
+    const row = await h.until(rows[0].id, 'failed');
+    expect(row).toMatchObject({ attempts: 5, last_error: 'Mailbox busy (SMTP 451)' });
+    expect(subjects.filter((s) => s === 'Spent')).toHaveLength(0);
   });
 
   /**

@@ -17,7 +17,8 @@ export class HttpSmsAdapter implements SmsPort {
     private readonly timeoutMs = 15_000,
   ) {}
 
-  async send(sms: OutgoingSms): Promise<void> {
+  async send(sms: OutgoingSms, signal?: AbortSignal): Promise<void> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
     try {
       response = await fetch(this.url, {
@@ -28,7 +29,7 @@ export class HttpSmsAdapter implements SmsPort {
           ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
         },
         body: JSON.stringify({ to: toE164(sms.to), text: sms.text }),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (err) {
       throw new DeliveryError(`SMS provider unreachable: ${(err as Error).message}`, false, { cause: err });

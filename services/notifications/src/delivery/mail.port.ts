@@ -15,7 +15,8 @@ export interface OutgoingEmail {
  */
 export interface MailPort {
   readonly mode: 'deliver' | 'keep';
-  send(mail: OutgoingEmail): Promise<void>;
+  /** `signal` aborts the attempt when the worker stops waiting for it. */
+  send(mail: OutgoingEmail, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 

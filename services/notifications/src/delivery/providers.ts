@@ -7,7 +7,9 @@ import { SmtpMailAdapter } from './smtp.adapter.js';
 
 /** Email goes through SMTP when SMTP_URL is set, else it stays in the local outbox. */
 export function createMailPort(config: NotificationsConfig): MailPort {
-  return config.SMTP_URL ? new SmtpMailAdapter(config.SMTP_URL, config.MAIL_FROM) : new OutboxMailAdapter();
+  return config.SMTP_URL
+    ? new SmtpMailAdapter(config.SMTP_URL, config.MAIL_FROM, { allowPlaintext: config.SMTP_ALLOW_PLAINTEXT })
+    : new OutboxMailAdapter();
 }
 
 /** SMS goes through the HTTP provider when SMS_PROVIDER=http, else it stays in the local outbox. */
@@ -16,6 +18,13 @@ export function createSmsPort(config: NotificationsConfig): SmsPort {
     return new HttpSmsAdapter(config.SMS_API_URL, config.SMS_API_KEY);
   }
   return new OutboxSmsAdapter();
+}
+
+/** Settings an operator must not leave on by mistake, warned about at start. */
+export function insecureSettings(config: NotificationsConfig): string[] {
+  return config.SMTP_URL?.startsWith('smtp://') && config.SMTP_ALLOW_PLAINTEXT
+    ? ['Email may be sent unencrypted (SMTP_ALLOW_PLAINTEXT=true): for a local mail catcher only']
+    : [];
 }
 
 /**

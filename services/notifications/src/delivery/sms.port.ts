@@ -8,7 +8,7 @@ export interface OutgoingSms {
 /** Where SMS goes; the same contract as MailPort. */
 export interface SmsPort {
   readonly mode: 'deliver' | 'keep';
-  send(sms: OutgoingSms): Promise<void>;
+  send(sms: OutgoingSms, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 

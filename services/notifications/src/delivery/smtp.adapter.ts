@@ -10,22 +10,34 @@ interface SmtpFailure extends Error {
   permanent?: boolean;
 }
 
-/** Email through any SMTP server, configured by one URL: smtp://user:pass@host:587 or smtps://host:465. */
+/**
+ * Email through any SMTP server, configured by one URL: smtp://user:pass@host:587 or smtps://host:465.
+ * An smtp:// connection must upgrade with STARTTLS before the login and the message are sent: by default
+ * nodemailer upgrades only when the server offers it, and an attacker on the path can remove the offer.
+ * `allowPlaintext` (SMTP_ALLOW_PLAINTEXT) lifts that for a local mail catcher.
+ */
 export class SmtpMailAdapter implements MailPort {
   readonly mode = 'deliver';
   private readonly transport;
   /** MAIL_FROM's address, sent with a message's own display name (the firm's). */
   private readonly fromAddress: string;
 
-  constructor(url: string, from: string) {
+  constructor(url: string, from: string, options: { allowPlaintext?: boolean } = {}) {
     this.transport = createTransport(
-      { url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 },
+      {
+        url,
+        requireTLS: !options.allowPlaintext,
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 60_000,
+      },
       { from },
     );
     this.fromAddress = addressOf(from);
   }
 
-  async send(mail: OutgoingEmail): Promise<void> {
+  /** `signal` aborts the attempt and closes its connection (the worker's limit on an attempt). */
+  async send(mail: OutgoingEmail, signal?: AbortSignal): Promise<void> {
     // The firm's name with the deployment's address: the domain the mail server may send for stays
     // the one configured (SPF, DKIM), the name is the one the recipient knows.
     const from: Mail.Address | undefined = mail.senderName
@@ -39,6 +51,7 @@ export class SmtpMailAdapter implements MailPort {
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
         headers: { 'X-Portico-Message-Id': mail.id },
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
       throw smtpFailure(err as SmtpFailure);
@@ -56,11 +69,12 @@ export function addressOf(from: string): string {
 }
 
 /**
- * A 5xx reply refusing the sender, recipient or message is final; a 4xx reply, a connection problem
- * and a refused login (our configuration, fixed by an operator) are retried.
+ * A 5xx reply refusing the sender, recipient or message is final; a 4xx reply, a connection problem,
+ * a refused login and a refused STARTTLS (our configuration or the network's, fixed by an operator) are
+ * retried.
  */
 export function smtpFailure(err: SmtpFailure): DeliveryError {
-  const permanent = err.permanent === true && err.code !== 'EAUTH';
+  const permanent = err.permanent === true && err.code !== 'EAUTH' && err.code !== 'ETLS';
   const reply = err.responseCode ? ` (SMTP ${err.responseCode})` : '';
   return new DeliveryError(`${err.message}${reply}`.slice(0, 1_000), permanent, { cause: err });
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "outbound_messages_secret_text_idx" ON "outbound_messages" USING btree ("kind","created_at") WHERE "outbound_messages"."text" <> '(removed: it held a one-time code or link)';
