@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { type DropLink, documentsApi } from '../api/documents-api.js';
 import { DropLinkDialog } from '../documents/DropLinkDialog.js';
 import { TAG_EXISTS, TagsDialog } from '../documents/dialogs.js';
@@ -157,6 +158,27 @@ describe('move or copy to another company', () => {
     const body = gw.calls.find((c) => c.path === '/integrations/move_item')?.body;
     expect(body).toMatchObject({ companyId: 'c-1', newPath: '', deleteOldPath: false });
     expect(body).not.toHaveProperty('newCompanyId');
+  });
+
+  it('does not copy when Enter is pressed in the company search with no company highlighted', async () => {
+    const user = userEvent.setup();
+    const gw = manager('advisor', 'partner');
+    const dialog = await openAction('W-2 2024.pdf', 'Copy');
+    const company = within(dialog).getByRole('combobox', { name: 'Company' });
+    await user.click(company);
+    await user.type(company, 'Bak');
+    await within(dialog).findByRole('option', { name: 'Baker Family Trust' });
+    const copied = () => gw.calls.some((c) => c.path === '/integrations/move_item');
+    await user.keyboard('{Enter}');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(copied()).toBe(false);
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    // Enter on a highlighted company still chooses it, without copying either.
+    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    expect(await within(dialog).findByText('Another company of the firm: Baker Family Trust')).toBeTruthy();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    expect(copied()).toBe(false);
+    expect(screen.getByRole('dialog')).toBe(dialog);
   });
 });
 
@@ -318,6 +340,35 @@ describe('Edit Tags', () => {
     expect(screen.queryByText(TAG_EXISTS)).toBeNull();
     fireEvent.click(add);
     expect((screen.getByRole('checkbox', { name: '1099-INT' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saved).toEqual([['W2', '1099-INT']]));
+  });
+
+  it('adds the typed tag on Enter in the New tag box, without saving', async () => {
+    const user = userEvent.setup();
+    const saved: string[][] = [];
+    renderWithClient(
+      <TagsDialog
+        item={anItem({ name: 'W-2 2024.pdf', tags: ['W2'] })}
+        firmTags={['Receipts']}
+        onClose={() => undefined}
+        onSave={async (tags) => {
+          saved.push(tags);
+        }}
+      />,
+      fakeApi().client,
+    );
+    const input = (await screen.findByRole('textbox', { name: 'New tag' })) as HTMLInputElement;
+    await user.type(input, '1099-INT{Enter}');
+    expect((screen.getByRole('checkbox', { name: '1099-INT' }) as HTMLInputElement).checked).toBe(true);
+    expect(input.value).toBe('');
+    // An empty box or a tag that exists adds nothing, and Enter there does not save either.
+    await user.keyboard('{Enter}');
+    await user.type(input, 'receipts{Enter}');
+    expect(screen.getByText(TAG_EXISTS)).toBeTruthy();
+    expect(screen.getAllByRole('checkbox')).toHaveLength(3);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(saved).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saved).toEqual([['W2', '1099-INT']]));
   });

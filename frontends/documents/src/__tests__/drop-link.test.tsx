@@ -347,6 +347,48 @@ describe('the public drop-off page', () => {
     expect(await screen.findByRole('button', { name: 'Drop off more files' })).toBeTruthy();
   });
 
+  it('after a partial drop-off, lists again only the files left to send, which can be removed or added to', async () => {
+    // The first drop-off's first file is invalid; the next one's files are all filed.
+    let runs = 0;
+    const gw = visit(`id=${ID}`, (call) =>
+      call.path.endsWith('/process')
+        ? processed(call.body.uploadIds as string[], ++runs === 1 ? ['up-0'] : [])
+        : undefined,
+    );
+    await fill([file('fake.pdf'), file('lost.pdf'), file('ok.pdf')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(3));
+    act(() => {
+      (FakeXhr.all[0] as FakeXhr).respond(200);
+      (FakeXhr.all[1] as FakeXhr).respond(500);
+      (FakeXhr.all[2] as FakeXhr).respond(200);
+    });
+    expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
+    // The outcome of the run stays: the spec's messages and each file's line.
+    expect(screen.getByText(UPLOAD_MESSAGES.invalid)).toBeTruthy();
+    expect(screen.getByText(UPLOAD_MESSAGES.failed)).toBeTruthy();
+    // Filed (ok.pdf) and refused (fake.pdf, INVALID) are no longer chosen; the lost one is, removable.
+    const chosen = await screen.findByRole('list', { name: 'Chosen files' });
+    expect(
+      within(chosen)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([expect.stringContaining('lost.pdf')]);
+    expect(screen.queryByRole('button', { name: 'Remove fake.pdf' })).toBeNull();
+    await act(async () => {
+      fireEvent.change(screen.getByLabelText('Choose files'), { target: { files: [file('new.pdf')] } });
+    });
+    expect(within(chosen).getAllByRole('listitem')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove lost.pdf' }));
+    FakeXhr.all = [];
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    const links = gw.calls.filter((c) => c.path === `/integrations/drop_link/${ID}/upload_links`);
+    expect(links.at(-1)?.body.files).toEqual([expect.objectContaining({ name: 'new.pdf' })]);
+    act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
+    expect(await screen.findByRole('button', { name: 'Drop off more files' })).toBeTruthy();
+  });
+
   it("shows the service's refusal, and the INVALID message when every file was invalid", async () => {
     let answer: { status: number; body: { error: string; message: string } } = {
       status: 400,
@@ -359,6 +401,11 @@ describe('the public drop-off page', () => {
     act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
     expect(await screen.findByText(UPLOAD_MESSAGES.invalid)).toBeTruthy();
     expect(screen.queryByTestId('drop-off-success')).toBeNull();
+    // The invalid file is no longer chosen: the visitor chooses the corrected one.
+    expect(screen.queryByRole('list', { name: 'Chosen files' })).toBeNull();
+    await act(async () => {
+      fireEvent.change(screen.getByLabelText('Choose files'), { target: { files: [file('fixed.pdf')] } });
+    });
 
     answer = { status: 404, body: { error: 'not_found', message: 'The drop link is turned off' } };
     fireEvent.click(screen.getByRole('button', { name: 'Upload' }));

@@ -82,4 +82,24 @@ describe('filing an upload while it is sent', () => {
     await expect(finished).resolves.toEqual([landed(2)]);
     expect(calls.map((c) => c.batch)).toEqual([[0, 1]]);
   });
+
+  it('cancelled while a call runs and a full batch waits, files nothing more after that call', async () => {
+    const { calls, file } = controlledFiling();
+    const filer = new Filer(file, 2);
+    filer.add(landed(0));
+    filer.add(landed(1));
+    // A whole batch lands during the first call: without the cancel, the next call would take it.
+    filer.add(landed(2));
+    filer.add(landed(3));
+    const finished = filer.finish(true);
+    await tick();
+    calls[0]?.done();
+    await expect(finished).resolves.toEqual([landed(2), landed(3)]);
+    expect(calls.map((c) => c.batch)).toEqual([[0, 1]]);
+    // Nothing landing after the cancel starts a call either.
+    filer.add(landed(4));
+    filer.add(landed(5));
+    await tick();
+    expect(calls).toHaveLength(1);
+  });
 });

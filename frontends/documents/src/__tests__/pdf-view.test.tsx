@@ -10,11 +10,20 @@ const arrived = new Promise<void>((resolve) => {
 const destroy = jest.fn(async () => {});
 const rendered: number[] = [];
 const cleaned: number[] = [];
+/** While set, every render ends only when it settles. */
+let renderHeld: Promise<void> | undefined;
+const drawing = new Set<unknown>();
 const getPage = jest.fn(async (n: number) => ({
   getViewport: () => ({ width: 600, height: 800 }),
-  render: () => {
+  render: ({ canvas }: { canvas: unknown }) => {
+    // As pdf.js: a second render on a canvas whose render has not ended is refused.
+    if (drawing.has(canvas))
+      return {
+        promise: Promise.reject(new Error('Cannot use the same canvas during multiple render() operations')),
+      };
     rendered.push(n);
-    return { promise: Promise.resolve() };
+    drawing.add(canvas);
+    return { promise: (renderHeld ?? Promise.resolve()).finally(() => drawing.delete(canvas)) };
   },
   cleanup: () => cleaned.push(n),
 }));
@@ -90,5 +99,40 @@ describe('PDF preview', () => {
     expect([first.width, first.height]).toEqual([0, 0]);
     view.unmount();
     expect(destroy).toHaveBeenCalled();
+  });
+
+  it('keeps a page drawn when it comes back into view while it was being let go', async () => {
+    arrive();
+    rendered.length = 0;
+    cleaned.length = 0;
+    let endRender: () => void = () => {};
+    renderHeld = new Promise<void>((resolve) => {
+      endRender = resolve;
+    });
+    const view = render(
+      <KitProvider env="test">
+        <PdfView url="http://s3.test/back.pdf" />
+      </KitProvider>,
+    );
+    await waitFor(() => expect(view.container.querySelectorAll('canvas')).toHaveLength(300));
+    // Page 1 is being drawn, is scrolled away from and back to before its drawing ends.
+    await act(async () => FakeObserver.current?.show([1]));
+    await waitFor(() => expect(rendered).toEqual([1]));
+    await act(async () => FakeObserver.current?.show([]));
+    await act(async () => FakeObserver.current?.show([1]));
+    await act(async () => {
+      endRender();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    renderHeld = undefined;
+    const first = view.container.querySelector('canvas') as HTMLCanvasElement;
+    expect([first.width, first.height]).toEqual([600, 800]);
+    expect(rendered).toEqual([1]);
+    expect(cleaned).toEqual([]);
+    // Left for good, it is emptied once.
+    await act(async () => FakeObserver.current?.show([]));
+    await waitFor(() => expect(cleaned).toEqual([1]));
+    expect([first.width, first.height]).toEqual([0, 0]);
+    view.unmount();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { focusManager } from '@tanstack/react-query';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { PREVIEW_FAILED } from '../preview/PreviewDialog.js';
 import { anItem, fakeApi, SLOW_SERVICE_TEXT, slowServiceAnswer } from './fixtures.js';
 import { renderPreview } from './render-preview.js';
@@ -100,5 +101,39 @@ describe('image preview', () => {
     fireEvent.error(image);
     expect(await screen.findByText(PREVIEW_FAILED)).toBeTruthy();
     expect(screen.queryByRole('img', { name: 'scan.png' })).toBeNull();
+  });
+});
+
+describe('an open preview', () => {
+  it("keeps its link through the file manager's refresh and a return to the tab, and drops it when closed", async () => {
+    let issued = 0;
+    const gw = fakeApi((call) => {
+      if (call.path !== '/integrations/download_document') return undefined;
+      issued += 1;
+      // Each answer a new presigned link, as storage gives them.
+      const data = {
+        link: `http://s3.test/bucket/scan.png?sig=${issued}`,
+        file_name: 'scan.png',
+        expires_at: '',
+      };
+      return { body: { document: { data: { ...data, preview_status: 'none' } } } };
+    });
+    const view = renderPreview(anItem({ name: 'scan.png', content_type: 'image/png' }), gw);
+    const image = await screen.findByRole('img', { name: 'scan.png' });
+    expect(image.getAttribute('src')).toBe('http://s3.test/bucket/scan.png?sig=1');
+    // What the file manager's refresh (after an upload, a rename…) asks again: everything of the company.
+    await act(async () => {
+      await view.queryClient.invalidateQueries({ queryKey: ['documents', 'c-1'] });
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    focusManager.setFocused(undefined);
+    expect(issued).toBe(1);
+    expect(screen.getByRole('img', { name: 'scan.png' }).getAttribute('src')).toBe(
+      'http://s3.test/bucket/scan.png?sig=1',
+    );
+    view.unmount();
+    await waitFor(() => expect(view.queryClient.getQueryCache().getAll()).toHaveLength(0));
   });
 });

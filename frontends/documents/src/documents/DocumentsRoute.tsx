@@ -101,8 +101,11 @@ export function CompanyDocuments({ companyHash }: { companyHash: string }) {
       </Stack>
     );
   }
+  // One file manager per entity: another entity (the same route, its company already known) starts
+  // afresh, with nothing of the last one's search, selection, dialogs or upload list.
   return (
     <FileManager
+      key={entity.id}
       api={docs}
       company={entity}
       caps={caps}

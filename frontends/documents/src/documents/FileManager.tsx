@@ -123,7 +123,14 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     () => queryClient.invalidateQueries({ queryKey: ['documents', companyId] }),
     [queryClient, companyId],
   );
-  const uploads = useUploads({ api, companyId, makeXhr, onDone: () => void refresh() });
+  // An upload refreshes the company it filed into, which may no longer be the one shown.
+  const uploads = useUploads({
+    api,
+    companyId,
+    makeXhr,
+    onDone: (_outcome, filedInto) =>
+      void queryClient.invalidateQueries({ queryKey: ['documents', filedInto] }),
+  });
   const commands = useDocumentCommands({ api, company, path, refresh, close, selectOnly });
 
   const listing = useQuery({

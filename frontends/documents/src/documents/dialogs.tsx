@@ -213,6 +213,12 @@ export function TagsDialog({
   const exists = !!candidate && all.some((t) => t.toLowerCase() === candidate.toLowerCase());
   const toggle = (tag: string) =>
     setTags((t) => (t.includes(tag) ? t.filter((x) => x !== tag) : [...t, tag]));
+  const canAdd = Boolean(candidate) && !exists;
+  const addTag = () => {
+    if (!canAdd) return;
+    setTags([...tags, candidate]);
+    setExtra('');
+  };
   return (
     <Dialog opened persistent={busy} onClose={onClose} title="Edit Tags">
       <Form
@@ -234,18 +240,17 @@ export function TagsDialog({
               label="New tag"
               value={extra}
               onChange={(e) => setExtra(e.currentTarget.value)}
+              // Enter here means the tag typed, not Save: the form would be saved without it.
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter') return;
+                e.preventDefault();
+                addTag();
+              }}
               error={exists ? TAG_EXISTS : undefined}
               style={{ flex: 1 }}
               maxLength={100}
             />
-            <Button
-              variant="light"
-              disabled={!candidate || exists}
-              onClick={() => {
-                setTags([...tags, candidate]);
-                setExtra('');
-              }}
-            >
+            <Button variant="light" disabled={!canAdd} onClick={addTag}>
               Add tag
             </Button>
           </Group>
@@ -396,7 +401,16 @@ export function MoveCopyDialog({
         }}
       >
         {caps.otherCompanies ? (
-          <Stack gap={4} mb="sm" data-testid="company-selector">
+          <Stack
+            gap={4}
+            mb="sm"
+            data-testid="company-selector"
+            // Enter in the company search chooses the highlighted company (the combobox's own handler,
+            // which runs first) and never submits: with none highlighted it would copy or move here.
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') e.preventDefault();
+            }}
+          >
             <EntityCombobox
               label="Company"
               placeholder="Search companies"

@@ -143,6 +143,9 @@ export default function DropOffRoute({
   );
 }
 
+/** A file's outcome that takes it off the chosen files: filed, or refused for good. */
+const FILED_OR_REFUSED: ReadonlySet<FileProgress['state']> = new Set(['done', 'invalid', 'duplicate']);
+
 /** A chosen file with a key of its own (the same name may be chosen twice). */
 interface Picked {
   key: string;
@@ -237,16 +240,17 @@ export function DropOffForm({
         },
       });
       setOutcome(uploadToasts(result));
-      // After a partial drop-off the files lost on the way or cancelled (not the invalid ones) stay
-      // chosen, to send again with Upload (each file's outcome stays listed until then); the form is done
-      // once nothing is left to send. Cancelled before anything was sent, the chosen files show again.
-      const unsent = new Set(
-        files.filter((_, i) => states[i] === 'failed' || states[i] === 'cancelled').map((f) => f.key),
+      // The files filed or refused (invalid, already uploaded) are no longer chosen: Upload would send
+      // them again. The rest (lost on the way, cancelled) stay chosen, listed again to remove or add to,
+      // beside the last run's outcome. The form is done once something went and nothing is left.
+      const settled = new Set(
+        files.filter((_, i) => FILED_OR_REFUSED.has(states[i] ?? 'waiting')).map((f) => f.key),
       );
-      if (result.uploaded.length && unsent.size)
-        setFiles((chosen) => chosen.filter((f) => unsent.has(f.key)));
-      else if (result.uploaded.length) setSent(true);
-      else if (result.cancelled.length) setProgress([]);
+      const left = files.filter((f) => !settled.has(f.key));
+      if (result.uploaded.length && !left.length) setSent(true);
+      else setFiles((chosen) => chosen.filter((f) => !settled.has(f.key)));
+      // Cancelled, the firm was sent nothing: the chosen files alone say it all.
+      if (result.cancelled.length && !result.uploaded.length) setProgress([]);
     } finally {
       leaving();
       running.current = undefined;
@@ -338,11 +342,11 @@ export function DropOffForm({
               {errors.files}
             </Text>
           ) : null}
-          {progress.length ? (
-            <UploadProgressList files={progress} />
-          ) : (
+          {/* While files are sent, only their progress; after, the files still chosen, then the last run's. */}
+          {busy || sent ? null : (
             <FileList files={files} onRemove={(key) => setFiles((f) => f.filter((p) => p.key !== key))} />
           )}
+          <UploadProgressList files={progress} />
           {outcome.map((o) => (
             <Alert
               key={o.message}

@@ -147,11 +147,18 @@ async function placePages(doc: PdfDocument, host: HTMLElement, closed: () => boo
     canvases.push(canvas);
   }
   host.append(...canvases);
-  const drawn = new Map<number, Promise<void>>();
-  const draw = (canvas: HTMLCanvasElement) => {
-    const n = Number(canvas.dataset.page);
-    if (drawn.has(n) || closed()) return;
-    const drawing = (async () => {
+  // A page's draws and releases run one after the other, each doing what the page's latest wish asks
+  // when its turn comes: a page scrolled away from and back to while it was drawn stays drawn, instead
+  // of a second render on its canvas (which pdf.js refuses) followed by the first one's release.
+  const wished = new Map<number, boolean>();
+  const drawn = new Set<number>();
+  const turns = new Map<number, Promise<void>>();
+  const settle = async (canvas: HTMLCanvasElement, n: number) => {
+    const shown = wished.get(n) ?? false;
+    if (closed() || shown === drawn.has(n)) return;
+    if (shown) {
+      // Counted as drawn from the start: a page that cannot be drawn stays blank, and is emptied on release.
+      drawn.add(n);
       const page = await doc.getPage(n);
       if (closed()) return;
       const viewport = page.getViewport({ scale: SCALE });
@@ -160,22 +167,26 @@ async function placePages(doc: PdfDocument, host: HTMLElement, closed: () => boo
       canvas.style.aspectRatio = `${viewport.width} / ${viewport.height}`;
       canvas.style.width = `${viewport.width}px`;
       await page.render({ canvas, viewport }).promise;
-    })().catch(() => {
-      // A page that cannot be drawn stays blank; the others still are.
-    });
-    drawn.set(n, drawing);
+    } else {
+      drawn.delete(n);
+      // An emptied canvas holds no pixels; the page's own resources go too.
+      canvas.width = 0;
+      canvas.height = 0;
+      (await doc.getPage(n)).cleanup();
+    }
   };
-  const release = async (canvas: HTMLCanvasElement) => {
+  const wish = (canvas: HTMLCanvasElement, shown: boolean) => {
     const n = Number(canvas.dataset.page);
-    const drawing = drawn.get(n);
-    if (!drawing) return;
-    drawn.delete(n);
-    await drawing;
-    // An emptied canvas holds no pixels; the page's own resources go too.
-    canvas.width = 0;
-    canvas.height = 0;
-    (await doc.getPage(n)).cleanup();
+    wished.set(n, shown);
+    const turn = (turns.get(n) ?? Promise.resolve()).then(() =>
+      settle(canvas, n).catch(() => {
+        // A page that cannot be drawn stays blank; the others still are.
+      }),
+    );
+    turns.set(n, turn);
   };
+  const draw = (canvas: HTMLCanvasElement) => wish(canvas, true);
+  const release = (canvas: HTMLCanvasElement) => wish(canvas, false);
   if (typeof IntersectionObserver === 'undefined') {
     for (const canvas of canvases) draw(canvas);
     return undefined;
@@ -185,7 +196,7 @@ async function placePages(doc: PdfDocument, host: HTMLElement, closed: () => boo
       for (const entry of entries) {
         const canvas = entry.target as HTMLCanvasElement;
         if (entry.isIntersecting) draw(canvas);
-        else void release(canvas);
+        else release(canvas);
       }
     },
     { rootMargin: NEAR_VIEW },

@@ -37,11 +37,16 @@ export function PreviewDialog({
   const tooLarge = kind === 'sheet' && Number(item.size) > MAX_SHEET_BYTES;
   const supported = kind !== 'none' && !tooLarge;
   const link = useQuery({
-    queryKey: ['documents', companyId, 'preview', item.link],
+    // Not under ['documents', companyId], which the file manager refreshes after every change: a new
+    // presigned link would reload the viewer (a PDF back to page 1, its password asked again). One link
+    // serves the preview while it is open; closed, it is dropped, and the next opening asks afresh.
+    queryKey: ['documents-preview', companyId, item.link],
     queryFn: () => api.downloadLink(companyId, item.link, false),
     enabled: supported,
-    staleTime: 0,
+    staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
     // A conversion still pending is asked after again, for HEIC_POLL_LIMIT tries (a few minutes): a
     // preview left open on one stuck for good would otherwise ask every 1.5 s for as long as it is open.
     refetchInterval: (q) =>

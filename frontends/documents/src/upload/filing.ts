@@ -19,6 +19,7 @@ export const MOST_PER_CALL = 100;
 export class Filer {
   private waiting: Landed[] = [];
   private running: Promise<void> | undefined;
+  private cancelled = false;
   private readonly file: (batch: Landed[]) => Promise<void>;
   private readonly batch: number;
 
@@ -29,7 +30,13 @@ export class Filer {
 
   add(landed: Landed) {
     this.waiting.push(landed);
-    if (!this.running && this.waiting.length >= this.batch) this.running = this.drain(this.batch);
+    if (!this.cancelled && !this.running && this.waiting.length >= this.batch)
+      this.running = this.drain(this.batch);
+  }
+
+  /** Starts no other call: the one in flight ends, what waits stays unfiled. */
+  cancel() {
+    this.cancelled = true;
   }
 
   /**
@@ -37,15 +44,18 @@ export class Filer {
    * more and answers the files left unfiled.
    */
   async finish(cancelled: boolean): Promise<Landed[]> {
+    // Before waiting: the running loop would otherwise take the batches that landed meanwhile.
+    if (cancelled) this.cancel();
     while (this.running) await this.running;
-    if (cancelled) return this.waiting.splice(0);
+    if (this.cancelled) return this.waiting.splice(0);
     await this.drain(1);
     return [];
   }
 
   private async drain(atLeast: number) {
     try {
-      while (this.waiting.length >= atLeast) await this.file(this.waiting.splice(0, MOST_PER_CALL));
+      while (!this.cancelled && this.waiting.length >= atLeast)
+        await this.file(this.waiting.splice(0, MOST_PER_CALL));
     } finally {
       this.running = undefined;
     }

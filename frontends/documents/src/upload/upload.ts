@@ -431,6 +431,9 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
       (batch) => fileLanded(batch, (uploadIds) => api.process(companyId, folder, uploadIds), record),
       FILE_BATCH,
     );
+    // Cancelled, no filing call starts from then on, not even while the PUTs in flight are stopping.
+    const stopFiling = () => filer.cancel();
+    signal?.addEventListener('abort', stopFiling, { once: true });
     const { failed, cancelled } = await sendFiles(transfersTo(indexes, files, links, receivedAt), {
       signal,
       onChange,
@@ -442,6 +445,7 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
     outcome.cancelled.push(...cancelled.map(nameOf));
     // Cancelled: what landed and is not filed yet stays unfiled.
     const unfiled = await filer.finish(Boolean(signal?.aborted));
+    signal?.removeEventListener('abort', stopFiling);
     recordFiles(
       unfiled.map((l) => l.index),
       'cancelled',

@@ -14,32 +14,33 @@ import {
 /**
  * Runs uploads into a folder, keeps one progress entry per file and shows the spec's toasts. The files
  * of the last run that failed (a lost connection, a slow service; not the invalid or duplicate ones)
- * can be sent again with `retryFailed`, into the same folder. `cancel` stops the run in flight; until it
- * ends, leaving the page asks first, even once the file manager is left for another page of the portal
- * (the upload goes on, and its toasts still say how it ended).
+ * can be sent again with `retryFailed`, into the same folder of the same company. `cancel` stops the run
+ * in flight; until it ends, leaving the page asks first, even once the file manager is left for another
+ * page of the portal (the upload goes on, and its toasts still say how it ended). `onDone` is told the
+ * company the run filed into, which is not always the one shown by the time it ends.
  */
 export function useUploads(options: {
   api: DocumentsApi;
   companyId: string;
-  onDone?: (outcome: UploadOutcome) => void;
+  onDone?: (outcome: UploadOutcome, companyId: string) => void;
   makeXhr?: () => XMLHttpRequest;
 }) {
   const [files, setFiles] = useState<FileProgress[]>([]);
   const [busy, setBusy] = useState(false);
   const batch = useRef(0);
   const running = useRef<AbortController>(undefined);
-  const lastRun = useRef<{ path: string; entries: UploadEntry[] }>(undefined);
+  const lastRun = useRef<{ companyId: string; path: string; entries: UploadEntry[] }>(undefined);
   const latest = useRef(options);
   latest.current = options;
 
-  const start = useCallback(async (path: string, entries: UploadEntry[]) => {
+  const run = useCallback(async (companyId: string, path: string, entries: UploadEntry[]) => {
     if (!entries.length) return;
     const problem = checkUpload(entries);
     if (problem) {
       toast.error(problem);
       return;
     }
-    lastRun.current = { path, entries };
+    lastRun.current = { companyId, path, entries };
     const id = ++batch.current;
     setFiles(
       entries.map((e, i) => ({
@@ -51,7 +52,7 @@ export function useUploads(options: {
       })),
     );
     setBusy(true);
-    const { api, companyId, makeXhr } = latest.current;
+    const { api, makeXhr } = latest.current;
     const controller = new AbortController();
     running.current = controller;
     const leaving = warnBeforeLeaving();
@@ -67,7 +68,7 @@ export function useUploads(options: {
           setFiles((list) => list.map((f, i) => (i === index ? { ...f, ...change } : f))),
       });
       for (const t of uploadToasts(outcome)) toast[t.kind](t.message);
-      latest.current.onDone?.(outcome);
+      latest.current.onDone?.(outcome, companyId);
       return outcome;
     } finally {
       leaving();
@@ -76,13 +77,19 @@ export function useUploads(options: {
     }
   }, []);
 
+  /** Uploads into `path` of the company given now. */
+  const start = useCallback(
+    (path: string, entries: UploadEntry[]) => run(latest.current.companyId, path, entries),
+    [run],
+  );
   const cancel = useCallback(() => running.current?.abort(), []);
   const clear = useCallback(() => setFiles([]), []);
+  // Into the company and folder the failed files were meant for, whatever is shown now.
   const retryFailed = useCallback(() => {
-    const run = lastRun.current;
-    if (!run) return;
-    const again = run.entries.filter((_, i) => files[i]?.state === 'failed');
-    if (again.length) void start(run.path, again);
-  }, [files, start]);
+    const last = lastRun.current;
+    if (!last) return;
+    const again = last.entries.filter((_, i) => files[i]?.state === 'failed');
+    if (again.length) void run(last.companyId, last.path, again);
+  }, [files, run]);
   return { files, busy, start, cancel, clear, retryFailed };
 }

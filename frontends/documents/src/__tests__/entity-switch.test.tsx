@@ -1,0 +1,158 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { aCurrentUser, renderWithClient } from '@portico/kit/testing';
+import { act, fireEvent, renderHook, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { documentsApi } from '../api/documents-api.js';
+import { CompanyDocuments } from '../documents/DocumentsRoute.js';
+import { useUploads } from '../upload/useUploads.js';
+import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
+
+const anders = aCompany();
+const baker = aCompany({ id: 'c-2', hash_id: 'h2', name: 'Baker Family Trust', entity_type: 'Trust' });
+const file = (name: string) => new File([new Uint8Array(10)], name, { type: 'application/pdf' });
+
+/** The gateway of an advisor of the firm of both companies, with empty folders and uploads filed. */
+function gateway() {
+  return fakeApi((call: Call) => {
+    if (call.path === '/current_user')
+      return { body: aCurrentUser({ is_advisor: true, firm_access: 'partner' }) };
+    if (call.path === '/current_user_firm') return { body: { id: 'f-1', name: 'Demo CPA', preferences: {} } };
+    if (call.path === '/companies/h1') return { body: anders };
+    if (call.path === '/companies/h2') return { body: baker };
+    if (call.path === '/integrations/get_documents') return { body: { documents: [], path: '/', count: 0 } };
+    if (call.path === '/integrations/upload_links') {
+      const files = call.body.files as { name: string }[];
+      return {
+        body: {
+          links: files.map((f, i) => ({
+            upload_id: `up-${f.name}`,
+            file_name: f.name,
+            url: `http://s3.test/bucket/${i}`,
+            method: 'PUT',
+            headers: {},
+            expires_at: '',
+          })),
+        },
+      };
+    }
+    if (call.path === '/integrations/process_document') {
+      const ids = call.body.uploadIds as string[];
+      return {
+        body: {
+          files: ids.map((id) => ({ upload_id: id, document_name: id.replace('up-', ''), invalid: false })),
+        },
+      };
+    }
+    return undefined;
+  });
+}
+
+/** The documents page, whose entity the test switches as the advisor navigation does (same route). */
+function SwitchableDocuments() {
+  const [hash, setHash] = useState('h1');
+  return (
+    <>
+      <button type="button" onClick={() => setHash('h2')}>
+        Go to Baker
+      </button>
+      <CompanyDocuments companyHash={hash} />
+    </>
+  );
+}
+
+const realXhr = globalThis.XMLHttpRequest;
+beforeEach(() => {
+  FakeXhr.all = [];
+  // The file manager's own PUTs, without a makeXhr of the route.
+  globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
+});
+afterEach(() => {
+  globalThis.XMLHttpRequest = realXhr;
+});
+
+/** The page on company A, with `names` dropped on its list, and company B already known (cached). */
+async function showWithUpload(names: string[]) {
+  const gw = gateway();
+  const view = renderWithClient(<SwitchableDocuments />, gw.client);
+  expect(await screen.findByText('Anders Design LLC')).toBeTruthy();
+  view.queryClient.setQueryData(['documents', 'company', 'h2'], baker);
+  await act(async () => {
+    fireEvent.change(screen.getByLabelText('Drop files to upload'), { target: { files: names.map(file) } });
+  });
+  await waitFor(() => expect(FakeXhr.all).toHaveLength(names.length));
+  return { gw, view };
+}
+
+describe('switching entity on the documents page', () => {
+  it("starts the other entity's file manager afresh: no search, deleted files or upload list of the first", async () => {
+    await showWithUpload(['w2.pdf', '1099.pdf']);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search documents' }), { target: { value: 'w2' } });
+    fireEvent.click(screen.getByRole('switch', { name: 'Include deleted files' }));
+    await act(async () => {
+      (FakeXhr.all[0] as FakeXhr).respond(0);
+      (FakeXhr.all[1] as FakeXhr).respond(200);
+    });
+    expect(await screen.findByRole('button', { name: 'Try the failed file again' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Go to Baker' }));
+    expect(await screen.findByText('Baker Family Trust')).toBeTruthy();
+    expect((screen.getByRole('textbox', { name: 'Search documents' }) as HTMLInputElement).value).toBe('');
+    expect((screen.getByRole('switch', { name: 'Include deleted files' }) as HTMLInputElement).checked).toBe(
+      false,
+    );
+    // A's failed file cannot be sent again from B's page, where it would be filed into B.
+    expect(screen.queryByRole('button', { name: 'Try the failed file again' })).toBeNull();
+    expect(screen.queryByTestId('upload-progress')).toBeNull();
+  });
+
+  it("refreshes the first entity's documents when its upload ends after the switch", async () => {
+    const { gw, view } = await showWithUpload(['w2.pdf']);
+    fireEvent.click(screen.getByRole('button', { name: 'Go to Baker' }));
+    expect(await screen.findByText('Baker Family Trust')).toBeTruthy();
+    const invalidate = jest.spyOn(view.queryClient, 'invalidateQueries');
+    await act(async () => (FakeXhr.all[0] as FakeXhr).respond(200));
+    await waitFor(() => expect(invalidate).toHaveBeenCalled());
+    const process = gw.calls.find((c) => c.path === '/integrations/process_document');
+    expect(process?.body.companyId).toBe('c-1');
+    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([['documents', 'c-1']]);
+  });
+});
+
+describe('an upload run and its company', () => {
+  it('sends the failed files again to the company the upload was started for, and says which when it ends', async () => {
+    const gw = gateway();
+    const api = documentsApi(gw.client);
+    const onDone = jest.fn();
+    const { result, rerender } = renderHook(
+      (props: { companyId: string }) =>
+        useUploads({ api, companyId: props.companyId, makeXhr: makeFakeXhr, onDone }),
+      { initialProps: { companyId: 'c-1' } },
+    );
+    let run: Promise<unknown> | undefined;
+    act(() => {
+      run = result.current.start('/', [
+        { file: file('w2.pdf'), dir: '' },
+        { file: file('1099.pdf'), dir: '' },
+      ]);
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    await act(async () => {
+      (FakeXhr.all[0] as FakeXhr).respond(0);
+      (FakeXhr.all[1] as FakeXhr).respond(200);
+      await run;
+    });
+
+    rerender({ companyId: 'c-2' });
+    FakeXhr.all = [];
+    act(() => result.current.retryFailed());
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    const links = gw.calls.filter((c) => c.path === '/integrations/upload_links');
+    expect(links.at(-1)?.body).toMatchObject({ companyId: 'c-1', files: [{ name: 'w2.pdf' }] });
+    await act(async () => (FakeXhr.all[0] as FakeXhr).respond(200));
+    await waitFor(() => expect(onDone).toHaveBeenCalledTimes(2));
+    const filed = gw.calls.filter((c) => c.path === '/integrations/process_document');
+    expect(filed.map((c) => c.body.companyId)).toEqual(['c-1', 'c-1']);
+    // Told which company each run filed into, to refresh that one.
+    expect(onDone.mock.calls.map(([, companyId]) => companyId)).toEqual(['c-1', 'c-1']);
+  });
+});
