@@ -246,6 +246,15 @@ describe('sign-in and navigation', () => {
     await page.getByRole('option', { name: 'Anders Family Trust' }).click();
     await page.waitForURL((url) => url.pathname.endsWith('/documents') && url.pathname !== first);
     await keepScreenshot(page, 'advisor-entity-switcher');
+    // The recent entities (clients' names) are not left in the browser for the next person.
+    const recentKeys = () =>
+      page.evaluate(() =>
+        Object.keys(localStorage).filter((key) => key.startsWith('portico.recent-entities.')),
+      );
+    expect(await recentKeys()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/signin'));
+    expect(await recentKeys()).toEqual([]);
   });
 
   it('signs the group user in with the advisor navigation of their role (no Drop Link)', async () => {

@@ -6,6 +6,7 @@ import { useLocation } from 'react-router';
 import { EntitySwitcher } from '../layouts/EntitySwitcher.js';
 import {
   entitySwitchPath,
+  forgetRecentEntities,
   RECENT_ENTITIES,
   readRecentEntities,
   rememberEntity,
@@ -30,6 +31,14 @@ describe('recent entities', () => {
     expect(list.map((e) => e.id).slice(0, 3)).toEqual(['c5', 'c12', 'c11']);
     expect(list.filter((e) => e.id === 'c5')).toHaveLength(1);
     expect(readRecentEntities('u2')).toEqual([]);
+  });
+
+  it("forgets a user's recent entities on signing out, and only theirs", () => {
+    rememberEntity('u1', company(1));
+    rememberEntity('u2', company(2));
+    forgetRecentEntities('u1');
+    expect(readRecentEntities('u1')).toEqual([]);
+    expect(readRecentEntities('u2').map((e) => e.id)).toEqual(['c2']);
   });
 
   it('reads nothing from a damaged entry', () => {

@@ -14,6 +14,7 @@ import {
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
+import { forgetRecentEntities } from '../layouts/recent-entities.js';
 import { Realtime } from '../realtime/Realtime.js';
 import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
 import { SignedOutWatcher } from './SignedOutWatcher.js';
@@ -61,9 +62,11 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
       signOut: async () => {
         // Signed out here and in the other tabs first, then the server told: its revocation closes this
         // session's sockets, and a tab still signed in when that arrives would take it for a forced sign-out.
-        const refresh = runtime.session.get()?.refresh_token;
+        const ending = runtime.session.get();
         runtime.session.signOut('user');
         queryClient.clear();
+        if (ending) forgetRecentEntities(ending.user_id);
+        const refresh = ending?.refresh_token;
         if (refresh) {
           await runtime.client
             .post('/sessions/sign_out', { refresh_token: refresh }, { auth: false })

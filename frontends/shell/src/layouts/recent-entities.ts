@@ -45,6 +45,18 @@ export function rememberEntity(
 }
 
 /**
+ * Forgets this user's recent entities in this browser, on signing out: their names (for individuals,
+ * people's names) are not left to the next person at a shared computer.
+ */
+export function forgetRecentEntities(userId: string, storage: Storage = window.localStorage): void {
+  try {
+    storage.removeItem(keyOf(userId));
+  } catch {
+    // Storage refused: nothing was kept either.
+  }
+}
+
+/**
  * Where switching to the entity `hash` leads from `pathname`: the same page of the new entity when on
  * an entity page (/admin/{hash}/documents -> /admin/{new}/documents, without the old one's query, nor
  * what lies below the page: /admin/{hash}/messages/{conversation} names one of the old entity's), else
