@@ -4,6 +4,7 @@ import { accessTokenWith, jsonResponse, sessionTokens } from '@portico/kit/testi
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { type ShellRuntime, ShellRuntimeContext } from '../app/services.js';
 import { Realtime } from '../realtime/Realtime.js';
+import { reconnectDelay } from '../realtime/realtime.js';
 
 /** The part of a WebSocket the realtime code uses, recording what it was opened with. */
 class FakeSocket {
@@ -55,6 +56,8 @@ describe('the realtime socket', () => {
     act(() => socket.onmessage?.({ data: JSON.stringify({ type: 'maintenance_alert', show, text }) }));
 
   beforeEach(() => {
+    // The waits' spread at its middle: the waits below are the doubling ones (reconnectDelay is tested alone).
+    jest.spyOn(Math, 'random').mockReturnValue(0.5);
     (globalThis as { WebSocket?: unknown }).WebSocket = FakeSocket;
     FakeSocket.all = [];
     window.localStorage.clear();
@@ -65,6 +68,7 @@ describe('the realtime socket', () => {
   afterEach(() => {
     session.close();
     jest.useRealTimers();
+    jest.restoreAllMocks();
   });
 
   it('connects with the current token while it is valid', async () => {
@@ -130,6 +134,43 @@ describe('the realtime socket', () => {
     expect(await waitsBeforeNext(0)).toBe(4_000);
     expect(await waitsBeforeNext(0)).toBe(8_000);
     expect(await waitsBeforeNext(10_000)).toBe(2_000);
+  });
+
+  it('drops the socket when the browser goes offline, and opens one at once when it is back', async () => {
+    jest.useFakeTimers();
+    session.set({ ...sessionTokens(1), expires_in: 900 });
+    mount();
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(0);
+    });
+    const first = FakeSocket.all[0] as FakeSocket;
+    act(() => first.onopen?.());
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(first.closed).toBe(true);
+    // Back a moment later: no wait for the next try.
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(100);
+      window.dispatchEvent(new Event('online'));
+      await jest.advanceTimersByTimeAsync(0);
+    });
+    expect(FakeSocket.all).toHaveLength(2);
+    // The dropped socket's late close starts nothing more, and one socket is kept while one is open.
+    act(() => first.onclose?.({ code: 1006 }));
+    await act(async () => {
+      window.dispatchEvent(new Event('online'));
+      await jest.advanceTimersByTimeAsync(5_000);
+    });
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
+  it('spreads the waits before reconnecting by half either way, doubling from 2 s up to 30 s', () => {
+    expect([1, 2, 3, 4, 5, 6].map((n) => reconnectDelay(n, () => 0.5))).toEqual([
+      2_000, 4_000, 8_000, 16_000, 30_000, 30_000,
+    ]);
+    expect(reconnectDelay(1, () => 0)).toBe(1_000);
+    expect(reconnectDelay(5, () => 0.999)).toBeCloseTo(44_970);
   });
 
   it('signs out when its session ends, not when a session that another took the place of ends', async () => {

@@ -24,12 +24,20 @@ export function realtimeUrl(apiUrl: string, origin = window.location.origin): st
   return url.toString();
 }
 
+/** The wait before reconnection `attempt` (1, 2, ...): doubling from 2 s to 30 s, spread by half either way. */
+export function reconnectDelay(attempt: number, random = Math.random): number {
+  // Spread, so the sockets a gateway rollout closes all at once do not all come back at the same moment.
+  return Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)) * (0.5 + random());
+}
+
 /**
  * Keeps a socket to the gateway open while signed in, reconnecting with backoff. The token travels as
  * a WebSocket subprotocol entry (the gateway also accepts ?access_token=), so it stays out of URLs and
  * access logs. `getToken` is asked before each connection and refreshes an expired token: a socket
  * is never answered 401 the way an API call is, so a tab idle past its token's life reconnected with
- * it until some call refreshed it. Returns a function that closes it for good.
+ * it until some call refreshed it. The browser going offline drops the socket (after a network change
+ * it can stay open but dead, and what the gateway sends meanwhile is lost); coming back online opens
+ * one at once instead of at the end of a wait of up to 30 s. Returns a function that closes it for good.
  */
 export function connectRealtime(
   apiUrl: string,
@@ -37,6 +45,7 @@ export function connectRealtime(
   handlers: RealtimeHandlers,
 ) {
   let socket: WebSocket | undefined;
+  let connecting = false;
   let stopped = false;
   let attempt = 0;
   let openedAt: number | undefined;
@@ -44,9 +53,11 @@ export function connectRealtime(
 
   const retry = () => {
     attempt += 1;
-    timer = setTimeout(open, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)));
+    timer = setTimeout(open, reconnectDelay(attempt));
   };
   const open = async () => {
+    if (stopped || socket || connecting) return;
+    connecting = true;
     let token: string | undefined;
     try {
       token = await getToken();
@@ -54,22 +65,26 @@ export function connectRealtime(
       // The token could not be refreshed now (offline, the service away): try again later.
       if (!stopped) retry();
       return;
+    } finally {
+      connecting = false;
     }
-    if (stopped || !token) return;
+    if (stopped || !token || socket) return;
     const socketToken = token;
-    socket = new WebSocket(realtimeUrl(apiUrl), [REALTIME_PROTOCOL, token]);
-    socket.onopen = () => {
+    const opened = new WebSocket(realtimeUrl(apiUrl), [REALTIME_PROTOCOL, token]);
+    socket = opened;
+    opened.onopen = () => {
       openedAt = Date.now();
       handlers.onOpen?.();
     };
-    socket.onmessage = (event) => {
+    opened.onmessage = (event) => {
       try {
         handlers.onMessage(JSON.parse(String(event.data)) as RealtimeMessage, socketToken);
       } catch {
         // not a message of ours
       }
     };
-    socket.onclose = (event) => {
+    opened.onclose = (event) => {
+      if (socket === opened) socket = undefined;
       if (stopped) return;
       if (event.code === SIGNED_OUT_CLOSE_CODE) {
         handlers.onSignedOut(socketToken);
@@ -82,10 +97,30 @@ export function connectRealtime(
       retry();
     };
   };
+  const wentOffline = () => {
+    const dropped = socket;
+    if (!dropped) return;
+    socket = undefined;
+    openedAt = undefined;
+    // Not waited for: a closing handshake over a dead network ends when the browser gives up on it.
+    dropped.onclose = null;
+    dropped.close(1000, 'offline');
+    // Tried again in a while too, in case the browser never says it is back.
+    if (!stopped) retry();
+  };
+  const cameOnline = () => {
+    clearTimeout(timer);
+    attempt = 0;
+    void open();
+  };
+  window.addEventListener('offline', wentOffline);
+  window.addEventListener('online', cameOnline);
   void open();
   return () => {
     stopped = true;
     clearTimeout(timer);
+    window.removeEventListener('offline', wentOffline);
+    window.removeEventListener('online', cameOnline);
     socket?.close(1000, 'closed by the page');
   };
 }
