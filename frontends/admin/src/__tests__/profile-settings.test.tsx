@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CURRENT_PASSWORD_MESSAGES, EMAIL_CONFIRMED } from '@portico/kit';
+import { CURRENT_PASSWORD_MESSAGES, EMAIL_CONFIRMED, useCurrentUser } from '@portico/kit';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import ProfileSettingsRoute from '../profile-settings/ProfileSettingsRoute.js';
@@ -18,6 +18,11 @@ function Address() {
   return <output data-testid="address">{pathname + search}</output>;
 }
 
+/** The phone in the current-user cache as the page renders it, to wait for a save to reach the page. */
+function SavedPhone() {
+  return <output data-testid="saved-phone">{useCurrentUser().data?.phone_number}</output>;
+}
+
 function renderSettings(
   user = aUser(),
   reply: (c: Call) => { status?: number; body: unknown } | undefined = () => undefined,
@@ -27,6 +32,7 @@ function renderSettings(
     <>
       <ProfileSettingsRoute basePath="/admin-profile" />
       <Address />
+      <SavedPhone />
     </>,
     (c) =>
       reply(c) ??
@@ -79,6 +85,21 @@ describe('advisor Profile Settings', () => {
       phone_number: '4155550100',
       current_password: 'Old-Pass-1234',
     });
+    // The saved user, new phone and all, reaches the page and starts Contact again from it; the dialog
+    // stays open through that until the user closes it.
+    await waitFor(() => expect(screen.getByTestId('saved-phone').textContent).toBe('4155550100'));
+    expect(
+      await section('settings-contact').findByText('Waiting for confirmation of fiona@new.test'),
+    ).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Confirm your new email' }).textContent).toContain(
+      'fiona@new.test',
+    );
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Confirm your new email' })).getByRole('button', {
+        name: 'OK',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm your new email' })).toBeNull());
   });
 
   it('asks a user who signs in with a password for none while the contact is unchanged', async () => {

@@ -1,4 +1,5 @@
 import {
+  EmailConfirmationDialog,
   Loader,
   type RemoteRouteProps,
   Stack,
@@ -6,6 +7,7 @@ import {
   useCurrentUser,
   useEmailConfirmationLink,
 } from '@portico/kit';
+import { useState } from 'react';
 import {
   ContactSection,
   NameSection,
@@ -21,6 +23,9 @@ import {
 export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
   useEmailConfirmationLink();
   const user = useCurrentUser();
+  // Held here, not in Contact: the save that sends the link also puts the new phone in the saved user,
+  // which starts Contact again, and the dialog must stay until the user closes it.
+  const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
   if (!user.data) return <Loader aria-label="Loading" />;
   const me = user.data;
   return (
@@ -32,10 +37,15 @@ export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
       {/* Each section keeps its own copy of the fields it edits: one saved elsewhere on the page (the
           sign-in method's phone is the contact phone) starts it again from the saved values, or its next
           save would send back what the other replaced. */}
-      <ContactSection key={`${me.email} ${me.phone_number}`} user={me} />
+      <ContactSection
+        key={`${me.email} ${me.phone_number}`}
+        user={me}
+        onConfirmationSent={setConfirmationTo}
+      />
       <OutOfOfficeSection user={me} />
       <SignInMethodSection key={`${me.preferred_sign_in_method} ${me.phone_number}`} user={me} />
       <TwoFactorSection user={me} />
+      <EmailConfirmationDialog to={confirmationTo} onClose={() => setConfirmationTo(null)} />
     </Stack>
   );
 }

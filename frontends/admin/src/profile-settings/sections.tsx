@@ -6,7 +6,6 @@ import {
   type CurrentUser,
   changesHowAccountIsReached,
   confirmsWithPassword,
-  EmailConfirmationDialog,
   errorMessage,
   Group,
   isApiError,
@@ -120,14 +119,20 @@ export function NameSection({ user }: { user: CurrentUser }) {
   );
 }
 
-export function ContactSection({ user }: { user: CurrentUser }) {
+export function ContactSection({
+  user,
+  onConfirmationSent,
+}: {
+  user: CurrentUser;
+  /** A save sent a confirmation link to this new address (the page shows the dialog that says so). */
+  onConfirmationSent: (to: string) => void;
+}) {
   const [email, setEmail] = useState(user.email);
   const [phone, setPhone] = useState(phoneDigits(user.phone_number));
   const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; phone_number?: string; current_password?: string }>(
     {},
   );
-  const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
   // A new email or phone of the user's own is confirmed with the password they sign in with.
   const asksPassword =
     confirmsWithPassword(user) && changesHowAccountIsReached(user, { email, phone_number: phone });
@@ -138,7 +143,7 @@ export function ContactSection({ user }: { user: CurrentUser }) {
         setPhone(phoneDigits(r.user.phone_number));
       }
       setCurrentPassword('');
-      if (r.email_confirmation_sent) setConfirmationTo(r.user?.pending_email || email.trim());
+      if (r.email_confirmation_sent) onConfirmationSent(r.user?.pending_email || email.trim());
     },
     onFields: (f) =>
       setErrors({ email: f.email, phone_number: f.phone_number, current_password: f.current_password }),
@@ -188,7 +193,6 @@ export function ContactSection({ user }: { user: CurrentUser }) {
           </Group>
         </Stack>
       </form>
-      <EmailConfirmationDialog to={confirmationTo} onClose={() => setConfirmationTo(null)} />
     </Section>
   );
 }

@@ -16,6 +16,30 @@ describe('toast duration', () => {
   });
 });
 
+/** How long a closing toast takes to leave: the kit's notifications have no exit transition in tests. */
+const EXIT_TRANSITION_MS = 0;
+
+/**
+ * Moves the clock `ms` on, then runs what that made due at that moment without moving it further: a toast
+ * that auto-closed by then starts its exit only once React has rendered the close, so without this it
+ * would still be in the page and pass for shown.
+ */
+function advance(ms: number) {
+  act(() => jest.advanceTimersByTime(ms));
+  act(() => jest.advanceTimersByTime(0));
+}
+
+/**
+ * Exactly: `text` still shows 1 ms before `duration` has passed, and is gone once `duration` and the
+ * exit transition have, so a toast that closed early fails as one that stayed longer does.
+ */
+function expectShownFor(text: string, duration: number) {
+  advance(duration - 1);
+  expect(screen.queryByText(text)).not.toBeNull();
+  advance(1 + EXIT_TRANSITION_MS);
+  expect(screen.queryByText(text)).toBeNull();
+}
+
 describe('toast', () => {
   beforeEach(() => {
     jest.useFakeTimers();
@@ -43,11 +67,7 @@ describe('toast', () => {
     act(() => {
       toast.success('Profile updated successfully');
     });
-    act(() => jest.advanceTimersByTime(3900));
-    expect(screen.queryByText('Profile updated successfully')).not.toBeNull();
-    act(() => jest.advanceTimersByTime(200));
-    act(() => jest.runOnlyPendingTimers());
-    expect(screen.queryByText('Profile updated successfully')).toBeNull();
+    expectShownFor('Profile updated successfully', 4000);
   });
 
   it('keeps a long message 50 ms per character', () => {
@@ -56,11 +76,7 @@ describe('toast', () => {
     act(() => {
       toast.error(long);
     });
-    act(() => jest.advanceTimersByTime(5900));
-    expect(screen.queryByText(long)).not.toBeNull();
-    act(() => jest.advanceTimersByTime(200));
-    act(() => jest.runOnlyPendingTimers());
-    expect(screen.queryByText(long)).toBeNull();
+    expectShownFor(long, 6000);
   });
 
   it('keeps a pending notice with a spinner until its work ends, then says how, in its place', () => {
@@ -79,10 +95,8 @@ describe('toast', () => {
     const ended = screen.getByText('Your zip file is ready: Home.zip').closest('[data-toast]') as HTMLElement;
     expect(ended.getAttribute('data-toast')).toBe('success');
     expect(ended.querySelector('.mantine-Notification-loader')).toBeNull();
-    // Then it closes as any toast of its length does.
-    act(() => jest.advanceTimersByTime(4100));
-    act(() => jest.runOnlyPendingTimers());
-    expect(screen.queryByText('Your zip file is ready: Home.zip')).toBeNull();
+    // Then it closes as any toast of its length does, timed from when the work ended.
+    expectShownFor('Your zip file is ready: Home.zip', 4000);
   });
 
   it('says how the work ended in a toast of its own when the pending notice was closed', () => {
@@ -92,7 +106,7 @@ describe('toast', () => {
       work = toast.pending('Building your zip');
     });
     act(() => screen.getByRole('button', { name: 'Close notification' }).click());
-    act(() => jest.runOnlyPendingTimers());
+    advance(EXIT_TRANSITION_MS);
     expect(screen.queryByText('Building your zip')).toBeNull();
     act(() => work?.done('error', 'There was a problem downloading the folder.'));
     expect(screen.getByRole('alert').textContent).toContain('There was a problem downloading the folder.');
