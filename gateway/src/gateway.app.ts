@@ -86,6 +86,7 @@ export async function configureGatewayApp(
   await registerClientErrorsRateLimit(fastify, {
     windowMs: config.rateLimit.windowMs,
     ipMax: config.rateLimit.clientErrorsIpMax,
+    totalMax: config.rateLimit.clientErrorsTotalMax,
   });
   serveOpenApi(app, buildOpenApiDocument(app));
   await app.init();

@@ -33,14 +33,16 @@ export async function runGateway(config: GatewayConfig, log: Logger): Promise<Ru
     app = await createGatewayApp({ config, nc, log });
     const hub = app.get(RealtimeHub);
     const strategy = app.get(JwtStrategy);
+    const revocations = app.get(RevocationList);
     const realtime = new RealtimeServer(
       hub,
       (token) => strategy.verifyToken(token),
+      revocations,
       log,
       config.realtimePingIntervalMs,
     );
     realtime.attach(app.getHttpServer());
-    const events = await startRealtimeEvents(nc, hub, app.get(RevocationList), log);
+    const events = await startRealtimeEvents(nc, hub, revocations, log);
     await app.listen({ port: config.port, host: config.host });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,6 +1,8 @@
+import { createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Identity } from '@portico/proto';
+import { SignJWT } from 'jose';
 import { type RunningGateway, startGateway } from '../testing/start-gateway.js';
 import { advisorClaims, clientClaims, createTestKey, type TestKey } from './support/keys.js';
 import { fail, ok, respond } from './support/responders.js';
@@ -13,6 +15,7 @@ describe('gateway: access tokens verified against identity keys served over NATS
   let stranger: TestKey;
   const stops: Array<() => void> = [];
   let currentUser: ReturnType<typeof respond>;
+  let jwks: ReturnType<typeof respond>;
 
   const get = (path: string, token?: string) =>
     fetch(`${gateway.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -23,7 +26,8 @@ describe('gateway: access tokens verified against identity keys served over NATS
     key = await createTestKey('key-1');
     impostor = await createTestKey('key-1');
     stranger = await createTestKey('key-unknown');
-    stops.push(respond(nc, Identity.jwks, () => ok({ keys: [key.publicJwk] })).stop);
+    jwks = respond(nc, Identity.jwks, () => ok({ keys: [key.publicJwk] }));
+    stops.push(jwks.stop);
     currentUser = respond(nc, Identity.currentUser, (req) =>
       ok({ id: req.actor?.user_id ?? '', email: 'a@b.co' }),
     );
@@ -90,6 +94,86 @@ describe('gateway: access tokens verified against identity keys served over NATS
     expect((await get('/current_user', 'not.a.jwt')).status).toBe(401);
     const { firm_id: _, ...noFirm } = advisorClaims;
     expect((await get('/current_user', await key.sign(noFirm))).status).toBe(401);
+  });
+
+  describe('refuses, with the same 401 as any bad token, a token of the right key', () => {
+    const unauthorized = { error: 'Unauthorized', message: 'Unauthorized', code: 'unauthenticated' };
+    const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const now = () => Math.floor(Date.now() / 1000);
+    const claims = () => ({
+      ...advisorClaims,
+      iss: 'portico-identity',
+      aud: 'portico',
+      iat: now(),
+      exp: now() + 900,
+    });
+    const expectRefused = async (token: string) => {
+      const res = await get('/current_user', token);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual(unauthorized);
+    };
+
+    it('for another audience', async () => {
+      await expectRefused(await key.sign(advisorClaims, { audience: 'another-app' }));
+    });
+
+    it('from another issuer', async () => {
+      await expectRefused(await key.sign(advisorClaims, { issuer: 'someone-else' }));
+    });
+
+    it('not valid yet (nbf in the future)', async () => {
+      await expectRefused(await key.sign(advisorClaims, { notBefore: now() + 3_600 }));
+    });
+
+    it('signed with HS256 keyed with the public key itself (algorithm confusion)', async () => {
+      const publicPem = createPublicKey({ key: key.publicJwk, format: 'jwk' })
+        .export({ type: 'spki', format: 'pem' })
+        .toString();
+      for (const secret of [publicPem, JSON.stringify(key.publicJwk)]) {
+        const token = await new SignJWT(claims())
+          .setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' })
+          .sign(new TextEncoder().encode(secret));
+        await expectRefused(token);
+      }
+    });
+
+    it('unsigned (alg none)', async () => {
+      for (const alg of ['none', 'None', 'NONE']) {
+        const header = base64url({ alg, kid: key.kid, typ: 'JWT' });
+        await expectRefused(`${header}.${base64url(claims())}.`);
+      }
+    });
+  });
+
+  it('takes the client address from the connection, not X-Forwarded-For, by default (TRUST_PROXY false)', async () => {
+    const res = await fetch(`${gateway.url}/current_user`, {
+      headers: { authorization: `Bearer ${await key.sign(advisorClaims)}`, 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(res.status).toBe(200);
+    expect(currentUser.received.at(-1)?.headers?.get('x-portico-client-ip')).toBe('127.0.0.1');
+  });
+
+  it('serves the JWKS from the keys it verifies with, without asking identity on every request', async () => {
+    const fetchesBefore = jwks.received.length;
+    for (let i = 0; i < 3; i++) {
+      const res = await get('/.well-known/jwks.json');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(await res.json()).toEqual({
+        keys: [
+          expect.objectContaining({
+            kid: 'key-1',
+            kty: 'EC',
+            crv: 'P-256',
+            x: key.publicJwk.x,
+            y: key.publicJwk.y,
+          }),
+        ],
+      });
+    }
+    // The gateway already knows the keys from the tokens verified above.
+    expect(fetchesBefore).toBeGreaterThan(0);
+    expect(jwks.received.length).toBe(fetchesBefore);
   });
 
   it('answers 403 when the role or firm access the route declares is missing', async () => {

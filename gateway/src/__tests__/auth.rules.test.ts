@@ -210,6 +210,31 @@ describe('JWKS cache', () => {
     await cache.keyFor('a');
     expect(fetches).toBe(4);
   });
+
+  it('serves the published set from memory, refreshed in the background past its age', async () => {
+    const t = setup([jwkOf('a')]);
+    // Nothing known and identity away: the caller's 503.
+    t.fail(true);
+    await expect(t.cache.publishedKeys()).rejects.toMatchObject({ status: 503 });
+    t.fail(false);
+    const [first] = await t.cache.publishedKeys();
+    expect(first?.kid).toBe('a');
+    for (let i = 0; i < 5; i++) await t.cache.publishedKeys();
+    expect(t.fetches()).toBe(2);
+    // The same set the tokens are verified with: known to the route once a token needed it.
+    await t.cache.keyFor('a');
+    expect(t.fetches()).toBe(2);
+    t.publish([jwkOf('b')]);
+    t.advance(600_001);
+    expect((await t.cache.publishedKeys()).map((k) => k.kid)).toEqual(['a']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await t.cache.publishedKeys()).map((k) => k.kid)).toEqual(['b']);
+    expect(t.fetches()).toBe(3);
+    // A failed refresh keeps the set it has.
+    t.fail(true);
+    t.advance(600_001);
+    await expect(t.cache.publishedKeys()).resolves.toHaveLength(1);
+  });
 });
 
 describe('revocations', () => {

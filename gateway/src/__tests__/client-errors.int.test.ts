@@ -62,8 +62,8 @@ describe('gateway: errors of the portal pages reported by the browser (POST /cli
     await nc.drain();
   });
 
-  it('logs a crash the user saw as an error, with its trace id and without the query of the page', async () => {
-    const res = await report(crash);
+  it("logs a signed-in user's crash as an error, with its trace id and without the query of the page", async () => {
+    const res = await report(crash, { authorization: `Bearer ${await key.sign(clientClaims)}` });
     expect(res.status).toBe(204);
     const traceId = res.headers.get('x-trace-id');
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -72,6 +72,19 @@ describe('gateway: errors of the portal pages reported by the browser (POST /cli
         level: 'error',
         trace_id: traceId,
         user_agent: 'TestBrowser/1.0',
+        user_id: 'user-client',
+        client_error: { ...crash, page: '/documents/abc' },
+      }),
+    ]);
+  });
+
+  it('logs an anonymous crash as a warning, as anyone can send one', async () => {
+    const res = await report(crash);
+    expect(res.status).toBe(204);
+    expect(reports()).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        trace_id: res.headers.get('x-trace-id'),
         client_error: { ...crash, page: '/documents/abc' },
       }),
     ]);
@@ -86,8 +99,17 @@ describe('gateway: errors of the portal pages reported by the browser (POST /cli
       expect((await report(crash, { authorization: `Bearer ${token}` })).status).toBe(204);
     const logged = reports();
     expect(logged).toHaveLength(4);
-    expect(logged[0]).toMatchObject({ user_id: 'user-client', firm_id: 'firm-1', role: 'client' });
-    for (const line of logged.slice(1)) expect(line).not.toHaveProperty('user_id');
+    expect(logged[0]).toMatchObject({
+      level: 'error',
+      user_id: 'user-client',
+      firm_id: 'firm-1',
+      role: 'client',
+    });
+    // Without a user they are anonymous reports: warnings.
+    for (const line of logged.slice(1)) {
+      expect(line).not.toHaveProperty('user_id');
+      expect(line.level).toBe('warn');
+    }
   });
 
   it('logs an error no screen caught as a warning (it may come from a browser extension)', async () => {
@@ -112,6 +134,13 @@ describe('gateway: errors of the portal pages reported by the browser (POST /cli
       area: 'Area must be a remote name',
       stack: 'Must be at most 8000 characters',
     });
+    expect(reports()).toEqual([]);
+  });
+
+  it('refuses a report over 32 KB with 413 (the gateway takes 1 MB elsewhere), and logs nothing of it', async () => {
+    const res = await report({ ...crash, stack: 'x'.repeat(33 * 1024) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large' });
     expect(reports()).toEqual([]);
   });
 

@@ -51,6 +51,27 @@ describe('error mapping', () => {
     });
   });
 
+  it("hides an internal service error's own message behind the generic 500, keeping its trace id", () => {
+    const fromService = new AppError(
+      'internal',
+      'pg_failed',
+      'relation "sessions" does not exist (refresh.ts:42)',
+      {
+        traceId: 'service-trace',
+        fields: { token: 'abc' },
+      },
+    );
+    const response = toErrorResponse(fromService);
+    expect(response).toMatchObject({ status: 500, unexpected: true, headers: {} });
+    expect(response.body).toEqual({
+      error: 'Something went wrong',
+      message: 'Something went wrong',
+      code: 'internal',
+      trace_id: 'service-trace',
+    });
+    expect(toErrorResponse(fromService, 'gateway-trace').body.trace_id).toBe('gateway-trace');
+  });
+
   it('gives framework errors the same body shape', () => {
     expect(toErrorResponse(new NotFoundException('Cannot GET /nope')).body).toEqual({
       error: 'Not found',

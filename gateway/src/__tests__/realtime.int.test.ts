@@ -1,10 +1,14 @@
+import { createServer } from 'node:http';
 import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type JetStreamClient, jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ensureEventStream } from '@portico/platform';
+import { type Actor, createLogger, ensureEventStream } from '@portico/platform';
 import { Identity, IdentityEvents, NotificationsEvents } from '@portico/proto';
 import WebSocket from 'ws';
+import { RevocationList } from '../auth/revocations.js';
+import { RealtimeHub } from '../realtime/realtime.hub.js';
+import { RealtimeServer } from '../realtime/realtime.server.js';
 import { type RunningGateway, startGateway } from '../testing/start-gateway.js';
 import { advisorClaims, clientClaims, createTestKey, type TestKey } from './support/keys.js';
 import { ok, respond } from './support/responders.js';
@@ -200,5 +204,53 @@ describe('gateway: realtime socket fed by JetStream events', () => {
     // The gateway is still there for the next one.
     const again = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(advisorClaims)));
     again.ws.close();
+  });
+});
+
+describe('realtime socket of a session revoked while its token is verified', () => {
+  it('is closed with 4401 as it opens, not kept open until its token expires', async () => {
+    const key = await createTestKey('race-key');
+    const hub = new RealtimeHub();
+    const revocations = new RevocationList();
+    const actor = (sessionId: string): Actor => ({
+      user_id: 'racing-user',
+      firm_id: 'firm-1',
+      role: 'client',
+      readonly_access: false,
+      session_id: sessionId,
+    });
+    // Verification takes a while (a key fetch from identity); the session's sign-out arrives meanwhile.
+    const verify = async (token: string): Promise<Actor> => {
+      const sessionId = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).sid;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (sessionId === 'signed-out') {
+        revocations.revokeSession(sessionId);
+        hub.signOutSession('racing-user', sessionId);
+      }
+      return actor(sessionId);
+    };
+    const server = createServer();
+    const realtime = new RealtimeServer(hub, verify, revocations, createLogger('gateway', 'silent'), 30_000);
+    realtime.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/realtime`;
+    try {
+      const revoked = await openSocket(
+        url,
+        withToken(await key.sign({ ...clientClaims, sid: 'signed-out' })),
+      );
+      const stillOpen = new Promise((resolve) => setTimeout(() => resolve({ code: 'still open' }), 2_000));
+      expect(await Promise.race([revoked.closed, stillOpen])).toEqual({ code: 4401 });
+      // A session that was not revoked meanwhile stays open.
+      const kept = await openSocket(url, withToken(await key.sign({ ...clientClaims, sid: 'still-in' })));
+      expect(kept.ws.readyState).toBe(WebSocket.OPEN);
+      expect(hub.size).toBe(1);
+      kept.ws.close();
+      await kept.closed;
+    } finally {
+      realtime.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

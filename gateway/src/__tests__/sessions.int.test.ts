@@ -1,8 +1,11 @@
 import '@portico/platform/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { createLogger } from '@portico/platform';
 import { Identity } from '@portico/proto';
+import { loadGatewayConfig } from '../config/gateway.config.js';
 import { isPublicUploadRoute } from '../rate-limit/public-upload-rate-limit.js';
+import { runGateway } from '../run-gateway.js';
 import { type RunningGateway, startGateway } from '../testing/start-gateway.js';
 import { fail, ok, respond } from './support/responders.js';
 
@@ -14,6 +17,8 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
   let exchange: ReturnType<typeof respond>;
   let twoFactor: ReturnType<typeof respond>;
   let authLink: ReturnType<typeof respond>;
+  const logged: Array<Record<string, unknown>> = [];
+  const INTERNAL_DETAILS = 'relation "refresh_tokens" does not exist at refresh.repository.ts:42';
 
   type Json = Record<string, unknown> & { fields?: unknown; trace_id?: string; error?: string };
   const json = async (res: Response) => (await res.json()) as Json;
@@ -44,21 +49,28 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
     authLink = respond(nc, Identity.sendAuthLink, () => ok({ sent_to: 'j***@example.com' }));
     stops.push(lookup.stop, exchange.stop, twoFactor.stop, authLink.stop);
     stops.push(respond(nc, Identity.forgotPassword, () => ({ delayMs: 2_000, response: {} })).stop);
+    // A service's internal error carrying its details, as one that builds its own AppError may send.
     stops.push(
       respond(nc, Identity.refresh, () =>
-        fail({ kind: 'internal', code: 'internal', message: 'Something went wrong' }),
+        fail({ kind: 'internal', code: 'pg_failed', message: INTERNAL_DETAILS, fields: { token: 'r' } }),
       ).stop,
     );
-    gateway = await startGateway({
-      natsUrl,
-      env: {
-        REQUEST_TIMEOUT_MS: '400',
-        RATE_LIMIT_IP_MAX: '1000',
-        RATE_LIMIT_ACCOUNT_MAX: '3',
-        BODY_LIMIT_BYTES: '2048',
-        CORS_ORIGINS: 'https://portal.example.com',
+    const config = loadGatewayConfig({
+      NATS_URL: natsUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      REQUEST_TIMEOUT_MS: '400',
+      RATE_LIMIT_IP_MAX: '1000',
+      RATE_LIMIT_ACCOUNT_MAX: '3',
+      BODY_LIMIT_BYTES: '2048',
+      CORS_ORIGINS: 'https://portal.example.com',
+    });
+    const log = createLogger('gateway', 'warn', {
+      write: (chunk: string) => {
+        logged.push(JSON.parse(chunk) as Record<string, unknown>);
       },
     });
+    gateway = await runGateway(config, log);
   });
 
   afterAll(async () => {
@@ -161,12 +173,31 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
     expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
   });
 
-  it('hides an internal failure behind a generic 500 with the trace id', async () => {
+  it('answers 503 for the JWKS while identity cannot be reached and no key set is known', async () => {
+    const res = await fetch(`${gateway.url}/.well-known/jwks.json`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'service_unavailable' });
+  });
+
+  it("hides a service's internal failure behind a generic 500 with the trace id, its details in the log", async () => {
     const res = await post('/sessions/refresh', { refresh_token: 'r' });
     expect(res.status).toBe(500);
     const body = await json(res);
-    expect(body).toMatchObject({ error: 'Something went wrong' });
-    expect(body.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(body).toEqual({
+      error: 'Something went wrong',
+      message: 'Something went wrong',
+      code: 'internal',
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    expect(JSON.stringify(body)).not.toContain('refresh_tokens');
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        msg: 'Request failed',
+        trace_id: body.trace_id,
+        err: expect.objectContaining({ message: INTERNAL_DETAILS, code: 'pg_failed' }),
+      }),
+    );
   });
 
   it('continues the caller trace to the service and into the error body', async () => {

@@ -28,6 +28,8 @@ export interface JwksCacheOptions {
  */
 export class JwksCache {
   private keys = new Map<string, KeyObject>();
+  /** The set as identity last published it, served at the JWKS route. */
+  private published: readonly PublicJwk[] = [];
   private fetchedAt = 0;
   private lastUnknownRefresh = Number.NEGATIVE_INFINITY;
   private lastFailure = Number.NEGATIVE_INFINITY;
@@ -47,10 +49,10 @@ export class JwksCache {
   async keyFor(kid: string | undefined): Promise<KeyObject> {
     if (!kid) throw unauthenticated();
     if (this.fetchedAt === 0) await this.refresh();
-    else if (this.now() - this.fetchedAt > this.options.maxAgeMs && this.mayRetry()) {
-      const refreshing = this.refresh().catch(() => undefined);
+    else {
+      const refreshing = this.refreshIfOld();
       // A known kid does not wait for it; an unknown one does (it may be a new key).
-      if (!this.keys.has(kid)) await refreshing;
+      if (refreshing && !this.keys.has(kid)) await refreshing;
     }
     let key = this.keys.get(kid);
     if (!key && this.now() - this.lastUnknownRefresh >= this.options.refreshMinIntervalMs) {
@@ -60,6 +62,23 @@ export class JwksCache {
     }
     if (!key) throw unauthenticated();
     return key;
+  }
+
+  /**
+   * The key set as identity published it, for the JWKS route: from memory, fetched the first time (a
+   * failure then is the caller's 503) and refreshed in the background past its age, like the keys. The
+   * route made a request to identity on every hit, which anyone could repeat.
+   */
+  async publishedKeys(): Promise<readonly PublicJwk[]> {
+    if (this.fetchedAt === 0) await this.refresh();
+    else void this.refreshIfOld();
+    return this.published;
+  }
+
+  /** Starts a refresh of a set past its age (unless one failed within the interval); never rejects. */
+  private refreshIfOld(): Promise<void> | undefined {
+    if (this.now() - this.fetchedAt <= this.options.maxAgeMs || !this.mayRetry()) return undefined;
+    return this.refresh().catch(() => undefined);
   }
 
   /** Fetches the key set; concurrent callers share one request. */
@@ -96,6 +115,7 @@ export class JwksCache {
       }
     }
     this.keys = keys;
+    this.published = jwks;
     this.fetchedAt = this.now();
   }
 }

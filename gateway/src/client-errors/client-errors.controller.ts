@@ -1,5 +1,11 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiNoContentResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import type { Logger } from '@portico/platform';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators.js';
@@ -31,7 +37,8 @@ export class ClientErrorsController {
   @Public()
   @ApiOperation({ summary: 'Report an error of a portal page in the browser (written to the log)' })
   @ApiNoContentResponse({ description: 'Written to the log' })
-  @ApiTooManyRequestsResponse({ description: 'Too many reports from this address' })
+  @ApiPayloadTooLargeResponse({ description: 'A report over 32 KB' })
+  @ApiTooManyRequestsResponse({ description: 'Too many reports from this address, or from everyone' })
   async report(@ValidBody(clientErrorBody) body: ClientErrorBody, @Req() request: FastifyRequest) {
     const caller = callerOf(request);
     const actor = request.headers.authorization
@@ -42,7 +49,9 @@ export class ClientErrorsController {
       user_agent: caller.userAgent,
       ...(actor ? { user_id: actor.user_id, firm_id: actor.firm_id, role: actor.role } : {}),
     };
-    if (SEEN_BY_USER.has(body.kind)) this.log.error(line, 'Error in a browser');
+    // Only a signed-in user's crash is an `error` (what alerts watch): anyone can send an anonymous
+    // report, so a script could otherwise raise alerts at will.
+    if (actor && SEEN_BY_USER.has(body.kind)) this.log.error(line, 'Error in a browser');
     else this.log.warn(line, 'Error in a browser');
   }
 }

@@ -27,6 +27,8 @@ export const gatewayEnv = {
   RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX: z.coerce.number().int().min(1).default(30),
   /** Per address, reports of errors in the browser (POST /client_errors). */
   RATE_LIMIT_CLIENT_ERRORS_IP_MAX: z.coerce.number().int().min(1).default(30),
+  /** From all addresses together, reports of errors in the browser (anyone may send them). */
+  RATE_LIMIT_CLIENT_ERRORS_TOTAL_MAX: z.coerce.number().int().min(1).default(600),
   /** Shortest time between two JWKS refreshes caused by an unknown key id. */
   JWKS_REFRESH_MIN_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** Keys are fetched again after this age even when every kid is known (rotation). */
@@ -55,6 +57,7 @@ export interface GatewayConfig {
     accountMax: number;
     publicUploadIpMax: number;
     clientErrorsIpMax: number;
+    clientErrorsTotalMax: number;
     sessionUpkeepIpMax: number;
   };
   jwks: { refreshMinIntervalMs: number; maxAgeMs: number };
@@ -92,6 +95,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       sessionUpkeepIpMax: e.RATE_LIMIT_SESSION_UPKEEP_IP_MAX,
       publicUploadIpMax: e.RATE_LIMIT_PUBLIC_UPLOAD_IP_MAX,
       clientErrorsIpMax: e.RATE_LIMIT_CLIENT_ERRORS_IP_MAX,
+      clientErrorsTotalMax: e.RATE_LIMIT_CLIENT_ERRORS_TOTAL_MAX,
     },
     jwks: { refreshMinIntervalMs: e.JWKS_REFRESH_MIN_INTERVAL_MS, maxAgeMs: e.JWKS_MAX_AGE_MS },
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,

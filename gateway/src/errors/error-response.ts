@@ -32,25 +32,37 @@ const HTTP_MESSAGES: Record<number, { code: string; message: string }> = {
 };
 
 /**
- * Maps anything a route can throw to its status and body. An AppError keeps its user-facing message;
- * an unknown error becomes a generic 500 with the trace id and nothing else.
+ * Maps anything a route can throw to its status and body. An AppError keeps its user-facing message,
+ * except an internal one: whatever a service put in it (a query, a path, a stack) stays in the log, and
+ * the caller gets the generic 500 with the trace id, as for an unknown error.
  */
 export function toErrorResponse(err: unknown, traceId?: string): ErrorResponse {
   const withTrace = (body: ErrorBody): ErrorBody => (traceId ? { ...body, trace_id: traceId } : body);
+  if (err instanceof AppError && err.kind === 'internal') {
+    return {
+      status: err.status,
+      headers: {},
+      unexpected: true,
+      body: withTrace({
+        error: GENERIC_ERROR_MESSAGE,
+        message: GENERIC_ERROR_MESSAGE,
+        code: 'internal',
+        ...(err.extra.traceId && !traceId ? { trace_id: err.extra.traceId } : {}),
+      }),
+    };
+  }
   if (err instanceof AppError) {
     const headers: Record<string, string> = {};
     if (err.kind === 'too_many_requests') headers['retry-after'] = String(err.extra.retryAfterSeconds ?? 60);
-    const message = err.message;
     return {
       status: err.status,
       headers,
-      unexpected: err.kind === 'internal',
+      unexpected: false,
       body: withTrace({
-        error: message,
-        message,
+        error: err.message,
+        message: err.message,
         code: err.code,
         ...(err.extra.fields ? { fields: err.extra.fields } : {}),
-        ...(err.kind === 'internal' && err.extra.traceId && !traceId ? { trace_id: err.extra.traceId } : {}),
       }),
     };
   }

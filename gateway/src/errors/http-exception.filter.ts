@@ -15,8 +15,16 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const traceId = currentTraceId();
     const response = toErrorResponse(exception, traceId);
     if (response.unexpected) {
+      // The details the caller does not see (an internal AppError's own message among them), under the
+      // trace id the caller got (the service's when this request has none).
+      const { trace_id } = response.body;
       this.log.error(
-        { err: exception, method: request.method, url: request.routeOptions?.url ?? request.url },
+        {
+          err: exception,
+          method: request.method,
+          url: request.routeOptions?.url ?? request.url,
+          ...(trace_id ? { trace_id } : {}),
+        },
         'Request failed',
       );
     }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { enforce, limitRoutes } from './route-limits.js';
+import { clientKey } from './client-key.js';
+import { createLimiter, enforce, limitRoutes } from './route-limits.js';
 
 export interface PublicUploadRateLimitOptions {
   windowMs: number;
-  /** Requests per window from one client address to the public drop-off routes, all of them together. */
+  /** Requests per window from one client address (clientKey) to the public drop-off routes, all together. */
   ipMax: number;
 }
 
@@ -25,10 +26,10 @@ export async function registerPublicUploadRateLimit(
   app: FastifyInstance,
   options: PublicUploadRateLimitOptions,
 ) {
-  const byAddress = app.createRateLimit({
+  const byAddress = createLimiter(app, {
     max: options.ipMax,
     timeWindow: options.windowMs,
-    keyGenerator: (req) => `drop-off-ip:${req.ip}`,
+    keyGenerator: (req) => `drop-off-ip:${clientKey(req)}`,
   });
   limitRoutes(app, isPublicUploadRoute, 'onRequest', enforce(byAddress));
 }

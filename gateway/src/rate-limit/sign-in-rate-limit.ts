@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCOUNT_FIELDS, accountKeyOf } from '../sessions/sessions.schemas.js';
-import { enforce, limitRoutes } from './route-limits.js';
+import { clientKey } from './client-key.js';
+import { createLimiter, enforce, limitRoutes } from './route-limits.js';
 
 export interface SignInRateLimitOptions {
   windowMs: number;
@@ -41,32 +42,33 @@ export const ACCOUNT_SPREAD = 10;
  * Per-address and per-account limits on the sign-in routes. The address limit runs before the body is
  * read; the account limits after, for each way a body names an account (email, uid, challenge): per
  * account and address, and per account from everywhere (ACCOUNT_SPREAD times higher). Over a limit:
- * 429 with Retry-After. Identity keeps its own finer limits (wrong codes, lockout) behind these.
+ * 429 with Retry-After. Identity keeps its own finer limits (wrong codes, lockout) behind these. An
+ * address is counted by clientKey (an IPv6 address by its /64).
  */
 export async function registerSignInRateLimit(app: FastifyInstance, options: SignInRateLimitOptions) {
-  const byAddress = app.createRateLimit({
+  const byAddress = createLimiter(app, {
     max: options.ipMax,
     timeWindow: options.windowMs,
-    keyGenerator: (req) => `ip:${req.ip}`,
+    keyGenerator: (req) => `ip:${clientKey(req)}`,
   });
   const upkeep = (url: string) => SESSION_UPKEEP_ROUTES.includes(url);
   const signIn = (url: string) => url.startsWith(options.prefix) && !upkeep(url);
   limitRoutes(app, signIn, 'onRequest', enforce(byAddress));
-  const upkeepByAddress = app.createRateLimit({
+  const upkeepByAddress = createLimiter(app, {
     max: options.sessionUpkeepIpMax,
     timeWindow: options.windowMs,
-    keyGenerator: (req) => `upkeep-ip:${req.ip}`,
+    keyGenerator: (req) => `upkeep-ip:${clientKey(req)}`,
   });
   limitRoutes(app, upkeep, 'onRequest', enforce(upkeepByAddress));
   for (const field of ACCOUNT_FIELDS) {
     const unnamed = (req: FastifyRequest) => accountKeyOf(req.body, field) === undefined;
-    const byAccountFromAddress = app.createRateLimit({
+    const byAccountFromAddress = createLimiter(app, {
       max: options.accountMax,
       timeWindow: options.windowMs,
-      keyGenerator: (req) => `${accountKeyOf(req.body, field) ?? ''}|ip:${req.ip}`,
+      keyGenerator: (req) => `${accountKeyOf(req.body, field) ?? ''}|ip:${clientKey(req)}`,
       allowList: unnamed,
     });
-    const byAccount = app.createRateLimit({
+    const byAccount = createLimiter(app, {
       max: options.accountMax * ACCOUNT_SPREAD,
       timeWindow: options.windowMs,
       keyGenerator: (req) => accountKeyOf(req.body, field) ?? '',

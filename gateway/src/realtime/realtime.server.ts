@@ -4,6 +4,7 @@ import { type Actor, AppError, type Logger } from '@portico/platform';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { SESSION_REVOKED, unauthenticated } from '../auth/auth.errors.js';
 import { issuedAtMs } from '../auth/claims.rules.js';
+import type { RevocationList } from '../auth/revocations.js';
 import { toErrorResponse } from '../errors/error-response.js';
 import { type RealtimeHub, SIGNED_OUT_CLOSE_CODE, TOKEN_EXPIRED_CLOSE_CODE } from './realtime.hub.js';
 
@@ -69,6 +70,7 @@ export class RealtimeServer {
   constructor(
     private readonly hub: RealtimeHub,
     private readonly verify: (token: string) => Promise<Actor>,
+    private readonly revocations: Pick<RevocationList, 'isRevoked'>,
     private readonly log: Logger,
     private readonly pingIntervalMs: number,
   ) {}
@@ -116,6 +118,13 @@ export class RealtimeServer {
     }
     const { expiresAt, issuedAt } = timesOf(token);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
+      // A revocation handled after the token's own check (its event can be processed while the
+      // verification's promises settle) signed out the hub's sockets before this one joined: nothing
+      // else would close it until its token expired.
+      if (this.revocations.isRevoked(actor.user_id, issuedAt, actor.session_id)) {
+        ws.close(SIGNED_OUT_CLOSE_CODE, 'signed out');
+        return;
+      }
       if (!this.hub.add(actor.user_id, ws, actor.session_id, issuedAt)) return;
       this.alive.set(ws, true);
       ws.on('pong', () => this.alive.set(ws, true));

@@ -66,6 +66,13 @@ export const ACCOUNT_FIELDS = ['email', 'uid', 'challenge_token'] as const;
 export type AccountField = (typeof ACCOUNT_FIELDS)[number];
 
 /**
+ * The longest email in an account key. The limits remember tens of thousands of keys, taken before the
+ * body is validated: no address is longer (RFC 5321), and longer junk sharing a counter is only limited
+ * sooner.
+ */
+const EMAIL_KEY_MAX = 320;
+
+/**
  * The key of the account a sign-in request names by `field`, for the per-account rate limit (none when
  * it names none that way). A request counts against every account it names: keyed by one field only, a
  * request could name its target by another and send a new value of the first each time to dodge it.
@@ -74,5 +81,7 @@ export function accountKeyOf(body: unknown, field: AccountField): string | undef
   if (!body || typeof body !== 'object') return undefined;
   const value = (body as Record<string, unknown>)[field];
   if (typeof value !== 'string' || !value.trim()) return undefined;
-  return field === 'email' ? `email:${value.trim().toLowerCase()}` : `${field}:${value.trim().slice(0, 128)}`;
+  return field === 'email'
+    ? `email:${value.trim().toLowerCase().slice(0, EMAIL_KEY_MAX)}`
+    : `${field}:${value.trim().slice(0, 128)}`;
 }

@@ -3,10 +3,16 @@ import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 export interface TestKey {
   kid: string;
   publicJwk: JWK & { kid: string };
-  sign(
-    claims: Record<string, unknown>,
-    options?: { expiresIn?: string | number; issuedAt?: number },
-  ): Promise<string>;
+  sign(claims: Record<string, unknown>, options?: SignOptions): Promise<string>;
+}
+
+export interface SignOptions {
+  expiresIn?: string | number;
+  issuedAt?: number;
+  /** Other than identity's, to test that the gateway refuses them. */
+  issuer?: string;
+  audience?: string;
+  notBefore?: number;
 }
 
 /** A real ES256 key pair, signing tokens the way identity does (kid header, iss, aud, sub, exp). */
@@ -21,10 +27,11 @@ export async function createTestKey(kid: string): Promise<TestKey> {
       const jwt = new SignJWT(rest)
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
         .setSubject(sub)
-        .setIssuer('portico-identity')
-        .setAudience('portico')
+        .setIssuer(options.issuer ?? 'portico-identity')
+        .setAudience(options.audience ?? 'portico')
         .setIssuedAt(options.issuedAt)
         .setExpirationTime(options.expiresIn ?? '15m');
+      if (options.notBefore !== undefined) jwt.setNotBefore(options.notBefore);
       return jwt.sign(privateKey);
     },
   };
