@@ -317,7 +317,8 @@ describe('drop link', () => {
 });
 
 describe('Edit Tags', () => {
-  it('adds a new tag, and disables Add for an empty one or one that exists, saying so', async () => {
+  /** The dialog for a file tagged W2, in a firm with the tag Receipts; answers the tags saved. */
+  function renderTagsDialog() {
     const saved: string[][] = [];
     renderWithClient(
       <TagsDialog
@@ -330,6 +331,11 @@ describe('Edit Tags', () => {
       />,
       fakeApi().client,
     );
+    return saved;
+  }
+
+  it('adds a new tag, and disables Add for an empty one or one that exists, saying so', async () => {
+    const saved = renderTagsDialog();
     const input = await screen.findByRole('textbox', { name: 'New tag' });
     const add = screen.getByRole('button', { name: 'Add tag' }) as HTMLButtonElement;
     expect(add.disabled).toBe(true);
@@ -346,18 +352,7 @@ describe('Edit Tags', () => {
 
   it('adds the typed tag on Enter in the New tag box, without saving', async () => {
     const user = userEvent.setup();
-    const saved: string[][] = [];
-    renderWithClient(
-      <TagsDialog
-        item={anItem({ name: 'W-2 2024.pdf', tags: ['W2'] })}
-        firmTags={['Receipts']}
-        onClose={() => undefined}
-        onSave={async (tags) => {
-          saved.push(tags);
-        }}
-      />,
-      fakeApi().client,
-    );
+    const saved = renderTagsDialog();
     const input = (await screen.findByRole('textbox', { name: 'New tag' })) as HTMLInputElement;
     await user.type(input, '1099-INT{Enter}');
     expect((screen.getByRole('checkbox', { name: '1099-INT' }) as HTMLInputElement).checked).toBe(true);

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { documentsApi } from '../api/documents-api.js';
 import { CompanyDocuments } from '../documents/DocumentsRoute.js';
 import { useUploads } from '../upload/useUploads.js';
-import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
+import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr, uploadLinksAnswer } from './fixtures.js';
 
 const anders = aCompany();
 const baker = aCompany({ id: 'c-2', hash_id: 'h2', name: 'Baker Family Trust', entity_type: 'Trust' });
@@ -20,21 +20,7 @@ function gateway() {
     if (call.path === '/companies/h1') return { body: anders };
     if (call.path === '/companies/h2') return { body: baker };
     if (call.path === '/integrations/get_documents') return { body: { documents: [], path: '/', count: 0 } };
-    if (call.path === '/integrations/upload_links') {
-      const files = call.body.files as { name: string }[];
-      return {
-        body: {
-          links: files.map((f, i) => ({
-            upload_id: `up-${f.name}`,
-            file_name: f.name,
-            url: `http://s3.test/bucket/${i}`,
-            method: 'PUT',
-            headers: {},
-            expires_at: '',
-          })),
-        },
-      };
-    }
+    if (call.path === '/integrations/upload_links') return uploadLinksAnswer(call);
     if (call.path === '/integrations/process_document') {
       const ids = call.body.uploadIds as string[];
       return {

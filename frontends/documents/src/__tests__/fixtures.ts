@@ -66,6 +66,23 @@ export const aCompany = (overrides: Partial<Entity> = {}): Entity =>
   }) as Entity;
 
 /** XMLHttpRequest stand-in: records the PUT and lets the test drive upload progress and the answer. */
+/** The gateway's answer to upload_links: one presigned PUT per file, `up-{name}` its upload id. */
+export function uploadLinksAnswer(call: Call, headers: Record<string, string> = {}) {
+  const files = call.body.files as { name: string }[];
+  return {
+    body: {
+      links: files.map((f, i) => ({
+        upload_id: `up-${f.name}`,
+        file_name: f.name,
+        url: `http://s3.test/bucket/${i}`,
+        method: 'PUT',
+        headers,
+        expires_at: '',
+      })),
+    },
+  };
+}
+
 export class FakeXhr {
   static all: FakeXhr[] = [];
   method = '';

@@ -21,27 +21,14 @@ import {
   uploadFiles,
   uploadToasts,
 } from '../upload/upload.js';
-import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
+import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr, uploadLinksAnswer } from './fixtures.js';
 
 const file = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'application/pdf' });
 
 function gateway(process: (call: Call) => unknown) {
   return fakeApi((call) => {
-    if (call.path === '/integrations/upload_links') {
-      const files = call.body.files as { name: string }[];
-      return {
-        body: {
-          links: files.map((f, i) => ({
-            upload_id: `up-${f.name}`,
-            file_name: f.name,
-            url: `http://s3.test/bucket/${i}`,
-            method: 'PUT',
-            headers: { 'content-type': 'application/pdf' },
-            expires_at: '',
-          })),
-        },
-      };
-    }
+    if (call.path === '/integrations/upload_links')
+      return uploadLinksAnswer(call, { 'content-type': 'application/pdf' });
     if (call.path === '/integrations/process_document') return { body: process(call) };
     if (call.path === '/integrations/get_documents') return { body: { documents: [], path: '/', count: 0 } };
     return undefined;
