@@ -204,6 +204,20 @@ describe('nesting of free-form JSON (firm preferences)', () => {
     expect(parseInput(updatePreferencesBody, { preferences })).toEqual({ preferences });
   });
 
+  it('takes the preferences version the settings page was loaded at, a whole number, or none', () => {
+    const preferences = { tour_enabled: false };
+    expect(parseInput(updatePreferencesBody, { preferences, preferences_version: 3 })).toEqual({
+      preferences,
+      preferences_version: 3,
+    });
+    expect(parseInput(updatePreferencesBody, { preferences })).toEqual({ preferences });
+    for (const preferences_version of [-1, 1.5, '3', 2 ** 31])
+      expect(refusal(updatePreferencesBody, { preferences, preferences_version })).toMatchObject({
+        status: 400,
+        fields: { preferences_version: expect.any(String) },
+      });
+  });
+
   it('refuses deeper nesting with a 400, without exhausting the stack on thousands of levels', () => {
     for (const depth of [9, 100_000])
       expect(

@@ -26,7 +26,10 @@ export class FirmsController {
 
   @PostAction('update_preferences')
   @FirmAccess('partner')
-  @Describe('Replace the firm preferences with the whole merged object (partners only)', FirmSchema)
+  @Describe(
+    'Replace the firm preferences with the whole merged object (partners only); 409 when preferences_version is not the current one',
+    FirmSchema,
+  )
   updatePreferences(
     @ValidBody(updatePreferencesBody) body: z.output<typeof updatePreferencesBody>,
     @CurrentCaller() caller: Caller,

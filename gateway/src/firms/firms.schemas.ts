@@ -7,9 +7,19 @@ const MAX_PREFERENCE_DEPTH = 8;
 
 export const themeBySlugQuery = z.object({ slug: requiredText('Slug is missing', 200) });
 
-/** The whole merged preferences object, as the settings screen holds it. */
+/**
+ * The whole merged preferences object, as the settings screen holds it, and the preferences_version of
+ * GET /current_user_firm it was loaded at (optional): identity refuses a save based on an older version
+ * with 409, so a colleague's change made meanwhile is not put back.
+ */
 export const updatePreferencesBody = z.object({
   preferences: z
     .record(z.string(), z.unknown(), { error: 'Preferences are missing' })
     .refine((value) => nestsAtMost(value, MAX_PREFERENCE_DEPTH), 'Preferences are nested too deeply'),
+  preferences_version: z
+    .number({ error: 'Preferences version must be a number' })
+    .int('Preferences version must be a whole number')
+    .min(0, 'Preferences version must be a whole number')
+    .max(2_147_483_647, 'Preferences version must be a whole number')
+    .optional(),
 });

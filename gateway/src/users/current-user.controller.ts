@@ -28,7 +28,10 @@ export class CurrentUserController {
 
   @Get('current_user_firm')
   @Authenticated()
-  @Describe('The firm of the signed-in user, preferences included', FirmSchema)
+  @Describe(
+    "The firm of the signed-in user, preferences included (to a client: its name, branding, time zone and the preferences a client's screens read)",
+    FirmSchema,
+  )
   currentFirm(@CurrentCaller() caller: Caller) {
     return this.firms.current(caller);
   }

@@ -20,6 +20,7 @@ import { SessionTokensService } from './sessions/session-tokens.service.js';
 import { SessionsHandler } from './sessions/sessions.handler.js';
 import { SignInService } from './sessions/sign-in.service.js';
 import { BUS, CONFIG, DB, KEYS, LOG } from './tokens.js';
+import { AccountNotices } from './users/account-notices.js';
 import { UsersHandler } from './users/users.handler.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
@@ -48,6 +49,7 @@ export class IdentityModule {
         OutboundMessages,
         SessionTokensService,
         PasswordCheck,
+        AccountNotices,
         SignInService,
         UsersService,
         CompaniesService,

@@ -35,6 +35,11 @@ export const Messages = {
   currentPasswordWrong: 'Current password is incorrect',
   phoneRequired: 'Phone is required',
   phoneDigits: 'Phone number must be 10 digits',
+  phoneNeededForSmsSignIn: 'Cannot remove phone number when SMS is the preferred sign-in method',
+  extensionDigits: 'Extension must be up to 6 digits',
+  namesRequired: 'First and last name are required',
+  outOfOfficeFirmUsersOnly: 'Only firm users have an out-of-office message',
+  firmOnlyEntityFields: 'Only your firm can change these details',
   unknownSignInMethod: 'Choose password, SMS passcode or email passcode',
   emailRequired: 'Email is required',
   emailExists: 'This email already exists',
@@ -65,6 +70,8 @@ export const Messages = {
   advisorCannotEditEntityProfile:
     'Advisors edit entities from the Entities area, not the client entity profile',
   partnerOnly: 'Only partners can change firm settings',
+  preferencesChangedElsewhere:
+    'These settings were changed by someone else. Please reload the page and try again.',
   dropLinkManagersOnly: 'You do not have permission to do that',
   selectDropLinkUser: 'Please select at least one user to receive notifications',
   chooseFirmUsers: 'Choose firm users from the list',

@@ -32,6 +32,11 @@ export const firms = pgTable('firms', {
   customEntityTypes: text('custom_entity_types').array().notNull().default(sql`'{}'`),
   individualAllowed: boolean('individual_allowed').notNull().default(true),
   questionnaireReminderFrequency: integer('questionnaire_reminder_frequency').notNull().default(7),
+  /**
+   * One more on every save of the preferences: a settings page sends the version it was loaded at, and a
+   * save based on an older one is refused instead of putting a colleague's change back.
+   */
+  preferencesVersion: integer('preferences_version').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

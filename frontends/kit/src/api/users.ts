@@ -16,27 +16,39 @@ export type ProfileUpdate = Rest<UpdateProfileResponse>;
 export type FirmBranding = Rest<FirmTheme>;
 export type FirmAccess = 'partner' | 'admin' | 'full' | 'group';
 
-/** The firm preference keys the frontends read (identity fills in every default). */
+/**
+ * The firm preference keys the frontends read (identity fills in every default). A client is sent only
+ * the required ones here (theme, banner, what hides their Inbox and Documents, the file manager's client
+ * actions, forced two-factor); the optional ones reach advisors only.
+ */
 export interface FirmPreferences {
   communication_disabled: boolean;
-  new_tax_return_delivery_enabled: boolean;
-  review_and_export_enabled: boolean;
-  signature_requests_enabled: boolean;
-  all_activities_enabled: boolean;
-  drop_link_enabled: boolean;
-  tour_enabled: boolean;
-  template_disabled_for_nonadmin: boolean;
   hide_documents_view_from_clients: boolean;
-  use_firm_roles: boolean;
-  has_firm_groups: boolean;
+  disable_folder_action: boolean;
+  disable_file_edit_action: boolean;
   force_2fa_on_users: boolean;
-  force_2fa_on_firm_users: boolean;
   in_app_banner_enabled: boolean;
   in_app_banner_text: string;
   theme: { primary?: string };
+  new_tax_return_delivery_enabled?: boolean;
+  review_and_export_enabled?: boolean;
+  signature_requests_enabled?: boolean;
+  all_activities_enabled?: boolean;
+  drop_link_enabled?: boolean;
+  tour_enabled?: boolean;
+  template_disabled_for_nonadmin?: boolean;
+  use_firm_roles?: boolean;
+  has_firm_groups?: boolean;
+  force_2fa_on_firm_users?: boolean;
   [key: string]: unknown;
 }
 
+/**
+ * GET /current_user_firm. `preferences_version` goes back with a settings save (updatePreferences), which
+ * identity refuses with 409 when someone else saved the preferences since. A client's answer carries only
+ * the firm's name, slug, logo, time zone and their preferences: the firm's tags, groups and entity types
+ * are empty there.
+ */
 export type CurrentFirm = Omit<Rest<Firm>, 'preferences'> & { preferences: FirmPreferences };
 
 export type ProfileChanges = Partial<
@@ -89,8 +101,16 @@ export const usersApi = (api: ApiClient) => ({
   getUser: (id: string) => api.get<CurrentUser>(`/users/${encodeURIComponent(id)}`),
   updateUser: (id: string, changes: ProfileChanges) =>
     api.patch<ProfileUpdate>(`/users/${encodeURIComponent(id)}`, changes),
-  updatePreferences: (preferences: FirmPreferences) =>
-    api.post<CurrentFirm>('/firms/update_preferences', { preferences }),
+  /**
+   * The whole merged preferences object. `preferencesVersion`: the current firm's preferences_version the
+   * page was loaded at; a save based on an older one answers 409 ('These settings were changed by someone
+   * else...'), and the page reloads the firm instead of putting a colleague's change back.
+   */
+  updatePreferences: (preferences: FirmPreferences, preferencesVersion?: number) =>
+    api.post<CurrentFirm>('/firms/update_preferences', {
+      preferences,
+      ...(preferencesVersion === undefined ? {} : { preferences_version: preferencesVersion }),
+    }),
 });
 
 export interface EntityListParams {

@@ -17,11 +17,17 @@ export async function startIdentityHarness(label: string) {
   const nats = await startNatsServer();
   const natsUrl = nats.url;
   const pgAdminUrl = process.env.TEST_PG_ADMIN_URL as string;
-  const notifications = await startNotifications({
-    natsUrl,
-    databaseUrl: await createServiceDatabase(pgAdminUrl, uniqueDatabaseName('notifications')),
-    env: { DEV_OUTBOX_ENABLED: 'true' },
-  });
+  const notificationsDatabaseUrl = await createServiceDatabase(
+    pgAdminUrl,
+    uniqueDatabaseName('notifications'),
+  );
+  const runNotifications = () =>
+    startNotifications({
+      natsUrl,
+      databaseUrl: notificationsDatabaseUrl,
+      env: { DEV_OUTBOX_ENABLED: 'true' },
+    });
+  let notifications = await runNotifications();
   const identity: TestIdentity = await startIdentity({ natsUrl, pgAdminUrl });
   const nc: NatsConnection = await connect({ servers: natsUrl });
   const bus = new BusClient(nc);
@@ -41,6 +47,16 @@ export async function startIdentityHarness(label: string) {
   const lastLinkTokenTo = async (to: string) =>
     /token=([A-Za-z0-9_-]+)/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
 
+  /** Runs `work` while the notifications service is down (no responder: 503 at once), then starts it again. */
+  const withNotificationsDown = async <T>(work: () => Promise<T>): Promise<T> => {
+    await notifications.stop();
+    try {
+      return await work();
+    } finally {
+      notifications = await runNotifications();
+    }
+  };
+
   return {
     bus,
     nc,
@@ -51,6 +67,7 @@ export async function startIdentityHarness(label: string) {
     lastMessageTo,
     lastCodeTo,
     lastLinkTokenTo,
+    withNotificationsDown,
     stop: async () => {
       await nc.drain();
       await identity.stop();

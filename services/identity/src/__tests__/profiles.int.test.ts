@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Identity } from '@portico/proto';
 import pg from 'pg';
-import { TEST_PASSWORD } from '../testing/fixtures.js';
+import { type BuiltFirm, TEST_PASSWORD, testFirmSpec } from '../testing/index.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
 describe('identity users, entities and firm settings over NATS', () => {
@@ -39,6 +40,70 @@ describe('identity users, entities and firm settings over NATS', () => {
       });
       expect(firm.entityTypes).toContain('S-Corporation');
       expect(firm.firmGroups.map((g) => g.name)).toEqual(['East']);
+    });
+
+    it('answers a client only what the client portal shows of the firm, and advisors all of it', async () => {
+      const firmOf = (key: string) => h.bus.request(Identity.currentFirm, {}, { actor: actor(key) });
+      await h.bus.request(
+        Identity.setDropLinkRecipients,
+        { userIds: [id('admin')] },
+        { actor: actor('admin') },
+      );
+      await h.bus.request(
+        Identity.updatePreferences,
+        { preferences: { customElements: { header: 'Internal note' }, in_app_banner_text: 'Closed Friday' } },
+        { actor: actor('partner') },
+      );
+      await h.identity.query(
+        `update firms set contact_tags = '{VIP}', entity_tags = '{Audit}', document_tags = '{W-2}' where id = $1`,
+        [h.firm.firmId],
+      );
+      try {
+        const advisor = await firmOf('full');
+        expect(advisor).toMatchObject({
+          contactTags: ['VIP'],
+          entityTags: ['Audit'],
+          documentTags: ['W-2'],
+          firmGroups: [{ name: 'East' }],
+          preferences: {
+            firm_user_ids_to_receive_drop_link_notification: [id('admin')],
+            customElements: { header: 'Internal note' },
+            tour_enabled: true,
+          },
+        });
+        expect(advisor.entityTypes.length).toBeGreaterThan(0);
+        expect(advisor.preferencesVersion).toBeGreaterThan(0);
+
+        const client = await firmOf('client');
+        expect(client).toMatchObject({
+          id: h.firm.firmId,
+          name: advisor.name,
+          slug: advisor.slug,
+          logoUrl: advisor.logoUrl,
+          timeZone: advisor.timeZone,
+          contactTags: [],
+          entityTags: [],
+          documentTags: [],
+          entityTypes: [],
+          firmGroups: [],
+        });
+        expect(client.preferences).toEqual({
+          theme: advisor.preferences?.theme,
+          in_app_banner_enabled: false,
+          in_app_banner_text: 'Closed Friday',
+          communication_disabled: advisor.preferences?.communication_disabled,
+          hide_documents_view_from_clients: false,
+          disable_folder_action: false,
+          disable_file_edit_action: false,
+          force_2fa_on_users: false,
+        });
+        expect(JSON.stringify(client)).not.toContain(id('admin'));
+      } finally {
+        await h.identity.query(
+          `update firms set contact_tags = '{}', entity_tags = '{}', document_tags = '{}' where id = $1`,
+          [h.firm.firmId],
+        );
+      }
     });
 
     it('brands the sign-in screen by slug, publicly, and 404s an unknown slug', async () => {
@@ -138,6 +203,75 @@ describe('identity users, entities and firm settings over NATS', () => {
         `email_confirmation:${id('nogroup')}`,
       ]);
       await h.identity.query('update users set pending_email = null where id = $1', [id('nogroup')]);
+    });
+
+    it('saves nothing when the confirmation of a new email cannot be sent, and all of it once it can', async () => {
+      const save = {
+        id: id('twofa'),
+        currentPassword: TEST_PASSWORD,
+        email: `tia.moved.${Date.now()}@example.com`,
+        timeZone: 'Hawaii',
+        workPhoneExtension: '77',
+      };
+      const secrets = () =>
+        h.identity.query<{ n: number }>(
+          `select count(*)::int as n from one_time_secrets where user_id = $1 and purpose = 'email_confirmation'`,
+          [id('twofa')],
+        );
+      const before = await h.bus.request(Identity.currentUser, {}, { actor: actor('twofa') });
+      const secretsBefore = await secrets();
+      await h.withNotificationsDown(async () => {
+        await expect(
+          h.bus.request(Identity.updateProfile, save, { actor: actor('twofa') }),
+        ).rejects.toMatchObject({ status: 503 });
+      });
+      expect(await h.bus.request(Identity.currentUser, {}, { actor: actor('twofa') })).toEqual(before);
+      expect(await secrets()).toEqual(secretsBefore);
+      expect(
+        await h.identity.query('select count from rate_limits where key = $1', [
+          `email_confirmation:${id('twofa')}`,
+        ]),
+      ).toEqual([]);
+
+      const saved = await h.bus.request(Identity.updateProfile, save, { actor: actor('twofa') });
+      expect(saved).toMatchObject({
+        emailConfirmationSent: true,
+        user: { pendingEmail: save.email, timeZone: 'Hawaii', workPhoneExtension: '77' },
+      });
+      expect(await h.lastLinkTokenTo(save.email)).not.toBe('');
+    });
+
+    it("retires the old address's links in the same transaction as the confirmed change, or changes nothing", async () => {
+      const newEmail = `tia.confirmed.${Date.now()}@example.com`;
+      const { user } = await h.bus.request(
+        Identity.updateProfile,
+        { id: id('twofa'), currentPassword: TEST_PASSWORD, email: newEmail },
+        { actor: actor('twofa') },
+      );
+      if (!user) throw new Error('no user answered');
+      // A reset link sent to the old address; retiring it fails for this test.
+      await h.bus.request(Identity.forgotPassword, { email: user.email });
+      await h.identity.query(`create function refuse_retiring() returns trigger language plpgsql as $$
+        begin raise exception 'retiring refused for this test'; end $$`);
+      await h.identity.query(`create trigger refuse_retiring before update on one_time_secrets for each row
+        when (new.purpose = 'password_reset' and old.consumed_at is null and new.consumed_at is not null)
+        execute function refuse_retiring()`);
+      try {
+        await expect(
+          h.bus.request(Identity.confirmEmail, { token: await h.lastLinkTokenTo(newEmail) }),
+        ).rejects.toMatchObject({ status: 500 });
+      } finally {
+        await h.identity.query('drop trigger refuse_retiring on one_time_secrets');
+        await h.identity.query('drop function refuse_retiring()');
+      }
+      const after = await h.bus.request(Identity.currentUser, {}, { actor: actor('twofa') });
+      expect(after).toMatchObject({ email: user.email, pendingEmail: newEmail });
+      const live = await h.identity.query(
+        `select 1 from one_time_secrets where user_id = $1 and purpose = 'password_reset' and consumed_at is null`,
+        [id('twofa')],
+      );
+      expect(live).toHaveLength(1);
+      await h.identity.query('update users set pending_email = null where id = $1', [id('twofa')]);
     });
 
     it('keeps the email until the new one is confirmed from the emailed link', async () => {
@@ -437,9 +571,10 @@ describe('identity users, entities and firm settings over NATS', () => {
     });
 
     it("leaves a firm user's sign-in email and two-factor to them alone, not to a partner or admin", async () => {
+      // Each a change of what the firm user has (two-factor is off): sent unchanged, they are allowed.
       for (const change of [
         { email: 'taken.over@example.com' },
-        { enabled2fa: false },
+        { enabled2fa: true },
         { phoneNumber: '5550109999' },
       ])
         for (const who of ['admin', 'partner'])
@@ -457,6 +592,77 @@ describe('identity users, entities and firm settings over NATS', () => {
         { id: id('full'), currentPassword: TEST_PASSWORD, enabled2fa: false },
         { actor: actor('full') },
       );
+    });
+
+    it("lets a partner or admin save a firm user's form that sends their sign-in fields unchanged", async () => {
+      await h.identity.query(`update users set phone_number = '4155550100' where id = $1`, [id('full')]);
+      try {
+        const full = await h.bus.request(Identity.getUser, { id: id('full') }, { actor: actor('partner') });
+        for (const who of ['partner', 'admin'])
+          await expect(
+            h.bus.request(
+              Identity.updateProfile,
+              {
+                id: id('full'),
+                email: ` ${full.email.toUpperCase()} `,
+                phoneNumber: '(415) 555-0100',
+                enabled2fa: full.enabled2fa,
+                preferredName: `Fay by ${who}`,
+              },
+              { actor: actor(who) },
+            ),
+          ).resolves.toMatchObject({
+            user: { preferredName: `Fay by ${who}`, email: full.email, phoneNumber: '4155550100' },
+            emailConfirmationSent: false,
+          });
+        // Any one of them changed is still theirs alone.
+        for (const change of [
+          { email: `x${full.email}` },
+          { phoneNumber: '4155550101' },
+          { enabled2fa: !full.enabled2fa },
+        ])
+          await expect(
+            h.bus.request(
+              Identity.updateProfile,
+              { id: id('full'), email: full.email, phoneNumber: '4155550100', ...change },
+              { actor: actor('partner') },
+            ),
+          ).rejects.toMatchObject({ status: 403, code: 'own_sign_in_only' });
+      } finally {
+        await h.identity.query(`update users set phone_number = '', preferred_name = 'Fay' where id = $1`, [
+          id('full'),
+        ]);
+      }
+    });
+
+    it("refuses a partner's form that would put back a firm user's phone they changed meanwhile", async () => {
+      // The firm user's own save of a new phone holds their row; the partner's form, read before it,
+      // sends the old phone with a new preferred name.
+      const other = new pg.Client({ connectionString: h.identity.databaseUrl });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query(`select set_config('app.bypass_rls', 'on', true)`);
+        await other.query(`update users set phone_number = '4155550177' where id = $1`, [id('full')]);
+        const partnerSave = h.bus
+          .request(
+            Identity.updateProfile,
+            { id: id('full'), phoneNumber: '', preferredName: 'Fay P.' },
+            { actor: actor('partner') },
+          )
+          .catch((e) => e);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await other.query('commit');
+        expect(await partnerSave).toMatchObject({ status: 403, code: 'own_sign_in_only' });
+        const [row] = await h.identity.query<{ phone_number: string; preferred_name: string }>(
+          'select phone_number, preferred_name from users where id = $1',
+          [id('full')],
+        );
+        expect(row).toEqual({ phone_number: '4155550177', preferred_name: 'Fay' });
+      } finally {
+        await other.end();
+        await h.identity.query(`update users set phone_number = '' where id = $1`, [id('full')]);
+      }
     });
 
     it('asks for the password before a user who signs in with one changes their own email or phone, or turns two-factor off', async () => {
@@ -758,6 +964,59 @@ describe('identity users, entities and firm settings over NATS', () => {
       }
     });
 
+    it('refuses one of two renames at once that give entities of the same owner one name', async () => {
+      // The first rename has passed the name check and waits for its entity's row, held by another
+      // save; meanwhile the second renames a sibling entity to the same name and commits.
+      const names = await h.identity.query<{ id: string; name: string }>(
+        'select id, name from companies where id = any($1)',
+        [[company('llc'), company('individual')]],
+      );
+      const other = new pg.Client({ connectionString: h.identity.databaseUrl });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query(`select set_config('app.bypass_rls', 'on', true)`);
+        await other.query('select id from companies where id = $1 for update', [company('llc')]);
+        const first = h.bus
+          .request(
+            Identity.updateCompany,
+            { id: company('llc'), name: 'Cleo Twins' },
+            { actor: actor('partner') },
+          )
+          .catch((e) => e);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await expect(
+          h.bus.request(
+            Identity.updateCompany,
+            { id: company('individual'), name: 'cleo twins' },
+            { actor: actor('full') },
+          ),
+        ).resolves.toMatchObject({ name: 'cleo twins' });
+        await other.query('commit');
+        expect(await first).toMatchObject({ status: 400, message: 'Entity Name already exists.' });
+        const [llc] = await h.identity.query<{ name: string }>('select name from companies where id = $1', [
+          company('llc'),
+        ]);
+        expect(llc?.name).toBe(names.find((n) => n.id === company('llc'))?.name);
+
+        // Sent at the same moment, one of the two is refused.
+        const answers = await Promise.allSettled(
+          [company('llc'), company('individual')].map((companyId, n) =>
+            h.bus.request(
+              Identity.updateCompany,
+              { id: companyId, name: 'Cleo Together' },
+              { actor: actor(n ? 'admin' : 'partner') },
+            ),
+          ),
+        );
+        expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+      } finally {
+        await other.end();
+        for (const { id: companyId, name } of names)
+          await h.identity.query('update companies set name = $2 where id = $1', [companyId, name]);
+      }
+    });
+
     it('checks read-only against the entity as another save left it, not as it was read before', async () => {
       // Another save makes the entity inactive and holds its row; the read-only change read it active.
       const other = new pg.Client({ connectionString: h.identity.databaseUrl });
@@ -826,13 +1085,18 @@ describe('identity users, entities and firm settings over NATS', () => {
       await h.identity.query(`update firms set individual_allowed = true where id = $1`, [h.firm.firmId]);
     });
 
-    it('lists entities: all for advisors with paging, active owned ones for clients', async () => {
-      const page = await h.bus.request(
+    it('lists entities: all for advisors, searched, active owned ones for clients', async () => {
+      const all = await h.bus.request(
         Identity.listCompanies,
-        { rowsPerPage: 10, page: 1, includeInactive: true },
+        { rowsPerPage: 50, page: 1, includeInactive: true },
         { actor: actor('partner') },
       );
-      expect(page.totalCount).toBe(Object.keys(h.firm.companies).length);
+      expect(all.totalCount).toBe(Object.keys(h.firm.companies).length);
+      expect(all.companies.map((c) => c.id).sort()).toEqual(
+        Object.values(h.firm.companies)
+          .map((c) => c.id)
+          .sort(),
+      );
       const search = await h.bus.request(
         Identity.listCompanies,
         { searchTerm: 'otto', rowsPerPage: 10 },
@@ -863,19 +1127,74 @@ describe('identity users, entities and firm settings over NATS', () => {
       expect((await ofType('Individual', 'partner')).length).toBeGreaterThan(1);
     });
 
-    it('lists entities newest first unless descending is false', async () => {
-      const list = (descending?: boolean) =>
+    describe('order and pages, over more entities than a page', () => {
+      // A firm of its own: 13 entities created at distinct times in an order unlike their names, ids or
+      // insertion, two of them at the same moment (the id decides between those), listed 10 a page.
+      const CREATED_MINUTES_AGO = [7, 2, 11, 0, 5, 5, 9, 1, 12, 3, 8, 10, 4];
+      let paging: BuiltFirm;
+      let newestFirst: string[];
+      const list = (page: number, descending?: boolean) =>
         h.bus.request(
           Identity.listCompanies,
-          { rowsPerPage: 100, includeInactive: true, ...(descending === undefined ? {} : { descending }) },
-          { actor: actor('partner') },
+          {
+            rowsPerPage: 10,
+            page,
+            includeInactive: true,
+            ...(descending === undefined ? {} : { descending }),
+          },
+          { actor: h.actorOf(paging, 'partner') },
         );
-      const byDefault = (await list()).companies.map((c) => c.id);
-      const newestFirst = (await list(true)).companies.map((c) => c.id);
-      const oldestFirst = (await list(false)).companies.map((c) => c.id);
-      expect(byDefault).toEqual(newestFirst);
-      expect(oldestFirst).toEqual([...newestFirst].reverse());
-      expect(new Set(oldestFirst).size).toBeGreaterThan(2);
+
+      beforeAll(async () => {
+        const tag = randomBytes(3).toString('hex');
+        paging = await h.identity.buildFirm(
+          testFirmSpec('paging', {
+            clients: [
+              {
+                key: 'owner',
+                fname: 'Pia',
+                lname: 'Paging',
+                email: `pia.${tag}@example.com`,
+                companies: CREATED_MINUTES_AGO.map((_, n) => ({
+                  key: `e${n}`,
+                  name: `Entity ${String.fromCharCode(77 - n)}`,
+                  entityType: 'Partnership',
+                })),
+              },
+            ],
+          }),
+        );
+        const created = CREATED_MINUTES_AGO.map((minutes, n) => ({
+          id: paging.companies[`e${n}`]?.id as string,
+          minutes,
+        }));
+        for (const { id: companyId, minutes } of created)
+          await h.identity.query(
+            `update companies set created_at = timestamptz '2026-01-15 12:00:00Z' - make_interval(mins => $2) where id = $1`,
+            [companyId, minutes],
+          );
+        newestFirst = created
+          .sort((a, b) => a.minutes - b.minutes || (a.id < b.id ? 1 : -1))
+          .map((c) => c.id);
+      });
+
+      it('pages newest first by default, every entity once', async () => {
+        const [first, second, third] = [await list(1), await list(2), await list(3)];
+        expect(first).toMatchObject({ currentPage: 1, totalCount: 13, totalPages: 2 });
+        expect(first.companies).toHaveLength(10);
+        expect(second.companies).toHaveLength(3);
+        expect(third.companies).toEqual([]);
+        expect([...first.companies, ...second.companies].map((c) => c.id)).toEqual(newestFirst);
+        expect((await list(1, true)).companies.map((c) => c.id)).toEqual(newestFirst.slice(0, 10));
+      });
+
+      it('pages oldest first when descending is false, the tie the other way round too', async () => {
+        const [first, second] = [await list(1, false), await list(2, false)];
+        expect(first.companies).toHaveLength(10);
+        expect([...first.companies, ...second.companies].map((c) => c.id)).toEqual(
+          [...newestFirst].reverse(),
+        );
+      });
     });
   });
 
@@ -1011,6 +1330,60 @@ describe('identity users, entities and firm settings over NATS', () => {
       );
       const other = await h.bus.request(Identity.currentFirm, {}, { actor: h.actorOf(h.other, 'partner') });
       expect(other.preferences).toMatchObject({ firm_user_ids_to_receive_drop_link_notification: [] });
+    });
+
+    it('refuses a settings save based on preferences someone else saved since, changing nothing', async () => {
+      const firmNow = () => h.bus.request(Identity.currentFirm, {}, { actor: actor('partner') });
+      await h.bus.request(
+        Identity.setDropLinkRecipients,
+        { userIds: [id('admin')] },
+        { actor: actor('admin') },
+      );
+      // The partner's settings page is loaded; then an admin chooses other drop link recipients.
+      const loaded = await firmNow();
+      await h.bus.request(
+        Identity.setDropLinkRecipients,
+        { userIds: [id('full')] },
+        { actor: actor('admin') },
+      );
+      const changed = await firmNow();
+      expect(changed.preferencesVersion).toBe(loaded.preferencesVersion + 1);
+
+      // The page's next save sends its whole object, the old recipients in it, and its version.
+      const stale = {
+        preferences: { ...loaded.preferences, tour_enabled: !loaded.preferences?.tour_enabled },
+        preferencesVersion: loaded.preferencesVersion,
+      };
+      await expect(
+        h.bus.request(Identity.updatePreferences, stale, { actor: actor('partner') }),
+      ).rejects.toMatchObject({
+        status: 409,
+        message: 'These settings were changed by someone else. Please reload the page and try again.',
+      });
+      expect(await firmNow()).toEqual(changed);
+
+      // Reloaded, the same change is saved, and moves the version on.
+      const saved = await h.bus.request(
+        Identity.updatePreferences,
+        {
+          preferences: { ...changed.preferences, tour_enabled: !changed.preferences?.tour_enabled },
+          preferencesVersion: changed.preferencesVersion,
+        },
+        { actor: actor('partner') },
+      );
+      expect(saved.preferences).toMatchObject({
+        firm_user_ids_to_receive_drop_link_notification: [id('full')],
+        tour_enabled: !changed.preferences?.tour_enabled,
+      });
+      expect(saved.preferencesVersion).toBe(changed.preferencesVersion + 1);
+      // A save that sends no version is applied, as before versions.
+      await expect(
+        h.bus.request(
+          Identity.updatePreferences,
+          { preferences: { tour_enabled: true } },
+          { actor: actor('partner') },
+        ),
+      ).resolves.toMatchObject({ preferences: { tour_enabled: true } });
     });
 
     it("never changes another firm's preferences", async () => {

@@ -85,9 +85,17 @@ export class CompaniesRepository {
     return rows.length > 0;
   }
 
-  /** Another live entity of the same owners with this name (case-insensitive): 'Entity Name already exists.' */
-  async relatedNameTaken(scope: FirmScope, company: CompanyRow, name: string): Promise<boolean> {
-    const rows = await readInFirm(this.db, scope, (read) =>
+  /**
+   * Another live entity of the same owners with this name (case-insensitive): 'Entity Name already exists.'
+   * In `within`, the caller's transaction, to check again once the name is held (lockName).
+   */
+  async relatedNameTaken(
+    scope: FirmScope,
+    company: CompanyRow,
+    name: string,
+    within?: Tx<IdentitySchema>,
+  ): Promise<boolean> {
+    const query = (read: Pick<Tx<IdentitySchema>, 'select'>) =>
       read
         .select({ id: companies.id })
         .from(companies)
@@ -107,9 +115,20 @@ export class CompaniesRepository {
             ),
           ),
         )
-        .limit(1),
-    );
+        .limit(1);
+    const rows = within ? await query(within) : await readInFirm(this.db, scope, query);
     return rows.length > 0;
+  }
+
+  /**
+   * Holds a name for the firm's entities until the transaction ends: two saves giving entities of one
+   * owner the same name at once each passed the check before the other wrote. The second now waits here
+   * and checks again against what the first left. Keyed by the lower-cased name, as the check compares.
+   */
+  async lockName(tx: Tx<IdentitySchema>, scope: FirmScope, name: string): Promise<void> {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`entity_name:${scope.firmId}:`} || lower(${name.trim()}), 0))`,
+    );
   }
 
   /** The live entity, held until the transaction ends: a save checks its rules against it. */

@@ -103,7 +103,7 @@ export class CompaniesService {
       throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
     if (company.readonlyAccess) throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
     if (ADVISOR_ONLY_FIELDS.some((key) => request[key] !== undefined))
-      throw forbidden('Only your firm can change these details');
+      throw forbidden(Messages.firmOnlyEntityFields);
     const fields: Record<string, string> = {};
     const changes: CompanyChanges = {};
     this.addressChanges(request, changes, fields);
@@ -175,6 +175,13 @@ export class CompaniesService {
         throw badRequest(Messages.readOnlyWhileInactive, { readonly_access: Messages.readOnlyWhileInactive });
       if (actor.role === 'client' && current.readonlyAccess)
         throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
+      // The name was checked before this transaction; another save may have given it to another entity
+      // of the same owners since. Held until commit, then checked again.
+      if (changes.name !== undefined) {
+        await this.companies.lockName(tx, scope, changes.name);
+        if (await this.companies.relatedNameTaken(scope, current, changes.name, tx))
+          throw badRequest(Messages.entityNameExists, { name: Messages.entityNameExists });
+      }
       const row = await this.companies.update(tx, scope, company.id, changes);
       await recordEvent(tx, IdentityEvents.companyUpdated, {
         companyId: company.id,

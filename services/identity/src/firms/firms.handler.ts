@@ -25,7 +25,7 @@ export class FirmsHandler {
 
   @Rpc(Identity.updatePreferences)
   updatePreferences(@Payload() req: UpdatePreferencesRequest, @CurrentActor() actor: Actor) {
-    return this.firms.updatePreferences(actor, req.preferences ?? {});
+    return this.firms.updatePreferences(actor, req.preferences ?? {}, req.preferencesVersion);
   }
 
   @Rpc(Identity.setDropLinkRecipients)

@@ -69,7 +69,11 @@ export class FirmsRepository {
   async savePreferences(tx: Tx<IdentitySchema>, firmId: string, preferences: Record<string, unknown>) {
     const rows = await tx
       .update(firms)
-      .set({ preferences, updatedAt: sql`now()` })
+      .set({
+        preferences,
+        preferencesVersion: sql`${firms.preferencesVersion} + 1`,
+        updatedAt: sql`now()`,
+      })
       .where(eq(firms.id, firmId))
       .returning();
     return rows[0] as FirmRow;

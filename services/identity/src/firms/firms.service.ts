@@ -20,11 +20,27 @@ import {
   changedPreferenceKeys,
   type FirmPreferences,
   mergePreferences,
+  type PreferenceKey,
   storedPreferences,
   validatePreferences,
 } from './preferences.js';
 
 const DROP_LINK_RECIPIENTS = 'firm_user_ids_to_receive_drop_link_notification';
+/**
+ * The preferences a client's screens read: the theme and banner, the navigation items they hide
+ * (Inbox, Documents), the file manager's client actions and forced two-factor. The rest (the drop link's
+ * recipients, custom elements, the advisors' feature flags) is the firm's own business.
+ */
+const CLIENT_PREFERENCE_KEYS = [
+  'theme',
+  'in_app_banner_enabled',
+  'in_app_banner_text',
+  'communication_disabled',
+  'hide_documents_view_from_clients',
+  'disable_folder_action',
+  'disable_file_edit_action',
+  'force_2fa_on_users',
+] as const satisfies readonly PreferenceKey[];
 /** Drop Link is for partners, admins and full users (spec 1 s.6). */
 const DROP_LINK_MANAGERS = ['partner', 'admin', 'full'];
 // The stored list has no repeats: ['a', 'a'] is not ['a', 'b'].
@@ -42,7 +58,7 @@ export class FirmsService {
     const scope = firmScope(actor.firm_id);
     const [firm, groups] = await Promise.all([this.firms.get(scope), this.firms.groups(scope)]);
     if (!firm) throw new AppError('not_found', 'firm_not_found', Messages.firmNotFound);
-    return this.present(firm, groups);
+    return actor.role === 'advisor' ? this.present(firm, groups) : this.presentToClient(firm);
   }
 
   /** The sign-in screen's branding; public, so only name, logo and colour. */
@@ -52,8 +68,13 @@ export class FirmsService {
     return firmTheme(firm, mergePreferences(firm.preferences));
   }
 
-  /** Saves the whole merged preferences object (spec 1 s.7.5); partners only. */
-  async updatePreferences(actor: Actor, input: Record<string, unknown>) {
+  /**
+   * Saves the whole merged preferences object (spec 1 s.7.5); partners only. `basedOnVersion`: the
+   * preferences version the settings page was loaded at; a save based on another is refused (409), since
+   * laying its whole object over the row would put back what a colleague changed meanwhile (the drop
+   * link's recipients, forced two-factor). Without it the save is applied as before.
+   */
+  async updatePreferences(actor: Actor, input: Record<string, unknown>, basedOnVersion?: number) {
     if (actor.role !== 'advisor' || actor.firm_access !== 'partner') {
       throw new AppError('forbidden', 'partner_only', Messages.partnerOnly);
     }
@@ -61,7 +82,7 @@ export class FirmsService {
     const problems = Object.entries(fields);
     if (problems.length) throw badRequest(`${problems[0]?.[0]}: ${problems[0]?.[1]}`, fields);
     const scope = firmScope(actor.firm_id);
-    const firm = await this.savePreferences(scope, async (current) => {
+    const firm = await this.savePreferences(scope, basedOnVersion, async (current) => {
       const recipients = input[DROP_LINK_RECIPIENTS];
       // A settings page saves the whole object: the drop link's rule applies when the list changes.
       if (Array.isArray(recipients) && !sameIds(recipients, current[DROP_LINK_RECIPIENTS]))
@@ -81,7 +102,7 @@ export class FirmsService {
     }
     const scope = firmScope(actor.firm_id);
     const ids = await this.dropLinkRecipients(scope, userIds);
-    const firm = await this.savePreferences(scope, async () => ({ [DROP_LINK_RECIPIENTS]: ids }));
+    const firm = await this.savePreferences(scope, undefined, async () => ({ [DROP_LINK_RECIPIENTS]: ids }));
     return documentPreferences(mergePreferences(firm.preferences));
   }
 
@@ -102,15 +123,19 @@ export class FirmsService {
    * Merges `change(current preferences)` into the firm's preferences, with the event, in one transaction
    * that holds the firm's row: two saves at once (a partner's preferences, an admin's drop link
    * recipients) each merge into what the other wrote, instead of the later one writing back the
-   * preferences as they were before the earlier.
+   * preferences as they were before the earlier. A save `basedOnVersion` is checked against the version
+   * of the row it holds, so a save that went first cannot slip in between the check and the write.
    */
   private async savePreferences(
     scope: FirmScope,
+    basedOnVersion: number | undefined,
     change: (current: FirmPreferences) => Promise<Record<string, unknown>>,
   ) {
     const firm = await this.firms.transaction(scope, async (tx) => {
       const current = await this.firms.lockedInTransaction(tx, scope);
       if (!current) throw new AppError('not_found', 'firm_not_found', Messages.firmNotFound);
+      if (basedOnVersion !== undefined && basedOnVersion !== current.preferencesVersion)
+        throw new AppError('conflict', 'preferences_changed', Messages.preferencesChangedElsewhere);
       const before = mergePreferences(current.preferences);
       const after = mergePreferences({ ...current.preferences, ...(await change(before)) });
       const saved = await this.firms.savePreferences(tx, current.id, storedPreferences(after));
@@ -140,6 +165,25 @@ export class FirmsService {
       preferences: mergePreferences(firm.preferences) as unknown as Record<string, never>,
       individualAllowed: firm.individualAllowed,
       logoUrl: firm.logoUrl,
+      preferencesVersion: firm.preferencesVersion,
+    };
+  }
+
+  /**
+   * The firm as its clients' portal shows it: name, branding, time zone and the preferences their
+   * screens read. Tags, groups, entity types and the other preferences are the firm's own records.
+   */
+  private presentToClient(firm: FirmRow) {
+    const prefs = mergePreferences(firm.preferences);
+    return {
+      id: firm.id,
+      name: firm.name,
+      slug: firm.slug,
+      timeZone: firm.timeZone,
+      logoUrl: firm.logoUrl,
+      preferences: Object.fromEntries(
+        CLIENT_PREFERENCE_KEYS.map((key) => [key, prefs[key]]),
+      ) as unknown as Record<string, never>,
     };
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { acrossFirms, readAcrossFirms } from '@portico/platform';
+import { acrossFirms, readAcrossFirms, type Tx } from '@portico/platform';
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { hashSecret, randomCode, randomToken } from '../crypto/secrets.js';
-import { oneTimeSecrets } from '../schema.js';
+import { type IdentitySchema, oneTimeSecrets } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
 
 /** What a one-time secret is for; each has its own lifetime. */
@@ -55,15 +55,19 @@ export type SecretRow = typeof oneTimeSecrets.$inferSelect;
 export class SecretsRepository {
   constructor(@Inject(DB) private readonly db: IdentityDb) {}
 
-  /** Issues a secret (a six-digit code for *_code purposes, else a random token) and returns it in clear once. */
+  /**
+   * Issues a secret (a six-digit code for *_code purposes, else a random token) and returns it in clear
+   * once. In `within`, the caller's transaction, when the secret stands or falls with the caller's change.
+   */
   async issue(
     user: { id: string; firmId: string },
     purpose: SecretPurpose,
     data: Record<string, string> = {},
+    within?: Tx<IdentitySchema>,
   ): Promise<{ secret: string; row: SecretRow }> {
     const secret = purpose.endsWith('_code') ? randomCode() : randomToken();
     const ttl = SECRET_TTL_SECONDS[purpose];
-    const [row] = await acrossFirms(this.db, async (tx) => {
+    const write = async (tx: Tx<IdentitySchema>) => {
       if (purpose.endsWith('_code')) {
         // A new code replaces the previous one: only the latest code works.
         await tx
@@ -91,13 +95,17 @@ export class SecretsRepository {
           expiresAt: sql`now() + make_interval(secs => ${ttl})`,
         })
         .returning();
-    });
+    };
+    const [row] = within ? await write(within) : await acrossFirms(this.db, write);
     return { secret, row: row as SecretRow };
   }
 
-  /** Uses up every live secret of the user for these purposes (links sent before a password change). */
-  async retire(userId: string, purposes: SecretPurpose[]): Promise<void> {
-    await acrossFirms(this.db, (tx) =>
+  /**
+   * Uses up every live secret of the user for these purposes (links sent before a password change); in
+   * `within`, the caller's transaction, when it is part of the caller's change.
+   */
+  async retire(userId: string, purposes: SecretPurpose[], within?: Tx<IdentitySchema>): Promise<void> {
+    const write = (tx: Tx<IdentitySchema>) =>
       tx
         .update(oneTimeSecrets)
         .set({ consumedAt: sql`now()` })
@@ -107,8 +115,8 @@ export class SecretsRepository {
             inArray(oneTimeSecrets.purpose, purposes),
             isNull(oneTimeSecrets.consumedAt),
           ),
-        ),
-    );
+        );
+    await (within ? write(within) : acrossFirms(this.db, write));
   }
 
   /** Finds a live token secret; `expired` tells an expired or used link from an unknown one. */

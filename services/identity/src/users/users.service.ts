@@ -9,6 +9,7 @@ import {
   inFirm,
   isUniqueViolation,
   isUuid,
+  type Tx,
 } from '@portico/platform';
 import type { UpdateProfileRequest } from '@portico/proto';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -18,17 +19,16 @@ import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
-import { type UserRow, users } from '../schema.js';
+import { type IdentitySchema, type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
 import { PasswordCheck } from '../sessions/password-check.js';
 import { Limits, RateLimiter } from '../sessions/rate-limiter.js';
 import { SecretPurpose, SecretsRepository, SIGN_IN_SECRETS } from '../sessions/secrets.repository.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
+import { AccountNotices } from './account-notices.js';
 import {
   CONTACT_METHODS,
   isValidEmail,
-  maskEmail,
-  maskPhone,
   normaliseEmail,
   phoneDigits,
   US_TIME_ZONES,
@@ -48,7 +48,20 @@ function nameProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a save would change the account's sign-in email, phone or two-factor as `row` has them. A form
+ * sends every field: the same values sent back (any case, any phone formatting) change nothing.
+ */
+function changesSignIn(row: UserRow, request: UpdateProfileRequest): boolean {
+  return (
+    (request.email !== undefined && normaliseEmail(request.email) !== normaliseEmail(row.email)) ||
+    (request.phoneNumber !== undefined && phoneDigits(request.phoneNumber) !== row.phoneNumber) ||
+    (request.enabled2fa !== undefined && request.enabled2fa !== row.enabled2fa)
+  );
+}
+
 const notFound = () => new AppError('not_found', 'user_not_found', Messages.notFound);
+const ownSignInOnly = () => new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
 const emailExists = () =>
   new AppError('conflict', 'email_exists', Messages.emailExists, { fields: { email: Messages.emailExists } });
 
@@ -64,6 +77,7 @@ export class UsersService {
     private readonly outbound: OutboundMessages,
     private readonly limiter: RateLimiter,
     private readonly passwords: PasswordCheck,
+    private readonly notices: AccountNotices,
   ) {}
 
   async current(actor: Actor) {
@@ -93,11 +107,10 @@ export class UsersService {
     if (actor.role === 'client' && nameFields)
       throw new AppError('forbidden', 'name_by_firm', Messages.nameByFirm);
     // The phone is a sign-in credential too: a texted code signs in (without two-factor), so a partner or
-    // admin who set a firm user's phone to their own could sign in as them.
-    const signInFields =
-      request.email !== undefined || request.enabled2fa !== undefined || request.phoneNumber !== undefined;
-    if (user.isAdvisor && actor.user_id !== user.id && signInFields)
-      throw new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
+    // admin who set a firm user's phone to their own could sign in as them. Only a change is refused: the
+    // form sends them with every save. Checked again against the row the save holds (see below).
+    const anotherFirmUser = user.isAdvisor && actor.user_id !== user.id;
+    if (anotherFirmUser && changesSignIn(user, request)) throw ownSignInOnly();
     const forced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
 
     const askedEmail = request.email === undefined ? '' : normaliseEmail(request.email);
@@ -127,6 +140,11 @@ export class UsersService {
         });
     }
     const scope = firmScope(user.firmId);
+    // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
+    // sign in picked email passcode. The method switches to email when the new address is confirmed.
+    const setsSignInEmail = actor.user_id === user.id && user.hasTempEmail && user.setPasswordRequired;
+    // Asked before the row is locked, as the address check is: the confirmation names the firm.
+    let firm = asksNewEmail && !emailTaken ? await this.firms.forMessages(scope) : undefined;
     const { updated, newEmail } = await inFirm(this.db, scope, async (tx) => {
       // The rules are checked against the row as it is now, held until this save commits: two saves at
       // once (one removing the phone, one choosing text messages) each passed against the old row and
@@ -137,6 +155,9 @@ export class UsersService {
         .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
         .for('update');
       if (!current) throw notFound();
+      // The firm user may have changed their phone since it was read: the form's old value sent back
+      // would be a change now, and is refused rather than written over theirs.
+      if (anotherFirmUser && changesSignIn(current, request)) throw ownSignInOnly();
       const { changes, fields, newEmail } = this.profileChanges(current, request, forced, emailTaken);
       const problems = Object.values(fields);
       if (problems.length) throw badRequest(problems[0] as string, fields);
@@ -146,19 +167,22 @@ export class UsersService {
         { ...changes, ...(newEmail ? { pendingEmail: newEmail } : {}) },
         [...Object.keys(changes), ...(newEmail ? ['pending_email'] : [])],
       );
+      // The confirmation is issued and handed to notifications before the save commits, as every link
+      // and code of this service is sent (a request, answered 503 with the spec's message when it
+      // cannot be): a link that cannot be sent rolls the whole save back, so the caller's 503 means
+      // nothing was saved and the form can simply be saved again. Notifications keeps what it accepted
+      // in its own outbox; should this commit fail after it, the link sent answers as an expired one.
+      if (newEmail) {
+        firm ??= await this.firms.forMessages(scope);
+        await this.sendEmailConfirmation(tx, updated, newEmail, setsSignInEmail, firm);
+      }
       return { updated, newEmail };
     });
-    if (newEmail) {
-      await this.limiter.hit(confirmationsKey, Limits.emailConfirmations);
-      // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
-      // sign in picked email passcode. The method switches to email when the new address is confirmed.
-      const setsSignInEmail = actor.user_id === user.id && user.hasTempEmail && user.setPasswordRequired;
-      await this.sendEmailConfirmation(updated, newEmail, setsSignInEmail);
-    }
+    if (newEmail) await this.limiter.hit(confirmationsKey, Limits.emailConfirmations);
     // A client's phone changed by someone else (an advisor may, spec 3): the client hears of it, as of an
     // email change, since a texted code signs them in.
     if (actor.user_id !== user.id && updated.phoneNumber !== user.phoneNumber && updated.phoneNumber)
-      await this.tellPhoneChanged(updated);
+      await this.notices.phoneChanged(updated);
     return { user: await this.present(updated), emailConfirmationSent: !!newEmail };
   }
 
@@ -196,7 +220,7 @@ export class UsersService {
         row.data.sign_in_method === 'email' && current?.setPasswordRequired
           ? { preferredSignInMethod: 'email', setPasswordRequired: false }
           : {};
-      return this.users
+      const saved = await this.users
         .updateAnnounced(
           tx,
           { id: row.userId, firmId: row.firmId },
@@ -208,55 +232,14 @@ export class UsersService {
           if (isUniqueViolation(err)) throw emailExists();
           throw err;
         });
+      // Links sent to the old address (a password reset, a sign-in link) no longer open the account,
+      // with the change and not after it: the new address never stands beside live links of the old.
+      await this.secrets.retire(row.userId, SIGN_IN_SECRETS, tx);
+      return saved;
     });
-    // Links sent to the old address (a password reset, a sign-in link) no longer open the account.
-    await this.secrets.retire(row.userId, SIGN_IN_SECRETS);
     if (previous && previous.toLowerCase() !== newEmail.toLowerCase())
-      await this.tellPreviousAddress(updated, previous, row.id);
+      await this.notices.emailChanged(updated, previous, row.id);
     return this.present(updated);
-  }
-
-  /**
-   * The old address hears that the account's sign-in email changed: whoever changed it (the user, or
-   * an advisor allowed to edit them) controls the new one, and the owner of the old one should know.
-   * `change`: the confirmation that made it, so each change is told once, and every one is (keyed by the
-   * new address, a change back and forth again reused the first notice's key and was never told).
-   */
-  private async tellPreviousAddress(user: UserRow, previous: string, change: string) {
-    await this.tell(user, previous, (firm) => ({
-      subject: `Your ${firm} sign-in email was changed`,
-      text: `The email address you sign in to ${firm} with is now ${maskEmail(user.email)}. If you did not ask for this change, contact ${firm} at once.`,
-      kind: 'email_changed',
-      idempotencyKey: `email_changed:${user.id}:${change}`,
-    }));
-  }
-
-  /** The user hears that their phone was changed by someone else (keyed by the change's time). */
-  private async tellPhoneChanged(user: UserRow) {
-    await this.tell(user, user.email, (firm) => ({
-      subject: `Your ${firm} phone number was changed`,
-      text: `The phone number on your ${firm} account is now ${maskPhone(user.phoneNumber)}; sign-in codes you ask to be texted go there. If you did not ask for this change, contact ${firm} at once.`,
-      kind: 'phone_changed',
-      idempotencyKey: `phone_changed:${user.id}:${user.updatedAt.getTime()}`,
-    }));
-  }
-
-  /**
-   * A notice about the account, from its firm, to `to`. The change it tells of is made; a notice that
-   * cannot be sent is logged, not refused.
-   */
-  private async tell(
-    user: UserRow,
-    to: string,
-    notice: (firmName: string) => { subject: string; text: string; kind: string; idempotencyKey: string },
-  ) {
-    const firm = await this.firms.forMessages(firmScope(user.firmId));
-    await this.outbound
-      .email(
-        { to, firmId: user.firmId, senderName: firm.name, ...notice(firm.name) },
-        Messages.codeSendFailed,
-      )
-      .catch(() => undefined);
   }
 
   async setDefaultCompany(actor: Actor, companyId: string) {
@@ -317,7 +300,7 @@ export class UsersService {
       const problem = validateOptionalPhone(request.phoneNumber);
       if (problem) fields.phone_number = problem;
       else if (!phoneDigits(request.phoneNumber) && user.preferredSignInMethod === 'sms') {
-        fields.phone_number = 'Cannot remove phone number when SMS is the preferred sign-in method';
+        fields.phone_number = Messages.phoneNeededForSmsSignIn;
       } else changes.phoneNumber = phoneDigits(request.phoneNumber);
     }
     if (request.workPhoneNumber !== undefined) {
@@ -327,7 +310,7 @@ export class UsersService {
     }
     if (request.workPhoneExtension !== undefined) {
       if (!/^\d{0,6}$/.test(request.workPhoneExtension))
-        fields.work_phone_extension = 'Extension must be up to 6 digits';
+        fields.work_phone_extension = Messages.extensionDigits;
       else changes.workPhoneExtension = request.workPhoneExtension;
     }
     if (request.timeZone !== undefined) {
@@ -352,7 +335,7 @@ export class UsersService {
       const value = request[key];
       if (value === undefined) continue;
       const problem = nameProblem(value);
-      if (!value.trim()) fields[key] = 'First and last name are required';
+      if (!value.trim()) fields[key] = Messages.namesRequired;
       else if (problem) fields[key] = problem;
       else changes[key] = value.trim().normalize('NFC');
     }
@@ -362,7 +345,7 @@ export class UsersService {
       else changes.preferredName = request.preferredName.trim().normalize('NFC');
     }
     if (request.outOfOffice !== undefined || request.outOfOfficeMessage !== undefined) {
-      if (!user.isAdvisor) fields.out_of_office = 'Only firm users have an out-of-office message';
+      if (!user.isAdvisor) fields.out_of_office = Messages.outOfOfficeFirmUsersOnly;
       else {
         if (request.outOfOffice !== undefined) changes.outOfOffice = request.outOfOffice;
         if (request.outOfOfficeMessage !== undefined) {
@@ -380,13 +363,20 @@ export class UsersService {
     return { changes, fields, newEmail };
   }
 
-  private async sendEmailConfirmation(user: UserRow, newEmail: string, setsSignInEmail: boolean) {
+  /** Issues the confirmation link in the save's transaction `tx` and sends it, or throws (503). */
+  private async sendEmailConfirmation(
+    tx: Tx<IdentitySchema>,
+    user: UserRow,
+    newEmail: string,
+    setsSignInEmail: boolean,
+    firm: { name: string; slug: string },
+  ) {
     const { secret } = await this.secrets.issue(
       user,
       SecretPurpose.emailConfirmation,
       setsSignInEmail ? { email: newEmail, sign_in_method: 'email' } : { email: newEmail },
+      tx,
     );
-    const firm = await this.firms.forMessages(firmScope(user.firmId));
     const link = this.confirmationLink(user, secret, setsSignInEmail, firm.slug);
     const afterwards = setsSignInEmail
       ? 'Once you confirm, you sign in with a code sent to this address.'

@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file portico/identity/v1/firm.proto.
  */
 export const file_portico_identity_v1_firm: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wb3J0aWNvL2lkZW50aXR5L3YxL2Zpcm0ucHJvdG8SE3BvcnRpY28uaWRlbnRpdHkudjEiJQoJRmlybUdyb3VwEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAki1AIKBEZpcm0SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzbHVnGAMgASgJEhEKCXRpbWVfem9uZRgEIAEoCRIVCg1kb2N1bWVudF90YWdzGAUgAygJEhQKDGVudGl0eV90eXBlcxgGIAMoCRITCgtlbnRpdHlfdGFncxgHIAMoCRIUCgxjb250YWN0X3RhZ3MYCCADKAkSMwoLZmlybV9ncm91cHMYCSADKAsyHi5wb3J0aWNvLmlkZW50aXR5LnYxLkZpcm1Hcm91cBIoCiBxdWVzdGlvbm5haXJlX3JlbWluZGVyX2ZyZXF1ZW5jeRgKIAEoBRIsCgtwcmVmZXJlbmNlcxgLIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGgoSaW5kaXZpZHVhbF9hbGxvd2VkGAwgASgIEhAKCGxvZ29fdXJsGA0gASgJIhQKEkN1cnJlbnRGaXJtUmVxdWVzdCImChZGaXJtVGhlbWVCeVNsdWdSZXF1ZXN0EgwKBHNsdWcYASABKAkiSgoJRmlybVRoZW1lEgwKBG5hbWUYASABKAkSDAoEc2x1ZxgCIAEoCRIQCghsb2dvX3VybBgDIAEoCRIPCgdwcmltYXJ5GAQgASgJIkgKGFVwZGF0ZVByZWZlcmVuY2VzUmVxdWVzdBIsCgtwcmVmZXJlbmNlcxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiYgoSUHJlZmVyZW5jZXNVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEg8KB2Zpcm1faWQYAiABKAkSFAoMY2hhbmdlZF9rZXlzGAMgAygJEhMKC29jY3VycmVkX2F0GAQgASgJYgZwcm90bzM", [file_google_protobuf_struct]);
+  fileDesc("Ch5wb3J0aWNvL2lkZW50aXR5L3YxL2Zpcm0ucHJvdG8SE3BvcnRpY28uaWRlbnRpdHkudjEiJQoJRmlybUdyb3VwEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAki8QIKBEZpcm0SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzbHVnGAMgASgJEhEKCXRpbWVfem9uZRgEIAEoCRIVCg1kb2N1bWVudF90YWdzGAUgAygJEhQKDGVudGl0eV90eXBlcxgGIAMoCRITCgtlbnRpdHlfdGFncxgHIAMoCRIUCgxjb250YWN0X3RhZ3MYCCADKAkSMwoLZmlybV9ncm91cHMYCSADKAsyHi5wb3J0aWNvLmlkZW50aXR5LnYxLkZpcm1Hcm91cBIoCiBxdWVzdGlvbm5haXJlX3JlbWluZGVyX2ZyZXF1ZW5jeRgKIAEoBRIsCgtwcmVmZXJlbmNlcxgLIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGgoSaW5kaXZpZHVhbF9hbGxvd2VkGAwgASgIEhAKCGxvZ29fdXJsGA0gASgJEhsKE3ByZWZlcmVuY2VzX3ZlcnNpb24YDiABKAUiFAoSQ3VycmVudEZpcm1SZXF1ZXN0IiYKFkZpcm1UaGVtZUJ5U2x1Z1JlcXVlc3QSDAoEc2x1ZxgBIAEoCSJKCglGaXJtVGhlbWUSDAoEbmFtZRgBIAEoCRIMCgRzbHVnGAIgASgJEhAKCGxvZ29fdXJsGAMgASgJEg8KB3ByaW1hcnkYBCABKAkiggEKGFVwZGF0ZVByZWZlcmVuY2VzUmVxdWVzdBIsCgtwcmVmZXJlbmNlcxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSIAoTcHJlZmVyZW5jZXNfdmVyc2lvbhgCIAEoBUgAiAEBQhYKFF9wcmVmZXJlbmNlc192ZXJzaW9uImIKElByZWZlcmVuY2VzVXBkYXRlZBIQCghldmVudF9pZBgBIAEoCRIPCgdmaXJtX2lkGAIgASgJEhQKDGNoYW5nZWRfa2V5cxgDIAMoCRITCgtvY2N1cnJlZF9hdBgEIAEoCWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * @generated from message portico.identity.v1.FirmGroup
@@ -36,6 +36,9 @@ export const FirmGroupSchema: GenMessage<FirmGroup> = /*@__PURE__*/
   messageDesc(file_portico_identity_v1_firm, 0);
 
 /**
+ * The signed-in user's firm. Advisors get all of it; a client gets the id, name, slug, time zone, logo and
+ * the preferences a client's screens read, with the firm's tags, groups and entity types left empty.
+ *
  * @generated from message portico.identity.v1.Firm
  */
 export type Firm = Message<"portico.identity.v1.Firm"> & {
@@ -105,6 +108,13 @@ export type Firm = Message<"portico.identity.v1.Firm"> & {
    * @generated from field: string logo_url = 13;
    */
   logoUrl: string;
+
+  /**
+   * One more on every save of the preferences; a settings save sends back the version it was loaded at.
+   *
+   * @generated from field: int32 preferences_version = 14;
+   */
+  preferencesVersion: number;
 };
 
 /**
@@ -186,6 +196,14 @@ export type UpdatePreferencesRequest = Message<"portico.identity.v1.UpdatePrefer
    * @generated from field: google.protobuf.Struct preferences = 1;
    */
   preferences?: JsonObject | undefined;
+
+  /**
+   * The Firm.preferences_version the screen was loaded at: a save based on another version is refused
+   * (409), so a colleague's change made meanwhile is not put back. Without it, the save is applied.
+   *
+   * @generated from field: optional int32 preferences_version = 2;
+   */
+  preferencesVersion?: number | undefined;
 };
 
 /**

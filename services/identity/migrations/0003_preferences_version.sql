@@ -1,0 +1,1 @@
+ALTER TABLE "firms" ADD COLUMN "preferences_version" integer DEFAULT 0 NOT NULL;
