@@ -28,7 +28,7 @@ import { SessionsClient } from './sessions/sessions.client.js';
 import { SessionsController } from './sessions/sessions.controller.js';
 import { CurrentUserController } from './users/current-user.controller.js';
 import { UsersClient } from './users/users.client.js';
-import { UsersController } from './users/users.controller.js';
+import { OutOfOfficeController, UsersController } from './users/users.controller.js';
 
 export interface GatewayResources {
   config: GatewayConfig;
@@ -49,6 +49,7 @@ export class AppModule {
     const controllers: Type[] = [
       SessionsController,
       UsersController,
+      OutOfOfficeController,
       CurrentUserController,
       CompaniesController,
       EntitiesController,

@@ -102,6 +102,7 @@ describe('every route of the gateway', () => {
       'GET /current_user_firm',
       'GET /firms/get_firm_theme_by_slug',
       'PATCH /users/:id',
+      'PATCH /out_of_office/:id',
       'PUT /companies/:id',
       'GET /v2/entities',
       'POST /firms/update_preferences',

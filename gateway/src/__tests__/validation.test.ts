@@ -191,6 +191,19 @@ describe('control characters (PostgreSQL refuses NUL in text)', () => {
       out_of_office_message: refused,
     });
   });
+
+  it('takes an out-of-office change as the switch and its message, nothing else of the profile', () => {
+    const { outOfOfficeBody } = users;
+    expect(
+      parseInput(outOfOfficeBody, { out_of_office: true, out_of_office_message: 'Back Monday', fname: 'X' }),
+    ).toEqual({ out_of_office: true, out_of_office_message: 'Back Monday' });
+    expect(refusal(outOfOfficeBody, { out_of_office_message: 'Back Monday' }).fields).toEqual({
+      out_of_office: 'Must be true or false',
+    });
+    expect(refusal(outOfOfficeBody, { out_of_office: 'yes' }).fields).toEqual({
+      out_of_office: 'Must be true or false',
+    });
+  });
 });
 
 describe('nesting of free-form JSON (firm preferences)', () => {

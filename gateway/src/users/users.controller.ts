@@ -8,7 +8,12 @@ import { type Caller, CurrentCaller } from '../http/caller.js';
 import { Describe, PostAction } from '../http/route.decorators.js';
 import { ValidBody, ValidId } from '../validation/zod.pipe.js';
 import { UsersClient } from './users.client.js';
-import { confirmEmailBody, setSignInMethodBody, updateProfileBody } from './users.schemas.js';
+import {
+  confirmEmailBody,
+  outOfOfficeBody,
+  setSignInMethodBody,
+  updateProfileBody,
+} from './users.schemas.js';
 
 @ApiTags('users')
 @Controller('users')
@@ -52,6 +57,27 @@ export class UsersController {
   updateProfile(
     @ValidId() id: string,
     @ValidBody(updateProfileBody) body: z.output<typeof updateProfileBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.users.updateProfile(id, body, caller);
+  }
+}
+
+/** PATCH /out_of_office/:userId (spec 1 section 7.2): the same save as the profile's, these two fields only. */
+@ApiTags('users')
+@Controller('out_of_office')
+export class OutOfOfficeController {
+  constructor(@Inject(UsersClient) private readonly users: UsersClient) {}
+
+  @Patch(':id')
+  @Authenticated()
+  @Describe(
+    "Turn an advisor's out of office on or off, with the message clients see",
+    UpdateProfileResponseSchema,
+  )
+  setOutOfOffice(
+    @ValidId() id: string,
+    @ValidBody(outOfOfficeBody) body: z.output<typeof outOfOfficeBody>,
     @CurrentCaller() caller: Caller,
   ) {
     return this.users.updateProfile(id, body, caller);

@@ -38,6 +38,11 @@ export const updateProfileBody = z.object({
   current_password: z.string({ error: 'Must be text' }).max(1_024).optional(),
 });
 
+/** PATCH /out_of_office/:userId (spec 1 section 7.2): an advisor's out of office and the message clients see. */
+export const outOfOfficeBody = updateProfileBody
+  .pick({ out_of_office: true, out_of_office_message: true })
+  .extend({ out_of_office: z.boolean({ error: 'Must be true or false' }) });
+
 /** POST /users/set_sign_in_method (spec 1 section 4.4 step 8; password rules of spec 2 section 5 in identity). */
 export const setSignInMethodBody = z
   .object({

@@ -142,9 +142,9 @@ describe('advisor Profile Settings', () => {
     });
     click('settings-out-of-office', 'Save Out of Office');
     await screen.findByText('Profile updated successfully');
-    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
-      out_of_office: true,
-      out_of_office_message: 'Back on Monday',
+    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({
+      path: `/out_of_office/${aUser().id}`,
+      body: { out_of_office: true, out_of_office_message: 'Back on Monday' },
     });
   });
 

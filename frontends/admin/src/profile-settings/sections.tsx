@@ -201,8 +201,11 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
   const [on, setOn] = useState(user.out_of_office);
   const [message, setMessage] = useState(user.out_of_office_message);
   const [error, setError] = useState<string | undefined>();
+  const api = useApi();
   const save = useProfileSave(user.id, {
     onFields: (f) => setError(f.out_of_office_message ?? f.out_of_office),
+    send: () =>
+      api.users.setOutOfOffice(user.id, { out_of_office: on, out_of_office_message: message.trim() }),
   });
   const submit = (e: React.FormEvent) => {
     e.preventDefault();

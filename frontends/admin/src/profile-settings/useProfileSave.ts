@@ -19,12 +19,15 @@ export function useProfileSave(
     onSaved?: (result: ProfileUpdate) => void;
     onFields?: (fields: Record<string, string>) => void;
     successMessage?: string;
+    /** The call that saves the changes; the profile's PATCH /users/{id} unless given. */
+    send?: (changes: ProfileChanges) => Promise<ProfileUpdate>;
   } = {},
 ) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (changes: ProfileChanges) => api.users.updateUser(userId, changes),
+    mutationFn: (changes: ProfileChanges) =>
+      options.send ? options.send(changes) : api.users.updateUser(userId, changes),
     onSuccess: (result) => {
       toast.success(options.successMessage ?? 'Profile updated successfully');
       if (result.user) queryClient.setQueryData(CURRENT_USER_KEY, result.user);

@@ -101,6 +101,9 @@ export const usersApi = (api: ApiClient) => ({
   getUser: (id: string) => api.get<CurrentUser>(`/users/${encodeURIComponent(id)}`),
   updateUser: (id: string, changes: ProfileChanges) =>
     api.patch<ProfileUpdate>(`/users/${encodeURIComponent(id)}`, changes),
+  /** An advisor's out of office (PATCH /out_of_office/{userId}, spec 1 s.7.2). */
+  setOutOfOffice: (id: string, changes: { out_of_office: boolean; out_of_office_message: string }) =>
+    api.patch<ProfileUpdate>(`/out_of_office/${encodeURIComponent(id)}`, changes),
   /**
    * The whole merged preferences object. `preferencesVersion`: the current firm's preferences_version the
    * page was loaded at; a save based on an older one answers 409 ('These settings were changed by someone
