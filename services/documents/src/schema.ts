@@ -64,9 +64,10 @@ export const items = pgTable(
     staffOnly: boolean('staff_only').notNull().default(false),
   },
   (t) => [
+    // A name is held by the items the tree shows: a split's hidden source keeps its row, not its name.
     uniqueIndex('items_live_path_idx')
       .on(t.companyId, t.folder, sql`lower(${t.name})`)
-      .where(sql`${t.deletedAt} is null`),
+      .where(sql`${t.deletedAt} is null and not ${t.hidden}`),
     index('items_company_folder_idx').on(t.firmId, t.companyId, t.folder),
     // The listing order (folders first, then by name), so a page of a large folder is an index range.
     index('items_listing_idx').on(

@@ -4,6 +4,7 @@ import { testFirmSpec } from '@portico/identity/testing';
 import type { Actor } from '@portico/platform';
 import { Documents, DocumentsEvents } from '@portico/proto';
 import sharp from 'sharp';
+import { ItemsRepository } from '../items/items.repository.js';
 import { Messages } from '../messages.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import {
@@ -553,6 +554,33 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       });
     });
 
+    it('answers a token the query could not take with the bad-token 400, not a 500', async () => {
+      const first = await h.bus.request(
+        Documents.getDocuments,
+        { companyId: company('individual'), path: '/Big', pageSize: 10 },
+        { actor: actor('partner') },
+      );
+      const cursor = JSON.parse(Buffer.from(first.nextPageToken, 'base64url').toString('utf8'));
+      for (const forged of [
+        { ...cursor, id: '-'.repeat(36) },
+        { ...cursor, createdAt: '2024-02-30 10:00:00+00' },
+        { ...cursor, createdAt: '2024-13-01 10:00:00+00' },
+      ])
+        for (const lean of [false, true])
+          await expect(
+            h.bus.request(
+              Documents.getDocuments,
+              {
+                companyId: company('individual'),
+                path: '/Big',
+                lean,
+                pageToken: Buffer.from(JSON.stringify(forged)).toString('base64url'),
+              },
+              { actor: actor('partner') },
+            ),
+          ).rejects.toMatchObject({ status: 400, message: 'This list has changed; please reload it' });
+    });
+
     it('cuts a lean page before it would pass the bus limit, and the next page carries on', async () => {
       await h.bus.request(
         Documents.createFolder,
@@ -826,6 +854,98 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       );
       expect(restored.message).toBe('Undo was successful');
       expect(names((await h.list(actor('partner'), company('llc'), '/Archive')).documents)).toHaveLength(2);
+    });
+
+    it('finds a path asked in another case or Unicode form below its first folder, as making it does', async () => {
+      const llc = company('llc');
+      const as = { actor: actor('partner') };
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Ärzte Cases' }, as);
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: llc, path: '/Ärzte Cases', name: 'Zürich' },
+        as,
+      );
+      await h.upload(
+        actor('partner'),
+        llc,
+        ['bill.pdf', 'note.pdf', 'old.pdf'].map((name) => ({ name, body: Buffer.from('%PDF-1.4\n%%EOF\n') })),
+        { path: '/Ärzte Cases/Zürich' },
+      );
+      // Another case, and decomposed ('A' and a combining diaeresis) where the tree holds 'Ä'.
+      const asked = '/ÄRZTE CASES/ZÜRICH'.normalize('NFD');
+      expect(asked).not.toBe('/ÄRZTE CASES/ZÜRICH');
+      const listed = await h.bus.request(Documents.getDocuments, { companyId: llc, path: asked }, as);
+      expect(listed.path).toBe('/Ärzte Cases/Zürich');
+      expect(names(listed.documents).sort()).toEqual(['bill.pdf', 'note.pdf', 'old.pdf']);
+      const lean = await h.bus.request(
+        Documents.getDocuments,
+        { companyId: llc, path: asked, lean: true },
+        as,
+      );
+      expect(lean).toMatchObject({ path: '/Ärzte Cases/Zürich', count: 3 });
+      const renamed = await h.bus.request(
+        Documents.renameItem,
+        { companyId: llc, path: asked, itemName: 'BILL.PDF', newName: 'invoice' },
+        as,
+      );
+      expect(renamed.document?.link).toBe('/Ärzte Cases/Zürich/invoice.pdf');
+      const moved = await h.bus.request(
+        Documents.moveItem,
+        { companyId: llc, oldPath: `${asked}/NOTE.pdf`, newPath: '/ärzte cases', deleteOldPath: true },
+        as,
+      );
+      expect(moved.document?.link).toBe('/Ärzte Cases/note.pdf');
+      await h.bus.request(
+        Documents.deleteDocument,
+        { companyId: llc, path: asked, documentName: 'Old.pdf', isFolder: false },
+        as,
+      );
+      expect(names((await h.list(actor('partner'), llc, '/Ärzte Cases/Zürich')).documents)).toEqual([
+        'invoice.pdf',
+      ]);
+      await h.bus.request(Documents.deletePath, { companyId: llc, path: '/ärzte cases/zürich' }, as);
+      for (const path of ['/Ärzte Cases/Zürich', '/ärzte cases/Missing'])
+        expect(await outcome(h.list(actor('partner'), llc, path))).toEqual([404, 'Folder not found']);
+      expect(names((await h.list(actor('partner'), llc, '/Ärzte Cases')).documents)).toEqual(['note.pdf']);
+    });
+
+    it('refuses delete_document without a name, or with a path for one, and deletes nothing', async () => {
+      const llc = company('llc');
+      const as = { actor: actor('partner') };
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Keep me' }, as);
+      await h.upload(actor('partner'), llc, [{ name: 'a.pdf', body: await pdf() }], { path: '/Keep me' });
+      const remove = (path: string, documentName: string) =>
+        h.bus.request(Documents.deleteDocument, { companyId: llc, path, documentName, isFolder: true }, as);
+      // Joined to the folder, an empty name was the folder's own path: the folder was deleted.
+      for (const documentName of ['', '   '])
+        expect(await outcome(remove('/Keep me', documentName))).toEqual([400, 'Please enter a name']);
+      expect(await outcome(remove('', 'Keep me/a.pdf'))).toEqual([404, 'Document not found']);
+      expect(names((await h.list(actor('partner'), llc, '/Keep me')).documents)).toEqual(['a.pdf']);
+    });
+
+    it('answers a restore by an id that is not a UUID with 404', async () => {
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: company('llc'), name: 'Restore by id' },
+        {
+          actor: actor('partner'),
+        },
+      );
+      await h.bus.request(
+        Documents.deletePath,
+        { companyId: company('llc'), path: '/Restore by id' },
+        { actor: actor('partner') },
+      );
+      for (const id of ['not-a-uuid', '-'.repeat(36)])
+        expect(
+          await outcome(
+            h.bus.request(
+              Documents.restoreDeletedDocument,
+              { companyId: company('llc'), path: '/Restore by id', id },
+              { actor: actor('partner') },
+            ),
+          ),
+        ).toEqual([404, 'Document not found']);
     });
 
     it('never deletes, renames or moves the system folders', async () => {
@@ -1702,6 +1822,135 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
           { actor: actor('partner') },
         ),
       ).resolves.toBeDefined();
+    });
+
+    it("leaves the advisors' descriptions and tags out of every answer to a client, and out of their search", async () => {
+      const llc = company('llc');
+      const partner = { actor: actor('partner') };
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Described' }, partner);
+      await h.upload(actor('partner'), llc, [{ name: 'ledger.pdf', body: await pdf() }], {
+        path: '/Described',
+      });
+      await h.bus.request(
+        Documents.updateItem,
+        { companyId: llc, link: '/Described/ledger.pdf', description: 'Owes us "a lot"' },
+        partner,
+      );
+      // Tags straight in the table: this firm has document tags off.
+      await h.documents.query(
+        `update items set tags = array['audit'] where company_id = $1 and folder = $2`,
+        [llc, '/Described'],
+      );
+      const listing = (key: string, shape: { columnar?: boolean; lean?: boolean } = {}) =>
+        h.bus.request(
+          Documents.getDocuments,
+          { companyId: llc, path: '/Described', ...shape },
+          { actor: actor(key) },
+        );
+      const leanItem = async (key: string) =>
+        JSON.parse(`[${(await listing(key, { lean: true })).leanItems}]`)[0] as Record<string, unknown>;
+      const search = (key: string, searchTerm: string) =>
+        h.bus.request(Documents.searchDocuments, { companyId: llc, searchTerm }, { actor: actor(key) });
+      const staffFields = { description: 'Owes us "a lot"', tags: ['audit'] };
+      const none = { description: '', tags: [] };
+
+      expect((await listing('partner')).documents[0]).toMatchObject(staffFields);
+      expect((await listing('partner', { columnar: true })).columns).toMatchObject({
+        description: [staffFields.description],
+        taggedIndex: [0],
+      });
+      const advisorsLean = await leanItem('partner');
+      expect(advisorsLean).toMatchObject(staffFields);
+      expect(names((await search('partner', 'a lot')).documents)).toEqual(['ledger.pdf']);
+
+      expect((await listing('client')).documents[0]).toMatchObject({ name: 'ledger.pdf', ...none });
+      expect((await listing('client', { columnar: true })).columns).toMatchObject({
+        name: ['ledger.pdf'],
+        description: [''],
+        taggedIndex: [],
+        tagged: [],
+      });
+      const { description: _description, tags: _tags, ...advisorsRest } = advisorsLean;
+      expect(await leanItem('client')).toEqual(advisorsRest);
+      expect((await search('client', 'a lot')).documents).toEqual([]);
+      expect((await search('client', 'ledger')).documents).toEqual([
+        expect.objectContaining({ name: 'ledger.pdf', ...none }),
+      ]);
+      const renamed = await h.bus.request(
+        Documents.renameItem,
+        { companyId: llc, path: '/Described', itemName: 'ledger.pdf', newName: 'ledger 2024' },
+        { actor: actor('client') },
+      );
+      expect(renamed.document).toMatchObject({ name: 'ledger 2024.pdf', ...none });
+    });
+
+    it("checks a client's change of a folder against its contents in one query, never loading them", async () => {
+      const individual = company('individual');
+      const client = { actor: actor('client') };
+      const partner = { actor: actor('partner') };
+      const [saved] = await h.identity.query<{ settings: unknown }>(
+        'select settings from companies where id = $1',
+        [individual],
+      );
+      // '_' is a letter of a name here, not a pattern: '/Carry/Held_1' blocks nothing of '/Carry/Heldx1'.
+      await h.identity.query(
+        `update companies set settings = '{"folders_where_client_actions_disabled": ["/Elsewhere/Carry/Deep", "/Carry/Held_1"]}' where id = $1`,
+        [individual],
+      );
+      const repo = h.documents.provider(ItemsRepository);
+      const subtree = repo.subtree.bind(repo);
+      let subtreeReads = 0;
+      repo.subtree = ((...args: Parameters<ItemsRepository['subtree']>) => {
+        subtreeReads++;
+        return subtree(...args);
+      }) as ItemsRepository['subtree'];
+      try {
+        for (const [path, name] of [
+          ['', 'Carry'],
+          ['/Carry', 'Deep'],
+          ['/Carry', 'Heldx1'],
+          ['/Carry/Deep', 'Notes (STAFF ONLY)'],
+          ['', 'Elsewhere'],
+        ])
+          await h.bus.request(Documents.createFolder, { companyId: individual, path, name }, partner);
+        await h.upload(actor('partner'), individual, [{ name: 'a.pdf', body: await pdf() }], {
+          path: '/Carry/Deep',
+        });
+        const move = (oldPath: string, newPath: string, deleteOldPath: boolean) =>
+          h.bus.request(
+            Documents.moveItem,
+            { companyId: individual, oldPath, newPath, deleteOldPath, isFolder: true },
+            client,
+          );
+        const rename = (itemName: string, newName: string) =>
+          h.bus.request(Documents.renameItem, { companyId: individual, path: '', itemName, newName }, client);
+        const remove = (path: string) =>
+          h.bus.request(Documents.deletePath, { companyId: individual, path }, client);
+        // A STAFF ONLY folder two levels down.
+        for (const change of [
+          () => remove('/Carry'),
+          () => rename('Carry', 'Carried'),
+          () => move('/Carry', '/Elsewhere', true),
+          () => move('/Carry', '/Elsewhere', false),
+        ])
+          expect(await outcome(change())).toEqual([403, 'Disabled by firm']);
+        await h.bus.request(
+          Documents.deletePath,
+          { companyId: individual, path: '/Carry/Deep/Notes (STAFF ONLY)' },
+          partner,
+        );
+        // Its contents would land in a blocked folder: '/Carry/Deep' as '/Elsewhere/Carry/Deep'.
+        expect(await outcome(move('/Carry', '/Elsewhere', true))).toEqual([403, 'Disabled by firm']);
+        expect(await outcome(rename('Carry', 'Carried'))).toBe('done');
+        expect(await outcome(remove('/Carried'))).toBe('done');
+        expect(subtreeReads).toBe(0);
+      } finally {
+        repo.subtree = subtree;
+        await h.identity.query('update companies set settings = $2 where id = $1', [
+          individual,
+          saved?.settings,
+        ]);
+      }
     });
 
     it('keeps descriptions and tags for advisors (tags only when the firm enables them)', async () => {

@@ -148,6 +148,42 @@ describe('extracted documents and the firm drop link', () => {
     ).resolves.toBeDefined();
   });
 
+  it("leaves the advisors' description and tags out of a client's extracted documents", async () => {
+    const res = await h.upload(
+      actor('partner'),
+      company('llc'),
+      [{ name: 'receipt.pdf', body: await pdf(1) }],
+      {
+        documentType: 'bulk_document',
+      },
+    );
+    const id = res.files[0]?.extractedDocumentId as string;
+    await h.bus.request(
+      Documents.updateDescription,
+      { extractedDocumentId: id, description: 'Check the VAT' },
+      { actor: actor('partner') },
+    );
+    await h.bus.request(
+      Documents.updateTags,
+      { extractedDocumentId: id, tags: ['vat'] },
+      { actor: actor('partner') },
+    );
+    const get = (key: string) =>
+      h.bus.request(Documents.getExtractedDocument, { id, companyId: company('llc') }, { actor: actor(key) });
+    expect(await get('partner')).toMatchObject({ description: 'Check the VAT', tags: ['vat'] });
+    expect(await get('client')).toMatchObject({
+      documentLocation: '/receipt.pdf',
+      description: '',
+      tags: [],
+    });
+    const marked = await h.bus.request(
+      Documents.updateMarkedAsOthers,
+      { extractedDocumentId: id, companyId: company('llc'), markedAsOthers: true },
+      { actor: actor('client') },
+    );
+    expect(marked).toMatchObject({ markedAsOthers: true, description: '', tags: [] });
+  });
+
   it('refuses to split what is not a PDF', async () => {
     const res = await h.upload(actor('partner'), company('llc'), [{ name: 'img.png', body: await png() }], {
       documentType: 'bulk_document',

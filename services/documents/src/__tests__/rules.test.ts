@@ -304,6 +304,21 @@ describe('listing pages', () => {
     ).toBe(100);
   });
 
+  it('cuts a page of multi-byte or escaped texts under the budget as UTF-8 bytes, not as characters', () => {
+    // A CJK character is three bytes of UTF-8, a control character six once JSON escapes it ('\u0001'),
+    // where an ASCII letter is one.
+    const cjk = Array.from({ length: 5000 }, () => row('税'.repeat(1000), Array(50).fill('申告'.repeat(50))));
+    const control = Array.from({ length: 5000 }, () =>
+      row('\u0001'.repeat(1000), Array(50).fill('\u0002'.repeat(100))),
+    );
+    for (const rows of [cjk, control])
+      for (const columnar of [false, true]) {
+        const n = fitToBudget(rows, columnar);
+        expect(n).toBeGreaterThan(0);
+        expect(Buffer.byteLength(JSON.stringify(rows.slice(0, n)))).toBeLessThan(PAGE_BYTE_BUDGET);
+      }
+  });
+
   it('round-trips the page token and refuses anything else', () => {
     const cursor = {
       type: 'file' as const,
@@ -317,6 +332,36 @@ describe('listing pages', () => {
       decodePageToken(encodePageToken({ ...cursor, createdAt: "now()'; drop table items" })),
     ).toBeUndefined();
     expect(decodePageToken(encodePageToken({ ...cursor, type: 'x' as 'file' }))).toBeUndefined();
+  });
+
+  it('refuses a token the query could not take: an id that is no UUID, a date or time that does not exist, a NUL', () => {
+    const cursor = {
+      type: 'file' as const,
+      name: 'a.pdf',
+      createdAt: '2024-02-29 23:59:59.999999+05:30',
+      id: '3B241101-E2BB-4255-8CAF-4136C566A962',
+    };
+    expect(decodePageToken(encodePageToken(cursor))).toEqual(cursor);
+    expect(decodePageToken(encodePageToken({ ...cursor, createdAt: '2026-01-31T09:15:02Z' }))).toBeDefined();
+    for (const id of ['-'.repeat(36), '3b241101e2bb42558caf4136c566a962----', 'g'.repeat(36)])
+      expect([id, decodePageToken(encodePageToken({ ...cursor, id }))]).toEqual([id, undefined]);
+    for (const createdAt of [
+      '2024-13-01 00:00:00+00',
+      '2023-02-29 00:00:00+00',
+      '2024-04-31 00:00:00+00',
+      '2024-00-10 00:00:00+00',
+      '0000-01-01 00:00:00+00',
+      '2024-01-01 24:00:00+00',
+      '2024-01-01 23:60:00+00',
+      '2024-01-01 23:59:60+00',
+      '2024-01-01 00:00:00+99',
+      '2024-01-01 00:00:00+05:60',
+    ])
+      expect([createdAt, decodePageToken(encodePageToken({ ...cursor, createdAt }))]).toEqual([
+        createdAt,
+        undefined,
+      ]);
+    expect(decodePageToken(encodePageToken({ ...cursor, name: 'a\u0000.pdf' }))).toBeUndefined();
   });
 });
 

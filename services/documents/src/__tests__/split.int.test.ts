@@ -120,6 +120,59 @@ describe('splitting extracted documents', () => {
     expect(await holdings()).toEqual(before);
   });
 
+  it("frees the name of the source it hides for uploads, folders and renames; the split's own re-read still finds the source", async () => {
+    const as = { actor: actor() };
+    await h.bus.request(Documents.createFolder, { companyId: company(), name: 'Scans' }, as);
+    const res = await h.upload(actor(), company(), [{ name: 'Scan.pdf', body: await pdf(3) }], {
+      documentType: 'bulk_document',
+      path: '/Scans',
+    });
+    const id = res.files[0]?.extractedDocumentId as string;
+    await split(id, [
+      { name: 'Scan A', pages: '1' },
+      { name: 'Scan B', pages: '2-3' },
+    ]);
+    // Nothing named Scan.pdf is shown in the folder: a rename onto it, a folder and an upload of it are taken.
+    const renamed = await h.bus.request(
+      Documents.renameItem,
+      { companyId: company(), path: '/Scans', itemName: 'Scan A.pdf', newName: 'Scan' },
+      as,
+    );
+    expect(renamed.document?.link).toBe('/Scans/Scan.pdf');
+    await h.bus.request(Documents.deletePath, { companyId: company(), path: '/Scans/Scan.pdf' }, as);
+    const folder = await h.bus.request(
+      Documents.createFolder,
+      { companyId: company(), path: '/Scans', name: 'Scan.pdf' },
+      as,
+    );
+    expect(folder.document?.link).toBe('/Scans/Scan.pdf');
+    await h.bus.request(Documents.deletePath, { companyId: company(), path: '/Scans/Scan.pdf' }, as);
+    const again = await h.upload(actor(), company(), [{ name: 'Scan.pdf', body: await pdf(1) }], {
+      path: '/Scans',
+    });
+    expect(again.files[0]).toMatchObject({ isDuplicate: false, documentLocation: '/Scans/Scan.pdf' });
+    expect((await h.list(actor(), company(), '/Scans')).documents.map((d) => d.name).sort()).toEqual([
+      'Scan B.pdf',
+      'Scan.pdf',
+    ]);
+    // The path opens what is shown there now (one page), not the hidden source (three).
+    const link = await h.bus.request(
+      Documents.downloadDocument,
+      { companyId: company(), link: '/Scans/Scan.pdf', isDownload: true },
+      as,
+    );
+    const opened = await PDFDocument.load(
+      await (await fetch(link.document?.data?.link as string)).arrayBuffer(),
+    );
+    expect(opened.getPageCount()).toBe(1);
+    // The split reads its source again by its id, hidden, whatever holds its name now.
+    await expect(split(id, [{ name: 'Scan C', pages: '1' }])).rejects.toMatchObject({
+      status: 409,
+      message: Messages.alreadySplit,
+    });
+    expect(await statusOf(id)).toBe('split_succeeded');
+  });
+
   it('of two splits of one document at once, exactly one succeeds and the other leaves nothing', async () => {
     const id = await bulk('race.pdf');
     const before = await holdings();

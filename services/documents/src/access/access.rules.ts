@@ -1,5 +1,6 @@
 import { type Actor, AppError, advisorOnly } from '@portico/platform';
 import type { CompanyAccess } from '@portico/proto';
+import type { CarryPlace } from '../items/items.repository.js';
 import {
   clientActionsDisabledIn,
   clientBlockedPrefixes,
@@ -53,14 +54,16 @@ export function assertCanChange(actor: Actor, access: CompanyAccess, kind: Chang
 
 /**
  * A folder's rename, move, copy or delete carries everything inside it: a client may not carry anything
- * STAFF ONLY (hidden from them) or anything in a folder the company blocks for clients. `paths` are the
- * contents' full paths where the change reads or writes them.
+ * STAFF ONLY (hidden from them) or anything in a folder the company blocks for clients, where it is or
+ * where it would land. The place of a folder at `root` in a company, for ItemsRepository.holdsRestricted:
+ * the blocked prefixes that can hold something under `root` (those above it hold all of it, those below
+ * it some), and `root` itself when it is STAFF ONLY, since then all of it would be.
  */
-export function assertCanCarry(actor: Actor, access: CompanyAccess, paths: readonly string[]): void {
-  if (!isClient(actor)) return;
-  const blocked = clientBlockedPrefixes(access.foldersWhereClientActionsDisabled);
-  if (paths.some((path) => isStaffOnly(path) || blocked.some((prefix) => isWithin(path, prefix))))
-    throw disabledByFirm();
+export function carryPlace(root: string, access: CompanyAccess): CarryPlace {
+  const blocked = clientBlockedPrefixes(access.foldersWhereClientActionsDisabled).filter(
+    (prefix) => isWithin(root, prefix) || isWithin(prefix, root),
+  );
+  return { root, blocked: isStaffOnly(root) ? [...blocked, root] : blocked };
 }
 
 /**

@@ -18,6 +18,9 @@ import { imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
 import { writeZip } from './zip-writer.js';
 
 /** Folder download under 150MB; with images converted to PDF under 15MB (spec 1 s.9). */
+/** What a zip reads of each file it holds. */
+type ZippedItem = Pick<ItemRow, 'id' | 'name' | 'storageKey' | 'size' | 'updatedAt'>;
+
 export const MAX_ZIP_BYTES = 150 * 1024 * 1024;
 export const MAX_CONVERT_BYTES = 15 * 1024 * 1024;
 
@@ -54,8 +57,12 @@ export class DownloadsService {
     const item = await this.repo.transaction(scope, async (tx) => {
       const live = await this.repo.findLive(tx, scope, access.companyId, full);
       if (live) return live;
-      // Advisors may open a deleted file (Include deleted files).
-      return isClient(actor) ? undefined : this.repo.findDeleted(tx, scope, access.companyId, full);
+      // Advisors may open a split's hidden source, and a deleted file (Include deleted files).
+      if (isClient(actor)) return undefined;
+      return (
+        (await this.repo.findHidden(tx, scope, access.companyId, full)) ??
+        (await this.repo.findDeleted(tx, scope, access.companyId, full))
+      );
     });
     if (item?.type !== 'file' || !item.storageKey || hiddenFrom(actor, item)) throw notFound();
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
@@ -124,7 +131,10 @@ export class DownloadsService {
       for (const path of paths) {
         const row =
           (await this.repo.findLive(tx, scope, access.companyId, path)) ??
-          (isClient(actor) ? undefined : await this.repo.findDeleted(tx, scope, access.companyId, path));
+          (isClient(actor)
+            ? undefined
+            : ((await this.repo.findHidden(tx, scope, access.companyId, path)) ??
+              (await this.repo.findDeleted(tx, scope, access.companyId, path))));
         if (!row || hiddenFrom(actor, row)) throw notFound();
         found.push(row);
       }
@@ -144,7 +154,7 @@ export class DownloadsService {
   }
 
   /** An image as a one-page PDF, or undefined when it cannot be converted. */
-  private async imageAsPdf(item: ItemRow): Promise<Buffer | undefined> {
+  private async imageAsPdf(item: ZippedItem): Promise<Buffer | undefined> {
     const bytes = await this.store.read(item.storageKey as string, item.size);
     try {
       return await imageToPdf(item.name, bytes);
@@ -158,7 +168,7 @@ export class DownloadsService {
   private async zip(
     actor: Actor,
     companyId: string,
-    entries: { item: ItemRow; path: string }[],
+    entries: { item: ZippedItem; path: string }[],
     zipName: string,
     convertImages: boolean,
   ) {
@@ -167,7 +177,7 @@ export class DownloadsService {
     // An image is converted when the zip comes near it; one that cannot be (unreadable, or too many
     // pixels) goes into the zip as it is, under its own name. The PDFs can be larger than the images
     // (which are under 15MB together): the zip stays under 150MB all the same.
-    const convert = async (item: ItemRow, path: string) => {
+    const convert = async (item: ZippedItem, path: string) => {
       const pdf = await this.imageAsPdf(item);
       if (!pdf) return undefined;
       total += pdf.length - item.size;

@@ -28,6 +28,7 @@ import {
   assertCanChange,
   assertVisiblePath,
   hiddenFrom,
+  isClient,
   notFound,
 } from '../access/access.rules.js';
 import { recordItemEvent } from '../items/item.events.js';
@@ -48,7 +49,11 @@ import {
 } from './extracted.rules.js';
 import { type PageSize, pageSizesOf } from './page-sizes.rules.js';
 
-export function toExtracted(row: ExtractedRow, item?: ItemRow) {
+/**
+ * An extracted document as the contract's; a client's answer leaves the advisors' description and tags
+ * out (spec 1 s.2.7).
+ */
+export function toExtracted(row: ExtractedRow, item: ItemRow | undefined, forClient: boolean) {
   return {
     id: row.id,
     name: row.name,
@@ -59,8 +64,8 @@ export function toExtracted(row: ExtractedRow, item?: ItemRow) {
     parentDocumentId: row.parentDocumentId ?? '',
     parentPages: row.parentPages,
     markedAsOthers: row.markedAsOthers,
-    description: row.description,
-    tags: row.tags,
+    description: forClient ? '' : row.description,
+    tags: forClient ? [] : row.tags,
     companyId: row.companyId,
     documentLocation: item ? joinPath(item.folder, item.name) : '',
     pageCount: row.pageCount,
@@ -69,6 +74,9 @@ export function toExtracted(row: ExtractedRow, item?: ItemRow) {
     differentiator: row.differentiator,
   };
 }
+
+/** Times a split files its parts again after its source moved to another folder meanwhile. */
+const MAX_MOVED_RETRIES = 3;
 
 /** Names tried after another writer took the free one found: each failure means a file was written there meanwhile. */
 const MAX_NAME_RETRIES = 20;
@@ -86,7 +94,7 @@ export class ExtractedService {
 
   async get(actor: Actor, req: ExtractedDocumentRequest) {
     const { row, item } = await this.load(actor, await this.access.company(actor, req.companyId), req.id);
-    return toExtracted(row, item);
+    return toExtracted(row, item, isClient(actor));
   }
 
   async getAnnotations(actor: Actor, req: ExtractedDocumentRequest) {
@@ -157,8 +165,16 @@ export class ExtractedService {
           StorageKeys.file(scope.firmId, item.companyId, id),
         );
       });
-      const created = await this.items.transaction(scope, (tx) => this.fileParts(tx, actor, row.id, outputs));
-      return { documents: created, message: Messages.updated };
+      // The source's folder as last read; where it has moved meanwhile, filed again under its new one.
+      let folder = item.folder;
+      for (let attempt = 1; ; attempt++) {
+        const filed = await this.items.transaction(scope, (tx) =>
+          this.fileParts(tx, actor, row.id, { companyId: item.companyId, folder }, outputs),
+        );
+        if ('documents' in filed) return { documents: filed.documents, message: Messages.updated };
+        if (attempt === MAX_MOVED_RETRIES) throw notFound();
+        folder = filed.movedTo;
+      }
     } catch (err) {
       await this.removeParts(written);
       throw err;
@@ -167,9 +183,10 @@ export class ExtractedService {
 
   /**
    * Inserts a part under its name, or the first numbered one free ('W-2 (1).pdf'). Free is checked, then
-   * taken: a file of that name written meanwhile by another split or an upload (each locks only its own
-   * source) makes the insert fail on the live-path index, and the next number is tried, the failed insert
-   * undone to a savepoint so the split's transaction goes on.
+   * taken: a file of that name written meanwhile by another split or an upload (writers into one folder
+   * all hold it 'share', which does not keep them apart) makes the insert fail on the live-path index,
+   * and the next number is tried, the failed insert undone to a savepoint so the split's transaction
+   * goes on.
    */
   private async insertNumbered(
     tx: DocTx,
@@ -234,15 +251,29 @@ export class ExtractedService {
   }
 
   /**
-   * The parts' rows, under a lock on the source: its row and file are re-read and re-checked, so of
-   * two splits at once the second finds it split, and a source deleted meanwhile is refused.
+   * The parts' rows, written into the source's folder as an upload writes into one: each folder of its
+   * path held 'share' first (RowLock), so a delete or move of the folder waits for the parts and takes
+   * them along, then the source itself, locked, re-read and re-checked: of two splits at once the second
+   * finds it split, and a source deleted meanwhile is refused. A source no longer in `folder` (moved
+   * before its folders were held) writes nothing and answers where it is now.
    */
-  private async fileParts(tx: DocTx, actor: Actor, id: string, outputs: SplitOutput[]) {
+  private async fileParts(
+    tx: DocTx,
+    actor: Actor,
+    id: string,
+    { companyId, folder }: { companyId: string; folder: string },
+    outputs: SplitOutput[],
+  ): Promise<{ documents: ReturnType<typeof toExtracted>[] } | { movedTo: string }> {
     const scope = firmScope(actor.firm_id);
+    const held = await this.items.holdFolders(tx, scope, companyId, folder);
     const locked = await this.repo.lockWithItem(tx, scope, id);
     if (!locked) throw notFound();
     const { row, item } = locked;
     assertSplittable(row, item);
+    // A document moved to another company is removed there, so its company is the one held.
+    if (item.folder !== folder) return { movedTo: item.folder };
+    // Its folder gone while the source is not deleted: nothing to file the parts under.
+    if (!held) throw notFound();
     const results = [];
     for (const o of outputs) {
       // A default name is made of the source's and the pages' ('1,3-5'), sanitised as any name is.
@@ -286,13 +317,13 @@ export class ExtractedService {
       });
       await this.items.update(tx, scope, child.id, { extractedDocumentId: extracted.id });
       await recordItemEvent(tx, 'uploaded', actor, child);
-      results.push(toExtracted(extracted, child));
+      results.push(toExtracted(extracted, child, isClient(actor)));
     }
     await this.repo.update(tx, scope, row.id, { status: 'split_succeeded' });
     await this.items.update(tx, scope, item.id, { hidden: true });
     // The hidden source leaves the tree as a deleted item does.
     await recordItemEvent(tx, 'deleted', actor, item);
-    return results;
+    return { documents: results };
   }
 
   /** Best effort: a part left behind costs only storage, and the log names it so it can be removed. */
@@ -316,7 +347,7 @@ export class ExtractedService {
         await this.items.update(tx, firmScope(actor.firm_id), item.id, { description });
         await recordItemEvent(tx, 'updated', actor, item);
       }
-      return toExtracted(updated, item);
+      return toExtracted(updated, item, isClient(actor));
     });
   }
 
@@ -332,7 +363,7 @@ export class ExtractedService {
         await this.items.update(tx, firmScope(actor.firm_id), item.id, { tags });
         await recordItemEvent(tx, 'updated', actor, item);
       }
-      return toExtracted(updated, item);
+      return toExtracted(updated, item, isClient(actor));
     });
   }
 
@@ -344,7 +375,7 @@ export class ExtractedService {
         markedAsOthers: req.markedAsOthers,
       });
       if (item) await recordItemEvent(tx, 'updated', actor, item);
-      return toExtracted(updated, item);
+      return toExtracted(updated, item, isClient(actor));
     });
   }
 
@@ -387,7 +418,7 @@ export class ExtractedService {
           await this.items.update(tx, scope, item.id, { questionnaireId: req.questionnaireId.trim() });
           await recordItemEvent(tx, 'updated', actor, item);
         }
-        out.push(toExtracted(updated, item));
+        out.push(toExtracted(updated, item, isClient(actor)));
       }
       return out;
     });

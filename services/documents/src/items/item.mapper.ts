@@ -6,8 +6,8 @@ import { isStaffOnly, joinPath } from './paths.rules.js';
 
 export type DocumentItemInit = MessageInitShape<typeof DocumentItemSchema>;
 
-/** A stored item as the contract's DocumentItem. */
-export function toDocumentItem(row: ItemRow, itemsCount = 0): DocumentItemInit {
+/** A stored item as the contract's DocumentItem; for a client, without the advisors' fields. */
+export function toDocumentItem(row: ItemRow, forClient: boolean): DocumentItemInit {
   return listedToDocumentItem(
     row.companyId,
     {
@@ -16,17 +16,22 @@ export function toDocumentItem(row: ItemRow, itemsCount = 0): DocumentItemInit {
       updatedAt: row.updatedAt.toISOString(),
       deletedAt: row.deletedAt?.toISOString() ?? '',
     },
-    itemsCount,
+    0,
+    forClient,
   );
 }
 
 export type { DocumentItem };
 
-/** A row read by a listing (timestamps already ISO text) as the contract's DocumentItem. */
+/**
+ * A row read by a listing (timestamps already ISO text) as the contract's DocumentItem. Descriptions and
+ * tags are advisor-only (spec 1 s.2.7): a client's answer leaves them out.
+ */
 export function listedToDocumentItem(
   companyId: string,
   row: Omit<ListedRow, 'cursorCreatedAt'>,
   itemsCount: number,
+  forClient: boolean,
 ): DocumentItemInit {
   const link = joinPath(row.folder, row.name);
   return {
@@ -35,8 +40,8 @@ export function listedToDocumentItem(
     type: row.type,
     link,
     path: row.folder || '/',
-    description: row.description,
-    tags: row.tags,
+    description: forClient ? '' : row.description,
+    tags: forClient ? [] : row.tags,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     deletedAt: row.deletedAt,

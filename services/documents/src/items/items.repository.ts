@@ -19,7 +19,7 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DocumentsSchema, extractedDocuments, type ItemRow, items } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
-import { ancestors, splitPath } from './paths.rules.js';
+import { ancestors, joinPath, sanitiseName, splitPath } from './paths.rules.js';
 
 export type DocTx = Tx<DocumentsSchema>;
 export type NewItem = typeof items.$inferInsert;
@@ -47,6 +47,16 @@ const utf16Length = (text: SQL) =>
 
 /** Rows of one insert statement: well under PostgreSQL's 65,535 parameters at about 25 columns a row. */
 const INSERT_BATCH = 1_000;
+
+/**
+ * Names folded by PostgreSQL, as the unique index folds them: JavaScript's toLowerCase folds 'İ' and a
+ * word-final 'Σ' otherwise than lower() does, and such names were never found again.
+ */
+const namesFolded = (names: readonly string[]) =>
+  sql.join(
+    names.map((name) => sql`lower(${name})`),
+    sql`, `,
+  );
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -90,6 +100,33 @@ export type ListedRow = Pick<
   deletedAt: string;
   cursorCreatedAt: string;
 };
+
+/**
+ * An item inside a folder as the calls that read a whole subtree use it (copies, folder zips): none of
+ * the listing's stored JSON, so a folder of many items costs what its rows need.
+ */
+export type SubtreeRow = Pick<
+  ItemRow,
+  | 'id'
+  | 'folder'
+  | 'name'
+  | 'type'
+  | 'storageKey'
+  | 'size'
+  | 'contentType'
+  | 'description'
+  | 'tags'
+  | 'isProtected'
+  | 'uploadType'
+  | 'hidden'
+  | 'updatedAt'
+>;
+
+/**
+ * Where a client would carry a folder's contents (`holdsRestricted`): the folder's path there (`root`) and
+ * the path prefixes blocked for clients there.
+ */
+export type CarryPlace = { root: string; blocked: readonly string[] };
 
 /** A lean page as one text (`listLeanPage`): its items joined, how many, whether more follow, the cursor. */
 export type LeanPage = {
@@ -240,6 +277,18 @@ export class ItemsRepository {
     // STAFF ONLY as paths.rules' isStaffOnly says it: the item's own name (the trigger's staff_only), or
     // the folder's path (the caller's `insideStaffOnly`; a client never lists inside such a folder).
     const itemStaffOnly = insideStaffOnly ? sql`true` : sql`items.staff_only`;
+    // Descriptions and tags are advisor-only (spec 1 s.2.7): a client's page leaves them out of the
+    // stored JSON, and measures what is left. Only rows that have either pay for it.
+    const hasStaffFields = sql`(items.description <> '' or cardinality(items.tags) > 0)`;
+    const shown = forClient
+      ? sql`cross join lateral (
+          select case when ${hasStaffFields}
+            then (items.listing_json::jsonb - 'description' - 'tags')::text
+            else items.listing_json end as json) shown`
+      : sql`cross join lateral (select items.listing_json as json) shown`;
+    const shownBytes = forClient
+      ? sql`case when ${hasStaffFields} then octet_length(to_json(shown.json)::text) - 2 else items.listing_bytes end`
+      : sql`items.listing_bytes`;
     // One pass over the listing index in order: each row's number and the running size of the page's
     // text come from one window; only folders (items_count) and STAFF ONLY items extend their stored
     // JSON, and only their extension is measured here (the trigger keeps listing_bytes).
@@ -250,12 +299,13 @@ export class ItemsRepository {
         from (
           select items.id, items.type, items.name, items.created_at::text as created_text,
             row_number() over listing as n,
-            case when extension is null then items.listing_json
-              else concat(left(items.listing_json, -1), extension, '}') end as json,
+            case when extension is null then shown.json
+              else concat(left(shown.json, -1), extension, '}') end as json,
             -- Bytes inside a JSON string, with the comma after each item.
-            sum(items.listing_bytes + 1 + coalesce(octet_length(to_json(extension)::text) - 2, 0))
+            sum(${shownBytes} + 1 + coalesce(octet_length(to_json(extension)::text) - 2, 0))
               over listing as running
           from items
+          ${shown}
           cross join lateral (
             select nullif(concat(
               case when items.type = 'folder' then ',"items_count":' || nullif((
@@ -333,7 +383,8 @@ export class ItemsRepository {
    * Up to SEARCH_LIMIT + 1 items whose name or description holds `term` (the one over says more match).
    * For a client, STAFF ONLY items and what is inside them are left out here, before the limit (read as
    * paths.rules' staffOnlyForm does): left out after it, 500 matches in a STAFF ONLY folder hid a
-   * client's own files from their search.
+   * client's own files from their search. A client's search matches names only: descriptions are the
+   * firm's (spec 1 s.2.7).
    */
   search(
     tx: DocTx,
@@ -353,14 +404,23 @@ export class ItemsRepository {
           options.forClient
             ? sql`not ${items.staffOnly} and translate(normalize(${items.folder}, NFKC), 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') not like '%STAFF ONLY%'`
             : undefined,
-          or(ilike(items.name, `%${escapeLike(term)}%`), ilike(items.description, `%${escapeLike(term)}%`)),
+          options.forClient
+            ? ilike(items.name, `%${escapeLike(term)}%`)
+            : or(
+                ilike(items.name, `%${escapeLike(term)}%`),
+                ilike(items.description, `%${escapeLike(term)}%`),
+              ),
         ),
       )
       .orderBy(asc(items.folder), asc(sql`lower(${items.name})`))
       .limit(SEARCH_LIMIT + 1);
   }
 
-  /** The live item at a full path ('/A/b.pdf'), case-insensitive as names are unique that way. */
+  /**
+   * The live item the tree shows at a full path ('/A/b.pdf') as a request spells it: its name and its
+   * folders compared case-insensitively, as names are unique that way, and its folders matched as
+   * storedFolder matches them (a path in another case or Unicode form finds what making it found).
+   */
   async findLive(
     tx: DocTx,
     scope: FirmScope,
@@ -368,14 +428,101 @@ export class ItemsRepository {
     fullPath: string,
     lock?: RowLock,
   ): Promise<ItemRow | undefined> {
-    const parts = splitPath(fullPath);
-    return parts ? this.findChild(tx, scope, companyId, parts[0], [parts[1]], lock) : undefined;
+    return this.atAskedPath(tx, scope, companyId, fullPath, (folder, names) =>
+      this.findChild(tx, scope, companyId, folder, names, lock),
+    );
   }
 
   /**
-   * The live item directly in `folder` named one of `names`, compared case-insensitively; the first of
-   * `names` wins when several are there. `lock` holds the rows found until the transaction ends (see
-   * RowLock).
+   * The hidden source of a split at a full path as a request spells it, the latest first: the tree does
+   * not show it, but advisors still open it there when no shown item has taken its name since.
+   */
+  async findHidden(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    fullPath: string,
+  ): Promise<ItemRow | undefined> {
+    return this.atAskedPath(tx, scope, companyId, fullPath, async (folder, names) => {
+      const rows = await tx
+        .select()
+        .from(items)
+        .where(
+          and(
+            this.inCompany(scope, companyId),
+            eq(items.folder, folder),
+            sql`lower(${items.name}) in (${namesFolded(names)})`,
+            isNull(items.deletedAt),
+            eq(items.hidden, true),
+          ),
+        )
+        .orderBy(desc(items.createdAt))
+        .limit(1);
+      return rows[0];
+    });
+  }
+
+  /**
+   * `find` at a full path as a request spells it: first in its folder as given (the stored spelling, one
+   * query), else in the folder it names when that is stored otherwise. The name also in its composed
+   * form (NFC), which every stored name has.
+   */
+  private async atAskedPath(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    fullPath: string,
+    find: (folder: string, names: string[]) => Promise<ItemRow | undefined>,
+  ): Promise<ItemRow | undefined> {
+    const parts = splitPath(fullPath);
+    if (!parts) return undefined;
+    const [folder, name] = parts;
+    const names = [...new Set([name, name.normalize('NFC')])];
+    const found = await find(folder, names);
+    if (found || !folder) return found;
+    const stored = await this.storedFolderPath(tx, scope, companyId, folder);
+    return stored === undefined || stored === folder ? undefined : find(stored, names);
+  }
+
+  /**
+   * The stored path of the live folder that `folder`, as a request spells it, names: each segment
+   * matched case-insensitively (folded by PostgreSQL) by the name as sent or as sanitised, the first
+   * winning, as ItemsService.storedFolder matches them; in one statement. Undefined when a segment is
+   * missing or is a file.
+   */
+  async storedFolderPath(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    folder: string,
+  ): Promise<string | undefined> {
+    const segments = folder.split('/').filter(Boolean);
+    if (!segments.length) return '';
+    const asSent = sql`(${sql.param(segments)}::text[])[walk.depth + 1]`;
+    const sanitised = sql`(${sql.param(segments.map(sanitiseName))}::text[])[walk.depth + 1]`;
+    const result = await tx.execute<{ path: string }>(sql`
+      with recursive walk(depth, path) as (
+        select 0, ''::text
+        union all
+        select walk.depth + 1, walk.path || '/' || found.name
+        from walk cross join lateral (
+          select i.name from items i
+          where i.firm_id = ${scope.firmId} and i.company_id = ${companyId} and i.folder = walk.path
+            and i.deleted_at is null and not i.hidden and i.type = 'folder'
+            and lower(i.name) in (lower(${asSent}), lower(${sanitised}))
+          order by lower(i.name) = lower(${asSent}) desc
+          limit 1
+        ) found
+        where walk.depth < ${segments.length}
+      )
+      select path from walk where depth = ${segments.length}`);
+    return result.rows[0]?.path;
+  }
+
+  /**
+   * The live item shown directly in `folder` (as stored) named one of `names`, compared
+   * case-insensitively; the first of `names` wins when several are there. `lock` holds the rows found
+   * until the transaction ends (see RowLock).
    */
   async findChild(
     tx: DocTx,
@@ -386,12 +533,7 @@ export class ItemsRepository {
     lock?: RowLock,
   ): Promise<ItemRow | undefined> {
     if (!names.length) return undefined;
-    // Folded by PostgreSQL on both sides, as the unique index folds them: JavaScript's toLowerCase folds
-    // 'İ' and a word-final 'Σ' otherwise than lower() does, and such names were never found again.
-    const asked = sql.join(
-      names.map((name) => sql`lower(${name})`),
-      sql`, `,
-    );
+    // A split's hidden source holds no name (the unique index leaves it out too).
     const query = tx
       .select()
       .from(items)
@@ -399,8 +541,9 @@ export class ItemsRepository {
         and(
           this.inCompany(scope, companyId),
           eq(items.folder, folder),
-          sql`lower(${items.name}) in (${asked})`,
+          sql`lower(${items.name}) in (${namesFolded(names)})`,
           isNull(items.deletedAt),
+          eq(items.hidden, false),
         ),
       );
     const rows = await (lock ? query.for(lock) : query);
@@ -409,7 +552,10 @@ export class ItemsRepository {
     return rows.sort((a, b) => lower.indexOf(a.name.toLowerCase()) - lower.indexOf(b.name.toLowerCase()))[0];
   }
 
-  /** The most recently deleted item at a full path, or the deleted item with this id. */
+  /**
+   * The most recently deleted item at a full path (one the tree showed: not a split's hidden source), or
+   * the deleted item with this id.
+   */
   async findDeleted(
     tx: DocTx,
     scope: FirmScope,
@@ -428,7 +574,11 @@ export class ItemsRepository {
           id
             ? eq(items.id, id)
             : parts
-              ? and(eq(items.folder, parts[0]), sql`lower(${items.name}) = lower(${parts[1]})`)
+              ? and(
+                  eq(items.folder, parts[0]),
+                  sql`lower(${items.name}) = lower(${parts[1]})`,
+                  eq(items.hidden, false),
+                )
               : sql`false`,
         ),
       )
@@ -445,10 +595,30 @@ export class ItemsRepository {
       .where(and(eq(items.firmId, scope.firmId), inArray(items.id, ids)));
   }
 
-  /** Everything inside the folder at `fullPath` (not the folder itself). */
-  subtree(tx: DocTx, scope: FirmScope, companyId: string, fullPath: string, filter: 'live' | 'all' = 'live') {
+  /** Everything inside the folder at `fullPath` (not the folder itself), without the listing's JSON. */
+  subtree(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    fullPath: string,
+    filter: 'live' | 'all' = 'live',
+  ): Promise<SubtreeRow[]> {
     return tx
-      .select()
+      .select({
+        id: items.id,
+        folder: items.folder,
+        name: items.name,
+        type: items.type,
+        storageKey: items.storageKey,
+        size: items.size,
+        contentType: items.contentType,
+        description: items.description,
+        tags: items.tags,
+        isProtected: items.isProtected,
+        uploadType: items.uploadType,
+        hidden: items.hidden,
+        updatedAt: items.updatedAt,
+      })
       .from(items)
       .where(
         and(
@@ -458,6 +628,54 @@ export class ItemsRepository {
         ),
       )
       .orderBy(asc(items.folder), asc(items.name));
+  }
+
+  /**
+   * Whether anything live inside the folder `fullPath` is what a client may not carry with the folder:
+   * STAFF ONLY (its own name, or a folder on its way, read as paths.rules' staffOnlyForm does), or within
+   * a blocked prefix of a place, at its path there (the folder's contents re-rooted under the place's
+   * root). One exists query: the contents are never loaded, however many they are.
+   */
+  async holdsRestricted(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    fullPath: string,
+    places: readonly CarryPlace[],
+  ): Promise<boolean> {
+    const inPlace = (place: CarryPlace) => {
+      const path =
+        place.root === fullPath
+          ? sql`(items.folder || '/' || items.name)`
+          : sql`(${place.root}::text || substr(items.folder || '/' || items.name, char_length(${fullPath}::text) + 1))`;
+      return sql`exists (
+        select 1 from unnest(${sql.param([...place.blocked])}::text[]) blocked(prefix)
+        where lower(${path}) = lower(blocked.prefix) or starts_with(lower(${path}), lower(blocked.prefix) || '/'))`;
+    };
+    const blocked = places.filter((place) => place.blocked.length).map(inPlace);
+    const result = await tx.execute<{ restricted: boolean }>(sql`
+      select exists (
+        select 1 from items
+        where ${and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(fullPath))}
+          and (items.staff_only
+            or translate(normalize(items.folder, NFKC), 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') like '%STAFF ONLY%'
+            ${blocked.length ? sql`or ${sql.join(blocked, sql` or `)}` : sql``})
+      ) as restricted`);
+    return result.rows[0]?.restricted === true;
+  }
+
+  /**
+   * Holds each folder of the stored path `folder` 'share', outermost first, as a writer into it does
+   * (RowLock): answers false when one of them is not there (deleted or moved meanwhile).
+   */
+  async holdFolders(tx: DocTx, scope: FirmScope, companyId: string, folder: string): Promise<boolean> {
+    let path = '';
+    for (const segment of folder.split('/').filter(Boolean)) {
+      const found = await this.findChild(tx, scope, companyId, path, [segment], 'share');
+      if (found?.type !== 'folder' || found.name !== segment) return false;
+      path = joinPath(path, segment);
+    }
+    return true;
   }
 
   async insert(tx: DocTx, values: NewItem): Promise<ItemRow> {
@@ -641,13 +859,16 @@ export class ItemsRepository {
   /**
    * Removes for good an item that moved to another company, with its live contents: their objects are
    * gone with the move, so a deleted row here would offer a restore of files that no longer exist.
+   * Answers the storage and preview keys of the rows it removed, and only those: a row deleted or moved
+   * out meanwhile keeps its object.
    */
-  async removeMoved(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
+  async removeMoved(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<string[]> {
     const removed = await tx
       .delete(items)
       .where(this.liveWithContents(scope, item))
-      .returning({ id: items.id });
+      .returning({ id: items.id, storageKey: items.storageKey, previewKey: items.previewKey });
     await this.extractedFollow(tx, scope, removed, 'removed');
+    return removed.flatMap((row) => [row.storageKey, row.previewKey].filter((key): key is string => !!key));
   }
 
   /** How many characters the deepest live item inside the folder `fullPath` adds to its path (0: empty). */

@@ -8,6 +8,7 @@ import {
   badRequest,
   firmScope,
   isUniqueViolation,
+  isUuid,
   type Logger,
 } from '@portico/platform';
 import type {
@@ -24,10 +25,11 @@ import type {
 import { AccessClient } from '../access/access.client.js';
 import {
   assertAdvisor,
-  assertCanCarry,
   assertCanChange,
   assertVisiblePath,
   type ChangeKind,
+  carryPlace,
+  disabledByFirm,
   isClient,
   notFound,
 } from '../access/access.rules.js';
@@ -46,6 +48,7 @@ import {
   type ListedRow,
   type RowLock,
   SEARCH_LIMIT,
+  type SubtreeRow,
 } from './items.repository.js';
 import {
   cursorAfter,
@@ -198,16 +201,11 @@ export class ItemsService {
   ) {
     if (!isClient(actor) || item.type !== 'folder') return;
     const oldFull = fullPathOf(item);
-    const inside = (await this.repo.subtree(tx, firmScope(actor.firm_id), item.companyId, oldFull)).map(
-      fullPathOf,
-    );
-    assertCanCarry(actor, from, inside);
-    if (to)
-      assertCanCarry(
-        actor,
-        to.access,
-        inside.map((path) => to.path + path.slice(oldFull.length)),
-      );
+    const places = [carryPlace(oldFull, from)];
+    if (to) places.push(carryPlace(to.path, to.access));
+    // Asked of the database in one query: the folder's contents are never loaded for it.
+    if (await this.repo.holdsRestricted(tx, firmScope(actor.firm_id), item.companyId, oldFull, places))
+      throw disabledByFirm();
   }
 
   /**
@@ -245,12 +243,17 @@ export class ItemsService {
     });
     const last = rows[rows.length - 1];
     const nextPageToken = more && last ? encodePageToken(cursorAfter(last)) : '';
-    const visible = rows.filter((row) => !isClient(actor) || !isStaffOnly(joinPath(row.folder, row.name)));
+    const forClient = isClient(actor);
+    const visible = rows.filter((row) => !forClient || !isStaffOnly(joinPath(row.folder, row.name)));
     const itemsCount = (row: ListedRow) => counts.get(joinPath(row.folder, row.name)) ?? 0;
     return {
       ...(req.columnar
-        ? { columns: toColumns(access.companyId, visible, itemsCount) }
-        : { documents: visible.map((row) => listedToDocumentItem(access.companyId, row, itemsCount(row))) }),
+        ? { columns: toColumns(access.companyId, visible, itemsCount, forClient) }
+        : {
+            documents: visible.map((row) =>
+              listedToDocumentItem(access.companyId, row, itemsCount(row), forClient),
+            ),
+          }),
       path: folder || '/',
       count: visible.length,
       nextPageToken,
@@ -313,7 +316,7 @@ export class ItemsService {
       .filter((row) => !isClient(actor) || !isStaffOnly(fullPathOf(row)))
       .slice(0, SEARCH_LIMIT);
     return {
-      documents: visible.map((row) => toDocumentItem(row)),
+      documents: visible.map((row) => toDocumentItem(row, isClient(actor))),
       path: '/',
       count: visible.length,
       moreMatches: rows.length > SEARCH_LIMIT,
@@ -348,7 +351,7 @@ export class ItemsService {
       return created;
     });
     const row = await nameTakenOnRace(creating);
-    return { document: toDocumentItem(row), message: Messages.updated };
+    return { document: toDocumentItem(row, isClient(actor)), message: Messages.updated };
   }
 
   async rename(actor: Actor, req: RenameItemRequest) {
@@ -384,7 +387,7 @@ export class ItemsService {
       return renamed;
     });
     const row = await nameTakenOnRace(renaming);
-    return { document: toDocumentItem(row), message: Messages.updated };
+    return { document: toDocumentItem(row, isClient(actor)), message: Messages.updated };
   }
 
   /** Move (deleteOldPath) or copy an item into a folder of the same or another company of the firm. */
@@ -454,13 +457,10 @@ export class ItemsService {
         // Copies, and moves to another company, write new rows and objects under the target's keys.
         const copies = await this.copyRows(tx, actor, item, target.companyId, destination, name, created);
         if (moving) {
-          const all =
-            item.type === 'folder'
-              ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldPath))]
-              : [item];
-          // The files and their converted previews: nothing points at either once the rows are gone.
-          for (const r of all) for (const key of [r.storageKey, r.previewKey]) if (key) obsolete.push(key);
-          await this.repo.removeMoved(tx, scope, item);
+          // The files and previews of the rows removed, and no others: a file deleted or moved out of the
+          // folder meanwhile keeps its row here, and so its object. Nothing points at these once their
+          // rows are gone.
+          obsolete.push(...(await this.repo.removeMoved(tx, scope, item)));
           await this.uploads.discardStoredAt(tx, scope, obsolete);
           await recordItemEvent(tx, 'moved', actor, item, {
             newPath: newFull,
@@ -475,7 +475,7 @@ export class ItemsService {
         return copies;
       });
       await deleteObjects(this.store, obsolete);
-      return { document: toDocumentItem(row), message: Messages.updated };
+      return { document: toDocumentItem(row, isClient(actor)), message: Messages.updated };
     } catch (err) {
       await deleteObjects(this.store, created);
       if (isUniqueViolation(err)) throw nameTaken();
@@ -496,7 +496,7 @@ export class ItemsService {
     const oldFull = fullPathOf(item);
     const newFull = joinPath(destination, name);
     // A split's hidden source is not copied: its parts are, and a copy would show it again beside them.
-    const rows =
+    const rows: SubtreeRow[] =
       item.type === 'folder'
         ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldFull)).filter((r) => !r.hidden)]
         : [item];
@@ -556,13 +556,19 @@ export class ItemsService {
       await recordItemEvent(tx, 'updated', actor, item);
       return updated;
     });
-    return { document: toDocumentItem(row), message: Messages.updated };
+    return { document: toDocumentItem(row, isClient(actor)), message: Messages.updated };
   }
 
-  /** delete_document: a name in a folder. */
+  /**
+   * delete_document: a name in a folder. An empty name would leave the folder's own path (and delete the
+   * folder), and a name never holds '/', so a name with one names nothing here.
+   */
   deleteDocument(actor: Actor, req: DeleteDocumentRequest) {
     const folder = requestPath(req.path);
-    return this.deletePath(actor, req.companyId, joinPath(folder, req.documentName.trim()));
+    const name = req.documentName.trim();
+    if (!name) throw badRequest(Messages.nameRequired, { documentName: Messages.nameRequired });
+    if (name.includes('/')) throw notFound();
+    return this.deletePath(actor, req.companyId, joinPath(folder, name));
   }
 
   /** delete_path: a full path. Soft delete; a folder takes its contents with it. */
@@ -586,6 +592,8 @@ export class ItemsService {
     assertAdvisor(actor);
     const access = await this.access.company(actor, req.companyId);
     const full = requestPath(req.path);
+    // An id that is not a UUID names no item (and the query could not take it).
+    if (req.id && !isUuid(req.id)) throw notFound();
     const scope = firmScope(actor.firm_id);
     try {
       const row = await this.repo.transaction(scope, async (tx) => {
@@ -618,7 +626,7 @@ export class ItemsService {
         await recordItemEvent(tx, 'restored', actor, restored);
         return restored;
       });
-      return { document: toDocumentItem(row), message: Messages.restored };
+      return { document: toDocumentItem(row, isClient(actor)), message: Messages.restored };
     } catch (err) {
       if (isUniqueViolation(err))
         throw new AppError('conflict', 'restore_conflict', Messages.restoreConflict);

@@ -1,4 +1,5 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
+import { isUuid } from '@portico/platform';
 import type { DocumentColumnsSchema } from '@portico/proto';
 import type { ListCursor, ListedRow } from './items.repository.js';
 import { isStaffOnly, joinPath } from './paths.rules.js';
@@ -27,11 +28,24 @@ export const pageSizeOf = (requested: number) =>
 export const rowsToRead = (pageSize: number, columnar: boolean) =>
   Math.min(pageSize, Math.ceil(PAGE_BYTE_BUDGET / FIXED_BYTES[columnar ? 'columns' : 'documents']));
 
+/** Text of printable ASCII: one byte a character, two when JSON escapes it (a quote or a backslash). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * A generous estimate of a text's bytes in a reply: twice its length for JSON escaping, or, beyond
+ * printable ASCII, its UTF-8 bytes as JSON writes it where that is more (three bytes for a CJK
+ * character, six for an escaped control character).
+ */
+function textBytes(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return 2 * text.length;
+  return Math.max(2 * text.length, Buffer.byteLength(JSON.stringify(text)) - 2);
+}
+
 /** A generous estimate of one item's bytes in a reply (texts counted twice for JSON escaping). */
 export function itemBytes(row: ListedRow, columnar: boolean): number {
-  let n = FIXED_BYTES[columnar ? 'columns' : 'documents'] + 2 * (row.name.length + row.description.length);
-  if (!columnar) n += 4 * (row.folder.length + row.name.length);
-  for (const tag of row.tags) n += 2 * tag.length + 4;
+  let n = FIXED_BYTES[columnar ? 'columns' : 'documents'] + textBytes(row.name) + textBytes(row.description);
+  if (!columnar) n += 2 * (textBytes(row.folder) + textBytes(row.name));
+  for (const tag of row.tags) n += textBytes(tag) + 4;
   return n;
 }
 
@@ -73,7 +87,32 @@ export const cursorAfter = (
 });
 
 /** timestamptz as PostgreSQL prints it, e.g. 2026-01-31 09:15:02.123456+00. */
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
+const PG_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(?:[+-](\d{2})(?::?(\d{2}))?|Z)?$/;
+
+/**
+ * Whether a cursor's time is one PostgreSQL takes: of PG_TIMESTAMP's shape, and a real date and time
+ * (a 13th month or a 30th of February failed the query, a 500).
+ */
+function isPgTimestamp(text: string): boolean {
+  const match = PG_TIMESTAMP.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [1, 2, 3, 4, 5, 6, 8, 9].map(
+    (i) => Number(match[i] ?? 0),
+  ) as [number, number, number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  date.setUTCFullYear(year);
+  return (
+    year >= 1 &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHours <= 15 &&
+    offsetMinutes <= 59
+  );
+}
 
 /** The opaque page token: the cursor, base64url JSON. Anything else is refused by the caller. */
 export const encodePageToken = (c: ListCursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
@@ -84,10 +123,12 @@ export function decodePageToken(token: string): ListCursor | undefined {
     const ok =
       (c.type === 'file' || c.type === 'folder') &&
       typeof c.name === 'string' &&
+      // PostgreSQL's text holds no NUL.
+      !c.name.includes('\u0000') &&
       typeof c.createdAt === 'string' &&
-      PG_TIMESTAMP.test(c.createdAt) &&
+      isPgTimestamp(c.createdAt) &&
       typeof c.id === 'string' &&
-      /^[0-9a-f-]{36}$/i.test(c.id);
+      isUuid(c.id);
     return ok ? (c as ListCursor) : undefined;
   } catch {
     return undefined;
@@ -96,11 +137,15 @@ export function decodePageToken(token: string): ListCursor | undefined {
 
 export type DocumentColumnsInit = MessageInitShape<typeof DocumentColumnsSchema>;
 
-/** A page of rows as columns: entry i of every list is item i. */
+/**
+ * A page of rows as columns: entry i of every list is item i. A client's columns leave the advisors'
+ * descriptions and tags out (spec 1 s.2.7).
+ */
 export function toColumns(
   companyId: string,
   rows: readonly ListedRow[],
   itemsCount: (row: ListedRow) => number,
+  forClient: boolean,
 ): DocumentColumnsInit {
   const c = {
     companyId,
@@ -131,7 +176,7 @@ export function toColumns(
     c.type.push(row.type);
     c.size.push(BigInt(row.size));
     c.contentType.push(row.contentType);
-    c.description.push(row.description);
+    c.description.push(forClient ? '' : row.description);
     c.createdAt.push(row.createdAt);
     c.updatedAt.push(row.updatedAt);
     c.deletedAt.push(row.deletedAt);
@@ -144,7 +189,7 @@ export function toColumns(
     c.extractedDocumentId.push(row.extractedDocumentId ?? '');
     c.parentDocumentId.push(row.parentDocumentId ?? '');
     c.staffOnly.push(isStaffOnly(joinPath(row.folder, row.name)));
-    if (row.tags.length) {
+    if (row.tags.length && !forClient) {
       c.taggedIndex.push(i);
       c.tagged.push({ tags: row.tags });
     }
