@@ -1,5 +1,6 @@
 import '../telemetry/register.js';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { INestMicroservice } from '@nestjs/common';
 import { Controller, Module } from '@nestjs/common';
@@ -16,8 +17,9 @@ import pg from 'pg';
 import { type Actor } from '../auth/actor.js';
 import { BusClient } from '../bus/bus-client.js';
 import { SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../bus/deadline.js';
-import { CurrentActor, Rpc } from '../bus/rpc.js';
+import { CurrentActor, Rpc, rpcLog } from '../bus/rpc.js';
 import { AppError } from '../errors/app-error.js';
+import { createLogger } from '../logging/logger.js';
 import { inSpan, SpanKind } from '../telemetry/propagation.js';
 import { startNatsServer } from '../testing/nats.js';
 
@@ -39,6 +41,18 @@ const nobody = defineRpc({
 
 const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_access: 'partner' };
 
+/** A logger whose lines a test reads: the RPC layer's lines are sent to it while a test spies on them. */
+function capturedLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { lines, logger: createLogger('rpc', 'info', stream) };
+}
+
 @Controller()
 class EchoHandler {
   @Rpc(echo)
@@ -49,6 +63,21 @@ class EchoHandler {
       try {
         await pool.query('select 1');
       } finally {
+        await pool.end();
+      }
+    }
+    if (req.email === 'poolbusy@example.com') {
+      // A pool whose one connection another request holds past the pool's wait.
+      const pool = new pg.Pool({
+        connectionString: process.env.TEST_PG_ADMIN_URL,
+        max: 1,
+        connectionTimeoutMillis: 100,
+      });
+      const held = await pool.connect();
+      try {
+        await pool.query('select 1');
+      } finally {
+        held.release();
         await pool.end();
       }
     }
@@ -153,6 +182,29 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
     expect(JSON.stringify(err)).not.toContain('127.0.0.1');
   });
 
+  it('answers 503 overloaded, not database unavailable, when no pooled connection came free in time', async () => {
+    const { lines, logger } = capturedLog();
+    const warn = jest.spyOn(rpcLog, 'warn').mockImplementation(((...args: never[]) => {
+      (logger.warn as (...a: never[]) => void)(...args);
+    }) as never);
+    const error = jest.spyOn(rpcLog, 'error').mockImplementation(((...args: never[]) => {
+      (logger.error as (...a: never[]) => void)(...args);
+    }) as never);
+    try {
+      const err = (await bus
+        .request(echo, { email: 'poolbusy@example.com' }, { actor })
+        .catch((e) => e)) as AppError;
+      expect(err).toMatchObject({ status: 503, code: 'overloaded', message: SERVICE_UNAVAILABLE_MESSAGE });
+      expect(err.extra.traceId).toMatch(/^[0-9a-f]{32}$/);
+      // Logged as this replica being busy, with its trace id; not as the database being down.
+      expect(lines.map((l) => l.msg)).toEqual(['Overloaded: no database connection came free in time']);
+      expect(lines[0]).toMatchObject({ level: 'warn', trace_id: err.extra.traceId });
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+
   it('answers 400 for text the database cannot store, not 500', async () => {
     await expect(bus.request(echo, { email: 'a\u0000b' }, { actor })).rejects.toMatchObject({
       kind: 'bad_request',
@@ -191,6 +243,29 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
       // Refused as they came, not after waiting for a slot (each handler takes 1.5 s).
       for (const o of refused) expect(o.at).toBeLessThan(1_400);
     } finally {
+      delete process.env.RPC_QUEUE_LIMIT;
+    }
+  });
+
+  it('logs a request refused past its queue with the caller’s trace id, which the answer carries too', async () => {
+    process.env.RPC_QUEUE_LIMIT = '0';
+    const { lines, logger } = capturedLog();
+    const warn = jest.spyOn(rpcLog, 'warn').mockImplementation(((...args: never[]) => {
+      (logger.warn as (...a: never[]) => void)(...args);
+    }) as never);
+    try {
+      const { traceId, err } = await inSpan('caller', SpanKind.INTERNAL, context.active(), async () => ({
+        traceId: trace.getActiveSpan()?.spanContext().traceId,
+        err: (await bus.request(echo, { email: 'a@b.co' }, { actor }).catch((e) => e)) as AppError,
+      }));
+      expect(err).toMatchObject({ status: 503, code: 'overloaded' });
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(err.extra.traceId).toBe(traceId);
+      expect(lines.find((l) => l.msg === 'Overloaded: refused a request')).toMatchObject({
+        trace_id: traceId,
+      });
+    } finally {
+      warn.mockRestore();
       delete process.env.RPC_QUEUE_LIMIT;
     }
   });

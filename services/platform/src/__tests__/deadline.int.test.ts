@@ -11,7 +11,7 @@ import {
   LookupEmailRequestSchema,
   LookupEmailResponseSchema,
 } from '@portico/proto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import type { Actor } from '../auth/actor.js';
 import { BusClient } from '../bus/bus-client.js';
@@ -21,9 +21,12 @@ import {
   replyAllowanceMs,
   SERVICE_TIMEOUT_MESSAGE,
   TIMEOUT_HEADER,
+  withDeadline,
 } from '../bus/deadline.js';
 import { CurrentActor, RequestHeader, Rpc } from '../bus/rpc.js';
 import { acrossFirms, type DatabaseHandle, openDatabase } from '../db/database.js';
+import { readAcrossFirms } from '../db/scoped-read.js';
+import { postgresCode } from '../errors/postgres-errors.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
 
 const notes = pgTable('deadline_notes', {
@@ -49,6 +52,7 @@ const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_acces
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let handle: DatabaseHandle<typeof schema>;
+let databaseUrl: string;
 let bus: BusClient;
 let handled = 0;
 
@@ -89,11 +93,11 @@ describe('deadlines: a service stops working for a caller that no longer waits',
   let nc: NatsConnection;
 
   beforeAll(async () => {
-    const url = await createServiceDatabase(
+    databaseUrl = await createServiceDatabase(
       process.env.TEST_PG_ADMIN_URL as string,
       uniqueDatabaseName('deadline'),
     );
-    handle = openDatabase(url, schema, { max: 4 });
+    handle = openDatabase(databaseUrl, schema, { max: 4 });
     await handle.pool.query(
       'create table deadline_notes (id uuid primary key default gen_random_uuid(), body text not null)',
     );
@@ -173,5 +177,59 @@ describe('deadlines: a service stops working for a caller that no longer waits',
     expect([replyAllowanceMs(100), replyAllowanceMs(5_000), replyAllowanceMs(60_000)]).toEqual([
       50, 250, 1_000,
     ]);
+  });
+  describe('database work under a deadline', () => {
+    /** Runs `work` as a request whose caller waits `ms` more; answers what it threw. */
+    const failureWithin = (ms: number, work: () => Promise<unknown>) =>
+      withDeadline(Date.now() + ms, work).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+
+    it('cancels a statement waiting on a lock at the deadline, not at the pool’s statement timeout', async () => {
+      const lock = await handle.pool.connect();
+      await lock.query('begin; lock table deadline_notes in access exclusive mode');
+      try {
+        const inTransaction = await failureWithin(300, () =>
+          acrossFirms(handle.db, (tx) => tx.select().from(notes)),
+        );
+        // PostgreSQL cancelled it by the statement timeout (57014) taken from the deadline: a 504.
+        expect(inTransaction).toMatchObject({ code: DEADLINE_PASSED, kind: 'timeout' });
+        expect(postgresCode((inTransaction as { cause?: unknown }).cause)).toBe('57014');
+        const scopedRead = await failureWithin(300, () =>
+          readAcrossFirms(handle.db, (reader) => reader.select().from(notes)),
+        );
+        expect(scopedRead).toMatchObject({ code: DEADLINE_PASSED, kind: 'timeout' });
+        expect(postgresCode((scopedRead as { cause?: unknown }).cause)).toBe('57014');
+        // The limit was the transaction's or the statement's own: the same connections answer freely after.
+        await lock.query('commit');
+        const settings = await Promise.all(
+          [1, 2, 3, 4].map(() => handle.pool.query(`select current_setting('statement_timeout') as t`)),
+        );
+        expect(settings.map((r) => r.rows[0].t)).toEqual(['10s', '10s', '10s', '10s']);
+      } finally {
+        await lock.query('rollback').catch(() => undefined);
+        lock.release();
+      }
+    });
+
+    it('gives up waiting for a pooled connection at the deadline, and the connection goes back', async () => {
+      const single = openDatabase(databaseUrl, schema, { max: 1 });
+      const held = await single.pool.connect();
+      try {
+        const waited = await failureWithin(300, () => acrossFirms(single.db, async () => 'never'));
+        // Not the pool's own refusal after 5 s ('timeout exceeded when trying to connect').
+        expect(waited).toMatchObject({ code: DEADLINE_PASSED, kind: 'timeout' });
+        const read = await failureWithin(300, () =>
+          readAcrossFirms(single.db, (reader) => reader.execute(sql`select 1`)),
+        );
+        expect(read).toMatchObject({ code: DEADLINE_PASSED });
+      } finally {
+        held.release();
+      }
+      await expect(acrossFirms(single.db, async () => 'in time')).resolves.toBe('in time');
+      expect(single.pool.waitingCount).toBe(0);
+      await single.close();
+    });
   });
 });

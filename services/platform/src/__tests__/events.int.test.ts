@@ -1,22 +1,30 @@
+import '../telemetry/register.js';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import { context } from '@opentelemetry/api';
 import { IdentityEvents, type UserUpdated } from '@portico/proto';
 import { eq, sql } from 'drizzle-orm';
 import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { pino } from 'pino';
 import {
+  assertDurableConsumersRunning,
+  CONSUMER_LOST_UNREADY_AFTER_MS,
   type DurableConsumerOptions,
   EVENT_ID_HEADER,
   EVENTS_STREAM,
+  ensureEventStream,
   OutboxRelay,
   pruneEventRecords,
   REDELIVERY_DELAYS,
   recordEvent,
   redeliveryDelayMs,
+  republishOutboxSince,
   startDurableConsumer,
 } from '../bus/events.js';
 import { outboxEvents } from '../bus/outbox.schema.js';
+import { runRepublishOutbox } from '../bus/republish-outbox.js';
 import {
   acrossFirms,
   type DatabaseHandle,
@@ -26,6 +34,8 @@ import {
   rlsPolicySql,
 } from '../db/database.js';
 import { AppError } from '../errors/app-error.js';
+import { createLogger } from '../logging/logger.js';
+import { currentTraceId, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { waitFor } from '../testing/free-port.js';
 import { type RunningNats, startNatsServer } from '../testing/nats.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
@@ -42,16 +52,17 @@ const FIRM_B = '00000000-0000-4000-8000-00000000000b';
 
 describe('database scoping, outbox relay and durable consumers', () => {
   let handle: DatabaseHandle<typeof schema>;
+  let databaseUrl: string;
   let nc: NatsConnection;
   // Its own server: the EVENTS stream must hold only this file's events.
   let nats: RunningNats;
 
   beforeAll(async () => {
-    const url = await createServiceDatabase(
+    databaseUrl = await createServiceDatabase(
       process.env.TEST_PG_ADMIN_URL as string,
       uniqueDatabaseName('platform'),
     );
-    handle = openDatabase(url, schema);
+    handle = openDatabase(databaseUrl, schema);
     await handle.pool.query(`
       create table notes (id uuid primary key default gen_random_uuid(), firm_id uuid not null, body text not null);
       create table outbox_events (id uuid primary key, subject text not null, payload jsonb not null,
@@ -109,16 +120,18 @@ describe('database scoping, outbox relay and durable consumers', () => {
   const consumeUserUpdates = (
     durable: string,
     handleEvent: UserUpdates['handle'],
-    options: Pick<UserUpdates, 'fromNow' | 'redelivery' | 'ackWaitMs'> = {},
+    options: Partial<
+      Pick<UserUpdates, 'fromNow' | 'redelivery' | 'ackWaitMs' | 'recovery' | 'scopeOf' | 'log'>
+    > = {},
   ) =>
     startDurableConsumer({
       nc,
       db: handle.db,
       durable,
       contract: IdentityEvents.userUpdated,
-      log,
       handle: handleEvent,
       ...options,
+      log: options.log ?? log,
     });
 
   /** Waits until the consumer has nothing pending and nothing unacknowledged (acked or terminated). */
@@ -400,5 +413,215 @@ describe('database scoping, outbox relay and durable consumers', () => {
     expect(again?.attempts).toBe(2);
     expect((again?.retryAt?.getTime() ?? 0) - Date.now()).toBeGreaterThan(8_000);
     await handle.db.execute(sql`delete from outbox_events where id = ${refused}`);
+  });
+  /** Publishes a user update straight to JetStream, with its event id header (and the active trace). */
+  async function publishUserUpdate(eventId: string, fields: Record<string, unknown> = {}) {
+    const h = headers();
+    h.set(EVENT_ID_HEADER, eventId);
+    for (const [key, value] of Object.entries(injectTraceContext({}))) h.set(key, value);
+    await jetstream(nc).publish(
+      IdentityEvents.userUpdated.subject,
+      JSON.stringify({ event_id: eventId, user_id: 'u', ...fields }),
+      { headers: h },
+    );
+  }
+
+  /** A logger whose lines a test reads. */
+  function capturedLog() {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    return { lines, logger: createLogger('test', 'info', stream) };
+  }
+
+  it('logs a failed event inside its span, with the trace id of the change that recorded it', async () => {
+    const { lines, logger } = capturedLog();
+    let failures = 0;
+    const consumer = await consumeUserUpdates(
+      'platform_test_traced',
+      async (event) => {
+        if (event.userId === 'failing' && failures++ === 0) throw new Error('database away');
+        if (event.userId === 'refused') throw new AppError('not_found', 'no_user', 'No such user');
+      },
+      { fromNow: true, redelivery: { firstMs: 10, maxMs: 40 }, log: logger },
+    );
+    const traceIds = await inSpan('record', SpanKind.PRODUCER, context.active(), async () => {
+      await publishUserUpdate('traced-failing', { user_id: 'failing' });
+      return currentTraceId();
+    });
+    const refusedTrace = await inSpan('record', SpanKind.PRODUCER, context.active(), async () => {
+      await publishUserUpdate('traced-refused', { user_id: 'refused' });
+      return currentTraceId();
+    });
+    await waitFor(async () => lines.length >= 2, 5_000, 'both failures logged');
+    await everyEventSettled('platform_test_traced');
+    expect(traceIds).toMatch(/^[0-9a-f]{32}$/);
+    const line = (msg: string) => lines.find((l) => l.msg === msg);
+    expect(line('Event handler failed; will be redelivered')).toMatchObject({ trace_id: traceIds });
+    expect(line('Event handler refused for good; dropped')).toMatchObject({ trace_id: refusedTrace });
+    await consumer.stop();
+  });
+
+  it("runs a handler given the event's firm in that firm's row-level-security scope, and drops an event without one", async () => {
+    await acrossFirms(handle.db, (tx) =>
+      tx.insert(notes).values([
+        { firmId: FIRM_A, body: 'scoped-a' },
+        { firmId: FIRM_B, body: 'scoped-b' },
+      ]),
+    );
+    /** Records the notes each event's handler could read. */
+    const readNotes =
+      (seen: Record<string, string[]>): UserUpdates['handle'] =>
+      async (event, tx) => {
+        const rows = await tx.select().from(notes).where(sql`${notes.body} like 'scoped-%'`);
+        seen[event.eventId] = rows.map((r) => r.body);
+      };
+    const seen: Record<string, string[]> = {};
+    const scoped = await consumeUserUpdates('platform_test_scoped', readNotes(seen), {
+      fromNow: true,
+      scopeOf: (event) => firmScope(event.firmId),
+    });
+    // Today's consumers, without scopeOf, keep the unscoped transaction: no row under FORCE RLS.
+    const seenUnscoped: Record<string, string[]> = {};
+    const unscoped = await consumeUserUpdates('platform_test_unscoped', readNotes(seenUnscoped), {
+      fromNow: true,
+    });
+    await publishUserUpdate('scoped-1', { firm_id: FIRM_A });
+    await publishUserUpdate('scoped-2', { firm_id: '' });
+    await publishUserUpdate('scoped-3', { firm_id: FIRM_B });
+    await waitFor(
+      async () => 'scoped-3' in seen && 'scoped-3' in seenUnscoped,
+      5_000,
+      'the scoped events handled',
+    );
+    await everyEventSettled('platform_test_scoped');
+    expect(seen['scoped-1']).toEqual(['scoped-a']);
+    expect(seen['scoped-3']).toEqual(['scoped-b']);
+    // No firm to scope it by: terminated, not handled, not delivered again.
+    expect('scoped-2' in seen).toBe(false);
+    expect(seenUnscoped).toEqual({ 'scoped-1': [], 'scoped-2': [], 'scoped-3': [] });
+    await scoped.stop();
+    await unscoped.stop();
+    const unscopedSeen = await handle.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from processed_events where consumer = 'platform_test_unscoped'`,
+    );
+    expect(unscopedSeen.rows[0]?.n).toBe(3);
+  });
+
+  it('makes a consumer deleted on the server again, and handles the events published meanwhile and later', async () => {
+    const durable = 'platform_test_recreated';
+    await ensureEventStream(nc);
+    // Before the consumer was first made: never handled, even after it is made again.
+    await publishUserUpdate('recreate-before');
+    const handled: string[] = [];
+    const consumer = await consumeUserUpdates(
+      durable,
+      async (event) => {
+        handled.push(event.eventId);
+      },
+      // Made again a second after it is found lost: the event below is published while it is missing.
+      { fromNow: true, recovery: { firstMs: 1_000, maxMs: 1_000 } },
+    );
+    await publishUserUpdate('recreate-first');
+    await waitFor(async () => handled.includes('recreate-first'), 5_000, 'the first event handled');
+    await everyEventSettled(durable);
+    const jsm = await jetstreamManager(nc);
+    await jsm.consumers.delete(EVENTS_STREAM, durable);
+    // Published while the consumer is missing, then once it is back.
+    await publishUserUpdate('recreate-meanwhile');
+    await expect(jsm.consumers.info(EVENTS_STREAM, durable)).rejects.toThrow(/consumer not found/);
+    await waitFor(
+      async () => (await jsm.consumers.info(EVENTS_STREAM, durable).catch(() => null)) !== null,
+      10_000,
+      'the consumer made again',
+    );
+    await publishUserUpdate('recreate-later');
+    await waitFor(async () => handled.includes('recreate-later'), 10_000, 'the later event handled');
+    await everyEventSettled(durable);
+    expect([...handled].sort()).toEqual(['recreate-first', 'recreate-later', 'recreate-meanwhile']);
+    expect(() => assertDurableConsumersRunning(nc)).not.toThrow();
+    await consumer.stop();
+  });
+
+  it('sends the events recorded since a time again for a lost stream, each handled once by a consumer', async () => {
+    const handled: string[] = [];
+    const consumer = await consumeUserUpdates(
+      'platform_test_republished',
+      async (event) => {
+        handled.push(event.userId);
+      },
+      { fromNow: true },
+    );
+    const relay = new OutboxRelay(handle.db, nc, log);
+    await relay.flush();
+    const before = new Date(Date.now() - 1);
+    await handle.db.transaction((tx) =>
+      recordEvent(tx, IdentityEvents.userUpdated, { userId: 'republished', firmId: FIRM_A }),
+    );
+    expect(await relay.flush()).toBe(1);
+    await waitFor(async () => handled.includes('republished'), 5_000, 'the event handled');
+    // As the operator's command runs it, on the service's database.
+    const printed: string[] = [];
+    expect(
+      await runRepublishOutbox(['--since', before.toISOString()], { DATABASE_URL: databaseUrl }, (line) =>
+        printed.push(line),
+      ),
+    ).toBe(0);
+    expect(printed[0]).toMatch(/^1 event\(s\) recorded since/);
+    expect(await republishOutboxSince(handle.db, new Date(Date.now() + 60_000))).toBe(0);
+    // The stream's duplicate window would drop it (2 min), as it would not for a new stream.
+    await jetstreamManager(nc).then((jsm) => jsm.streams.purge(EVENTS_STREAM));
+    expect(await relay.flush()).toBe(1);
+    await everyEventSettled('platform_test_republished');
+    expect(handled).toEqual(['republished']);
+    await consumer.stop();
+    expect(await runRepublishOutbox(['--since', 'yesterday'], { DATABASE_URL: databaseUrl })).toBe(1);
+  });
+
+  it('waits for a deleted stream without making it, fails readiness after a minute, and goes on once it is back', async () => {
+    const durable = 'platform_test_stream_lost';
+    const handled: string[] = [];
+    const consumer = await consumeUserUpdates(
+      durable,
+      async (event) => {
+        handled.push(event.eventId);
+      },
+      { fromNow: true, recovery: { firstMs: 50, maxMs: 200 } },
+    );
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(EVENTS_STREAM);
+    const inAMinute = () => Date.now() + CONSUMER_LOST_UNREADY_AFTER_MS;
+    await waitFor(
+      async () => {
+        try {
+          assertDurableConsumersRunning(nc, inAMinute());
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      20_000,
+      'the consumer found lost',
+    );
+    // Lost for less than a minute: not yet a reason to be unready.
+    expect(() => assertDurableConsumersRunning(nc)).not.toThrow();
+    expect(() => assertDurableConsumersRunning(nc, inAMinute())).toThrow(durable);
+    // An operator restoring the stream needs it absent: the consumer does not make it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await expect(jsm.streams.info(EVENTS_STREAM)).rejects.toThrow(/stream not found/);
+    await ensureEventStream(nc);
+    await waitFor(
+      async () => (await jsm.consumers.info(EVENTS_STREAM, durable).catch(() => null)) !== null,
+      10_000,
+      'the consumer made again',
+    );
+    await publishUserUpdate('stream-back');
+    await waitFor(async () => handled.includes('stream-back'), 10_000, 'an event after the stream is back');
+    expect(() => assertDurableConsumersRunning(nc, inAMinute())).not.toThrow();
+    await consumer.stop();
   });
 });

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import { createLogger } from '../logging/logger.js';
+import { createLogger, withoutRejectedValue } from '../logging/logger.js';
 
 /** The lines a logger wrote, parsed. */
 function capture() {
@@ -48,5 +48,60 @@ describe('logged errors', () => {
     expect(err.stack).toContain('\n    at ');
     expect(err.query).toContain('insert into "outbox"');
     expect(err.cause.code).toBe('23505');
+  });
+
+  /** PostgreSQL's refusal of a value, as pg throws it (the stack opens with the message) and a query builder wraps it. */
+  function refusedValue(code: string, message: string, where?: string) {
+    const cause = Object.assign(new Error(message), { name: 'error', code, ...(where ? { where } : {}) });
+    cause.stack = `error: ${message}\n    at Parser.parseErrorMessage (parser.js:1:1)`;
+    return new Error('Failed query: insert into "users" ("email") values ($1)\nparams: jane@example.com', {
+      cause,
+    });
+  }
+
+  it('replace the value PostgreSQL quotes in its refusal of a value, in the message and the stack', () => {
+    const refusals: [string, string, string][] = [
+      [
+        '22P02',
+        'invalid input syntax for type uuid: "jane@example.com"',
+        'invalid input syntax for type uuid: "[not logged]"',
+      ],
+      [
+        '22P02',
+        'invalid input value for enum "user role": "jane@example.com"',
+        'invalid input value for enum "user role": "[not logged]"',
+      ],
+      [
+        '22007',
+        'invalid input syntax for type timestamp with time zone: "jane "x" @example.com"',
+        'invalid input syntax for type timestamp with time zone: "[not logged]"',
+      ],
+      [
+        '22008',
+        'date/time field value out of range: "jane@example.com"',
+        'date/time field value out of range: "[not logged]"',
+      ],
+      ['22007', 'invalid value "jane@example.com" for "YYYY"', 'invalid value "[not logged]" for "YYYY"'],
+    ];
+    for (const [code, message, logged] of refusals) {
+      const { lines, logger } = capture();
+      logger.error({ err: refusedValue(code, message, 'JSON data, line 1: jane@example...') }, 'Failed');
+      expect(JSON.stringify(lines[0])).not.toContain('jane');
+      const cause = (lines[0]?.err as { cause: Record<string, unknown> } | undefined)?.cause ?? {};
+      expect(cause).toMatchObject({ code, message: logged });
+      expect(cause.stack).toBe(`error: ${logged}\n    at Parser.parseErrorMessage (parser.js:1:1)`);
+      expect(cause).not.toHaveProperty('where');
+    }
+    // Any other quoting of a refused value goes whole.
+    expect(withoutRejectedValue('malformed "jane@example.com" somewhere')).toBe(
+      'malformed "[not logged]" somewhere',
+    );
+  });
+
+  it('keep the message of other errors as it is, quotes and all', () => {
+    const { lines, logger } = capture();
+    const message = 'relation "users" does not exist';
+    logger.error({ err: Object.assign(new Error(message), { code: '42P01' }) }, 'Failed');
+    expect(lines[0]?.err).toMatchObject({ code: '42P01', message });
   });
 });

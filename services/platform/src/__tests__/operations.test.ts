@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isDatabaseUnavailable } from '../errors/postgres-errors.js';
+import { isConnectionPoolBusy, isDatabaseUnavailable } from '../errors/postgres-errors.js';
 import { runChecks } from '../health/health-server.js';
 import { registerTelemetryShutdown, shutdownTelemetry } from '../telemetry/shutdown.js';
 
@@ -52,5 +52,18 @@ describe('a database that cannot be reached', () => {
       false,
     );
     expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
+  });
+});
+
+describe('a pool with no connection free', () => {
+  it('is told apart from a database that cannot be reached', () => {
+    const poolWait = new Error('timeout exceeded when trying to connect');
+    expect(isConnectionPoolBusy(poolWait)).toBe(true);
+    expect(isConnectionPoolBusy(new Error('Failed query: select 1', { cause: poolWait }))).toBe(true);
+    // A connection the pool was making that the server did not finish is the database's.
+    const notMade = new Error('Connection terminated due to connection timeout');
+    expect(isConnectionPoolBusy(notMade)).toBe(false);
+    expect(isDatabaseUnavailable(notMade)).toBe(true);
+    expect(isConnectionPoolBusy(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(false);
   });
 });

@@ -89,19 +89,42 @@ describe('a stopping service', () => {
 
   it('answers the requests already on their way to it when it stops, not leaving their callers to time out', async () => {
     const service = await start();
+    const firstStarted = new Promise<void>((resolve) => {
+      onSlowStarted = resolve;
+    });
     const outcomes = Array.from({ length: 100 }, () =>
       bus.request(slow, { email: '20' }, { timeoutMs: 4_000 }).then(
         () => 'answered',
         (err: { kind?: string }) => err.kind ?? 'failed',
       ),
     );
-    // Stopped once the requests are on their way: those the NATS server has sent it are answered, any
-    // sent after it stops find no one (503). Unsubscribing dropped the first kind, and every one of their
-    // callers waited out its timeout (504).
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Stopped once the requests are on their way and the first is being handled: those the NATS server
+    // has sent it are answered, any sent after it stops find no one (503). Unsubscribing dropped the
+    // first kind, and every one of their callers waited out its timeout (504).
+    await firstStarted;
     await service.stop();
     const results = await Promise.all(outcomes);
     expect(results.filter((r) => r !== 'answered' && r !== 'unavailable')).toEqual([]);
+    // Those in progress when it stopped were answered, not refused with the rest.
+    expect(results.filter((r) => r === 'answered').length).toBeGreaterThan(0);
+  });
+
+  it('is ready while every connection of its pool is taken: readiness pings on a connection of its own', async () => {
+    const service = await start();
+    const pool = service.resources.database.pool;
+    const taken = await Promise.all([pool.connect(), pool.connect()]);
+    try {
+      expect(pool.totalCount).toBe(pool.options.max);
+      const ready = await fetch(`http://127.0.0.1:${service.healthPort}/health/ready`);
+      expect(await ready.json()).toEqual({
+        status: 'ok',
+        checks: { database: 'ok', nats: 'ok', events: 'ok' },
+      });
+      expect(ready.status).toBe(200);
+    } finally {
+      for (const client of taken) client.release();
+      await service.stop();
+    }
   });
 
   it('stops at once when nothing is in progress', async () => {

@@ -10,6 +10,8 @@ import {
 } from '@bufbuild/protobuf';
 import {
   AckPolicy,
+  type ConsumerInfo,
+  type ConsumerMessages,
   DeliverPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
@@ -28,9 +30,10 @@ import {
 import type { EventContract } from '@portico/proto';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Database, Tx } from '../db/database.js';
+import { type Database, type FirmScope, inFirm, type Tx } from '../db/database.js';
 import { AppError, type ErrorKind } from '../errors/app-error.js';
 import { extractTraceContext, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import { isUuid } from '../text/text.rules.js';
 import { WIRE_JSON } from './bus-client.js';
 import { outboxEvents, processedEvents } from './outbox.schema.js';
 
@@ -102,6 +105,23 @@ export async function pruneEventRecords(
     sql`delete from processed_events where processed_at < ${processedBefore}::timestamptz`,
   );
   return { published: published.rowCount ?? 0, processed: processed.rowCount ?? 0 };
+}
+
+/**
+ * Marks the outbox rows recorded at `since` or later as not yet published, so the relay sends them again:
+ * for an EVENTS stream lost, or restored from a backup older than them (the relay never sends a published
+ * row twice on its own). Safe to repeat and to overlap what the stream still holds: every durable consumer
+ * skips the events it has in processed_events (the event id is the row's). Fan-out subscribers (the
+ * gateway's sockets) see the events again. Only the rows not yet pruned (7 days after publication) are
+ * there to send. Answers how many rows will go again.
+ */
+export async function republishOutboxSince(db: Database, since: Date): Promise<number> {
+  // Across firms by design, as the relay: the outbox is infrastructure, not tenant data.
+  const marked = await db.execute(
+    sql`update outbox_events set published_at = null, attempts = 0, retry_at = null, last_error = null
+        where created_at >= ${since.toISOString()}::timestamptz and published_at is not null`,
+  );
+  return marked.rowCount ?? 0;
 }
 
 /**
@@ -276,12 +296,21 @@ export interface DurableConsumerOptions<M extends DescMessage> {
   ackWaitMs?: number;
   /** The waits before a failed event is delivered again: the first, doubling up to the longest. */
   redelivery?: RedeliveryDelays;
+  /** The waits between tries to make a lost consumer again: the first, doubling up to the longest. */
+  recovery?: RedeliveryDelays;
   /**
    * When the consumer is first created, start with the events published from then on rather than every
    * event the stream holds: for a consumer that takes over work the events before it were handled by
    * some other way (a deploy would otherwise redo seven days of it). Ignored once it exists.
    */
   fromNow?: boolean;
+  /**
+   * The firm an event belongs to. Given, the handler's transaction runs in that firm's row-level-security
+   * scope (`inFirm`), as a request's does; without it, in a transaction with no firm set, which sees no row
+   * of a table under FORCE ROW LEVEL SECURITY. An event whose firm cannot be read (none, or not a UUID)
+   * is logged and dropped: delivering it again would not give it one.
+   */
+  scopeOf?: (event: MessageShape<M>) => FirmScope;
   /**
    * Runs inside the transaction that records the event as processed: exactly-once effects in Postgres.
    * Effects elsewhere (a request to another service) may run again after a failure, so they carry the
@@ -301,6 +330,12 @@ const ACK_WAIT_MS = 30_000;
 /** 5 s after a first failure, doubling, then every 10 minutes. */
 export const REDELIVERY_DELAYS: RedeliveryDelays = { firstMs: 5_000, maxMs: 10 * 60_000 };
 
+/** A lost consumer is made again after half a second, then doubling up to 30 s between tries. */
+export const CONSUMER_RECOVERY_DELAYS: RedeliveryDelays = { firstMs: 500, maxMs: 30_000 };
+
+/** How long a durable consumer may stay lost (and not made again) before readiness says so. */
+export const CONSUMER_LOST_UNREADY_AFTER_MS = 60_000;
+
 /**
  * How long to wait before delivering again an event whose handler failed on its `deliveryCount`-th
  * delivery: `firstMs`, doubling, at most `maxMs`. An event stays until it is handled: its
@@ -311,52 +346,185 @@ export function redeliveryDelayMs(deliveryCount: number, delays = REDELIVERY_DEL
   return Math.min(delays.maxMs, delays.firstMs * 2 ** Math.max(0, Math.min(deliveryCount, 30) - 1));
 }
 
+/** What readiness knows of one durable consumer: since when it has been lost, while it is. */
+interface ConsumerHealth {
+  readonly durable: string;
+  lostSince?: number;
+}
+
+/** The durable consumers running on each NATS connection (a service's), for its readiness. */
+const consumersOn = new WeakMap<NatsConnection, Set<ConsumerHealth>>();
+
+/**
+ * Throws, naming them, when durable consumers on `nc` have been lost for CONSUMER_LOST_UNREADY_AFTER_MS
+ * or longer and could not be made again (their stream gone, JetStream refusing): their events are not
+ * handled, so the service is not ready. A consumer lost for less is being made again.
+ */
+export function assertDurableConsumersRunning(nc: NatsConnection, now = Date.now()): void {
+  const lost = [...(consumersOn.get(nc) ?? [])].filter(
+    (c) => c.lostSince !== undefined && now - c.lostSince >= CONSUMER_LOST_UNREADY_AFTER_MS,
+  );
+  if (lost.length) throw new Error(`Durable consumers lost: ${lost.map((c) => c.durable).join(', ')}`);
+}
+
+/**
+ * Creates the durable consumer, or brings the one there to this code's subject and delivery limit;
+ * answers its info. `from` is where a new one starts (ignored for one that exists).
+ */
+async function addOrUpdateConsumer<M extends DescMessage>(
+  jsm: JetStreamManager,
+  options: DurableConsumerOptions<M>,
+  from: { deliver_policy: DeliverPolicy; opt_start_time?: string },
+): Promise<ConsumerInfo> {
+  return jsm.consumers
+    .add(EVENTS_STREAM, {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      ...from,
+      filter_subject: options.contract.subject,
+      max_deliver: -1,
+      ack_wait: (options.ackWaitMs ?? ACK_WAIT_MS) * 1_000_000,
+    })
+    .catch(() =>
+      jsm.consumers.update(EVENTS_STREAM, options.durable, {
+        filter_subject: options.contract.subject,
+        max_deliver: -1,
+      }),
+    );
+}
+
+/**
+ * Where a consumer made again after it was lost starts: every event for one that takes every event;
+ * for one started `fromNow`, every event since it was first made (or since the time it was made again
+ * with), so the events of the time it was missing are not skipped, and those it handled already are
+ * found in processed_events.
+ */
+function startOfLostConsumer(
+  info: ConsumerInfo,
+  fromNow: boolean | undefined,
+): { deliver_policy: DeliverPolicy; opt_start_time?: string } {
+  if (!fromNow) return { deliver_policy: DeliverPolicy.All };
+  const since =
+    info.config.deliver_policy === DeliverPolicy.StartTime && info.config.opt_start_time
+      ? info.config.opt_start_time
+      : info.created;
+  return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since };
+}
+
 /**
  * A durable pull consumer with explicit ack. An event already in processed_events is acked and skipped;
  * a failing handler naks with a growing delay (`redeliveryDelayMs`) so JetStream delivers it again, unless
  * it was refused for good (`refusedForGood`: logged and terminated); an
  * event that cannot be read as its contract's message is logged and terminated, not delivered for ever.
+ * A consumer deleted on the server, or lost with its stream, is made again (`CONSUMER_RECOVERY_DELAYS`)
+ * and the events go on; one lost for a minute makes readiness fail (`assertDurableConsumersRunning`).
+ * The stream itself is never made again here: an operator restoring it needs it absent.
  */
 export async function startDurableConsumer<M extends DescMessage>(
   options: DurableConsumerOptions<M>,
 ): Promise<{ stop: () => Promise<void> }> {
-  const jsm = await ensureEventStream(options.nc);
-  await jsm.consumers
-    .add(EVENTS_STREAM, {
-      durable_name: options.durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: options.fromNow ? DeliverPolicy.New : DeliverPolicy.All,
-      filter_subject: options.contract.subject,
-      max_deliver: -1,
-      ack_wait: (options.ackWaitMs ?? ACK_WAIT_MS) * 1_000_000,
-    })
-    .catch(async () => {
-      await jsm.consumers.update(EVENTS_STREAM, options.durable, {
-        filter_subject: options.contract.subject,
-        max_deliver: -1,
-      });
+  const { nc, durable, log } = options;
+  const jsm = await ensureEventStream(nc);
+  const created = await addOrUpdateConsumer(jsm, options, {
+    deliver_policy: options.fromNow ? DeliverPolicy.New : DeliverPolicy.All,
+  });
+  const recreateFrom = startOfLostConsumer(created, options.fromNow);
+  const js = jetstream(nc);
+  const open = async () =>
+    (await js.consumers.get(EVENTS_STREAM, durable)).consume({
+      // Handled one at a time: a few fetched ahead, not so many that those waiting pass their ack deadline.
+      max_messages: options.maxInFlight ?? 4,
+      // The iterator ends with an error when the consumer or its stream is gone (it would otherwise wait
+      // for them to come back, for ever), and heartbeats every 5 s find a stream deleted within ~10 s.
+      abort_on_missing_resource: true,
+      idle_heartbeat: 5_000,
     });
-  const consumer = await jetstream(options.nc).consumers.get(EVENTS_STREAM, options.durable);
-  // Handled one at a time: a few fetched ahead, not so many that those waiting pass their ack deadline.
-  const messages = await consumer.consume({ max_messages: options.maxInFlight ?? 4 });
+  let messages = await open();
+  const health: ConsumerHealth = { durable };
+  const consumers = consumersOn.get(nc) ?? new Set<ConsumerHealth>();
+  consumersOn.set(nc, consumers.add(health));
+
   let stopping = false;
-  const loop = (async () => {
-    for await (const msg of messages) {
+  let wakeUp: () => void = () => undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  /** Handles events until the iterator ends: normally on stop, with an error when the consumer is lost. */
+  const consumeAll = async (current: ConsumerMessages) => {
+    for await (const msg of current) {
       // Stopping: the current event is finished, those fetched ahead are handed back at once for another
       // replica (or the next start), instead of being handled while the pod's grace period runs out.
       if (stopping) msg.nak();
       else await handleOne(options, msg, options.ackWaitMs ?? ACK_WAIT_MS);
     }
+  };
+
+  const loop = (async () => {
+    for (;;) {
+      try {
+        await consumeAll(messages);
+        if (stopping || nc.isClosed()) return;
+        throw new Error('The consumer stopped delivering');
+      } catch (err) {
+        // A closed connection is the process going away: nothing to make again.
+        if (stopping || nc.isClosed()) return;
+        health.lostSince ??= Date.now();
+        log.error({ err, durable }, 'Durable consumer lost; making it again');
+      }
+      for (let attempt = 1; ; attempt++) {
+        await pause(redeliveryDelayMs(attempt, options.recovery ?? CONSUMER_RECOVERY_DELAYS));
+        if (stopping || nc.isClosed()) return;
+        try {
+          await addOrUpdateConsumer(jsm, options, recreateFrom);
+          messages = await open();
+          break;
+        } catch (err) {
+          log.warn({ err, durable, attempt }, 'Durable consumer could not be made again; will retry');
+        }
+      }
+      if (stopping) {
+        await messages.close();
+        return;
+      }
+      log.info(
+        { durable, lost_ms: Date.now() - (health.lostSince ?? Date.now()) },
+        'Durable consumer made again',
+      );
+      health.lostSince = undefined;
+    }
   })();
   return {
     stop: async () => {
       stopping = true;
+      wakeUp();
       await messages.close();
       await loop;
+      consumers.delete(health);
     },
   };
 }
 
+/** The firm scope of an event, or undefined when the consumer takes events of every firm as they are. */
+function eventScope<M extends DescMessage>(
+  options: DurableConsumerOptions<M>,
+  event: MessageShape<M>,
+): FirmScope | undefined {
+  if (!options.scopeOf) return undefined;
+  const scope = options.scopeOf(event);
+  if (!isUuid(scope.firmId)) throw new Error('The event names no firm');
+  return scope;
+}
+
+/**
+ * Decodes, handles and settles one event in a span continuing the trace of the change that recorded it,
+ * so every line logged about it carries its trace id.
+ */
 async function handleOne<M extends DescMessage>(
   options: DurableConsumerOptions<M>,
   msg: JsMsg,
@@ -364,23 +532,34 @@ async function handleOne<M extends DescMessage>(
 ) {
   const eventId = msg.headers?.get(EVENT_ID_HEADER) || `${msg.info.stream}:${msg.seq}`;
   const parent = extractTraceContext((key) => msg.headers?.get(key) || undefined);
-  let event: MessageShape<M>;
-  try {
-    event = fromJson(options.contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true });
-  } catch (err) {
-    options.log.error(
-      { err, event_id: eventId, subject: msg.subject },
-      'Event does not match its contract; dropped',
-    );
-    msg.term();
-    return;
-  }
-  // A slow handler (requests to other services) tells JetStream it is still at work, or the event would
-  // be delivered again to another replica after the ack deadline while this one still handles it.
-  const heartbeat = setInterval(() => msg.working(), ackWaitMs / 3);
-  try {
-    await inSpan(`consume ${options.contract.subject}`, SpanKind.CONSUMER, parent, async () => {
-      await options.db.transaction(async (tx) => {
+  await inSpan(`consume ${options.contract.subject}`, SpanKind.CONSUMER, parent, async () => {
+    let event: MessageShape<M>;
+    try {
+      event = fromJson(options.contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true });
+    } catch (err) {
+      options.log.error(
+        { err, event_id: eventId, subject: msg.subject },
+        'Event does not match its contract; dropped',
+      );
+      msg.term();
+      return;
+    }
+    let scope: FirmScope | undefined;
+    try {
+      scope = eventScope(options, event);
+    } catch (err) {
+      options.log.error(
+        { err, event_id: eventId, subject: msg.subject },
+        'Event names no firm to handle it in; dropped',
+      );
+      msg.term();
+      return;
+    }
+    // A slow handler (requests to other services) tells JetStream it is still at work, or the event would
+    // be delivered again to another replica after the ack deadline while this one still handles it.
+    const heartbeat = setInterval(() => msg.working(), ackWaitMs / 3);
+    try {
+      const work = async (tx: Tx) => {
         const claimed = await tx
           .insert(processedEvents)
           .values({ consumer: options.durable, eventId })
@@ -388,36 +567,49 @@ async function handleOne<M extends DescMessage>(
           .returning();
         if (claimed.length === 0) return;
         await options.handle(event, tx, { eventId });
-      });
-    });
-    msg.ack();
-  } catch (err) {
-    if (refusedForGood(err)) {
-      // The handler was told no for a reason that does not pass (the request was refused as it is):
-      // delivering it again would repeat the refusal, and everything the handler did before it, every
-      // ten minutes for the life of the stream. Logged in full, for someone to act on, and dropped.
-      options.log.error(
-        { err, event_id: eventId, subject: msg.subject, delivery: msg.info.deliveryCount },
-        'Event handler refused for good; dropped',
-      );
-      msg.term();
-      return;
+      };
+      await (scope ? inFirm(options.db, scope, work) : options.db.transaction(work));
+      msg.ack();
+    } catch (err) {
+      settleFailure(options, msg, eventId, err);
+      // Marks the span as failed; the event is already settled.
+      throw err;
+    } finally {
+      clearInterval(heartbeat);
     }
-    const retryInMs = redeliveryDelayMs(msg.info.deliveryCount, options.redelivery);
+  }).catch(() => undefined);
+}
+
+/** Drops an event refused for good, or hands it back to come again later; logged either way. */
+function settleFailure<M extends DescMessage>(
+  options: DurableConsumerOptions<M>,
+  msg: JsMsg,
+  eventId: string,
+  err: unknown,
+) {
+  if (refusedForGood(err)) {
+    // The handler was told no for a reason that does not pass (the request was refused as it is):
+    // delivering it again would repeat the refusal, and everything the handler did before it, every
+    // ten minutes for the life of the stream. Logged in full, for someone to act on, and dropped.
     options.log.error(
-      {
-        err,
-        event_id: eventId,
-        subject: msg.subject,
-        delivery: msg.info.deliveryCount,
-        retry_in_ms: retryInMs,
-      },
-      'Event handler failed; will be redelivered',
+      { err, event_id: eventId, subject: msg.subject, delivery: msg.info.deliveryCount },
+      'Event handler refused for good; dropped',
     );
-    msg.nak(retryInMs);
-  } finally {
-    clearInterval(heartbeat);
+    msg.term();
+    return;
   }
+  const retryInMs = redeliveryDelayMs(msg.info.deliveryCount, options.redelivery);
+  options.log.error(
+    {
+      err,
+      event_id: eventId,
+      subject: msg.subject,
+      delivery: msg.info.deliveryCount,
+      retry_in_ms: retryInMs,
+    },
+    'Event handler failed; will be redelivered',
+  );
+  msg.nak(retryInMs);
 }
 
 /** Refusals that do not pass with time: the same request would be refused the same way again. */

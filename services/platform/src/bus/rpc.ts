@@ -18,7 +18,7 @@ import type { RpcContract } from '@portico/proto';
 import { Observable, throwError } from 'rxjs';
 import { ACTOR_HEADER, type Actor, decodeActor } from '../auth/actor.js';
 import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
-import { isDatabaseUnavailable, isUnstorableText } from '../errors/postgres-errors.js';
+import { isConnectionPoolBusy, isDatabaseUnavailable, isUnstorableText } from '../errors/postgres-errors.js';
 import { createLogger } from '../logging/logger.js';
 import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { CONTROL_CHARACTERS_MESSAGE } from '../text/text.rules.js';
@@ -35,6 +35,10 @@ import { ACCEPTS_BODY_FIELD, replyWithBodyField } from './reply-body.js';
 import { Semaphore } from './semaphore.js';
 
 const log = createLogger('rpc');
+
+/** The logger of request handling (a test reads its lines through it). */
+export { log as rpcLog };
+
 /** Bounds concurrent handlers per process so a burst queues instead of exhausting the pool. */
 const handlerSlots = new Semaphore(Number(process.env.RPC_CONCURRENCY ?? 64));
 /**
@@ -91,15 +95,16 @@ function codecInterceptor(contract: RpcContract): NestInterceptor {
       };
       return new Observable((subscriber) => {
         if (handlerSlots.queued >= queueLimit()) {
-          log.warn(
-            { subject: contract.subject, queued: handlerSlots.queued },
-            'Overloaded: refused a request',
-          );
-          subscriber.error(
-            new AppError('unavailable', 'overloaded', SERVICE_UNAVAILABLE_MESSAGE, {
+          // In a span of its own that continues the caller's trace: the line and the answer carry its id.
+          void inSpan(`refuse ${contract.subject}`, SpanKind.SERVER, parent, async () => {
+            log.warn(
+              { subject: contract.subject, queued: handlerSlots.queued },
+              'Overloaded: refused a request',
+            );
+            return new AppError('unavailable', 'overloaded', SERVICE_UNAVAILABLE_MESSAGE, {
               traceId: currentTraceId(),
-            }),
-          );
+            });
+          }).then((refusal) => subscriber.error(refusal));
           return;
         }
         void handlerSlots
@@ -141,6 +146,12 @@ function hideUnexpected(err: unknown, subject: string): AppError {
   if (isUnstorableText(err)) {
     log.warn({ subject, code: 'unstorable_text' }, 'Refused text the database cannot store');
     return new AppError('bad_request', 'invalid_text', CONTROL_CHARACTERS_MESSAGE);
+  }
+  if (isConnectionPoolBusy(err)) {
+    // Not an outage: every pooled connection is taken by this replica's other requests.
+    const traceId = currentTraceId();
+    log.warn({ subject, code: 'overloaded' }, 'Overloaded: no database connection came free in time');
+    return new AppError('unavailable', 'overloaded', SERVICE_UNAVAILABLE_MESSAGE, { traceId });
   }
   if (isDatabaseUnavailable(err)) {
     const traceId = currentTraceId();

@@ -3,6 +3,12 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { assertBeforeDeadline } from '../bus/deadline.js';
+import {
+  connectWithinDeadline,
+  deadlineErrorOf,
+  localStatementTimeoutSql,
+  statementTimeoutWithinDeadline,
+} from './deadline-limits.js';
 import { assertFirmUuid, poolOf, sameSchemaOn } from './drizzle-client.js';
 
 export type Database<S extends Record<string, unknown> = Record<string, unknown>> = NodePgDatabase<S>;
@@ -17,6 +23,16 @@ export interface DatabaseHandle<S extends Record<string, unknown>> {
   close(): Promise<void>;
 }
 
+/**
+ * Connections a pod's pool holds by default: with the readiness connection, ten per pod, the number the
+ * database roles' connection limits are sized by (k8s/README.md, Scale).
+ */
+export const DEFAULT_POOL_SIZE = 9;
+
+/**
+ * The service's pool, and a connection of its own for readiness's ping (opened at the first ping): a
+ * ping queued behind busy requests in the pool would time out and report a working database as down.
+ */
 export function openDatabase<S extends Record<string, unknown>>(
   url: string,
   schema: S,
@@ -24,7 +40,7 @@ export function openDatabase<S extends Record<string, unknown>>(
 ): DatabaseHandle<S> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
+    max: options.max ?? DEFAULT_POOL_SIZE,
     connectionTimeoutMillis: 5_000,
     statement_timeout: options.statementTimeoutMs ?? 10_000,
     idleTimeoutMillis: 30_000,
@@ -32,14 +48,31 @@ export function openDatabase<S extends Record<string, unknown>>(
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Readiness reports the outage.
   });
+  let readiness: pg.Pool | undefined;
+  const readinessPool = () => {
+    if (!readiness) {
+      // One connection kept open between probes (no idle timeout), made again after it is lost.
+      readiness = new pg.Pool({
+        connectionString: url,
+        max: 1,
+        connectionTimeoutMillis: 2_000,
+        statement_timeout: 2_000,
+        idleTimeoutMillis: 0,
+      });
+      readiness.on('error', () => undefined);
+    }
+    return readiness;
+  };
   const db = drizzle(pool, { schema });
   return {
     db,
     pool,
     ping: async () => {
-      await pool.query('select 1');
+      await readinessPool().query('select 1');
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), readiness?.end()]);
+    },
   };
 }
 
@@ -87,8 +120,10 @@ const boundToClient = new WeakMap<pg.PoolClient, Database>();
 /**
  * A transaction on one pooled connection whose first round trip both begins it and applies `setting`.
  * Half the round trips of `db.transaction` plus a separate set_config, which matters on every request.
- * Inside a request whose caller has stopped waiting, it rolls back instead of committing (see
- * `assertBeforeDeadline`).
+ * Inside a request with a deadline, the same round trip sets a transaction-local statement timeout of the
+ * time the caller still waits (when shorter than the pool's), and a request whose caller has stopped
+ * waiting rolls back instead of committing (see `assertBeforeDeadline`); a statement cancelled by that
+ * timeout is the deadline's 504.
  */
 async function inTransaction<S extends Record<string, unknown>, T>(
   db: Database<S>,
@@ -98,27 +133,38 @@ async function inTransaction<S extends Record<string, unknown>, T>(
   const pool = poolOf(db);
   if (!pool) {
     return db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`select ${setting}`));
-      const result = await work(tx);
-      assertBeforeDeadline();
-      return result;
+      const timeoutMs = statementTimeoutWithinDeadline(undefined);
+      const limit = timeoutMs === undefined ? '' : `, ${localStatementTimeoutSql(timeoutMs)}`;
+      try {
+        await tx.execute(sql.raw(`select ${setting}${limit}`));
+        const result = await work(tx);
+        assertBeforeDeadline();
+        return result;
+      } catch (err) {
+        throw deadlineErrorOf(err, timeoutMs);
+      }
     });
   }
-  const client = await pool.connect();
+  const client = await connectWithinDeadline(pool);
   let tx = boundToClient.get(client);
   if (!tx) {
     tx = sameSchemaOn<Database>(db, client);
     boundToClient.set(client, tx);
   }
+  let timeoutMs: number | undefined;
   try {
-    await client.query(`begin; select ${setting}`);
+    // The caller may have given up while this waited for a connection; otherwise no statement of the
+    // transaction runs longer than the caller still waits (the pool's own timeout is 10 s).
+    timeoutMs = statementTimeoutWithinDeadline(pool);
+    const limit = timeoutMs === undefined ? '' : `, ${localStatementTimeoutSql(timeoutMs)}`;
+    await client.query(`begin; select ${setting}${limit}`);
     const result = await work(tx as unknown as Tx<S>);
     assertBeforeDeadline();
     await client.query('commit');
     return result;
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
-    throw err;
+    throw deadlineErrorOf(err, timeoutMs);
   } finally {
     client.release();
   }

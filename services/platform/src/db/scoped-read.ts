@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { Database, FirmScope } from './database.js';
+import {
+  connectWithinDeadline,
+  deadlineErrorOf,
+  statementTimeoutWithinDeadline,
+  unwrapDeadlinePassed,
+} from './deadline-limits.js';
 import { assertFirmUuid, poolOf, sameSchemaOn } from './drizzle-client.js';
 
 /** The row-level-security setting a read runs under. */
@@ -45,12 +51,15 @@ interface QueryInternals {
 const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
 
 const SET_SCOPE = 'select set_config($1, $2, true)';
+/** The scope and a statement timeout of the time the request's caller still waits, for the query after it. */
+const SET_SCOPE_AND_TIMEOUT = `select set_config($1, $2, true), set_config('statement_timeout', $3, true)`;
 
 /**
  * A query sent in one write together with the statement that sets its scope: Parse/Bind/Execute of
  * set_config, then the query's own Bind/Describe/Execute, then one Sync. Outside BEGIN, every
  * statement up to Sync runs in one implicit transaction, so the transaction-local setting holds for
- * the query and ends with it: one round trip where begin / set / query / commit took three.
+ * the query and ends with it: one round trip where begin / set / query / commit took three. Inside a
+ * request with a deadline, the same statement sets a local statement timeout of the time left.
  */
 class ScopedQuery extends (pg.Query as unknown as new (
   config: pg.QueryConfig,
@@ -62,6 +71,7 @@ class ScopedQuery extends (pg.Query as unknown as new (
   constructor(
     config: pg.QueryConfig,
     private readonly scope: ReadScope,
+    private readonly statementTimeoutMs: number | undefined,
     callback: QueryCallback,
   ) {
     super(config, undefined, callback);
@@ -80,8 +90,15 @@ class ScopedQuery extends (pg.Query as unknown as new (
       connection.parse({ text: this.text, name: this.name as string, types: this.types ?? [] });
       connection.submittedNamedStatements[this.name as string] = this.text;
     }
-    connection.parse({ text: SET_SCOPE, name: '', types: [] });
-    connection.bind({ portal: '', statement: '', values: [this.scope.setting, this.scope.value] });
+    const limited = this.statementTimeoutMs !== undefined;
+    connection.parse({ text: limited ? SET_SCOPE_AND_TIMEOUT : SET_SCOPE, name: '', types: [] });
+    connection.bind({
+      portal: '',
+      statement: '',
+      values: limited
+        ? [this.scope.setting, this.scope.value, String(this.statementTimeoutMs)]
+        : [this.scope.setting, this.scope.value],
+    });
     connection.execute({ portal: '' });
     if (!named) connection.parse({ text: this.text, name: '', types: this.types ?? [] });
     try {
@@ -123,15 +140,19 @@ class ScopedReadClient {
     if (!scope) throw new Error('A scoped read ran outside readInFirm or readAcrossFirms');
     const queryConfig: pg.QueryConfig =
       typeof config === 'string' ? { text: config, values } : { ...config, values: values ?? config.values };
-    const client = await this.pool.connect();
+    const client = await connectWithinDeadline(this.pool);
+    let timeoutMs: number | undefined;
     try {
+      timeoutMs = statementTimeoutWithinDeadline(this.pool);
       return await new Promise<pg.QueryResult>((resolve, reject) => {
         client.query(
-          new ScopedQuery(queryConfig, scope, (err, result) =>
+          new ScopedQuery(queryConfig, scope, timeoutMs, (err, result) =>
             err ? reject(err) : resolve(result),
           ) as never,
         );
       });
+    } catch (err) {
+      throw deadlineErrorOf(err, timeoutMs);
     } finally {
       client.release();
     }
@@ -166,11 +187,7 @@ export function readInFirm<S extends Record<string, unknown>, T>(
   work: (reader: Database<S>) => Promise<T>,
 ): Promise<T> {
   assertFirmUuid(scope.firmId);
-  // Awaited inside the scope: a query builder only starts when awaited.
-  return currentScope.run(
-    { setting: 'app.firm_id', value: scope.firmId },
-    async () => await work(scopedReader(db)),
-  );
+  return currentScope.run({ setting: 'app.firm_id', value: scope.firmId }, () => readWithin(db, work));
 }
 
 /** Read-only work across firms (sign-in by email, token refresh), each call site saying why. */
@@ -178,8 +195,17 @@ export function readAcrossFirms<S extends Record<string, unknown>, T>(
   db: Database<S>,
   work: (reader: Database<S>) => Promise<T>,
 ): Promise<T> {
-  return currentScope.run(
-    { setting: 'app.bypass_rls', value: 'on' },
-    async () => await work(scopedReader(db)),
-  );
+  return currentScope.run({ setting: 'app.bypass_rls', value: 'on' }, () => readWithin(db, work));
+}
+
+/** Awaited inside the scope (a query builder only starts when awaited); a deadline's 504 as itself. */
+async function readWithin<S extends Record<string, unknown>, T>(
+  db: Database<S>,
+  work: (reader: Database<S>) => Promise<T>,
+): Promise<T> {
+  try {
+    return await work(scopedReader(db));
+  } catch (err) {
+    throw unwrapDeadlinePassed(err);
+  }
 }

@@ -36,18 +36,27 @@ const CONNECTION_CODES = new Set([
 ]);
 
 /**
+ * The process's own pool had no connection free in time (pg-pool's wait, 5 s): every connection is
+ * busy with other requests of this replica. The database answers; this replica is overloaded.
+ */
+export function isConnectionPoolBusy(err: unknown): boolean {
+  for (const { message } of causeChain(err))
+    if (typeof message === 'string' && /^timeout exceeded when trying to connect/.test(message)) return true;
+  return false;
+}
+
+/**
  * The database away or full rather than the request wrong: the pool found no connection in time, the
  * server refused or dropped it, or is shutting down, starting up, or out of connections (SQLSTATE class
- * 08, 57P01-57P03, 53300). The caller is told the service is unavailable (503), as when it is down.
+ * 08, 57P01-57P03, 53300). The caller is told the service is unavailable (503), as when it is down. A
+ * wait for the pool's own connections (`isConnectionPoolBusy`) is among them, but is this replica being
+ * busy, not an outage: the RPC layer tells it apart and logs it as overload.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  if (isConnectionPoolBusy(err)) return true;
   for (const { code, message } of causeChain(err)) {
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
-    if (
-      typeof message === 'string' &&
-      /^timeout exceeded when trying to connect|^Connection terminated/.test(message)
-    )
-      return true;
+    if (typeof message === 'string' && /^Connection terminated/.test(message)) return true;
   }
   const sqlState = postgresCode(err);
   return !!sqlState && (sqlState.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(sqlState));

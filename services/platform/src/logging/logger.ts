@@ -15,20 +15,51 @@ function traceFields(): Record<string, string> {
  * parameters into its error (`params`, and a 'params:' tail of the message and stack), and PostgreSQL's
  * `detail` quotes the row ('Key (email)=(…) already exists'). Those are people's addresses, sign-in codes
  * and message bodies, which have no place in logs; the query text, the error code and the stack stay,
- * and the error's cause is logged with it (scrubbed alike), where it was left out.
+ * and the error's cause is logged with it (scrubbed alike), where it was left out. PostgreSQL's refusal
+ * of a value it cannot read as its type quotes that value in the message itself (`REJECTED_VALUE_CODES`):
+ * there the value is replaced, in the message and the stack.
  */
 export function errorWithoutValues(err: unknown): unknown {
   return scrub(pino.stdSerializers.errWithCause(err as Error));
 }
 
 const PARAMS_TAIL = /\nparams: [\s\S]*?(?=\n {4}at |$)/;
+const NOT_LOGGED = '[not logged]';
+
+/**
+ * SQLSTATEs whose message quotes the value refused: invalid text representation (22P02: a uuid, number,
+ * boolean, array or enum value), invalid datetime format (22007) and datetime field overflow (22008).
+ * Their `where` may quote it too ('JSON data, line 1: …').
+ */
+const REJECTED_VALUE_CODES = new Set(['22P02', '22007', '22008']);
+
+/** 'invalid value "…" for "YYYY"' (a date format's field). */
+const FORMAT_FIELD_VALUE = /^(invalid value )"[\s\S]*"( for "[^"]*")$/;
+/** '…: "value"', the value last (it may hold quotes itself, so up to the message's last one). */
+const QUOTED_VALUE_LAST = /^([\s\S]*?: )"[\s\S]*"$/;
+
+/** `message` with the value PostgreSQL quoted in it replaced; any other quoted text goes too. */
+export function withoutRejectedValue(message: string): string {
+  if (FORMAT_FIELD_VALUE.test(message)) return message.replace(FORMAT_FIELD_VALUE, `$1"${NOT_LOGGED}"$2`);
+  if (QUOTED_VALUE_LAST.test(message)) return message.replace(QUOTED_VALUE_LAST, `$1"${NOT_LOGGED}"`);
+  return message.replace(/"[\s\S]*"/, `"${NOT_LOGGED}"`);
+}
 
 function scrub(value: unknown, depth = 0): unknown {
   if (!value || typeof value !== 'object' || depth > 5) return value;
   const { params: _params, detail: _detail, ...rest } = value as Record<string, unknown>;
   for (const key of ['message', 'stack'] as const)
     if (typeof rest[key] === 'string')
-      rest[key] = (rest[key] as string).replace(PARAMS_TAIL, '\nparams: [not logged]');
+      rest[key] = (rest[key] as string).replace(PARAMS_TAIL, `\nparams: ${NOT_LOGGED}`);
+  if (typeof rest.code === 'string' && REJECTED_VALUE_CODES.has(rest.code)) {
+    delete rest.where;
+    if (typeof rest.message === 'string') {
+      const refused = rest.message;
+      rest.message = withoutRejectedValue(refused);
+      // The stack opens with the message; every copy of it goes.
+      if (typeof rest.stack === 'string') rest.stack = rest.stack.split(refused).join(rest.message as string);
+    }
+  }
   if (rest.cause) rest.cause = scrub(rest.cause, depth + 1);
   return rest;
 }

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Logger } from 'pino';
 import { BusClient } from '../bus/bus-client.js';
-import { ensureEventStream, OutboxRelay } from '../bus/events.js';
+import { assertDurableConsumersRunning, ensureEventStream, OutboxRelay } from '../bus/events.js';
 import { SubjectNatsServer } from '../bus/nats-server.js';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import { startHealthServer } from '../health/health-server.js';
@@ -90,6 +90,9 @@ export async function runService<S extends Record<string, unknown>>(
       if (nc.isClosed()) throw new Error('closed');
       await nc.flush();
     },
+    // The durable consumers started on this connection (by the service after this returns) are running,
+    // or were lost less than a minute ago and are being made again.
+    events: async () => assertDurableConsumersRunning(nc),
   });
   log.info({ health_port: health.port }, `${name} is listening on NATS`);
 
