@@ -5,7 +5,6 @@ import { fireEvent, screen } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { EntitySwitcher } from '../layouts/EntitySwitcher.js';
 import {
-  entitySwitchPath,
   forgetRecentEntities,
   RECENT_ENTITIES,
   readRecentEntities,
@@ -47,20 +46,10 @@ describe('recent entities', () => {
     window.localStorage.setItem('portico.recent-entities.u1', JSON.stringify([{ name: 'no ids' }]));
     expect(readRecentEntities('u1')).toEqual([]);
   });
-
-  it('switches to the same page of the new entity, else to its own page', () => {
-    expect(entitySwitchPath('/admin/old/documents', 'new')).toBe('/admin/new/documents');
-    // A conversation (or any record) below the page is the old entity's.
-    expect(entitySwitchPath('/admin/old/messages/c-17', 'new')).toBe('/admin/new/messages');
-    expect(entitySwitchPath('/admin/old', 'new')).toBe('/admin/new');
-    expect(entitySwitchPath('/admin/old/', 'new')).toBe('/admin/new');
-    expect(entitySwitchPath('/admin-profile', 'new')).toBe('/admin/new');
-    expect(entitySwitchPath('/drop-link-settings', 'a/b')).toBe('/admin/a%2Fb');
-  });
 });
 
 describe('entity switcher', () => {
-  it('lists recent entities, searches the firm, and goes to the chosen entity keeping the page', async () => {
+  it('lists recent entities, searches the firm, and goes to the page of the chosen entity', async () => {
     rememberEntity('u1', company(2));
     const { client, calls } = fakeGateway((call) =>
       call.path.startsWith('/v2/entities')
@@ -92,7 +81,7 @@ describe('entity switcher', () => {
     fireEvent.click(screen.getByText('Company 8 (Inactive)'));
     expect(screen.getByTestId('where').textContent).toBe('/admin/h1/documents');
     fireEvent.click(screen.getByText('Company 7'));
-    expect(screen.getByTestId('where').textContent).toBe('/admin/h7/documents');
+    expect(screen.getByTestId('where').textContent).toBe('/admin/h7');
     expect(readRecentEntities('u1').map((e) => e.id)).toEqual(['c7', 'c2']);
   });
 });

@@ -1,20 +1,16 @@
 import { type Entity, EntityCombobox } from '@portico/kit';
 import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
-import {
-  entitySwitchPath,
-  type RecentEntity,
-  readRecentEntities,
-  rememberEntity,
-} from './recent-entities.js';
+import { useNavigate } from 'react-router';
+import { type RecentEntity, readRecentEntities, rememberEntity } from './recent-entities.js';
 
 /**
  * The entity switcher of the advisor navigation (spec 1 s.2.2): an empty filter box lists this user's
- * recent entities (up to 10), typing searches the firm's companies, choosing one goes to its page.
+ * recent entities (up to 10), typing searches the firm's companies, choosing one goes to /admin/{hash},
+ * the entity's own page (which opens the entity's first page an area serves while its Dashboard is not
+ * built).
  */
 export function EntitySwitcher({ userId, label }: { userId: string; label: string }) {
   const navigate = useNavigate();
-  const { pathname } = useLocation();
   const [recent, setRecent] = useState<RecentEntity[]>(() => readRecentEntities(userId));
   return (
     <EntityCombobox
@@ -27,7 +23,7 @@ export function EntitySwitcher({ userId, label }: { userId: string; label: strin
       withinPortal
       onChange={(entity) => {
         setRecent(rememberEntity(userId, entity));
-        navigate(entitySwitchPath(pathname, entity.hash_id));
+        navigate(`/admin/${encodeURIComponent(entity.hash_id)}`);
       }}
     />
   );

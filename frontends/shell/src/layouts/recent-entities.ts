@@ -1,5 +1,4 @@
 import type { Entity } from '@portico/kit';
-import { matchPath } from 'react-router';
 
 /** An entity's pages, /admin/{hash} and below: the entity navigation (spec 1 s.2.2). */
 export const ENTITY_PAGES = '/admin/:companyHash/*';
@@ -54,15 +53,4 @@ export function forgetRecentEntities(userId: string, storage: Storage = window.l
   } catch {
     // Storage refused: nothing was kept either.
   }
-}
-
-/**
- * Where switching to the entity `hash` leads from `pathname`: the same page of the new entity when on
- * an entity page (/admin/{hash}/documents -> /admin/{new}/documents, without the old one's query, nor
- * what lies below the page: /admin/{hash}/messages/{conversation} names one of the old entity's), else
- * the entity's own page.
- */
-export function entitySwitchPath(pathname: string, hash: string): string {
-  const page = matchPath(ENTITY_PAGES, pathname)?.params['*']?.split('/')[0] ?? '';
-  return `/admin/${encodeURIComponent(hash)}${page ? `/${page}` : ''}`;
 }
