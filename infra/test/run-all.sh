@@ -20,10 +20,19 @@ counts=$(mktemp)
 export TEST_COUNTS_FILE=$counts
 jest=node_modules/jest/bin/jest.js
 
+# The longest one project may take (a hung suite must leave time for the others and the closing line).
+SUITE_LIMIT=${PORTICO_SUITE_LIMIT:-25m}
+
 run_jest() {
   # A suite that crashes before reporting still counts as a failure.
   local before; before=$(wc -l < "$counts")
-  node "$jest" "$@" || status=1
+  # timeout runs jest in a process group of its own, ended once jest is done: servers a suite started
+  # and did not stop (a beforeAll that timed out, a forced exit, whose exit hooks jest's sandbox never
+  # runs) go with it instead of outliving the run.
+  timeout --kill-after=30 "$SUITE_LIMIT" node "$jest" "$@" &
+  local group=$!
+  wait "$group" || status=1
+  kill -TERM -- "-$group" 2>/dev/null
   if [[ $(wc -l < "$counts") -eq $before ]]; then echo "0 1 0" >> "$counts"; fi
 }
 

@@ -116,6 +116,23 @@ describe('docker-compose.yml and the manifests agree with the contract and each 
     expect(composeEnv(box ?? {}).STREAM_REPLICAS).toBe('1');
   });
 
+  it("gives compose's NATS the cluster's message size and shutdown, and every app the cluster's grace period", () => {
+    const setting = (text: string, key: string) => new RegExp(`^${key}:\\s*(\\S+)`, 'm').exec(text)?.[1];
+    const cluster = readText('k8s/base/nats/nats.conf');
+    const local = readText('infra/docker/nats.conf');
+    for (const key of ['max_payload', 'lame_duck_duration', 'lame_duck_grace_period'])
+      expect([key, setting(local, key)]).toEqual([key, setting(cluster, key)]);
+    const services = compose().services;
+    expect(services.nats?.volumes).toContain('./nats.conf:/etc/nats/nats.conf:ro');
+    const seconds = (grace: unknown) => Number(/^(\d+)s$/.exec(String(grace))?.[1] ?? 0);
+    const rendered = render('k8s/overlays/production');
+    for (const name of [...Object.keys(c.deployables), 'kong']) {
+      const deployment = find(rendered, 'Deployment', name);
+      const grace = deployment?.spec.template.spec.terminationGracePeriodSeconds;
+      expect([name, seconds(services[name]?.stop_grace_period) >= grace]).toEqual([name, true]);
+    }
+  });
+
   it('mounts the same Kong config and collector config in compose as in the cluster', () => {
     const services = compose().services;
     expect(services.kong?.volumes).toContain('../../gateway/kong/kong.yml:/kong/declarative/kong.yml:ro');
