@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type DropLink, documentsApi } from '../api/documents-api.js';
 import { DropLinkDialog } from '../documents/DropLinkDialog.js';
@@ -73,13 +73,7 @@ describe('advisor-only pieces', () => {
     expect(screen.queryByRole('button', { name: 'Drop Link' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Actions for W-2 2024.pdf' }));
     await screen.findByRole('menuitem', { name: 'Rename' });
-    for (const advisorOnly of [
-      'Edit Description',
-      'Edit Tags',
-      'Copy folder URL',
-      'Copy client file URL',
-      'Restore',
-    ])
+    for (const advisorOnly of ['Edit Description', 'Edit Tags', 'Copy client file URL', 'Restore'])
       expect(screen.queryByRole('menuitem', { name: advisorOnly })).toBeNull();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
     const dialog = await screen.findByRole('dialog');
@@ -111,6 +105,21 @@ describe('advisor-only pieces', () => {
     expect(await screen.findByText('Link copied to clipboard')).toBeTruthy();
     const copied = new URL(writeText.mock.calls[0]?.[0] as string);
     expect(linkedFile(copied.searchParams)).toEqual({ folder: '/', name: 'W-2 2024.pdf' });
+  });
+
+  it("copies the folder URL of the copier's own documents page: the advisor's, or the client's", async () => {
+    const writeText = jest.fn(async (_text: string) => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    for (const [role, page] of [
+      ['advisor', 'http://localhost/admin/h1/documents'],
+      ['client', 'http://localhost/documents/h1'],
+    ] as const) {
+      manager(role, role === 'advisor' ? 'partner' : undefined);
+      await screen.findByTestId('documents-table');
+      fireEvent.click(screen.getByRole('button', { name: 'Copy folder URL' }));
+      await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(page));
+      cleanup();
+    }
   });
 
   it('gives the Drop Link button to a partner when the firm has it on, not to a group user', async () => {

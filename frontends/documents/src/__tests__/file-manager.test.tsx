@@ -113,7 +113,6 @@ describe('file manager', () => {
     expect(within(t).queryByText('Description')).toBeNull();
     expect(within(t).queryByText('Add a description')).toBeNull();
     expect(screen.queryByRole('switch', { name: 'Include deleted files' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Copy folder URL' })).toBeNull();
   });
 
   it("disables clients' folder actions with the 'Disabled by firm' reason", async () => {

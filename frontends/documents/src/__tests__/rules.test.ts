@@ -32,7 +32,7 @@ describe('capabilities per role', () => {
   it('gives advisors the advisor-only pieces and clients none of them', () => {
     for (const key of [
       'includeDeleted',
-      'copyFolderUrl',
+      'copyClientFileUrl',
       'folderDownload',
       'descriptionColumn',
       'tagsColumn',
@@ -40,6 +40,8 @@ describe('capabilities per role', () => {
       expect(advisor[key]).toBe(true);
       expect(client[key]).toBe(false);
     }
+    // The copy-folder-URL button is the file manager's, for advisors and clients alike (spec 1 s.2.7).
+    expect([advisor.copyFolderUrl, client.copyFolderUrl]).toEqual([true, true]);
     expect(advisor.editDescription).toEqual({ visible: true, enabled: true });
     expect(client.editDescription.visible).toBe(false);
     expect(client.restore.visible).toBe(false);

@@ -131,7 +131,15 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     onDone: (_outcome, filedInto) =>
       void queryClient.invalidateQueries({ queryKey: ['documents', filedInto] }),
   });
-  const commands = useDocumentCommands({ api, company, path, refresh, close, selectOnly });
+  const commands = useDocumentCommands({
+    api,
+    company,
+    path,
+    refresh,
+    close,
+    selectOnly,
+    isAdvisor: caps.isAdvisor,
+  });
 
   const listing = useQuery({
     queryKey: debounced

@@ -21,6 +21,8 @@ interface CommandsInput {
   close: () => void;
   /** Leaves exactly these items selected (none: an empty list). */
   selectOnly: (ids: string[]) => void;
+  /** Whose documents page a copied folder URL opens: the advisor's or the client's. */
+  isAdvisor: boolean;
 }
 
 /**
@@ -28,7 +30,15 @@ interface CommandsInput {
  * dialog closed and the listing asked again on success; a dialog stays open on failure, so its input
  * can be corrected.
  */
-export function useDocumentCommands({ api, company, path, refresh, close, selectOnly }: CommandsInput) {
+export function useDocumentCommands({
+  api,
+  company,
+  path,
+  refresh,
+  close,
+  selectOnly,
+  isAdvisor,
+}: CommandsInput) {
   const companyId = company.id;
   const [bulkProgress, setBulkProgress] = useState<BulkProgress>();
 
@@ -188,13 +198,15 @@ export function useDocumentCommands({ api, company, path, refresh, close, select
   }, []);
 
   /** An advisor's page of a folder. */
+  /** The folder on the copier's own documents page: an advisor's shares with advisors, a client's with the client's. */
   const copyFolderUrl = useCallback(
     (folder: string) => {
-      const url = new URL(`/admin/${company.hash_id}/documents`, window.location.origin);
+      const page = isAdvisor ? `/admin/${company.hash_id}/documents` : `/documents/${company.hash_id}`;
+      const url = new URL(page, window.location.origin);
       if (normalizePath(folder) !== '/') url.searchParams.set('path', normalizePath(folder));
       return copyLink(url.toString());
     },
-    [company.hash_id, copyLink],
+    [company.hash_id, copyLink, isAdvisor],
   );
 
   /** The client's page of a file: their documents with its preview open (`linkedFile` reads it). */

@@ -38,7 +38,10 @@ export interface Capabilities {
   isAdvisor: boolean;
   /** Advisor only: the Include deleted files toggle and restore. */
   includeDeleted: boolean;
+  /** Spec 1 s.2.7 (advisor and client): a link to the folder on the copier's own documents page. */
   copyFolderUrl: boolean;
+  /** Advisor only (spec 1 s.6): a link to a file as the client sees it. */
+  copyClientFileUrl: boolean;
   folderDownload: boolean;
   /** The description and tag columns (advisor only). */
   descriptionColumn: boolean;
@@ -82,7 +85,8 @@ export function capabilitiesFor(input: CapabilityInput): Capabilities {
     role: input.role,
     isAdvisor,
     includeDeleted: isAdvisor,
-    copyFolderUrl: isAdvisor,
+    copyFolderUrl: true,
+    copyClientFileUrl: isAdvisor,
     folderDownload: isAdvisor,
     descriptionColumn: isAdvisor,
     tagsColumn: isAdvisor,
@@ -174,7 +178,7 @@ export function itemActions(all: Capabilities, item: DocItem): ItemActions {
     editTags: folder ? hidden : caps.editTags,
     copyUrl: folder && caps.copyFolderUrl ? allowed : hidden,
     // Not for a file the client cannot see (STAFF ONLY, or in such a folder).
-    copyClientUrl: !folder && caps.copyFolderUrl && !isStaffOnly(item) ? allowed : hidden,
+    copyClientUrl: !folder && caps.copyClientFileUrl && !isStaffOnly(item) ? allowed : hidden,
   };
 }
 
