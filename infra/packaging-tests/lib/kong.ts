@@ -210,3 +210,33 @@ export function perMinuteLimit(match: Match): number {
   );
   return candidates.length ? Math.min(...candidates) : Number.POSITIVE_INFINITY;
 }
+
+/** scheme://host[:port], the default port left out, as Kong's cors plugin compares origins. */
+function normalizedOrigin(origin: string): { origin: string; host: string } {
+  try {
+    const u = new URL(origin);
+    return { origin: `${u.protocol}//${u.host}`, host: u.hostname };
+  } catch {
+    // Not a URL ('null' from a sandboxed page or a file): compared as it is.
+    return { origin, host: origin };
+  }
+}
+
+/**
+ * Whether the global cors plugin lets a page of `origin` read the API's responses, as Kong decides it:
+ * no origins or '*' let every origin in (with credentials, Kong echoes the caller's origin); an entry
+ * of plain characters is an origin, compared after normalising; any other entry is a PCRE pattern,
+ * anchored at both ends, matched against the host alone unless the entry holds a ':'.
+ */
+export function corsAllowsOrigin(config: KongConfig, origin: string): boolean {
+  const cors = config.plugins?.find((p) => p.name === 'cors' && p.enabled !== false);
+  if (!cors) return false;
+  const origins = (cors.config?.origins ?? []) as string[];
+  if (origins.length === 0 || origins.includes('*')) return true;
+  const caller = normalizedOrigin(origin);
+  return origins.some((entry) => {
+    if (/^[A-Za-z0-9.:/-]+$/.test(entry)) return normalizedOrigin(entry).origin === caller.origin;
+    const pattern = `^(?:${entry.replace(/^\^/, '').replace(/\$?$/, '$')})`;
+    return new RegExp(pattern).test(entry.includes(':') ? caller.origin : caller.host);
+  });
+}

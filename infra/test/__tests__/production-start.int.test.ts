@@ -17,7 +17,7 @@ import { exportPKCS8, generateKeyPair } from 'jose';
 import { parseDockerfile } from '../../packaging-tests/lib/dockerfile.js';
 import { render } from '../../packaging-tests/lib/kustomize.js';
 import { contract } from '../../packaging-tests/lib/repo.js';
-import { outputOf, stopProcess } from '../lib/child-process.js';
+import { completionOf, outputOf, stopProcess } from '../lib/child-process.js';
 import { type ImageTree, imageRuntimeTree, unresolvedImports } from '../lib/image-tree.js';
 import { workloadEnvironment } from '../lib/workload-env.js';
 
@@ -26,6 +26,8 @@ import { workloadEnvironment } from '../lib/workload-env.js';
 // lib/image-tree.ts), with its command (or the image's CMD) and the environment of its ConfigMaps and
 // Secrets, nothing else. Only the addresses of what it talks to are this run's servers, and the ports
 // free ones. Production mode is on (NODE_ENV from the shared ConfigMap), the trace collector is absent.
+// As in the runbook's deploy, a service's migration Job runs first: production's services do not
+// apply migrations at start.
 const root = resolve(import.meta.dirname, '../../..');
 const ORDER = ['identity', 'documents', 'notifications', 'gateway'] as const;
 type Name = (typeof ORDER)[number];
@@ -80,10 +82,29 @@ describe('the services as the production Deployments start them (needs npm run b
             uniqueDatabaseName(`prod_${name}`),
           )
         : '';
+      if (deployable?.database) {
+        const job = workloadEnvironment(objects, 'Job', `${name}-migrate`, { DATABASE_URL: databaseUrl });
+        const [jobCommand, ...jobArgs] = job.container.command as string[];
+        expect(jobCommand).toBe('node');
+        const migrated = await completionOf(
+          spawn(process.execPath, jobArgs, {
+            cwd: trees.get(name)?.app,
+            env: { ...job.env, OTEL_EXPORTER_OTLP_ENDPOINT: collector, PATH: process.env.PATH ?? '' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          }),
+        );
+        expect({ name, code: migrated.code, output: migrated.output.slice(-3_000) }).toEqual({
+          name,
+          code: 0,
+          output: expect.any(String),
+        });
+      }
       const { container, env } = workloadEnvironment(objects, 'Deployment', name, {
         ...secrets,
         DATABASE_URL: databaseUrl,
       });
+      // Production leaves migrations to the Job above.
+      if (deployable?.database) expect(env.MIGRATE_ON_START).toBe('false');
       const readyPath = (container.readinessProbe.httpGet as { path: string }).path;
       const port = await freePort();
       const portEnv = deployable?.portEnv as string;

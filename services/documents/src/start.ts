@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, type Database, openDatabase, runMigrations, runService } from '@portico/platform';
+import { createLogger, type Database, openDatabase, runService } from '@portico/platform';
 import { type DocumentsConfig, loadDocumentsConfig } from './config.js';
 import { DocumentsModule } from './documents.module.js';
 import { DropOffNotifier } from './drop-links/drop-off-notifier.js';
@@ -22,12 +22,14 @@ export const objectStoreOf = (config: DocumentsConfig) =>
     secretAccessKey: config.S3_SECRET_ACCESS_KEY,
   });
 
-/** Starts the documents service in this process: migrations, object storage, NATS handlers, health. */
+/**
+ * Starts the documents service in this process: object storage, health, migrations (applied, or awaited
+ * when MIGRATE_ON_START is false), NATS handlers.
+ */
 export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env) {
   const config = loadDocumentsConfig(env);
   const log = createLogger('documents', config.LOG_LEVEL);
   const database = openDatabase(config.DATABASE_URL, schema);
-  await runMigrations(database, MIGRATIONS_FOLDER);
   const store = objectStoreOf(config);
   const exportsExpiry = await startExportsExpiry(store, log, { ttlHours: config.EXPORT_TTL_HOURS });
   const service = await runService({
@@ -36,6 +38,7 @@ export async function startDocumentsService(env: NodeJS.ProcessEnv = process.env
     healthPort: config.HEALTH_PORT,
     database,
     log,
+    migrations: { folder: MIGRATIONS_FOLDER, applyAtStart: config.MIGRATE_ON_START },
     module: (resources) => DocumentsModule.create(resources, config, store),
   });
   const abandonedUploads = startAbandonedUploadsSweep(new UploadsRepository(database.db), store, log);

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, openDatabase, runMigrations, runService } from '@portico/platform';
+import { createLogger, openDatabase, runService } from '@portico/platform';
 import { type IdentityConfig, loadIdentityConfig } from './config.js';
 import { IdentityModule } from './identity.module.js';
 import { KeyRing } from './keys/signing-keys.js';
@@ -9,7 +9,10 @@ import { schema } from './schema.js';
 /** The migrations folder sits beside src/ and dist/ in the package. */
 export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-/** Starts the identity service in this process: migrations, keys, NATS handlers, health. */
+/**
+ * Starts the identity service in this process: keys, health, migrations (applied, or awaited when
+ * MIGRATE_ON_START is false), NATS handlers.
+ */
 export async function startIdentityService(env: NodeJS.ProcessEnv = process.env) {
   const config: IdentityConfig = loadIdentityConfig(env);
   const log = createLogger('identity', config.LOG_LEVEL);
@@ -20,13 +23,13 @@ export async function startIdentityService(env: NodeJS.ProcessEnv = process.env)
     keys = new KeyRing([await KeyRing.generateConfig()]);
   }
   const database = openDatabase(config.DATABASE_URL, schema);
-  await runMigrations(database, MIGRATIONS_FOLDER);
   return runService({
     name: 'identity',
     natsUrl: config.NATS_URL,
     healthPort: config.HEALTH_PORT,
     database,
     log,
+    migrations: { folder: MIGRATIONS_FOLDER, applyAtStart: config.MIGRATE_ON_START },
     module: (resources) => IdentityModule.create(resources, config, keys),
   });
 }

@@ -1,7 +1,7 @@
 import { createLogger, openDatabase, type RunningService, runService } from '@portico/platform';
 import { loadNotificationsConfig } from './config.js';
 import { insecureSettings, undeliveredChannels } from './delivery/providers.js';
-import { applyMigrations } from './migrations.js';
+import { MIGRATIONS_FOLDER } from './migrations.js';
 import { NotificationsModule } from './notifications.module.js';
 import { type Schema, schema } from './schema.js';
 
@@ -10,7 +10,8 @@ export { MIGRATIONS_FOLDER } from './migrations.js';
 
 /**
  * Starts the notifications service in this process from environment variables (see config.ts):
- * applies the migrations, answers on NATS, runs the delivery worker and the health server until
+ * applies the migrations (or, with MIGRATE_ON_START=false, waits not ready until a migration Job has),
+ * answers on NATS, runs the delivery worker and the health server until
  * `stop()`. Throws a ConfigError naming every bad variable.
  */
 export async function startNotificationsService(
@@ -21,13 +22,13 @@ export async function startNotificationsService(
   for (const warning of [...undeliveredChannels(config), ...insecureSettings(config)]) log.warn(warning);
   const database = openDatabase(config.DATABASE_URL, schema);
   try {
-    await applyMigrations(database);
     return await runService({
       name: 'notifications',
       natsUrl: config.NATS_URL,
       healthPort: config.HEALTH_PORT,
       database,
       log,
+      migrations: { folder: MIGRATIONS_FOLDER, applyAtStart: config.MIGRATE_ON_START },
       module: (resources) => NotificationsModule.register(resources, config),
     });
   } catch (err) {

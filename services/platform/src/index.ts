@@ -10,6 +10,7 @@ export * from './bus/semaphore.js';
 export * from './config/env.js';
 export * from './db/database.js';
 export * from './db/migration-job.js';
+export * from './db/schema-migrations.js';
 export * from './db/scoped-read.js';
 export * from './errors/app-error.js';
 export * from './errors/postgres-errors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { isConnectionPoolBusy, isDatabaseUnavailable } from '../errors/postgres-errors.js';
-import { runChecks } from '../health/health-server.js';
+import { NotReady, runChecks } from '../health/health-server.js';
 import { registerTelemetryShutdown, shutdownTelemetry } from '../telemetry/shutdown.js';
 
 describe('readiness checks', () => {
@@ -16,6 +16,16 @@ describe('readiness checks', () => {
       50,
     );
     expect(results).toEqual({ database: 'failed', nats: 'timed out', storage: 'ok' });
+  });
+
+  it('say a state the process reports itself, such as migrations it waits for', async () => {
+    const results = await runChecks({
+      migrations: async () => {
+        throw new NotReady('pending');
+      },
+      database: async () => undefined,
+    });
+    expect(results).toEqual({ migrations: 'pending', database: 'ok' });
   });
 });
 

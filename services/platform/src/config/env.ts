@@ -33,4 +33,12 @@ export const serviceEnv = {
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535),
   RPC_CONCURRENCY: z.coerce.number().int().min(1).default(64),
+  /**
+   * Whether the service applies its migrations before it takes work. `false` where a migration Job
+   * applies them (the production manifests): the service then waits, not ready, until its database has
+   * every migration it needs. Unset or empty (compose and Kubernetes pass empty strings) means `true`.
+   */
+  MIGRATE_ON_START: z
+    .preprocess((value) => (value === '' ? undefined : value), z.enum(['true', 'false']).default('true'))
+    .transform((value) => value === 'true'),
 };

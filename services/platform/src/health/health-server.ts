@@ -5,11 +5,22 @@ const log = createLogger('health');
 
 export type ReadinessCheck = () => Promise<void>;
 
+/**
+ * A check's failure whose message is shown on /health/ready as the check's result (e.g. 'pending'): a
+ * state the process knows and has logged itself, naming no host, user or secret. It is not logged at
+ * each probe, as other failures are.
+ */
+export class NotReady extends Error {
+  override name = 'NotReady';
+}
+
 export interface HealthServer {
   server: Server;
   port: number;
   /** From now on readiness answers 503, so load balancers stop sending work before shutdown. */
   markDraining(): void;
+  /** Replaces the readiness checks, e.g. once a starting service has everything they look at. */
+  setChecks(checks: Record<string, ReadinessCheck>): void;
   close(): Promise<void>;
 }
 
@@ -19,10 +30,11 @@ export interface HealthServer {
  */
 export async function startHealthServer(
   port: number,
-  checks: Record<string, ReadinessCheck>,
+  initialChecks: Record<string, ReadinessCheck>,
   host = '0.0.0.0',
 ): Promise<HealthServer> {
   let draining = false;
+  let checks = initialChecks;
   const server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -48,13 +60,16 @@ export async function startHealthServer(
     markDraining: () => {
       draining = true;
     },
+    setChecks: (next) => {
+      checks = next;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 
 /**
- * Each check's result: 'ok', 'timed out' or 'failed'. Why a check failed (a host name, an authentication
- * error) goes to the log, not to whoever can reach the endpoint.
+ * Each check's result: 'ok', 'timed out', 'failed', or the reason of a `NotReady`. Why a check failed
+ * otherwise (a host name, an authentication error) goes to the log, not to whoever can reach the endpoint.
  */
 export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs = 2_000) {
   const timedOut = new Error('timed out');
@@ -67,6 +82,7 @@ export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutM
         ]);
         return [name, 'ok'] as const;
       } catch (err) {
+        if (err instanceof NotReady) return [name, err.message] as const;
         log.warn({ err, check: name }, 'Readiness check failed');
         return [name, err === timedOut ? 'timed out' : 'failed'] as const;
       }

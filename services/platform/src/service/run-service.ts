@@ -7,7 +7,8 @@ import { BusClient } from '../bus/bus-client.js';
 import { assertDurableConsumersRunning, ensureEventStream, OutboxRelay } from '../bus/events.js';
 import { SubjectNatsServer } from '../bus/nats-server.js';
 import type { Database, DatabaseHandle } from '../db/database.js';
-import { startHealthServer } from '../health/health-server.js';
+import { type MigrationsAtStart, prepareSchema } from '../db/schema-migrations.js';
+import { NotReady, type ReadinessCheck, startHealthServer } from '../health/health-server.js';
 import { JsonNestLogger } from '../logging/logger.js';
 import { shutdownTelemetry } from '../telemetry/shutdown.js';
 
@@ -36,6 +37,11 @@ export interface RunServiceOptions<S extends Record<string, unknown>> {
    * as soon as they have): longer than the slowest contract's timeout (60 s).
    */
   drainMs?: number;
+  /**
+   * The service's migrations: applied, or awaited (a migration Job applies them), before it connects to
+   * NATS and takes work. Meanwhile the health server answers: live, and not ready with the reason.
+   */
+  migrations?: MigrationsAtStart;
 }
 
 export interface RunningService<S extends Record<string, unknown>> {
@@ -53,38 +59,26 @@ export async function runService<S extends Record<string, unknown>>(
   options: RunServiceOptions<S>,
 ): Promise<RunningService<S>> {
   const { name, log } = options;
-  // noAsyncTraces: nats.js otherwise builds two Error objects per request to keep async stack traces.
-  const nc = await connect({
-    servers: options.natsUrl,
-    name: `${name}-client`,
-    maxReconnectAttempts: -1,
-    noAsyncTraces: true,
-  });
-  await ensureEventStream(nc);
-  const resources: ServiceResources<S> = {
-    name,
-    database: options.database,
-    nc,
-    bus: new BusClient(nc),
-    log,
+  // The health server answers from the first moment: a start that waits for the database's migrations
+  // (or applies a long one) is alive for the startup probe, and not ready until it takes work.
+  const starting: ReadinessCheck = async () => {
+    throw new NotReady('starting');
   };
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module(resources), {
-    strategy: new SubjectNatsServer({
-      servers: options.natsUrl,
-      queue: name,
-      name: `${name}-server`,
-      gracefulShutdown: true,
-      gracePeriod: options.drainMs ?? DRAIN_MS,
-      maxReconnectAttempts: -1,
-      noAsyncTraces: true,
-    }),
-    logger: new JsonNestLogger(log),
-    bufferLogs: false,
-  });
-  await app.listen();
-  const relay = new OutboxRelay(options.database.db as Database, nc, log);
-  relay.start();
-  const health = await startHealthServer(options.healthPort, {
+  const startingChecks = { database: options.database.ping, nats: starting, events: starting };
+  const health = await startHealthServer(options.healthPort, startingChecks);
+  const schema = options.migrations && prepareSchema(options.database, options.migrations, log);
+  if (schema) health.setChecks({ ...startingChecks, migrations: schema.readiness });
+  let started: Awaited<ReturnType<typeof takeWork<S>>>;
+  try {
+    await schema?.current;
+    started = await takeWork(options);
+  } catch (err) {
+    await health.close();
+    throw err;
+  }
+  const { app, resources, relay } = started;
+  const nc = resources.nc;
+  health.setChecks({
     database: options.database.ping,
     nats: async () => {
       if (nc.isClosed()) throw new Error('closed');
@@ -110,6 +104,48 @@ export async function runService<S extends Record<string, unknown>>(
     return stopping;
   };
   return { app, resources, healthPort: health.port, stop };
+}
+
+/** Connects to NATS, answers on the service's subjects and relays its outbox. */
+async function takeWork<S extends Record<string, unknown>>(options: RunServiceOptions<S>) {
+  const { name, log } = options;
+  // noAsyncTraces: nats.js otherwise builds two Error objects per request to keep async stack traces.
+  const nc = await connect({
+    servers: options.natsUrl,
+    name: `${name}-client`,
+    maxReconnectAttempts: -1,
+    noAsyncTraces: true,
+  });
+  try {
+    await ensureEventStream(nc);
+    const resources: ServiceResources<S> = {
+      name,
+      database: options.database,
+      nc,
+      bus: new BusClient(nc),
+      log,
+    };
+    const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module(resources), {
+      strategy: new SubjectNatsServer({
+        servers: options.natsUrl,
+        queue: name,
+        name: `${name}-server`,
+        gracefulShutdown: true,
+        gracePeriod: options.drainMs ?? DRAIN_MS,
+        maxReconnectAttempts: -1,
+        noAsyncTraces: true,
+      }),
+      logger: new JsonNestLogger(log),
+      bufferLogs: false,
+    });
+    await app.listen();
+    const relay = new OutboxRelay(options.database.db as Database, nc, log);
+    relay.start();
+    return { app, resources, relay };
+  } catch (err) {
+    await nc.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Wires SIGTERM and SIGINT to a graceful stop, for main.ts files. */
