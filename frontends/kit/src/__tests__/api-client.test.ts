@@ -206,9 +206,23 @@ describe('ApiClient', () => {
       expect(shouldRetryRead(0, new DOMException('The request took too long', 'TimeoutError'))).toBe(false);
 
       const caller = new AbortController();
-      const aborted = api.get('/current_user', { signal: caller.signal }).catch((err: Error) => err.name);
-      caller.abort(new DOMException('Left the page', 'AbortError'));
-      expect(await aborted).toBe('AbortError');
+      const aborted = api.get('/current_user', { signal: caller.signal });
+      const reason = new DOMException('Left the page', 'AbortError');
+      caller.abort(reason);
+      await expect(aborted).rejects.toBe(reason);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('bounds the wait for an answer only: no timer is left once it has come', async () => {
+    jest.useFakeTimers();
+    try {
+      const { fetch } = fakeFetch(() => jsonResponse(200, { id: 'u1' }));
+      const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+      const before = jest.getTimerCount();
+      await expect(api.get('/current_user')).resolves.toEqual({ id: 'u1' });
+      expect(jest.getTimerCount()).toBe(before);
     } finally {
       jest.useRealTimers();
     }

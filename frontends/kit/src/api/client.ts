@@ -36,40 +36,23 @@ const SESSION_OVER = [400, 401, 403];
 /** How long before its expiry a token is refreshed for a connection that cannot be retried on 401. */
 const TOKEN_MARGIN_MS = 30_000;
 
+/** How long a refresh of the session may take before it is given up (the session is kept). */
+export const REFRESH_TIMEOUT_MS = 15_000;
+/**
+ * How long any call may wait for its answer: longer than the gateway's longest deadline (60 s, a zip),
+ * so a slow service is still the gateway's 504 with its message; this ends a call whose connection
+ * stalled (a network change, a proxy that swallowed it), which the browser waits on for minutes with a
+ * spinner. The answer's body is not bounded: a listing of several megabytes may take longer to arrive
+ * over a slow link.
+ */
+export const REQUEST_TIMEOUT_MS = 70_000;
+/** How long a tab waits for the tokens another tab has just renewed the session with. */
+const RENEWED_ELSEWHERE_WAIT_MS = 3_000;
+
 /**
  * JSON over HTTP to the gateway. A 401 on an authenticated call gets one retry after
  * POST /sessions/refresh; when that fails too, the session ends in every tab (spec 1 s.4.5).
  */
-/** How long a refresh of the session may take before it is given up (the session is kept). */
-export const REFRESH_TIMEOUT_MS = 15_000;
-/**
- * How long any call may take: longer than the gateway's longest deadline (60 s, a zip), so a slow
- * service is still the gateway's 504 with its message; this ends a call whose connection stalled (a
- * network change, a proxy that swallowed it), which the browser waits on for minutes with a spinner.
- */
-export const REQUEST_TIMEOUT_MS = 70_000;
-
-/**
- * A signal that aborts after `ms` with a TimeoutError (on the page's own timers), or when `caller`
- * aborts, with its reason. Written out: AbortSignal.any is missing from the Safari versions supported.
- */
-function timeoutSignal(ms: number, caller?: AbortSignal): AbortSignal {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException('The request took too long', 'TimeoutError')),
-    ms,
-  );
-  const callerAborted = () => {
-    clearTimeout(timer);
-    controller.abort(caller?.reason);
-  };
-  if (caller?.aborted) callerAborted();
-  else caller?.addEventListener('abort', callerAborted, { once: true });
-  return controller.signal;
-}
-/** How long a tab waits for the tokens another tab has just renewed the session with. */
-const RENEWED_ELSEWHERE_WAIT_MS = 3_000;
-
 export class ApiClient {
   readonly baseUrl: string;
   readonly session: SessionStore;
@@ -141,19 +124,37 @@ export class ApiClient {
     return outcome === 'refreshed' ? this.session.accessToken : undefined;
   }
 
-  private send(method: string, path: string, options: RequestOptions, token?: string) {
+  private async send(method: string, path: string, options: RequestOptions, token?: string) {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
-    const limit = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
-    // The limit also covers reading the answer, which fails once the signal aborts.
-    const signal = limit > 0 ? timeoutSignal(limit, options.signal) : options.signal;
-    return this.fetchImpl(this.url(path, options.query), {
+    const init: RequestInit = {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal,
-    });
+      signal: options.signal,
+    };
+    const url = this.url(path, options.query);
+    const limit = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    if (limit <= 0) return this.fetchImpl(url, init);
+    // Aborted when the answer is late (a TimeoutError, on the page's own timers) or when the caller
+    // aborts (with its reason). Written out: AbortSignal.any is missing from the Safari versions supported.
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('The request took too long', 'TimeoutError')),
+      limit,
+    );
+    const callerAborted = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) callerAborted();
+    else options.signal?.addEventListener('abort', callerAborted, { once: true });
+    try {
+      return await this.fetchImpl(url, { ...init, signal: controller.signal });
+    } catch (err) {
+      // Whatever a browser rejects an aborted fetch with, the call fails with why it was aborted.
+      throw controller.signal.aborted ? controller.signal.reason : err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
