@@ -32,12 +32,14 @@ describe('recent entities', () => {
     expect(readRecentEntities('u2')).toEqual([]);
   });
 
-  it("forgets a user's recent entities on signing out, and only theirs", () => {
+  it("forgets every user's recent entities on signing out, and nothing else of the storage", () => {
     rememberEntity('u1', company(1));
     rememberEntity('u2', company(2));
-    forgetRecentEntities('u1');
+    window.localStorage.setItem('portico.remembered-firm', 'demo-cpa');
+    forgetRecentEntities();
     expect(readRecentEntities('u1')).toEqual([]);
-    expect(readRecentEntities('u2').map((e) => e.id)).toEqual(['c2']);
+    expect(readRecentEntities('u2')).toEqual([]);
+    expect(window.localStorage.getItem('portico.remembered-firm')).toBe('demo-cpa');
   });
 
   it('reads nothing from a damaged entry', () => {

@@ -127,9 +127,12 @@ describe('sign-in page without the router', () => {
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'bob@client.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'pw' } });
+    window.localStorage.setItem('portico.recent-entities.u1', JSON.stringify([{ id: 'c1', hash_id: 'h1' }]));
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     await waitFor(() => expect(signOuts).toEqual([{ refresh_token: 'rt-1' }]));
     expect(session.get()?.refresh_token).toBe('rt-2');
+    // Nor is the previous user's list of recent entities left for the new one.
+    expect(window.localStorage.getItem('portico.recent-entities.u1')).toBeNull();
   });
 
   it("says the spec's text when the first step's code or link cannot be sent, and the server's refusal as it is", async () => {

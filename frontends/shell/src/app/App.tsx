@@ -62,11 +62,9 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
       signOut: async () => {
         // Signed out here and in the other tabs first, then the server told: its revocation closes this
         // session's sockets, and a tab still signed in when that arrives would take it for a forced sign-out.
-        const ending = runtime.session.get();
+        const refresh = runtime.session.get()?.refresh_token;
         runtime.session.signOut('user');
         queryClient.clear();
-        if (ending) forgetRecentEntities(ending.user_id);
-        const refresh = ending?.refresh_token;
         if (refresh) {
           await runtime.client
             .post('/sessions/sign_out', { refresh_token: refresh }, { auth: false })
@@ -76,7 +74,14 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
     }),
     [runtime, queryClient],
   );
-  useEffect(() => runtime.session.onSignedOut(() => queryClient.clear()), [runtime, queryClient]);
+  useEffect(
+    () =>
+      runtime.session.onSignedOut(() => {
+        queryClient.clear();
+        forgetRecentEntities();
+      }),
+    [runtime, queryClient],
+  );
   // Someone else signed in in another tab: this tab's pages and caches are the previous user's, so it
   // starts again as the new user, at their home.
   useEffect(() => runtime.session.onUserChanged(() => window.location.replace('/')), [runtime]);

@@ -9,7 +9,8 @@ export const RECENT_ENTITIES = 10;
 /** What is kept of an entity: enough to list it and go to it. */
 export type RecentEntity = Pick<Entity, 'id' | 'hash_id' | 'name' | 'entity_type' | 'inactive'>;
 
-const keyOf = (userId: string) => `portico.recent-entities.${userId}`;
+const KEY_PREFIX = 'portico.recent-entities.';
+const keyOf = (userId: string) => `${KEY_PREFIX}${userId}`;
 
 /** This user's recent entities in this browser, most recent first; nothing when unreadable. */
 export function readRecentEntities(userId: string, storage: Storage = window.localStorage): RecentEntity[] {
@@ -44,12 +45,14 @@ export function rememberEntity(
 }
 
 /**
- * Forgets this user's recent entities in this browser, on signing out: their names (for individuals,
- * people's names) are not left to the next person at a shared computer.
+ * Forgets every user's recent entities in this browser, on any sign-out (the button, the session's end,
+ * a forced sign-out) and when someone else signs in here: their names (for individuals, people's
+ * names) are not left to the next person at a shared computer.
  */
-export function forgetRecentEntities(userId: string, storage: Storage = window.localStorage): void {
+export function forgetRecentEntities(storage: Storage = window.localStorage): void {
   try {
-    storage.removeItem(keyOf(userId));
+    const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i));
+    for (const key of keys) if (key?.startsWith(KEY_PREFIX)) storage.removeItem(key);
   } catch {
     // Storage refused: nothing was kept either.
   }

@@ -1,6 +1,7 @@
 import { errorMessage, isApiError, type SignInStep, useApi, type VerifiedLink } from '@portico/kit/signin';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useShellRuntime } from '../app/services.js';
+import { forgetRecentEntities } from '../layouts/recent-entities.js';
 import { MESSAGES } from './messages.js';
 import { useSignInNavigation } from './navigation.js';
 import { keepResetGrant, keptResetGrant } from './reset-grant.js';
@@ -123,6 +124,7 @@ export function useSignInFlow(initial: SignInState) {
     session.set(tokens);
     if (replaced && replaced.refresh_token !== tokens.refresh_token)
       void sessions.signOut(replaced.refresh_token).catch(() => undefined);
+    if (replaced && replaced.user_id !== tokens.user_id) forgetRecentEntities();
     signedIn();
     navigate(
       tokens.set_password_required ? `/set-sign-in-method?redirect=${encodeURIComponent(target)}` : target,
