@@ -789,10 +789,14 @@ describe('remotes', () => {
       await rm(live, { recursive: true });
       await cp(release, live, { recursive: true });
       // The page still holds release A's container, whose Profile chunk is gone now.
+      const reports = errorReports(page);
       await openClientProfile(page);
       await page.getByTestId('build-marker').waitFor();
       expect(await page.getByTestId('build-marker').textContent()).toBe('Release B');
       expect(await page.getByText(FALLBACK).count()).toBe(0);
+      // The chunk that was gone is still reported, as the client area's failure to load.
+      await waitFor(async () => reports.length > 0, 5_000, 'an error report');
+      expect(reports[0]?.body).toEqual(expect.objectContaining({ kind: 'remote', area: 'client' }));
       await keepScreenshot(page, 'remote-redeployed-while-open');
     } finally {
       await portal.stack.setRuntimeConfig(portal.stack.standard);

@@ -157,7 +157,9 @@ describe('the realtime socket', () => {
     });
     expect(FakeSocket.all).toHaveLength(2);
     // The dropped socket's late close starts nothing more, and one socket is kept while one is open.
+    const timersBefore = jest.getTimerCount();
     act(() => first.onclose?.({ code: 1006 }));
+    expect(jest.getTimerCount()).toBe(timersBefore);
     await act(async () => {
       window.dispatchEvent(new Event('online'));
       await jest.advanceTimersByTimeAsync(5_000);

@@ -37,7 +37,7 @@ export function reconnectDelay(attempt: number, random = Math.random): number {
  * is never answered 401 the way an API call is, so a tab idle past its token's life reconnected with
  * it until some call refreshed it. The browser going offline drops the socket (after a network change
  * it can stay open but dead, and what the gateway sends meanwhile is lost); coming back online opens
- * one at once instead of at the end of a wait of up to 30 s. Returns a function that closes it for good.
+ * one at once instead of at the end of a wait of up to 45 s. Returns a function that closes it for good.
  */
 export function connectRealtime(
   apiUrl: string,
@@ -84,7 +84,9 @@ export function connectRealtime(
       }
     };
     opened.onclose = (event) => {
-      if (socket === opened) socket = undefined;
+      // A socket dropped meanwhile (offline) is no longer the connection: its late close starts nothing.
+      if (socket !== opened) return;
+      socket = undefined;
       if (stopped) return;
       if (event.code === SIGNED_OUT_CLOSE_CODE) {
         handlers.onSignedOut(socketToken);
@@ -103,7 +105,6 @@ export function connectRealtime(
     socket = undefined;
     openedAt = undefined;
     // Not waited for: a closing handshake over a dead network ends when the browser gives up on it.
-    dropped.onclose = null;
     dropped.close(1000, 'offline');
     // Tried again in a while too, in case the browser never says it is back.
     if (!stopped) retry();

@@ -1,19 +1,29 @@
 import { Center, ErrorBoundary, Loader, type RemoteRouteProps } from '@portico/kit';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
-import { useShellRuntime } from '../app/services.js';
+import { type ShellRuntime, useShellRuntime } from '../app/services.js';
 import { loadRouteModule } from './registry.js';
 
 const cache = new Map<string, ComponentType<RemoteRouteProps>>();
 /** Errors of loading a remote's code, told apart from errors its screens throw once loaded. */
 const loadFailures = new WeakSet<object>();
 
-function lazyModule(remote: string, module: string): ComponentType<RemoteRouteProps> {
+function lazyModule(
+  remote: string,
+  module: string,
+  reportError: ShellRuntime['reportError'],
+): ComponentType<RemoteRouteProps> {
   const key = `${remote}/${module}`;
   let component = cache.get(key);
   if (!component) {
     component = lazy(() =>
-      loadRouteModule(remote, module).catch((error) => {
+      // A load that failed once and then worked (a redeployed remote) is still reported: a bad deploy
+      // or a CDN losing files shows in the log, not only in a console.
+      loadRouteModule(
+        remote,
+        module,
+        (error) => void reportError({ kind: 'remote', error, area: remote }),
+      ).catch((error) => {
         cache.delete(key); // a later visit tries again
         if (error !== null && typeof error === 'object') loadFailures.add(error);
         throw error;
@@ -37,7 +47,7 @@ export interface RemoteAreaProps {
 export function RemoteArea({ remote, module = './App', basePath }: RemoteAreaProps) {
   const location = useLocation();
   const { reportError } = useShellRuntime();
-  const Area = lazyModule(remote, module);
+  const Area = lazyModule(remote, module, reportError);
   return (
     <ErrorBoundary
       resetKey={location.pathname}

@@ -61,14 +61,35 @@ export async function loadAreas(remotes: Record<string, string>): Promise<AreaSt
 /** Each remote's manifest URL, as registered. */
 const entries = new Map<string, string>();
 
+/** Re-registrations under way, by remote: areas of one remote failing together share one. */
+const registeringAgain = new Map<string, Promise<void>>();
+
 /**
- * Loads one route module of a remote ('./App' -> 'client/App'). A module that fails to load is tried
- * once more with the remote registered again: a remote redeployed since the page loaded it still has
- * its old container, which asks for chunks the new release no longer has (404); registered again, its
- * manifest is read anew and the module comes from the new release, where before every later visit of
- * the area failed alike until the page was reloaded.
+ * Whether an error is a failure to fetch a remote's code (a chunk, its entry or its manifest), which a
+ * new registration may mend, rather than a module that loaded and is wrong (no default export, threw).
  */
-export async function loadRouteModule(remote: string, module = './App'): Promise<RemoteRouteModule> {
+export function isLoadFailure(error: unknown): boolean {
+  const { name = '', message = '' } = (error ?? {}) as { name?: string; message?: string };
+  return (
+    name === 'ChunkLoadError' ||
+    name === 'ScriptNetworkError' ||
+    /Loading (css )?chunk|ScriptNetworkError|Failed to fetch|RUNTIME-00\d/i.test(String(message))
+  );
+}
+
+/**
+ * Loads one route module of a remote ('./App' -> 'client/App'). A module whose code fails to load is
+ * tried once more with the remote registered again: a remote redeployed since the page loaded it still
+ * has its old container, which asks for chunks the new release no longer has (404); registered again,
+ * its manifest is read anew and the module comes from the new release, where before every later visit
+ * of the area failed alike until the page was reloaded. `recovered` is told the first failure when the
+ * second try works (a failure of both reaches the area's error boundary, which reports it).
+ */
+export async function loadRouteModule(
+  remote: string,
+  module = './App',
+  recovered?: (error: unknown) => void,
+): Promise<RemoteRouteModule> {
   const id = `${remote}/${module.replace(/^\.\//, '')}`;
   const load = async () => {
     const mod = await federation().loadRemote<RemoteRouteModule>(id);
@@ -79,9 +100,21 @@ export async function loadRouteModule(remote: string, module = './App'): Promise
     return await load();
   } catch (error) {
     const entry = entries.get(remote);
-    if (!entry) throw error;
-    console.warn(`[portico] ${id} did not load; loading ${remote} again`, error);
-    federation().registerRemotes([{ name: remote, entry }], { force: true });
-    return load();
+    if (!entry || !isLoadFailure(error)) throw error;
+    let again = registeringAgain.get(remote);
+    if (!again) {
+      again = Promise.resolve().then(() => {
+        federation().registerRemotes([{ name: remote, entry }], { force: true });
+      });
+      registeringAgain.set(remote, again);
+    }
+    try {
+      await again;
+      const mod = await load();
+      recovered?.(error);
+      return mod;
+    } finally {
+      if (registeringAgain.get(remote) === again) registeringAgain.delete(remote);
+    }
   }
 }
