@@ -9,6 +9,7 @@ import {
   errorMessage,
   Group,
   isApiError,
+  type OutOfOfficeChanges,
   PASSWORD_HINT,
   Paper,
   PasswordInput,
@@ -204,8 +205,8 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
   const api = useApi();
   const save = useProfileSave(user.id, {
     onFields: (f) => setError(f.out_of_office_message ?? f.out_of_office),
-    send: () =>
-      api.users.setOutOfOffice(user.id, { out_of_office: on, out_of_office_message: message.trim() }),
+    // The switch and its message, as submit gives them.
+    send: (changes) => api.users.setOutOfOffice(user.id, changes as OutOfOfficeChanges),
   });
   const submit = (e: React.FormEvent) => {
     e.preventDefault();

@@ -65,7 +65,6 @@ export const aCompany = (overrides: Partial<Entity> = {}): Entity =>
     ...overrides,
   }) as Entity;
 
-/** XMLHttpRequest stand-in: records the PUT and lets the test drive upload progress and the answer. */
 /** The gateway's answer to upload_links: one presigned PUT per file, `up-{name}` its upload id. */
 export function uploadLinksAnswer(call: Call, headers: Record<string, string> = {}) {
   const files = call.body.files as { name: string }[];
@@ -83,6 +82,7 @@ export function uploadLinksAnswer(call: Call, headers: Record<string, string> = 
   };
 }
 
+/** XMLHttpRequest stand-in: records the PUT and lets the test drive upload progress and the answer. */
 export class FakeXhr {
   static all: FakeXhr[] = [];
   method = '';

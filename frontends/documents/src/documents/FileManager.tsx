@@ -119,17 +119,18 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     leaveFolder();
   }, [path, leaveFolder]);
 
-  const refresh = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: ['documents', companyId] }),
-    [queryClient, companyId],
+  /** Asks again for everything listed of a company. */
+  const refreshCompany = useCallback(
+    (id: string) => queryClient.invalidateQueries({ queryKey: ['documents', id] }),
+    [queryClient],
   );
+  const refresh = useCallback(() => refreshCompany(companyId), [refreshCompany, companyId]);
   // An upload refreshes the company it filed into, which may no longer be the one shown.
   const uploads = useUploads({
     api,
     companyId,
     makeXhr,
-    onDone: (_outcome, filedInto) =>
-      void queryClient.invalidateQueries({ queryKey: ['documents', filedInto] }),
+    onDone: (_outcome, filedInto) => void refreshCompany(filedInto),
   });
   const commands = useDocumentCommands({
     api,

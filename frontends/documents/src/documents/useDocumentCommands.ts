@@ -197,26 +197,34 @@ export function useDocumentCommands({
     }
   }, []);
 
-  /** An advisor's page of a folder. */
+  /** The company's documents page: the advisor's, or the client's (spec 1 s.2.1). */
+  const documentsPage = useCallback(
+    (forAdvisor: boolean) =>
+      new URL(
+        forAdvisor ? `/admin/${company.hash_id}/documents` : `/documents/${company.hash_id}`,
+        window.location.origin,
+      ),
+    [company.hash_id],
+  );
+
   /** The folder on the copier's own documents page: an advisor's shares with advisors, a client's with the client's. */
   const copyFolderUrl = useCallback(
     (folder: string) => {
-      const page = isAdvisor ? `/admin/${company.hash_id}/documents` : `/documents/${company.hash_id}`;
-      const url = new URL(page, window.location.origin);
+      const url = documentsPage(isAdvisor);
       if (normalizePath(folder) !== '/') url.searchParams.set('path', normalizePath(folder));
       return copyLink(url.toString());
     },
-    [company.hash_id, copyLink, isAdvisor],
+    [documentsPage, copyLink, isAdvisor],
   );
 
   /** The client's page of a file: their documents with its preview open (`linkedFile` reads it). */
   const copyClientFileUrl = useCallback(
     (link: string) => {
-      const url = new URL(`/documents/${company.hash_id}`, window.location.origin);
+      const url = documentsPage(false);
       url.searchParams.set('file', normalizePath(link));
       return copyLink(url.toString());
     },
-    [company.hash_id, copyLink],
+    [documentsPage, copyLink],
   );
 
   return {

@@ -91,6 +91,12 @@ export type EntityChanges = Partial<
   >
 >;
 
+/** PATCH /out_of_office/{userId}: the advisor's switch and the message clients see. */
+export interface OutOfOfficeChanges {
+  out_of_office: boolean;
+  out_of_office_message: string;
+}
+
 export const usersApi = (api: ApiClient) => ({
   currentUser: () => api.get<CurrentUser>('/current_user'),
   /** The emailed link of a changed email; answers the user with the new address (no session needed). */
@@ -102,7 +108,7 @@ export const usersApi = (api: ApiClient) => ({
   updateUser: (id: string, changes: ProfileChanges) =>
     api.patch<ProfileUpdate>(`/users/${encodeURIComponent(id)}`, changes),
   /** An advisor's out of office (PATCH /out_of_office/{userId}, spec 1 s.7.2). */
-  setOutOfOffice: (id: string, changes: { out_of_office: boolean; out_of_office_message: string }) =>
+  setOutOfOffice: (id: string, changes: OutOfOfficeChanges) =>
     api.patch<ProfileUpdate>(`/out_of_office/${encodeURIComponent(id)}`, changes),
   /**
    * The whole merged preferences object. `preferencesVersion`: the current firm's preferences_version the
