@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import { AppError, createLogger } from '@portico/platform';
+import { AppError } from '@portico/platform';
+import { capturedLog } from '@portico/platform/testing';
 import type { FirmsRepository } from '../firms/firms.repository.js';
 import type { UserRow } from '../schema.js';
 import type { OutboundMessages } from '../sessions/outbound.js';
@@ -21,23 +21,13 @@ const firms = {
 /** Notices over an outbound port that answers `send`, with what was sent and what was logged. */
 function notices(send: () => Promise<void>) {
   const sent: Record<string, unknown>[] = [];
-  const lines: Record<string, unknown>[] = [];
   const outbound = {
     email: async (message: Record<string, unknown>) => {
       sent.push(message);
       await send();
     },
   } as unknown as OutboundMessages;
-  const log = createLogger(
-    'identity',
-    'info',
-    new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(String(chunk)));
-        done();
-      },
-    }),
-  );
+  const { lines, logger: log } = capturedLog('identity');
   return { sent, lines, notices: new AccountNotices(firms, outbound, log) };
 }
 

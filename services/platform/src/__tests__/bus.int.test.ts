@@ -1,5 +1,4 @@
 import '../telemetry/register.js';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { INestMicroservice } from '@nestjs/common';
@@ -19,8 +18,8 @@ import { BusClient } from '../bus/bus-client.js';
 import { SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../bus/deadline.js';
 import { CurrentActor, Rpc, rpcLog } from '../bus/rpc.js';
 import { AppError } from '../errors/app-error.js';
-import { createLogger } from '../logging/logger.js';
 import { inSpan, SpanKind } from '../telemetry/propagation.js';
+import { capturedLog } from '../testing/captured-log.js';
 import { startNatsServer } from '../testing/nats.js';
 
 const echo = defineRpc({
@@ -42,16 +41,7 @@ const nobody = defineRpc({
 const actor: Actor = { user_id: 'u1', firm_id: 'f1', role: 'advisor', firm_access: 'partner' };
 
 /** A logger whose lines a test reads: the RPC layer's lines are sent to it while a test spies on them. */
-function capturedLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { lines, logger: createLogger('rpc', 'info', stream) };
-}
+const capturedRpcLog = () => capturedLog('rpc');
 
 @Controller()
 class EchoHandler {
@@ -183,7 +173,7 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
   });
 
   it('answers 503 overloaded, not database unavailable, when no pooled connection came free in time', async () => {
-    const { lines, logger } = capturedLog();
+    const { lines, logger } = capturedRpcLog();
     const warn = jest.spyOn(rpcLog, 'warn').mockImplementation(((...args: never[]) => {
       (logger.warn as (...a: never[]) => void)(...args);
     }) as never);
@@ -249,7 +239,7 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
 
   it('logs a request refused past its queue with the caller’s trace id, which the answer carries too', async () => {
     process.env.RPC_QUEUE_LIMIT = '0';
-    const { lines, logger } = capturedLog();
+    const { lines, logger } = capturedRpcLog();
     const warn = jest.spyOn(rpcLog, 'warn').mockImplementation(((...args: never[]) => {
       (logger.warn as (...a: never[]) => void)(...args);
     }) as never);

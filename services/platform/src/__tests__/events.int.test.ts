@@ -1,5 +1,4 @@
 import '../telemetry/register.js';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
@@ -34,8 +33,8 @@ import {
   rlsPolicySql,
 } from '../db/database.js';
 import { AppError } from '../errors/app-error.js';
-import { createLogger } from '../logging/logger.js';
 import { currentTraceId, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
+import { capturedLog } from '../testing/captured-log.js';
 import { waitFor } from '../testing/free-port.js';
 import { type RunningNats, startNatsServer } from '../testing/nats.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
@@ -424,18 +423,6 @@ describe('database scoping, outbox relay and durable consumers', () => {
       JSON.stringify({ event_id: eventId, user_id: 'u', ...fields }),
       { headers: h },
     );
-  }
-
-  /** A logger whose lines a test reads. */
-  function capturedLog() {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(String(chunk)));
-        done();
-      },
-    });
-    return { lines, logger: createLogger('test', 'info', stream) };
   }
 
   it('logs a failed event inside its span, with the trace id of the change that recorded it', async () => {

@@ -1,18 +1,6 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import { createLogger, withoutRejectedValue } from '../logging/logger.js';
-
-/** The lines a logger wrote, parsed. */
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { lines, logger: createLogger('test', 'info', stream) };
-}
+import { withoutRejectedValue } from '../logging/logger.js';
+import { capturedLog } from '../testing/captured-log.js';
 
 /** An error shaped as the database layer throws a failed query: the values in its message and fields. */
 function failedQuery() {
@@ -37,7 +25,7 @@ function failedQuery() {
 
 describe('logged errors', () => {
   it('keep the query, code and stack of a failed query but not the values it carried', () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturedLog();
     logger.error({ err: failedQuery() }, 'Unhandled error in RPC handler');
     const line = JSON.stringify(lines[0]);
     for (const secret of ['jane@example.com', '482913', 'It expires']) expect(line).not.toContain(secret);
@@ -84,7 +72,7 @@ describe('logged errors', () => {
       ['22007', 'invalid value "jane@example.com" for "YYYY"', 'invalid value "[not logged]" for "YYYY"'],
     ];
     for (const [code, message, logged] of refusals) {
-      const { lines, logger } = capture();
+      const { lines, logger } = capturedLog();
       logger.error({ err: refusedValue(code, message, 'JSON data, line 1: jane@example...') }, 'Failed');
       expect(JSON.stringify(lines[0])).not.toContain('jane');
       const cause = (lines[0]?.err as { cause: Record<string, unknown> } | undefined)?.cause ?? {};
@@ -99,7 +87,7 @@ describe('logged errors', () => {
   });
 
   it('keep the message of other errors as it is, quotes and all', () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturedLog();
     const message = 'relation "users" does not exist';
     logger.error({ err: Object.assign(new Error(message), { code: '42P01' }) }, 'Failed');
     expect(lines[0]?.err).toMatchObject({ code: '42P01', message });

@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Controller, Module } from '@nestjs/common';
@@ -18,6 +17,7 @@ import { Rpc } from '../bus/rpc.js';
 import { openDatabase, runMigrations } from '../db/database.js';
 import { pendingMigrations } from '../db/schema-migrations.js';
 import { runService } from '../service/run-service.js';
+import { capturedLog } from '../testing/captured-log.js';
 import { freePort, waitFor } from '../testing/free-port.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
 
@@ -61,18 +61,6 @@ class EchoHandler {
 @Module({ controllers: [EchoHandler] })
 class EchoModule {}
 
-/** A logger whose lines the test reads. */
-function capturedLogger() {
-  const lines: { level: number; msg: string; pending_migrations?: string[] }[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
-}
-
 const newDatabase = () =>
   createServiceDatabase(process.env.TEST_PG_ADMIN_URL as string, uniqueDatabaseName('schema'));
 
@@ -111,7 +99,7 @@ describe('a service starting on a database without its latest migrations', () =>
     const folder = migrationsFolder(2);
     const bootstrap = openDatabase(url, {}, { max: 2 });
     await runMigrations(bootstrap, migrationsFolder(1));
-    const { log, lines } = capturedLogger();
+    const { logger: log, lines } = capturedLog();
     const healthPort = await freePort();
     const starting = runService({
       name: 'schema-test',
@@ -139,7 +127,7 @@ describe('a service starting on a database without its latest migrations', () =>
       });
       // Several looks later, still one line at error, naming what is missing.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const errors = lines.filter((l) => l.level >= 50);
+      const errors = lines.filter((l) => l.level === 'error' || l.level === 'fatal');
       expect(errors).toEqual([
         expect.objectContaining({ pending_migrations: ['0001_second'], msg: expect.stringContaining('Job') }),
       ]);

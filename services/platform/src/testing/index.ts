@@ -1,3 +1,4 @@
+export * from './captured-log.js';
 export * from './chromium.js';
 export * from './free-port.js';
 export * from './infrastructure.js';
