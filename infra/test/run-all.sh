@@ -20,8 +20,25 @@ counts=$(mktemp)
 export TEST_COUNTS_FILE=$counts
 jest=node_modules/jest/bin/jest.js
 
-# The longest one project may take (a hung suite must leave time for the others and the closing line).
-SUITE_LIMIT=${PORTICO_SUITE_LIMIT:-25m}
+# The longest one project may take: about four times what the slowest (integration) takes on a loaded
+# 2-core machine, so a hung project leaves the others their time within CI's 60 minutes (CI's own limit
+# then ends this script, which ends the jest running, see below).
+SUITE_LIMIT=${PORTICO_SUITE_LIMIT:-20m}
+
+# The process group of the jest running now, which a signal to this script's group does not reach.
+jest_group=
+stop_jest_and_exit() {
+  trap '' TERM INT HUP
+  if [[ -n $jest_group ]]; then
+    kill -TERM -- "-$jest_group" 2>/dev/null
+    # A few seconds to stop, then killed: left running, it would keep the run's output pipe open.
+    for _ in 1 2 3 4 5; do kill -0 -- "-$jest_group" 2>/dev/null || break; sleep 1; done
+    kill -KILL -- "-$jest_group" 2>/dev/null
+  fi
+  rm -f "$counts"
+  exit 143
+}
+trap stop_jest_and_exit TERM INT HUP
 
 run_jest() {
   # A suite that crashes before reporting still counts as a failure.
@@ -30,9 +47,10 @@ run_jest() {
   # and did not stop (a beforeAll that timed out, a forced exit, whose exit hooks jest's sandbox never
   # runs) go with it instead of outliving the run.
   timeout --kill-after=30 "$SUITE_LIMIT" node "$jest" "$@" &
-  local group=$!
-  wait "$group" || status=1
-  kill -TERM -- "-$group" 2>/dev/null
+  jest_group=$!
+  wait "$jest_group" || status=1
+  kill -TERM -- "-$jest_group" 2>/dev/null
+  jest_group=
   if [[ $(wc -l < "$counts") -eq $before ]]; then echo "0 1 0" >> "$counts"; fi
 }
 

@@ -21,22 +21,40 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 /**
  * Keys each limit remembers (least recently used first out). With the plugin's 5,000, a script cycling
  * through that many junk keys (addresses, or emails named in a body) evicted a victim's counter and so
- * reset its budget. A key costs about 350 bytes (up to about 600 with the longest account keys), so a
- * limit at its cap holds 17 to 30 MB, kept once reached (keys are evicted, never expired).
+ * reset its budget. A key costs about 250 bytes (an address) up to about 900 (an account key with the
+ * longest email, beyond Latin-1), so a limit at its cap holds 5 to 18 MB, kept once reached (keys are
+ * evicted, never expired). The gateway's README adds up the ten limits that can fill, against the pod's
+ * memory limit.
  */
-export const RATE_LIMIT_KEYS_PER_LIMIT = 50_000;
+export const RATE_LIMIT_KEYS_PER_LIMIT = 20_000;
 
 /**
  * A limit of its own with room for RATE_LIMIT_KEYS_PER_LIMIT keys. The plugin gives each limit made
  * this way a store of its own, sized from these options (its registration's `cache` does not reach
- * them); the option is missing from its typings.
+ * them); the option is missing from its typings. The store keeps a copy of each key, not the key itself.
  */
 export function createLimiter(app: FastifyInstance, options: CreateRateLimitOptions): Limiter {
+  const { keyGenerator } = options;
   const withRoom: CreateRateLimitOptions & { cache: number } = {
     ...options,
     cache: RATE_LIMIT_KEYS_PER_LIMIT,
+    ...(keyGenerator && {
+      keyGenerator: (req: FastifyRequest) => {
+        const key = keyGenerator(req);
+        return typeof key === 'string' ? standaloneCopy(key) : key;
+      },
+    }),
   };
   return app.createRateLimit(withRoom);
+}
+
+/**
+ * `text` in a string of its own. A key cut from a request (`slice`, a template) may be a view of the
+ * whole text it came from: an account key cut to 320 characters from an email of a megabyte kept the
+ * megabyte for as long as the limit remembered the key.
+ */
+function standaloneCopy(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** A hook that answers 429 with Retry-After once `limiter` says the request is over its limit. */

@@ -62,6 +62,8 @@ async function outcomeWritten(write: () => Promise<boolean>, giveUpAt: number): 
       const wait = OUTCOME_RETRY_MS[Math.min(attempt, OUTCOME_RETRY_MS.length - 1)] as number;
       if (Date.now() + wait > giveUpAt) throw err;
       await new Promise((resolve) => setTimeout(resolve, wait));
+      // A timer may fire late (a busy event loop, a paused process): no try once giveUpAt has passed.
+      if (Date.now() >= giveUpAt) throw err;
     }
   }
 }

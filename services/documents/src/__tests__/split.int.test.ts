@@ -173,6 +173,23 @@ describe('splitting extracted documents', () => {
     expect(await statusOf(id)).toBe('split_succeeded');
   });
 
+  it('holds names with one index, under the name the schema gives it, that skips hidden rows', async () => {
+    // Migration 0012 builds it under a temporary name before dropping the old one, then renames it.
+    const db = openDatabase(h.documents.databaseUrl, schema, { max: 1 });
+    try {
+      const { rows } = await db.pool.query<{ indexname: string; indexdef: string }>(
+        `select indexname, indexdef from pg_indexes
+          where tablename = 'items' and indexname like 'items\\_live\\_path%'`,
+      );
+      expect(rows.map((r) => r.indexname)).toEqual(['items_live_path_idx']);
+      expect(rows[0]?.indexdef).toMatch(
+        /^CREATE UNIQUE INDEX .* WHERE \(\(deleted_at IS NULL\) AND \(NOT hidden\)\)$/,
+      );
+    } finally {
+      await db.close();
+    }
+  });
+
   it('of two splits of one document at once, exactly one succeeds and the other leaves nothing', async () => {
     const id = await bulk('race.pdf');
     const before = await holdings();

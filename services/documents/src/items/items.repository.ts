@@ -64,6 +64,13 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 const insideFolder = (fullPath: string) =>
   or(eq(items.folder, fullPath), ilike(items.folder, `${escapeLike(fullPath)}/%`));
 
+/**
+ * The item is STAFF ONLY by its own name (the trigger's staff_only) or by a folder on its way, read as
+ * paths.rules' staffOnlyForm reads a name: NFKC, ASCII letters in capitals.
+ */
+const staffOnlyOrWithin = sql`(${items.staffOnly}
+  or translate(normalize(${items.folder}, NFKC), 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') like '%STAFF ONLY%')`;
+
 /** Where a listing page ended: the sort key of its last item (created_at as PostgreSQL's text, to the microsecond). */
 export interface ListCursor {
   type: 'file' | 'folder';
@@ -401,9 +408,7 @@ export class ItemsRepository {
           this.inCompany(scope, companyId),
           eq(items.hidden, false),
           options.withDeleted ? undefined : isNull(items.deletedAt),
-          options.forClient
-            ? sql`not ${items.staffOnly} and translate(normalize(${items.folder}, NFKC), 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') not like '%STAFF ONLY%'`
-            : undefined,
+          options.forClient ? sql`not ${staffOnlyOrWithin}` : undefined,
           options.forClient
             ? ilike(items.name, `%${escapeLike(term)}%`)
             : or(
@@ -657,8 +662,7 @@ export class ItemsRepository {
       select exists (
         select 1 from items
         where ${and(this.inCompany(scope, companyId), isNull(items.deletedAt), insideFolder(fullPath))}
-          and (items.staff_only
-            or translate(normalize(items.folder, NFKC), 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') like '%STAFF ONLY%'
+          and (${staffOnlyOrWithin}
             ${blocked.length ? sql`or ${sql.join(blocked, sql` or `)}` : sql``})
       ) as restricted`);
     return result.rows[0]?.restricted === true;

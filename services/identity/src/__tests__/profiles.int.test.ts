@@ -942,6 +942,29 @@ describe('identity users, entities and firm settings over NATS', () => {
       await update('Cleo Ventures LLC');
     });
 
+    it('refuses a name another entity of its owners has whose lower case differs between JavaScript and PostgreSQL', async () => {
+      // JavaScript lowers 'İ' to two characters and a word-final 'Σ' to 'ς'; PostgreSQL's lower() does
+      // neither. The check compares as the name's lock is keyed, in PostgreSQL.
+      const names = await h.identity.query<{ id: string; name: string }>(
+        'select id, name from companies where id = any($1)',
+        [[company('llc'), company('individual')]],
+      );
+      const rename = (companyId: string, name: string) =>
+        h.bus.request(Identity.updateCompany, { id: companyId, name }, { actor: actor('full') });
+      try {
+        for (const name of ['İSTANBUL CLEO', 'CLEO ΟΔΟΣ']) {
+          await expect(rename(company('individual'), name)).resolves.toMatchObject({ name });
+          await expect(rename(company('llc'), name)).rejects.toMatchObject({
+            status: 400,
+            message: 'Entity Name already exists.',
+          });
+        }
+      } finally {
+        for (const { id: companyId, name } of names)
+          await h.identity.query('update companies set name = $2 where id = $1', [companyId, name]);
+      }
+    });
+
     it('saves an entity whose name another entity of its owners already has, while the name stays', async () => {
       // As two renames at once, or an owner added to a second entity of the same name, can leave it.
       const [before] = await h.identity.query<{ name: string }>('select name from companies where id = $1', [

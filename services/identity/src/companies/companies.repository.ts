@@ -105,7 +105,9 @@ export class CompaniesRepository {
             eq(companies.firmId, scope.firmId),
             ne(companies.id, company.id),
             isNull(companies.deletedAt),
-            sql`lower(${companies.name}) = ${name.trim().toLowerCase()}`,
+            // Folded by PostgreSQL on both sides, as lockName keys the name: JavaScript's toLowerCase
+            // differs from lower() on some letters ('İ', a word-final 'Σ').
+            sql`lower(${companies.name}) = lower(${name.trim()})`,
             inArray(
               companyOwners.userId,
               read
