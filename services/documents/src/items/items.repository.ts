@@ -452,15 +452,7 @@ export class ItemsRepository {
       const rows = await tx
         .select()
         .from(items)
-        .where(
-          and(
-            this.inCompany(scope, companyId),
-            eq(items.folder, folder),
-            sql`lower(${items.name}) in (${namesFolded(names)})`,
-            isNull(items.deletedAt),
-            eq(items.hidden, true),
-          ),
-        )
+        .where(this.liveNamed(scope, companyId, folder, names, { hidden: true }))
         .orderBy(desc(items.createdAt))
         .limit(1);
       return rows[0];
@@ -542,19 +534,28 @@ export class ItemsRepository {
     const query = tx
       .select()
       .from(items)
-      .where(
-        and(
-          this.inCompany(scope, companyId),
-          eq(items.folder, folder),
-          sql`lower(${items.name}) in (${namesFolded(names)})`,
-          isNull(items.deletedAt),
-          eq(items.hidden, false),
-        ),
-      );
+      .where(this.liveNamed(scope, companyId, folder, names, { hidden: false }));
     const rows = await (lock ? query.for(lock) : query);
     // Which of `names` each row answers, told apart the same way on both sides (JavaScript's fold).
     const lower = names.map((name) => name.toLowerCase());
     return rows.sort((a, b) => lower.indexOf(a.name.toLowerCase()) - lower.indexOf(b.name.toLowerCase()))[0];
+  }
+
+  /** Items not deleted in `folder` named one of `names` (folded by the database), hidden or shown. */
+  private liveNamed(
+    scope: FirmScope,
+    companyId: string,
+    folder: string,
+    names: readonly string[],
+    { hidden }: { hidden: boolean },
+  ) {
+    return and(
+      this.inCompany(scope, companyId),
+      eq(items.folder, folder),
+      sql`lower(${items.name}) in (${namesFolded(names)})`,
+      isNull(items.deletedAt),
+      eq(items.hidden, hidden),
+    );
   }
 
   /**
