@@ -401,16 +401,7 @@ export function MoveCopyDialog({
         }}
       >
         {caps.otherCompanies ? (
-          <Stack
-            gap={4}
-            mb="sm"
-            data-testid="company-selector"
-            // Enter in the company search chooses the highlighted company (the combobox's own handler,
-            // which runs first) and never submits: with none highlighted it would copy or move here.
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') e.preventDefault();
-            }}
-          >
+          <Stack gap={4} mb="sm" data-testid="company-selector">
             <EntityCombobox
               label="Company"
               placeholder="Search companies"

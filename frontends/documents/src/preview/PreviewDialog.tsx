@@ -39,14 +39,13 @@ export function PreviewDialog({
   const link = useQuery({
     // Not under ['documents', companyId], which the file manager refreshes after every change: a new
     // presigned link would reload the viewer (a PDF back to page 1, its password asked again). One link
-    // serves the preview while it is open; closed, it is dropped, and the next opening asks afresh.
+    // serves the preview while it is open (never stale, so neither focus nor a reconnection asks again);
+    // closed, it is dropped, and the next opening asks afresh.
     queryKey: ['documents-preview', companyId, item.link],
     queryFn: () => api.downloadLink(companyId, item.link, false),
     enabled: supported,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
     // A conversion still pending is asked after again, for HEIC_POLL_LIMIT tries (a few minutes): a
     // preview left open on one stuck for good would otherwise ask every 1.5 s for as long as it is open.
     refetchInterval: (q) =>

@@ -86,6 +86,11 @@ export function EntityCombobox({
             combobox.openDropdown();
           }}
           onClick={() => combobox.openDropdown()}
+          // Enter chooses the highlighted entity (the combobox's own handler, which runs first) and never
+          // submits a form around the picker: with none highlighted it would submit what is chosen so far.
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.preventDefault();
+          }}
           onBlur={() => {
             clearTimeout(blurTimer.current);
             blurTimer.current = setTimeout(() => combobox.closeDropdown(), COMBOBOX_BLUR_CLOSE_MS);
