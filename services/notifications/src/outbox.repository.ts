@@ -8,6 +8,7 @@ import {
   outboundMessages,
   type Schema,
   SECRET_REMOVED,
+  secretTextKept,
 } from './schema.js';
 
 export const DATABASE = Symbol('Database');
@@ -17,8 +18,6 @@ export interface OutboxFilter {
   channel?: Channel;
   limit: number;
 }
-
-export { SECRET_REMOVED };
 
 /**
  * All SQL of the outbound_messages table. The table is service infrastructure, not tenant data:
@@ -181,7 +180,7 @@ export class OutboxRepository {
    */
   async removeSecrets(kinds: readonly string[], before: Date, batch = 1_000): Promise<number> {
     // A literal, not a parameter, so the planner matches outbound_messages_secret_text_idx's predicate.
-    const notRemoved = sql`${outboundMessages.text} <> ${sql.raw(`'${SECRET_REMOVED}'`)}`;
+    const notRemoved = secretTextKept(outboundMessages.text);
     const due = this.db
       .select({ id: outboundMessages.id })
       .from(outboundMessages)

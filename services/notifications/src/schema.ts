@@ -5,7 +5,7 @@ import { outboxEvents, processedEvents } from '@portico/platform';
 import { outboundMessages } from './outbound.schema.js';
 
 export type { Channel, MessageStatus, NewOutboundMessage, OutboundMessage } from './outbound.schema.js';
-export { SECRET_REMOVED } from './outbound.schema.js';
+export { SECRET_REMOVED, secretTextKept } from './outbound.schema.js';
 export { outboundMessages, outboxEvents, processedEvents };
 
 export const schema = { outboundMessages, outboxEvents, processedEvents };

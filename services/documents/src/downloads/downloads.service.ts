@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope, type Logger, remainingMs } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  badRequest,
+  type FirmScope,
+  firmScope,
+  type Logger,
+  remainingMs,
+} from '@portico/platform';
 import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import { assertAdvisor, assertVisiblePath, hiddenFrom, isClient, notFound } from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
-import { ItemsRepository } from '../items/items.repository.js';
+import { type DocTx, ItemsRepository } from '../items/items.repository.js';
 import { requestPath } from '../items/items.service.js';
 import { extensionOf, isStaffOnly, joinPath } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
@@ -54,16 +62,9 @@ export class DownloadsService {
     const full = requestPath(req.link);
     assertVisiblePath(actor, full);
     const scope = firmScope(actor.firm_id);
-    const item = await this.repo.transaction(scope, async (tx) => {
-      const live = await this.repo.findLive(tx, scope, access.companyId, full);
-      if (live) return live;
-      // Advisors may open a split's hidden source, and a deleted file (Include deleted files).
-      if (isClient(actor)) return undefined;
-      return (
-        (await this.repo.findHidden(tx, scope, access.companyId, full)) ??
-        (await this.repo.findDeleted(tx, scope, access.companyId, full))
-      );
-    });
+    const item = await this.repo.transaction(scope, (tx) =>
+      this.findDownloadable(tx, scope, actor, access.companyId, full),
+    );
     if (item?.type !== 'file' || !item.storageKey || hiddenFrom(actor, item)) throw notFound();
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
     const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
@@ -129,12 +130,7 @@ export class DownloadsService {
     const rows = await this.repo.transaction(scope, async (tx) => {
       const found: ItemRow[] = [];
       for (const path of paths) {
-        const row =
-          (await this.repo.findLive(tx, scope, access.companyId, path)) ??
-          (isClient(actor)
-            ? undefined
-            : ((await this.repo.findHidden(tx, scope, access.companyId, path)) ??
-              (await this.repo.findDeleted(tx, scope, access.companyId, path))));
+        const row = await this.findDownloadable(tx, scope, actor, access.companyId, path);
         if (!row || hiddenFrom(actor, row)) throw notFound();
         found.push(row);
       }
@@ -150,6 +146,25 @@ export class DownloadsService {
       rows.map((item) => ({ item, path: item.name })),
       'Documents.zip',
       req.convertImagesToPdf,
+    );
+  }
+
+  /**
+   * The item a download names: the live one at the path, else for advisors a split's hidden source or a
+   * deleted file (Include deleted files).
+   */
+  private async findDownloadable(
+    tx: DocTx,
+    scope: FirmScope,
+    actor: Actor,
+    companyId: string,
+    path: string,
+  ): Promise<ItemRow | undefined> {
+    const live = await this.repo.findLive(tx, scope, companyId, path);
+    if (live || isClient(actor)) return live;
+    return (
+      (await this.repo.findHidden(tx, scope, companyId, path)) ??
+      (await this.repo.findDeleted(tx, scope, companyId, path))
     );
   }
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, openDatabase } from '@portico/platform';
 import { pino } from 'pino';
 import { applyMigrations } from '../migrations.js';
-import { OutboxRepository, SECRET_REMOVED } from '../outbox.repository.js';
+import { OutboxRepository } from '../outbox.repository.js';
 import { RetentionJob } from '../retention.job.js';
-import { schema } from '../schema.js';
+import { SECRET_REMOVED, schema } from '../schema.js';
 import { Harness } from './harness.js';
 
 describe('how long messages are kept', () => {

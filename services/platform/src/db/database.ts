@@ -134,9 +134,8 @@ async function inTransaction<S extends Record<string, unknown>, T>(
   if (!pool) {
     return db.transaction(async (tx) => {
       const timeoutMs = statementTimeoutWithinDeadline(undefined);
-      const limit = timeoutMs === undefined ? '' : `, ${localStatementTimeoutSql(timeoutMs)}`;
       try {
-        await tx.execute(sql.raw(`select ${setting}${limit}`));
+        await tx.execute(sql.raw(`select ${setting}${localStatementTimeoutSql(timeoutMs)}`));
         const result = await work(tx);
         assertBeforeDeadline();
         return result;
@@ -156,8 +155,7 @@ async function inTransaction<S extends Record<string, unknown>, T>(
     // The caller may have given up while this waited for a connection; otherwise no statement of the
     // transaction runs longer than the caller still waits (the pool's own timeout is 10 s).
     timeoutMs = statementTimeoutWithinDeadline(pool);
-    const limit = timeoutMs === undefined ? '' : `, ${localStatementTimeoutSql(timeoutMs)}`;
-    await client.query(`begin; select ${setting}${limit}`);
+    await client.query(`begin; select ${setting}${localStatementTimeoutSql(timeoutMs)}`);
     const result = await work(tx as unknown as Tx<S>);
     assertBeforeDeadline();
     await client.query('commit');

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { DEADLINE_PASSED, deadlinePassed, remainingMs } from '../bus/deadline.js';
 import { AppError } from '../errors/app-error.js';
-import { postgresCode } from '../errors/postgres-errors.js';
+import { causeChain, postgresCode } from '../errors/postgres-errors.js';
 
 /** The statement timeout a pool gives its connections (`statement_timeout`), if it sets one. */
 function poolStatementTimeoutMs(pool: pg.Pool | undefined): number | undefined {
@@ -52,9 +52,12 @@ export function statementTimeoutWithinDeadline(pool: pg.Pool | undefined): numbe
   return Math.max(1, Math.ceil(left));
 }
 
-/** `set_config` of a transaction-local statement timeout, to send with the statement setting the scope. */
-export const localStatementTimeoutSql = (timeoutMs: number): string =>
-  `set_config('statement_timeout', '${Math.trunc(timeoutMs)}', true)`;
+/**
+ * `, set_config(...)` of a transaction-local statement timeout, to append to the statement setting the
+ * scope; nothing without a timeout.
+ */
+export const localStatementTimeoutSql = (timeoutMs: number | undefined): string =>
+  timeoutMs === undefined ? '' : `, set_config('statement_timeout', '${Math.trunc(timeoutMs)}', true)`;
 
 /**
  * A statement cancelled by the timeout taken from the request's deadline is the deadline's 504, not an
@@ -72,9 +75,7 @@ export function deadlineErrorOf(err: unknown, deadlineTimeoutMs: number | undefi
  * of a 'Failed query' error); any other error as it is.
  */
 export function unwrapDeadlinePassed(err: unknown): unknown {
-  for (let current = err, depth = 0; current && depth < 5; depth++) {
-    if (current instanceof AppError && current.code === DEADLINE_PASSED) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
+  for (const wrapped of causeChain(err))
+    if (wrapped instanceof AppError && wrapped.code === DEADLINE_PASSED) return wrapped;
   return err;
 }

@@ -1,5 +1,5 @@
 /** An error and the errors it wraps as its `cause` (a query builder wraps the driver's), five at most. */
-function* causeChain(err: unknown): Generator<{ code?: unknown; message?: unknown }> {
+export function* causeChain(err: unknown): Generator<{ code?: unknown; message?: unknown }> {
   for (let current = err, depth = 0; current && depth < 5; depth++) {
     yield current as { code?: unknown; message?: unknown };
     current = (current as { cause?: unknown }).cause;
