@@ -178,6 +178,10 @@ export const IdentityEvents = {
     message: session.SessionsRevokedSchema,
   }),
   userUpdated: defineEvent({ subject: 'events.identity.user.updated.v1', message: user.UserUpdatedSchema }),
+  accountNoticeDue: defineEvent({
+    subject: 'events.identity.user.account_notice_due.v1',
+    message: user.AccountNoticeDueSchema,
+  }),
   companyUpdated: defineEvent({
     subject: 'events.identity.company.updated.v1',
     message: company.CompanyUpdatedSchema,

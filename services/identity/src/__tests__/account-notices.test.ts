@@ -1,67 +1,95 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError } from '@portico/platform';
+import { AppError, type BusClient } from '@portico/platform';
 import { capturedLog } from '@portico/platform/testing';
+import type { AccountNoticeDue } from '@portico/proto';
 import type { FirmsRepository } from '../firms/firms.repository.js';
-import type { UserRow } from '../schema.js';
-import type { OutboundMessages } from '../sessions/outbound.js';
 import { AccountNotices } from '../users/account-notices.js';
 
-const user = {
-  id: '7d3c1c9e-5a43-4f4e-9a55-3f1d2f6a0b11',
+const event = {
+  eventId: '5e0c2a4e-1a4f-4c61-9d0e-2b8f3c7d9a10',
+  userId: '7d3c1c9e-5a43-4f4e-9a55-3f1d2f6a0b11',
   firmId: '0f7b2a10-8d7e-4c43-b2a4-9a1b6f1e2c3d',
-  email: 'cleo@example.com',
-  phoneNumber: '4155550123',
-  updatedAt: new Date('2026-01-15T12:00:00Z'),
-} as UserRow;
+  kind: 'email_changed',
+  to: 'cleo@example.com',
+  maskedValue: 'n**************@example.com',
+  occurredAt: '2026-01-15T12:00:00.000Z',
+} as AccountNoticeDue;
 
 const firms = {
   forMessages: async () => ({ name: 'Demo CPA', slug: 'demo-cpa' }),
 } as unknown as FirmsRepository;
 
-/** Notices over an outbound port that answers `send`, with what was sent and what was logged. */
-function notices(send: () => Promise<void>) {
+/** Notices over a bus whose requests answer `answer`, with what was asked and what was logged. */
+function notices(answer: () => Promise<unknown>) {
   const sent: Record<string, unknown>[] = [];
-  const outbound = {
-    email: async (message: Record<string, unknown>) => {
+  const bus = {
+    request: async (_contract: unknown, message: Record<string, unknown>) => {
       sent.push(message);
-      await send();
+      return answer();
     },
-  } as unknown as OutboundMessages;
+  } as unknown as BusClient;
   const { lines, logger: log } = capturedLog('identity');
-  return { sent, lines, notices: new AccountNotices(firms, outbound, log) };
+  return { sent, lines, notices: new AccountNotices(firms, bus, log) };
 }
 
 describe('notices about an account', () => {
-  it("tell the old address of a changed sign-in email, in the firm's name, once per change", async () => {
-    const { sent, lines, notices: n } = notices(async () => undefined);
-    await n.emailChanged({ ...user, email: 'new.address@example.com' }, 'cleo@example.com', 'change-1');
+  it("are emailed in the firm's name, with the new value masked, once per event", async () => {
+    const { sent, lines, notices: n } = notices(async () => ({ id: 'm1', status: 'queued' }));
+    await n.send(event, event.eventId);
     expect(sent).toEqual([
       expect.objectContaining({
         to: 'cleo@example.com',
         senderName: 'Demo CPA',
         kind: 'email_changed',
-        idempotencyKey: `email_changed:${user.id}:change-1`,
+        firmId: event.firmId,
+        idempotencyKey: `account_notice:${event.eventId}`,
         subject: 'Your Demo CPA sign-in email was changed',
+        text: expect.stringContaining('is now n**************@example.com'),
       }),
     ]);
-    expect(String(sent[0]?.text)).not.toContain('new.address@');
     expect(lines).toEqual([]);
   });
 
-  it('that cannot be sent leave the change standing and are logged at error, naming the notice', async () => {
-    const { lines, notices: n } = notices(async () => {
-      throw new AppError('unavailable', 'send_failed', 'Sorry, there was a problem');
+  it('tell of a phone change with the masked number', async () => {
+    const { sent, notices: n } = notices(async () => ({ id: 'm1', status: 'queued' }));
+    await n.send({ ...event, kind: 'phone_changed', maskedValue: '(***) ***-0142' }, event.eventId);
+    expect(sent[0]).toMatchObject({
+      subject: 'Your Demo CPA phone number was changed',
+      text: expect.stringContaining('is now (***) ***-0142; sign-in codes'),
     });
-    await expect(n.phoneChanged(user)).resolves.toBeUndefined();
+  });
+
+  it('fail while notifications is away, so the event comes again', async () => {
+    const { lines, notices: n } = notices(async () => {
+      throw new AppError('unavailable', 'no_responders', 'Service unavailable');
+    });
+    await expect(n.send(event, event.eventId)).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(lines).toEqual([]);
+  });
+
+  it('refused for good are logged at error with the user, and done', async () => {
+    const { lines, notices: n } = notices(async () => {
+      throw new AppError('bad_request', 'invalid_email', 'Please enter a valid email address');
+    });
+    await expect(n.send(event, event.eventId)).resolves.toBeUndefined();
     expect(lines).toEqual([
       expect.objectContaining({
         level: 'error',
-        kind: 'phone_changed',
-        user_id: user.id,
-        firm_id: user.firmId,
-        idempotency_key: `phone_changed:${user.id}:${user.updatedAt.getTime()}`,
-        msg: 'An account notice was not sent; the change it tells of is saved',
+        kind: 'email_changed',
+        user_id: event.userId,
+        firm_id: event.firmId,
+        event_id: event.eventId,
+        msg: 'An account notice was refused for good; the change it tells of is saved',
       }),
+    ]);
+  });
+
+  it('of a kind this version does not know are dropped and logged, not sent', async () => {
+    const { sent, lines, notices: n } = notices(async () => ({ id: 'm1', status: 'queued' }));
+    await n.send({ ...event, kind: 'password_changed' }, event.eventId);
+    expect(sent).toEqual([]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'error', msg: 'An account notice of an unknown kind was dropped' }),
     ]);
   });
 });

@@ -1,7 +1,12 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNotifications } from '@portico/notifications/testing';
 import { BusClient } from '@portico/platform';
-import { createServiceDatabase, startNatsServer, uniqueDatabaseName } from '@portico/platform/testing';
+import {
+  createServiceDatabase,
+  startNatsServer,
+  uniqueDatabaseName,
+  waitFor,
+} from '@portico/platform/testing';
 import { Notifications } from '@portico/proto';
 import {
   type BuiltFirm,
@@ -10,6 +15,9 @@ import {
   testActor,
   testFirmSpec,
 } from '../testing/index.js';
+
+/** The kinds of message identity's event consumer sends after a change (users/account-notices.ts). */
+const ACCOUNT_NOTICE_KINDS = new Set(['email_changed', 'phone_changed']);
 
 /** The identity service with the real notifications service beside it, on the test run's NATS and PostgreSQL. */
 export async function startIdentityHarness(label: string) {
@@ -41,11 +49,36 @@ export async function startIdentityHarness(label: string) {
     const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 1 });
     return messages[0];
   };
+  /**
+   * Waits for the messages of `kind` to an address to number `count`, and answers them, newest first:
+   * notices are emailed by an event consumer once their change commits, not within the request.
+   */
+  const messagesOfKind = async (to: string, kind: string, count = 1, timeoutMs = 30_000) => {
+    let found: Awaited<ReturnType<typeof lastMessageTo>>[] = [];
+    await waitFor(
+      async () => {
+        const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 100 });
+        found = messages.filter((m) => m.kind === kind);
+        return found.length >= count;
+      },
+      timeoutMs,
+      `${count} ${kind} message(s) to ${to}`,
+    );
+    return found;
+  };
+  /**
+   * The newest message to an address other than an account notice: notices come from an event consumer
+   * in their own time, and one arriving after a code or link was sent would otherwise hide it.
+   */
+  const lastRequestedMessageTo = async (to: string) => {
+    const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 20 });
+    return messages.find((m) => !ACCOUNT_NOTICE_KINDS.has(m.kind));
+  };
   // 'Your sign-in code for <firm> is 123456': the code follows 'is' (a test firm's name may hold digits).
   const lastCodeTo = async (to: string) =>
-    /\bis (\d{6})\b/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+    /\bis (\d{6})\b/.exec((await lastRequestedMessageTo(to))?.text ?? '')?.[1] ?? '';
   const lastLinkTokenTo = async (to: string) =>
-    /token=([A-Za-z0-9_-]+)/.exec((await lastMessageTo(to))?.text ?? '')?.[1] ?? '';
+    /token=([A-Za-z0-9_-]+)/.exec((await lastRequestedMessageTo(to))?.text ?? '')?.[1] ?? '';
 
   /** Runs `work` while the notifications service is down (no responder: 503 at once), then starts it again. */
   const withNotificationsDown = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -65,6 +98,7 @@ export async function startIdentityHarness(label: string) {
     other,
     actorOf,
     lastMessageTo,
+    messagesOfKind,
     lastCodeTo,
     lastLinkTokenTo,
     withNotificationsDown,

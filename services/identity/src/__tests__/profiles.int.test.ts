@@ -720,12 +720,41 @@ describe('identity users, entities and firm settings over NATS', () => {
         { id: client.id, phoneNumber: '4155550142' },
         { actor: actor('partner') },
       );
-      const notice = await h.lastMessageTo(client.email);
+      const [notice] = await h.messagesOfKind(client.email, 'phone_changed');
       expect(notice).toMatchObject({
-        kind: 'phone_changed',
         subject: expect.stringContaining('phone number was changed'),
+        text: expect.stringContaining('(***) ***-0142'),
       });
       expect(notice?.text).not.toContain('4155550142');
+    });
+
+    it('tells of the change once notifications is back, when it was away as the change was saved', async () => {
+      const client = await h.bus.request(
+        Identity.getUser,
+        { id: id('linkonly') },
+        { actor: actor('partner') },
+      );
+      const before = (await h.messagesOfKind(client.email, 'phone_changed', 0)).length;
+      await h.withNotificationsDown(async () => {
+        await expect(
+          h.bus.request(
+            Identity.updateProfile,
+            { id: client.id, phoneNumber: '4155550177' },
+            { actor: actor('partner') },
+          ),
+        ).resolves.toMatchObject({ user: { phoneNumber: '4155550177' } });
+      });
+      const notices = await h.messagesOfKind(client.email, 'phone_changed', before + 1);
+      expect(notices).toHaveLength(before + 1);
+      expect(notices[0]?.text).toContain('(***) ***-0177');
+      // Saving the same number again is no change, and tells nothing.
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: client.id, phoneNumber: '4155550177' },
+        { actor: actor('partner') },
+      );
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await h.messagesOfKind(client.email, 'phone_changed', 0)).toHaveLength(before + 1);
     });
 
     it('checks two saves at once against each other: SMS contact and no phone never both stick', async () => {

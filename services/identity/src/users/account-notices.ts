@@ -1,67 +1,117 @@
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Inject, Injectable } from '@nestjs/common';
-import { firmScope } from '@portico/platform';
+import {
+  type BusClient,
+  type Database,
+  firmScope,
+  recordEvent,
+  refusedForGood,
+  startDurableConsumer,
+  type Tx,
+} from '@portico/platform';
+import { type AccountNoticeDue, IdentityEvents, Notifications } from '@portico/proto';
 import type { Logger } from 'pino';
 import { FirmsRepository } from '../firms/firms.repository.js';
-import { Messages } from '../messages.js';
 import type { UserRow } from '../schema.js';
-import { OutboundMessages } from '../sessions/outbound.js';
-import { LOG } from '../tokens.js';
+import { BUS, LOG } from '../tokens.js';
 import { maskEmail, maskPhone } from './profile.rules.js';
 
+/** The durable consumer's name: the replicas of the identity service share its deliveries. */
+export const ACCOUNT_NOTICES_CONSUMER = 'identity_account_notices';
+
+type NoticeKind = 'email_changed' | 'phone_changed';
+
+/** What each notice says, in the firm's name; `value` is the new email or phone, masked. */
+const NOTICES: Record<NoticeKind, (firm: string, value: string) => { subject: string; text: string }> = {
+  email_changed: (firm, value) => ({
+    subject: `Your ${firm} sign-in email was changed`,
+    text: `The email address you sign in to ${firm} with is now ${value}. If you did not ask for this change, contact ${firm} at once.`,
+  }),
+  phone_changed: (firm, value) => ({
+    subject: `Your ${firm} phone number was changed`,
+    text: `The phone number on your ${firm} account is now ${value}; sign-in codes you ask to be texted go there. If you did not ask for this change, contact ${firm} at once.`,
+  }),
+};
+
 /**
- * Notices about an account, from its firm, sent once the change they tell of is made: the change stands
- * whether or not the notice can be sent. Identity has no durable path of its own to notifications (every
- * sign-in message is a request to it), so a notice that cannot be sent is logged at error, with the
- * request's trace id (on every log line), the user and the notice's key, for support to follow up.
+ * Notices about an account, from its firm. Each is recorded as an event in the transaction of the
+ * change it tells of, and emailed by this service's durable consumer once that commits: the change
+ * never waits for notifications, and a notice is never lost because notifications was away (the
+ * event comes again until notifications takes it; its id is the email's idempotency key, so it is
+ * sent once).
  */
 @Injectable()
 export class AccountNotices {
   constructor(
     @Inject(FirmsRepository) private readonly firms: FirmsRepository,
-    @Inject(OutboundMessages) private readonly outbound: OutboundMessages,
+    @Inject(BUS) private readonly bus: BusClient,
     @Inject(LOG) private readonly log: Logger,
   ) {}
 
   /**
-   * The old address hears that the account's sign-in email changed: whoever changed it (the user, or
-   * an advisor allowed to edit them) controls the new one, and the owner of the old one should know.
-   * `change`: the confirmation that made it, so each change is told once, and every one is (keyed by the
-   * new address, a change back and forth again reused the first notice's key and was never told).
+   * The old address is to hear that the account's sign-in email changed: whoever changed it (the user,
+   * or an advisor allowed to edit them) controls the new one, and the owner of the old one should know.
    */
-  async emailChanged(user: UserRow, previous: string, change: string) {
-    await this.tell(user, previous, 'email_changed', `email_changed:${user.id}:${change}`, (firm) => ({
-      subject: `Your ${firm} sign-in email was changed`,
-      text: `The email address you sign in to ${firm} with is now ${maskEmail(user.email)}. If you did not ask for this change, contact ${firm} at once.`,
-    }));
+  emailChanged(tx: Tx, user: UserRow, previous: string) {
+    return this.record(tx, user, 'email_changed', previous, maskEmail(user.email));
   }
 
-  /** The user hears that their phone was changed by someone else (keyed by the change's time). */
-  async phoneChanged(user: UserRow) {
-    const key = `phone_changed:${user.id}:${user.updatedAt.getTime()}`;
-    await this.tell(user, user.email, 'phone_changed', key, (firm) => ({
-      subject: `Your ${firm} phone number was changed`,
-      text: `The phone number on your ${firm} account is now ${maskPhone(user.phoneNumber)}; sign-in codes you ask to be texted go there. If you did not ask for this change, contact ${firm} at once.`,
-    }));
+  /** The user is to hear that someone else changed their phone, since a texted code signs them in. */
+  phoneChanged(tx: Tx, user: UserRow) {
+    return this.record(tx, user, 'phone_changed', user.email, maskPhone(user.phoneNumber));
   }
 
-  private async tell(
-    user: UserRow,
-    to: string,
-    kind: string,
-    idempotencyKey: string,
-    content: (firmName: string) => { subject: string; text: string },
-  ) {
+  private async record(tx: Tx, user: UserRow, kind: NoticeKind, to: string, maskedValue: string) {
+    await recordEvent(tx, IdentityEvents.accountNoticeDue, {
+      firmId: user.firmId,
+      userId: user.id,
+      kind,
+      to,
+      maskedValue,
+      occurredAt: new Date().toISOString(),
+    });
+  }
+
+  /**
+   * Emails one notice. A failure that may pass (notifications away, a timeout) throws, so the event
+   * comes again; a refusal for good (an address notifications will never take) is logged at error with
+   * the user, for support to follow up, and the event is done.
+   */
+  async send(event: AccountNoticeDue, eventId: string): Promise<void> {
+    const content = NOTICES[event.kind as NoticeKind];
+    const about = { kind: event.kind, user_id: event.userId, firm_id: event.firmId, event_id: eventId };
+    if (!content) {
+      this.log.error(about, 'An account notice of an unknown kind was dropped');
+      return;
+    }
     try {
-      const firm = await this.firms.forMessages(firmScope(user.firmId));
-      await this.outbound.email(
-        { to, firmId: user.firmId, senderName: firm.name, kind, idempotencyKey, ...content(firm.name) },
-        Messages.codeSendFailed,
-      );
+      const firm = await this.firms.forMessages(firmScope(event.firmId));
+      await this.bus.request(Notifications.sendEmail, {
+        to: event.to,
+        senderName: firm.name,
+        kind: event.kind,
+        firmId: event.firmId,
+        idempotencyKey: `account_notice:${eventId}`,
+        ...content(firm.name, event.maskedValue),
+      });
     } catch (err) {
+      if (!refusedForGood(err)) throw err;
       this.log.error(
-        { err, kind, user_id: user.id, firm_id: user.firmId, idempotency_key: idempotencyKey },
-        'An account notice was not sent; the change it tells of is saved',
+        { ...about, err },
+        'An account notice was refused for good; the change it tells of is saved',
       );
     }
+  }
+
+  /** Consumes the notice events until stopped. */
+  start(nc: NatsConnection, db: Database) {
+    return startDurableConsumer({
+      nc,
+      db,
+      durable: ACCOUNT_NOTICES_CONSUMER,
+      contract: IdentityEvents.accountNoticeDue,
+      log: this.log,
+      handle: (event, _tx, { eventId }) => this.send(event, eventId),
+    });
   }
 }

@@ -176,13 +176,13 @@ export class UsersService {
         firm ??= await this.firms.forMessages(scope);
         await this.sendEmailConfirmation(tx, updated, newEmail, setsSignInEmail, firm);
       }
+      // A client's phone changed by someone else (an advisor may, spec 3): the client hears of it, as of
+      // an email change, since a texted code signs them in.
+      if (actor.user_id !== user.id && updated.phoneNumber && updated.phoneNumber !== current.phoneNumber)
+        await this.notices.phoneChanged(tx, updated);
       return { updated, newEmail };
     });
     if (newEmail) await this.limiter.hit(confirmationsKey, Limits.emailConfirmations);
-    // A client's phone changed by someone else (an advisor may, spec 3): the client hears of it, as of an
-    // email change, since a texted code signs them in.
-    if (actor.user_id !== user.id && updated.phoneNumber !== user.phoneNumber && updated.phoneNumber)
-      await this.notices.phoneChanged(updated);
     return { user: await this.present(updated), emailConfirmationSent: !!newEmail };
   }
 
@@ -198,8 +198,6 @@ export class UsersService {
     if (!(await this.secrets.consume(row.id)))
       throw new AppError('gone', 'link_expired', Messages.linkExpired);
     const scope = firmScope(row.firmId);
-    /** The address the account signed in with until now, to be told of the change (not a temporary one). */
-    let previous: string | undefined;
     const updated = await inFirm(this.db, scope, async (tx) => {
       // From the set-email step, unless the user has chosen another method since.
       const [current] = await tx
@@ -211,7 +209,8 @@ export class UsersService {
         })
         .from(users)
         .where(eq(users.id, row.userId));
-      if (current && !current.hasTempEmail) previous = current.email;
+      /** The address the account signed in with until now, to be told of the change (not a temporary one). */
+      const previous = current && !current.hasTempEmail ? current.email : undefined;
       // Only the address waiting for confirmation: a link sent for an address asked for before it (a
       // typo corrected, say) no longer changes anything.
       if (current?.pendingEmail?.toLowerCase() !== newEmail.toLowerCase())
@@ -235,10 +234,10 @@ export class UsersService {
       // Links sent to the old address (a password reset, a sign-in link) no longer open the account,
       // with the change and not after it: the new address never stands beside live links of the old.
       await this.secrets.retire(row.userId, SIGN_IN_SECRETS, tx);
+      if (previous && previous.toLowerCase() !== newEmail.toLowerCase())
+        await this.notices.emailChanged(tx, saved, previous);
       return saved;
     });
-    if (previous && previous.toLowerCase() !== newEmail.toLowerCase())
-      await this.notices.emailChanged(updated, previous, row.id);
     return this.present(updated);
   }
 
