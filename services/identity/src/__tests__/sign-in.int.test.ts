@@ -658,4 +658,106 @@ describe('identity sign-in over NATS', () => {
       });
     });
   });
+
+  describe('old credentials stop working when they are replaced', () => {
+    let firm: BuiltFirm;
+    const who = (key: string) => firm.users[key] as BuiltFirm['users'][string];
+    const oldPasswordSignIn = (key: string) =>
+      h.bus.request(Identity.verifyPassword, { email: who(key).email, password: TEST_PASSWORD });
+    const grantFromResetLink = async (key: string) => {
+      await h.bus.request(Identity.forgotPassword, { email: who(key).email });
+      const link = await h.lastLinkTokenTo(who(key).email);
+      return { link, ...(await h.bus.request(Identity.verifyAuthLink, { token: link })) };
+    };
+
+    beforeAll(async () => {
+      firm = await h.identity.buildFirm(testFirmSpec('replaced-credentials'));
+    });
+
+    it('a password left from before a switch to codes no longer signs in, switched through a reset link or from Profile Settings', async () => {
+      const { authToken: grantToken } = await grantFromResetLink('client');
+      await h.bus.request(Identity.setSignInMethod, { grantToken, method: 'email' });
+      await expect(oldPasswordSignIn('client')).rejects.toMatchObject({
+        status: 401,
+        message: 'The email address or password is incorrect',
+      });
+      expect(
+        await h.identity.query('select password_hash from users where id = $1', [who('client').id]),
+      ).toEqual([{ password_hash: null }]);
+
+      await h.bus.request(
+        Identity.setSignInMethod,
+        { method: 'email', currentPassword: TEST_PASSWORD },
+        { actor: h.actorOf(firm, 'full') },
+      );
+      await expect(oldPasswordSignIn('full')).rejects.toMatchObject({ status: 401 });
+    });
+
+    it('a reset link sets a password once', async () => {
+      const email = who('other').email;
+      await h.bus.request(Identity.forgotPassword, { email });
+      const link = await h.lastLinkTokenTo(email);
+      const reset = (password: string) =>
+        h.bus.request(Identity.resetPassword, { token: link, password, passwordConfirmation: password });
+      await expect(reset('Replaced-Pass-44')).resolves.toMatchObject({ authToken: expect.any(String) });
+      await expect(reset('Replaced-Pass-45')).rejects.toMatchObject({ status: 410 });
+      await expect(h.bus.request(Identity.verifyAuthLink, { token: link })).rejects.toMatchObject({
+        status: 410,
+      });
+      await expect(
+        h.bus.request(Identity.verifyPassword, { email, password: 'Replaced-Pass-44' }),
+      ).resolves.toMatchObject({ authToken: expect.any(String) });
+    });
+
+    it('a code that could not be sent leaves the one the user has working', async () => {
+      const user = who('group');
+      await h.bus.request(Identity.sendEmailCode, { uid: user.uid });
+      const code = await h.lastCodeTo(user.email);
+      await h.withNotificationsDown(() =>
+        expect(h.bus.request(Identity.sendEmailCode, { uid: user.uid })).rejects.toMatchObject({
+          status: 503,
+        }),
+      );
+      await expect(h.bus.request(Identity.verifyCode, { uid: user.uid, code })).resolves.toMatchObject({
+        authToken: expect.any(String),
+      });
+    });
+
+    it('a code emailed to a replaced address, or texted to a replaced phone, no longer signs in', async () => {
+      const admin = who('admin');
+      await h.bus.request(Identity.sendEmailCode, { uid: admin.uid });
+      const emailed = await h.lastCodeTo(admin.email);
+      expect(emailed).toMatch(/^\d{6}$/);
+      const moved = `moved.${Date.now()}@example.com`;
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: admin.id, email: moved, currentPassword: TEST_PASSWORD },
+        { actor: h.actorOf(firm, 'admin') },
+      );
+      await h.bus.request(Identity.confirmEmail, { token: await h.lastLinkTokenTo(moved) });
+      await expect(
+        h.bus.request(Identity.verifyCode, { uid: admin.uid, code: emailed }),
+      ).rejects.toMatchObject({
+        status: 401,
+      });
+
+      const client = who('twofa');
+      const partner = h.actorOf(firm, 'partner');
+      const phone = `415555${String(Date.now()).slice(-4)}`;
+      await h.bus.request(Identity.updateProfile, { id: client.id, phoneNumber: phone }, { actor: partner });
+      await h.bus.request(Identity.sendSmsCode, { uid: client.uid });
+      const texted = await h.lastCodeTo(phone);
+      expect(texted).toMatch(/^\d{6}$/);
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: client.id, phoneNumber: '2125550199' },
+        { actor: partner },
+      );
+      await expect(
+        h.bus.request(Identity.verifyCode, { uid: client.uid, code: texted }),
+      ).rejects.toMatchObject({
+        status: 401,
+      });
+    });
+  });
 });

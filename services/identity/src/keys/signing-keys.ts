@@ -25,10 +25,29 @@ interface LoadedKey {
 export class KeyRing {
   private readonly keys: LoadedKey[];
 
+  /**
+   * Checks every key at start, naming its kid (never the key): a key that could not sign ES256 (another
+   * curve, RSA) or a missing or repeated kid was accepted and failed only once moved first in a rotation,
+   * failing every sign-in, or made the gateway check tokens against another key cached under that kid.
+   */
   constructor(configs: SigningKeyConfig[]) {
     if (configs.length === 0) throw new Error('At least one signing key is needed');
-    this.keys = configs.map((c) => {
-      const privateKey = createPrivateKey(c.privateKeyPem);
+    const kids = new Set<string>();
+    this.keys = configs.map((c, i) => {
+      if (typeof c?.kid !== 'string' || !c.kid.trim()) throw new Error(`Signing key ${i + 1} has no kid`);
+      if (kids.has(c.kid)) throw new Error(`Signing key kid "${c.kid}" is used twice`);
+      kids.add(c.kid);
+      let privateKey: KeyObject;
+      try {
+        privateKey = createPrivateKey(c.privateKeyPem);
+      } catch {
+        throw new Error(`Signing key "${c.kid}" is not a readable PEM private key`);
+      }
+      if (
+        privateKey.asymmetricKeyType !== 'ec' ||
+        privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1'
+      )
+        throw new Error(`Signing key "${c.kid}" must be an EC P-256 key (${JWT_ALG})`);
       return { kid: c.kid, privateKey, publicKey: createPublicKey(privateKey) };
     });
   }

@@ -23,10 +23,13 @@ export const SecretPurpose = {
 export type SecretPurpose = (typeof SecretPurpose)[keyof typeof SecretPurpose];
 
 /**
- * What a user's emailed links and sign-in steps in progress are: sent to the address, or made with the
- * password, the account had when they were issued.
+ * What a user's emailed links, codes and sign-in steps in progress are: sent to the address or phone, or
+ * made with the password, the account had when they were issued. An emailed code counts as both factors,
+ * as a link does, so one sent to a replaced address must stop working with the change.
  */
 export const SIGN_IN_SECRETS: SecretPurpose[] = [
+  SecretPurpose.signInCode,
+  SecretPurpose.twoFactorCode,
   SecretPurpose.signInLink,
   SecretPurpose.passwordReset,
   SecretPurpose.twoFactorLink,
@@ -185,9 +188,12 @@ export class SecretsRepository {
     });
   }
 
-  /** Marks a secret used; false when another request used it first (single use under concurrency). */
-  async consume(id: string): Promise<boolean> {
-    const rows = await acrossFirms(this.db, (tx) =>
+  /**
+   * Marks a secret used; false when another request used it first (single use under concurrency). In
+   * `within`, the caller's transaction, when the secret is used up only if the caller's change stands.
+   */
+  async consume(id: string, within?: Tx<IdentitySchema>): Promise<boolean> {
+    const write = (tx: Tx<IdentitySchema>) =>
       tx
         .update(oneTimeSecrets)
         .set({ consumedAt: sql`now()` })
@@ -198,8 +204,8 @@ export class SecretsRepository {
             gt(oneTimeSecrets.expiresAt, sql`now()`),
           ),
         )
-        .returning({ id: oneTimeSecrets.id }),
-    );
+        .returning({ id: oneTimeSecrets.id });
+    const rows = within ? await write(within) : await acrossFirms(this.db, write);
     return rows.length === 1;
   }
 }

@@ -103,9 +103,23 @@ export class SessionTokensService {
     private readonly users: UsersRepository,
   ) {}
 
-  /** The auth_token a completed sign-in step returns: single use, two minutes. */
-  async grant(user: UserRow): Promise<string> {
-    const { secret } = await this.secrets.issue(user, SecretPurpose.authGrant);
+  /**
+   * The auth_token a completed sign-in step returns: single use, two minutes. `provenWith`: the password
+   * hash the step compared; the grant is issued, holding the user's row, only while it is still the
+   * account's (a password change or reset holds the row too, and retires the grants issued before it).
+   */
+  async grant(user: UserRow, provenWith?: { passwordHash: string }): Promise<string> {
+    if (!provenWith) return (await this.secrets.issue(user, SecretPurpose.authGrant)).secret;
+    const { secret } = await acrossFirms(this.db, async (tx) => {
+      const [current] = await tx
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, user.id))
+        .for('update');
+      if (current?.passwordHash !== provenWith.passwordHash)
+        throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
+      return this.secrets.issue(user, SecretPurpose.authGrant, {}, tx);
+    });
     return secret;
   }
 
@@ -187,8 +201,13 @@ export class SessionTokensService {
    * id as a sign-out is: after a password change or reset, a session opened with the old password (or a
    * stolen refresh token, renewed for a month at each refresh) must not go on.
    */
-  async endOtherSessions(user: { id: string; firmId: string }, keep: string | undefined, reason: string) {
-    return acrossFirms(this.db, async (tx) => {
+  async endOtherSessions(
+    user: { id: string; firmId: string },
+    keep: string | undefined,
+    reason: string,
+    within?: Tx<IdentitySchema>,
+  ) {
+    const work = async (tx: Tx<IdentitySchema>) => {
       await lockUser(tx, user.id);
       const revoked = await revokeLive(
         tx,
@@ -197,7 +216,8 @@ export class SessionTokensService {
       const families = [...new Set(revoked.map((r) => r.familyId))];
       for (const familyId of families) await announceSessionEnded(tx, user, familyId, reason);
       return families.length;
-    });
+    };
+    return within ? work(within) : acrossFirms(this.db, work);
   }
 
   /**
@@ -206,6 +226,15 @@ export class SessionTokensService {
    */
   private async revokeFamily(familyId: string, reason: 'sign_out' | 'refresh_reused'): Promise<number> {
     return acrossFirms(this.db, async (tx) => {
+      const [member] = await tx
+        .select({ userId: refreshTokens.userId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.familyId, familyId))
+        .limit(1);
+      if (!member) return 0;
+      // In turn with a refresh of the same session (both hold the user's row): a token the refresh was
+      // writing is committed before the revocation reads, instead of escaping it for a month.
+      await lockUser(tx, member.userId);
       const [revoked] = await revokeLive(tx, eq(refreshTokens.familyId, familyId));
       if (!revoked) return 0;
       await announceSessionEnded(tx, { id: revoked.userId, firmId: revoked.firmId }, familyId, reason);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope } from '@portico/platform';
+import { type Actor, AppError, badRequest, firmScope, inFirm } from '@portico/platform';
 import type { IdentityConfig } from '../config.js';
 import { hashPassword } from '../crypto/passwords.js';
 import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
@@ -8,7 +8,7 @@ import { PreferencesCache } from '../firms/preferences.cache.js';
 import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import type { UserRow } from '../schema.js';
-import { CONFIG } from '../tokens.js';
+import { CONFIG, DB, type IdentityDb } from '../tokens.js';
 import {
   isValidEmail,
   maskEmail,
@@ -20,7 +20,7 @@ import {
   validatePassword,
   validatePhone,
 } from '../users/profile.rules.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { type UserChanges, UsersRepository } from '../users/users.repository.js';
 import { OutboundMessages } from './outbound.js';
 import { PasswordCheck } from './password-check.js';
 import { Limits, RateLimiter } from './rate-limiter.js';
@@ -58,6 +58,7 @@ export const safeRedirect = (redirect: string) => (/^\/(?![/\\])[^\s\\]*$/.test(
 export class SignInService {
   constructor(
     @Inject(CONFIG) private readonly config: IdentityConfig,
+    @Inject(DB) private readonly db: IdentityDb,
     private readonly users: UsersRepository,
     private readonly preferences: PreferencesCache,
     private readonly firms: FirmsRepository,
@@ -84,34 +85,37 @@ export class SignInService {
     const email = requireEmail(rawEmail);
     if (!password) throw badRequest(Messages.passwordMissing, { password: Messages.passwordMissing });
     const user = await this.users.findLiveByEmail(email);
-    if (!user?.passwordHash) {
+    // Only an account that signs in with a password has one: a password left from before a switch to
+    // codes (or to a reset link's new method) no longer opens it.
+    if (!user?.passwordHash || user.preferredSignInMethod !== 'password') {
       throw new AppError('unauthorized', 'email_or_password_incorrect', Messages.emailOrPasswordIncorrect);
     }
     this.assertCanSignIn(user);
     if (!(await this.passwords.matches(user, user.passwordHash, password)))
       throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
     if (await this.twoFactorRequired(user)) return this.startTwoFactor(user);
-    return this.completed(user);
+    // The grant is issued only if the password compared is still the account's: a reset that committed
+    // during the comparison has retired every grant before it, and must not be followed by one.
+    return this.completed(user, { passwordHash: user.passwordHash });
   }
 
   async sendEmailCode(input: { uid: string; email: string }) {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
-    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, {
-      channel: 'email',
-    });
     const firm = await this.firms.forMessages(firmScope(user.firmId));
-    await this.outbound.email(
-      {
-        to: user.email,
-        subject: `Your ${firm.name} sign-in code is ${secret}`,
-        text: `Your sign-in code for ${firm.name} is ${secret}. It expires in 10 minutes. If you did not try to sign in, you can ignore this email.`,
-        kind: 'sign_in_code',
-        firmId: user.firmId,
-        senderName: firm.name,
-        idempotencyKey: `sign_in_code:${issued.id}`,
-      },
-      Messages.codeSendFailed,
+    await this.issueCodeAndSend(user, SecretPurpose.signInCode, { channel: 'email' }, (secret, issued) =>
+      this.outbound.email(
+        {
+          to: user.email,
+          subject: `Your ${firm.name} sign-in code is ${secret}`,
+          text: `Your sign-in code for ${firm.name} is ${secret}. It expires in 10 minutes. If you did not try to sign in, you can ignore this email.`,
+          kind: 'sign_in_code',
+          firmId: user.firmId,
+          senderName: firm.name,
+          idempotencyKey: `sign_in_code:${issued.id}`,
+        },
+        Messages.codeSendFailed,
+      ),
     );
     return { uid: user.uid, sentTo: maskEmail(user.email) };
   }
@@ -120,19 +124,18 @@ export class SignInService {
     const user = input.uid ? await this.userByUid(input.uid) : await this.userByEmail(input.email);
     if (validatePhone(user.phoneNumber)) throw badRequest(Messages.smsFailed, undefined, 'sms_failed');
     await this.throttle(`code:${user.id}`, Limits.codeSends);
-    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.signInCode, {
-      channel: 'sms',
-    });
     const firm = await this.firms.forMessages(firmScope(user.firmId));
-    await this.outbound.sms(
-      {
-        to: phoneDigits(user.phoneNumber),
-        text: `Your ${firm.name} sign-in code is ${secret}. It expires in 10 minutes.`,
-        kind: 'sign_in_code',
-        firmId: user.firmId,
-        idempotencyKey: `sign_in_code:${issued.id}`,
-      },
-      Messages.smsFailed,
+    await this.issueCodeAndSend(user, SecretPurpose.signInCode, { channel: 'sms' }, (secret, issued) =>
+      this.outbound.sms(
+        {
+          to: phoneDigits(user.phoneNumber),
+          text: `Your ${firm.name} sign-in code is ${secret}. It expires in 10 minutes.`,
+          kind: 'sign_in_code',
+          firmId: user.firmId,
+          idempotencyKey: `sign_in_code:${issued.id}`,
+        },
+        Messages.smsFailed,
+      ),
     );
     return { uid: user.uid, sentTo: maskPhone(user.phoneNumber) };
   }
@@ -238,16 +241,19 @@ export class SignInService {
     ]);
     if (!row)
       throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
-    if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
     const user = await this.activeById(row.userId);
-    await this.credentialsChanged(user, undefined);
-    const updated = await this.users.update(firmScope(user.firmId), user.id, {
-      passwordHash: await hashPassword(password),
-      preferredSignInMethod: 'password',
-      setPasswordRequired: false,
-      failedPasswordAttempts: 0,
-      lockedUntil: null,
-    });
+    const passwordHash = await hashPassword(password);
+    const updated = await this.applyCredentials(
+      user,
+      {
+        passwordHash,
+        preferredSignInMethod: 'password',
+        setPasswordRequired: false,
+        failedPasswordAttempts: 0,
+        lockedUntil: null,
+      },
+      { grantId: row.id, credentialsChanged: true },
+    );
     return this.completed(updated);
   }
 
@@ -309,28 +315,36 @@ export class SignInService {
       throw badRequest(Messages.unknownSignInMethod, { method: Messages.unknownSignInMethod });
     }
     const method = input.method as SignInMethodName;
-    const changes: Parameters<UsersRepository['update']>[2] = {
+    const changes: UserChanges = {
       preferredSignInMethod: method,
       setPasswordRequired: false,
     };
-    if (method === 'password') {
-      const problem = validatePassword(input.password, input.passwordConfirmation);
-      if (problem) throw badRequest(problem, { password: problem });
-      changes.passwordHash = await hashPassword(input.password);
-      changes.failedPasswordAttempts = 0;
-      changes.lockedUntil = null;
-    }
     if (method === 'sms') {
       const phone = input.phoneNumber || user.phoneNumber;
       const problem = validatePhone(phone);
       if (problem) throw badRequest(problem, { phone_number: problem });
       changes.phoneNumber = phoneDigits(phone);
     }
-    if (grantId && !(await this.secrets.consume(grantId))) throw err.linkExpired();
-    // A new password, or any change through a reset link's grant (whoever asked for the reset lost the
-    // old way in), ends the account's other sessions and links.
-    if (changes.passwordHash || grantId) await this.credentialsChanged(user, who.actor?.session_id);
-    const updated = await this.users.update(firmScope(user.firmId), user.id, changes);
+    if (method === 'password') {
+      const problem = validatePassword(input.password, input.passwordConfirmation);
+      if (problem) throw badRequest(problem, { password: problem });
+      changes.passwordHash = await hashPassword(input.password);
+      changes.failedPasswordAttempts = 0;
+      changes.lockedUntil = null;
+    } else {
+      // A password is kept only while it is the way in: sign-in refuses it for other methods, and one
+      // left behind (leaked, say, which is why the method was changed) is dropped with the switch.
+      changes.passwordHash = null;
+      changes.failedPasswordAttempts = 0;
+      changes.lockedUntil = null;
+    }
+    const updated = await this.applyCredentials(user, changes, {
+      grantId,
+      // A new password, or any change through a reset link's grant (whoever asked for the reset lost the
+      // old way in), ends the account's other sessions, links and codes.
+      credentialsChanged: method === 'password' || !!grantId,
+      keepSession: who.actor?.session_id,
+    });
     // A grant to sign in with only for the sign-in step that asked for a method (set_password_required,
     // or a reset link's grant): a signed-in change from Profile Settings needs none, and a fresh grant
     // there would turn any access token into a new month-long session.
@@ -364,12 +378,27 @@ export class SignInService {
   }
 
   /**
-   * The password changed, or was reset: the other sessions end (the one making the change stays) and the
-   * links and sign-in steps issued before stop working, a second reset link among them.
+   * Writes a change of how the account signs in, in one transaction holding the user's row, with what
+   * it brings: the reset link or grant it uses up (`grantId`; not used up if the change fails), and when
+   * `credentialsChanged` (a new password, or a reset) the links, codes and sign-in steps issued before,
+   * a second reset link among them, and every other session (`keepSession`, the one making the change,
+   * stays). A sign-in with the old password at that moment either finished first (and its grant or
+   * session ends here) or finds the new password when it asks for its grant, and is refused.
    */
-  private async credentialsChanged(user: UserRow, keepSession: string | undefined) {
-    await this.secrets.retire(user.id, SIGN_IN_SECRETS);
-    await this.tokens.endOtherSessions(user, keepSession, 'password_changed');
+  private async applyCredentials(
+    user: UserRow,
+    changes: UserChanges,
+    options: { grantId?: string; credentialsChanged: boolean; keepSession?: string },
+  ): Promise<UserRow> {
+    return inFirm(this.db, firmScope(user.firmId), async (tx) => {
+      if (options.grantId && !(await this.secrets.consume(options.grantId, tx))) throw err.linkExpired();
+      const updated = await this.users.update(firmScope(user.firmId), user.id, changes, tx);
+      if (options.credentialsChanged) {
+        await this.secrets.retire(user.id, SIGN_IN_SECRETS, tx);
+        await this.tokens.endOtherSessions(user, options.keepSession, 'password_changed', tx);
+      }
+      return updated;
+    });
   }
 
   private async startTwoFactor(user: UserRow): Promise<SignInStep> {
@@ -387,20 +416,37 @@ export class SignInService {
   }
 
   private async sendTwoFactorCode(user: UserRow) {
-    const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.twoFactorCode);
     const firm = await this.firms.forMessages(firmScope(user.firmId));
-    await this.outbound.email(
-      {
-        to: user.email,
-        subject: `Your ${firm.name} verification code is ${secret}`,
-        text: `Your two-factor verification code is ${secret}. It expires in 10 minutes.`,
-        kind: 'two_factor_code',
-        firmId: user.firmId,
-        senderName: firm.name,
-        idempotencyKey: `two_factor_code:${issued.id}`,
-      },
-      Messages.codeSendFailed,
+    await this.issueCodeAndSend(user, SecretPurpose.twoFactorCode, {}, (secret, issued) =>
+      this.outbound.email(
+        {
+          to: user.email,
+          subject: `Your ${firm.name} verification code is ${secret}`,
+          text: `Your two-factor verification code is ${secret}. It expires in 10 minutes.`,
+          kind: 'two_factor_code',
+          firmId: user.firmId,
+          senderName: firm.name,
+          idempotencyKey: `two_factor_code:${issued.id}`,
+        },
+        Messages.codeSendFailed,
+      ),
     );
+  }
+
+  /**
+   * Issues a code and hands it to notifications in one transaction: a new code retires the one before,
+   * so a send that fails rolls the new code back and the code the user already has goes on working.
+   */
+  private async issueCodeAndSend(
+    user: UserRow,
+    purpose: SecretPurpose,
+    data: Record<string, string>,
+    send: (secret: string, issued: SecretRow) => Promise<void>,
+  ) {
+    await inFirm(this.db, firmScope(user.firmId), async (tx) => {
+      const { secret, row } = await this.secrets.issue(user, purpose, data, tx);
+      await send(secret, row);
+    });
   }
 
   private async challengeOf(challengeToken: string) {
@@ -434,9 +480,9 @@ export class SignInService {
     if (!(await this.secrets.consume(row.id))) throw err.wrongCode();
   }
 
-  private async completed(user: UserRow): Promise<SignInStep> {
+  private async completed(user: UserRow, provenWith?: { passwordHash: string }): Promise<SignInStep> {
     return {
-      authToken: await this.tokens.grant(user),
+      authToken: await this.tokens.grant(user, provenWith),
       uid: user.uid,
       setPasswordRequired: user.setPasswordRequired,
     };

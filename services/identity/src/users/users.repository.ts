@@ -77,14 +77,20 @@ export class UsersRepository {
     return rows[0];
   }
 
-  async update(scope: FirmScope, id: string, changes: UserChanges): Promise<UserRow> {
-    const rows = await inFirm(this.db, scope, (tx) =>
+  /** Changes a user; in `within`, the caller's transaction, when the change is part of the caller's. */
+  async update(
+    scope: FirmScope,
+    id: string,
+    changes: UserChanges,
+    within?: Tx<IdentitySchema>,
+  ): Promise<UserRow> {
+    const write = (tx: Tx<IdentitySchema>) =>
       tx
         .update(users)
         .set({ ...changes, updatedAt: sql`now()` })
         .where(and(eq(users.firmId, scope.firmId), eq(users.id, id)))
-        .returning(),
-    );
+        .returning();
+    const rows = within ? await write(within) : await inFirm(this.db, scope, write);
     return rows[0] as UserRow;
   }
 

@@ -176,10 +176,13 @@ export class UsersService {
         firm ??= await this.firms.forMessages(scope);
         await this.sendEmailConfirmation(tx, updated, newEmail, setsSignInEmail, firm);
       }
-      // A client's phone changed by someone else (an advisor may, spec 3): the client hears of it, as of
-      // an email change, since a texted code signs them in.
-      if (actor.user_id !== user.id && updated.phoneNumber && updated.phoneNumber !== current.phoneNumber)
-        await this.notices.phoneChanged(tx, updated);
+      if (updated.phoneNumber !== current.phoneNumber) {
+        // A code texted to the number replaced no longer signs in.
+        await this.secrets.retire(user.id, [SecretPurpose.signInCode], tx);
+        // A client's phone changed by someone else (an advisor may, spec 3): the client hears of it, as
+        // of an email change, since a texted code signs them in.
+        if (actor.user_id !== user.id && updated.phoneNumber) await this.notices.phoneChanged(tx, updated);
+      }
       return { updated, newEmail };
     });
     if (newEmail) await this.limiter.hit(confirmationsKey, Limits.emailConfirmations);
