@@ -433,6 +433,32 @@ describe('identity users, entities and firm settings over NATS', () => {
       );
     });
 
+    it("holds each forced two-factor setting to its own users: firm users', clients', and a partner's edit of a client", async () => {
+      const forced = {
+        status: 400,
+        message: 'Two-factor authentication is required by your firm and cannot be turned off',
+      };
+      const turnOff = (key: string, by = key) =>
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id(key), enabled2fa: false, ...(by === key ? { currentPassword: TEST_PASSWORD } : {}) },
+          { actor: actor(by) },
+        );
+      const force = (preferences: Record<string, boolean>) =>
+        h.bus.request(Identity.updatePreferences, { preferences }, { actor: actor('partner') });
+      try {
+        await force({ force_2fa_on_firm_users: true, force_2fa_on_users: false });
+        await expect(turnOff('full')).rejects.toMatchObject(forced);
+        await expect(turnOff('client')).resolves.toMatchObject({ user: { enabled2fa: false } });
+
+        await force({ force_2fa_on_firm_users: false, force_2fa_on_users: true });
+        await expect(turnOff('full')).resolves.toMatchObject({ user: { enabled2fa: false } });
+        await expect(turnOff('client', 'partner')).rejects.toMatchObject(forced);
+      } finally {
+        await force({ force_2fa_on_firm_users: false, force_2fa_on_users: false });
+      }
+    });
+
     it('refuses profile edits by a read-only account with the read-only message', async () => {
       await expect(
         h.bus.request(
