@@ -127,7 +127,7 @@ export class SessionsController {
   @Public()
   @Describe('Send the two-factor link by email', SendCodeResponseSchema)
   sendTwoFactorLink(
-    @ValidBody(s.challengeBody) body: z.output<typeof s.challengeBody>,
+    @ValidBody(s.twoFactorLinkBody) body: z.output<typeof s.twoFactorLinkBody>,
     @CurrentCaller() caller: Caller,
   ) {
     return this.sessions.sendTwoFactor(body, 'link', caller);

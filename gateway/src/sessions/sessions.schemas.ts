@@ -50,6 +50,9 @@ export const resetPasswordBody = z
 
 export const challengeBody = z.object({ challenge_token: token('Challenge token is missing') });
 
+/** The link opens a new tab: where the sign-in lands travels with it, as with send_auth_link. */
+export const twoFactorLinkBody = challengeBody.extend({ redirect: optionalText(2_048) });
+
 export const verifyTwoFactorBody = z.object({
   challenge_token: token('Challenge token is missing'),
   code: code(),

@@ -319,17 +319,25 @@ describe('identity sign-in over NATS', () => {
       expect(done.authToken).toBeTruthy();
     });
 
-    it('completes the second factor by the emailed link too', async () => {
+    it('completes the second factor by the emailed link too, landing where the sign-in was headed (same site only)', async () => {
       const who = h.firm.users.twofa;
-      const step = await h.bus.request(Identity.verifyPassword, {
-        email: who?.email,
-        password: TEST_PASSWORD,
-      });
-      await h.bus.request(Identity.sendTwoFactor, { challengeToken: step.challengeToken, delivery: 'link' });
-      const res = await h.bus.request(Identity.verifyAuthLink, {
-        token: await h.lastLinkTokenTo(who?.email as string),
-      });
-      expect(res.authToken).toBeTruthy();
+      const byLink = async (redirect: string) => {
+        const step = await h.bus.request(Identity.verifyPassword, {
+          email: who?.email,
+          password: TEST_PASSWORD,
+        });
+        await h.bus.request(Identity.sendTwoFactor, {
+          challengeToken: step.challengeToken,
+          delivery: 'link',
+          redirect,
+        });
+        return h.bus.request(Identity.verifyAuthLink, {
+          token: await h.lastLinkTokenTo(who?.email as string),
+        });
+      };
+      const res = await byLink('/profile');
+      expect(res).toMatchObject({ authToken: expect.any(String), redirect: '/profile', purpose: 'sign_in' });
+      expect(await byLink('https://evil.example/x')).toMatchObject({ redirect: '' });
     });
 
     it('asks every firm user for it when the firm forces two-factor on firm users, not clients', async () => {

@@ -79,7 +79,7 @@ export class SessionsHandler {
 
   @Rpc(Identity.sendTwoFactor)
   sendTwoFactor(@Payload() req: SendTwoFactorRequest) {
-    return this.signIn.sendTwoFactor(req.challengeToken, req.delivery);
+    return this.signIn.sendTwoFactor(req.challengeToken, req.delivery, req.redirect);
   }
 
   @Rpc(Identity.verifyTwoFactor)

@@ -204,7 +204,7 @@ export class SignInService {
     if (row.purpose === SecretPurpose.twoFactorLink) {
       const challengeId = row.data.challenge_id ?? '';
       if (!(await this.secrets.consume(challengeId))) throw err.linkExpired();
-      return { ...(await this.completed(user)), purpose: 'sign_in' };
+      return { ...(await this.completed(user)), redirect: row.data.redirect ?? '', purpose: 'sign_in' };
     }
     // A sign-in link proves the mailbox, which is where the second factor would go too: it counts as both.
     return { ...(await this.completed(user)), redirect: row.data.redirect ?? '', purpose: 'sign_in' };
@@ -257,12 +257,13 @@ export class SignInService {
     return this.completed(updated);
   }
 
-  async sendTwoFactor(challengeToken: string, delivery: string) {
+  async sendTwoFactor(challengeToken: string, delivery: string, redirect = '') {
     const { user, challenge } = await this.challengeOf(challengeToken);
     await this.throttle(`code:${user.id}`, Limits.codeSends);
     if (delivery === 'link') {
       const { secret, row: issued } = await this.secrets.issue(user, SecretPurpose.twoFactorLink, {
         challenge_id: challenge.id,
+        redirect: safeRedirect(redirect),
       });
       const firm = await this.firms.forMessages(firmScope(user.firmId));
       const link = this.link(secret, firm.slug);
