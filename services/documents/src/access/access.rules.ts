@@ -4,6 +4,7 @@ import type { CarryPlace } from '../items/items.repository.js';
 import {
   clientActionsDisabledIn,
   clientBlockedPrefixes,
+  isInSystemFolder,
   isStaffOnly,
   isWithin,
 } from '../items/paths.rules.js';
@@ -16,6 +17,44 @@ export const notFound = (message: string = Messages.notFound) =>
   new AppError('not_found', 'document_not_found', message);
 export const disabledByFirm = () => new AppError('forbidden', 'disabled_by_firm', Messages.disabledByFirm);
 export const isClient = (actor: Actor) => actor.role === 'client';
+
+/**
+ * The firm's hide_documents_view_from_clients (spec 1 s.2.2) hides the client's Documents view. Hiding
+ * its navigation item alone left the tree open to clients through the API, so what only that view offers
+ * is refused here too, with the spec's firm-disabled message.
+ */
+const documentsViewHidden = (actor: Actor, access: CompanyAccess) =>
+  isClient(actor) && !!access.preferences?.hideDocumentsViewFromClients;
+
+const documentsViewDisabled = () =>
+  new AppError('forbidden', 'documents_view_hidden', Messages.disabledByFirm);
+
+/** Listing, searching and changing the tree, and zips: the Documents view's alone. */
+export function assertDocumentsView(actor: Actor, access: CompanyAccess): void {
+  if (documentsViewHidden(actor, access)) throw documentsViewDisabled();
+}
+
+type TreeFile = { type: string; folder: string; questionnaireId: string };
+
+/**
+ * A file a client opens from elsewhere than the Documents view: one uploaded to a questionnaire (its
+ * questionnaire previews and downloads it, spec 2) or one the product filed in the system folder (tax
+ * return delivery, signature requests). Other files are opened from the tree only.
+ */
+export function assertCanOpenWithoutDocumentsView(actor: Actor, access: CompanyAccess, item: TreeFile): void {
+  const elsewhere = item.type === 'file' && (!!item.questionnaireId || isInSystemFolder(item.folder));
+  if (!elsewhere && documentsViewHidden(actor, access)) throw documentsViewDisabled();
+}
+
+/** A file a client removes from elsewhere than the Documents view: their upload to a questionnaire. */
+export function assertCanRemoveWithoutDocumentsView(
+  actor: Actor,
+  access: CompanyAccess,
+  item: TreeFile,
+): void {
+  const elsewhere = item.type === 'file' && !!item.questionnaireId;
+  if (!elsewhere && documentsViewHidden(actor, access)) throw documentsViewDisabled();
+}
 
 /** Advisor-only actions (spec 1 s.6): include deleted, folder download, descriptions, tags, attach. */
 export function assertAdvisor(actor: Actor): void {

@@ -11,7 +11,15 @@ import {
 } from '@portico/platform';
 import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
-import { assertAdvisor, assertVisiblePath, hiddenFrom, isClient, notFound } from '../access/access.rules.js';
+import {
+  assertAdvisor,
+  assertCanOpenWithoutDocumentsView,
+  assertDocumentsView,
+  assertVisiblePath,
+  hiddenFrom,
+  isClient,
+  notFound,
+} from '../access/access.rules.js';
 import type { DocumentsConfig } from '../config.js';
 import { type DocTx, ItemsRepository } from '../items/items.repository.js';
 import { requestPath } from '../items/items.service.js';
@@ -66,6 +74,7 @@ export class DownloadsService {
       this.findDownloadable(tx, scope, actor, access.companyId, full),
     );
     if (item?.type !== 'file' || !item.storageKey || hiddenFrom(actor, item)) throw notFound();
+    assertCanOpenWithoutDocumentsView(actor, access, item);
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
     const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
     const ext = extensionOf(item.name);
@@ -123,6 +132,8 @@ export class DownloadsService {
   /** Several files as a zip; folders are refused with the spec's message. */
   async multiple(actor: Actor, req: DownloadMultipleRequest) {
     const access = await this.access.company(actor, req.companyId);
+    // Zips are the file manager's bulk download.
+    assertDocumentsView(actor, access);
     if (!req.links.length) throw badRequest(Messages.notFound);
     const paths = [...new Set(req.links.map(requestPath))];
     for (const path of paths) assertVisiblePath(actor, path);

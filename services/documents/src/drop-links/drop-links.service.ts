@@ -82,9 +82,21 @@ export class DropLinksService {
     @Inject(CONFIG) private readonly config: DocumentsConfig,
   ) {}
 
-  async get(actor: Actor) {
+  /**
+   * The Drop Link page is offered to partners, admins and full users "when drop link is enabled" (spec 1
+   * s.2.2), so its calls are too: with the switch off they answer 403 and change nothing. What was
+   * received before is kept, and is there again once the switch is back on.
+   */
+  private async managedFirm(actor: Actor) {
     assertDropLinkManager(actor);
     const firm = await this.access.firmContacts({ firmId: actor.firm_id, userIds: [] });
+    if (!firm.preferences?.dropLinkEnabled)
+      throw new AppError('forbidden', 'drop_link_disabled', Messages.dropLinkDisabled);
+    return firm;
+  }
+
+  async get(actor: Actor) {
+    const firm = await this.managedFirm(actor);
     return {
       id: this.dropLinkIdOf(firm),
       firmName: firm.name,
@@ -101,7 +113,7 @@ export class DropLinksService {
    * user to receive notifications').
    */
   async save(actor: Actor, userIds: string[]) {
-    assertDropLinkManager(actor);
+    await this.managedFirm(actor);
     await this.access.setDropLinkRecipients(actor, userIds).catch((err) => {
       // The same refusal, on this API's field.
       if (err instanceof AppError && err.status === 400)
@@ -250,7 +262,7 @@ export class DropLinksService {
 
   /** The received files, newest first, a page at a time (`page` from the page before). */
   async list(actor: Actor, req: ListDropOffsRequest) {
-    assertDropLinkManager(actor);
+    await this.managedFirm(actor);
     const limit = Math.min(req.limit || DROP_OFF_PAGE, MAX_DROP_OFF_PAGE);
     const after = req.page ? decodeDropOffPage(req.page) : undefined;
     if (req.page && !after) throw badRequest(PAGE_INVALID, { page: PAGE_INVALID });
@@ -277,7 +289,7 @@ export class DropLinksService {
    * belong). Ids of another firm, or unknown, are passed over; the objects go once the rows have.
    */
   async delete(actor: Actor, req: DeleteDropOffsRequest) {
-    assertDropLinkManager(actor);
+    await this.managedFirm(actor);
     const ids = [...new Set(req.ids.map((id) => id.trim().toLowerCase()))];
     if (!ids.length) throw badRequest(NOTHING_SELECTED, { ids: NOTHING_SELECTED });
     if (ids.length > MAX_DROP_OFF_PAGE) throw badRequest(TOO_MANY_SELECTED, { ids: TOO_MANY_SELECTED });
@@ -294,7 +306,7 @@ export class DropLinksService {
   }
 
   async download(actor: Actor, id: string) {
-    assertDropLinkManager(actor);
+    await this.managedFirm(actor);
     const row = isUuid(id) ? await this.repo.get(firmScope(actor.firm_id), id) : undefined;
     if (!row) throw notFound();
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;

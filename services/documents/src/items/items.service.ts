@@ -26,6 +26,8 @@ import { AccessClient } from '../access/access.client.js';
 import {
   assertAdvisor,
   assertCanChange,
+  assertCanRemoveWithoutDocumentsView,
+  assertDocumentsView,
   assertVisiblePath,
   type ChangeKind,
   carryPlace,
@@ -214,6 +216,7 @@ export class ItemsService {
    */
   async list(actor: Actor, req: GetDocumentsRequest) {
     const access = await this.access.company(actor, req.companyId);
+    assertDocumentsView(actor, access);
     if (req.showWithDeleted) assertAdvisor(actor);
     const asked = requestPath(req.path);
     assertVisiblePath(actor, asked);
@@ -299,6 +302,7 @@ export class ItemsService {
 
   async search(actor: Actor, req: SearchDocumentsRequest) {
     const access = await this.access.company(actor, req.companyId);
+    assertDocumentsView(actor, access);
     if (req.showWithDeleted) assertAdvisor(actor);
     const term = req.searchTerm.trim();
     if (!term) return { documents: [], path: '/', count: 0 };
@@ -325,6 +329,7 @@ export class ItemsService {
 
   async createFolder(actor: Actor, req: CreateFolderRequest) {
     const access = await this.access.company(actor, req.companyId);
+    assertDocumentsView(actor, access);
     const asked = requestPath(req.path);
     const name = sanitiseName(req.name);
     if (!name) throw badRequest(Messages.folderNameRequired, { name: Messages.folderNameRequired });
@@ -356,6 +361,7 @@ export class ItemsService {
 
   async rename(actor: Actor, req: RenameItemRequest) {
     const access = await this.access.company(actor, req.companyId);
+    assertDocumentsView(actor, access);
     const folder = requestPath(req.path);
     const scope = firmScope(actor.firm_id);
     const renaming = this.repo.transaction(scope, async (tx) => {
@@ -397,6 +403,7 @@ export class ItemsService {
     // with two entities keeps each one's files with it.
     if (toOtherCompany) assertAdvisor(actor);
     const source = await this.access.company(actor, req.companyId);
+    assertDocumentsView(actor, source);
     const target = toOtherCompany ? await this.access.company(actor, req.newCompanyId) : source;
     const askedOldPath = requestPath(req.oldPath);
     const askedDestination = requestPath(req.newPath);
@@ -579,6 +586,8 @@ export class ItemsService {
     await this.repo.transaction(scope, async (tx) => {
       const item = await this.liveOrThrow(tx, actor, access.companyId, full, 'update');
       if (item.isSystem || isSystemPath(full)) throw systemFolder();
+      // A questionnaire removes its own uploads by path (spec 2), also with the Documents view hidden.
+      assertCanRemoveWithoutDocumentsView(actor, access, item);
       assertCanChange(actor, access, kindOf(item), full);
       await this.assertCanCarryContents(tx, actor, item, access);
       await this.repo.softDelete(tx, scope, item);

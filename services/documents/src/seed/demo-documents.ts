@@ -29,10 +29,12 @@ export async function seedDemoDocuments(bus: BusClient, slug: string): Promise<n
   const partner = firm.users.find((u) => u.email.startsWith('partner@')) ?? firm.users[0];
   if (!partner) return 0;
   const actor: Actor = { user_id: partner.id, firm_id: firm.firmId, role: 'advisor', firm_access: 'partner' };
-  // The firm drop link needs someone to tell of drop-offs: the partner, until the firm chooses.
-  const dropLink = await bus.request(Documents.getDropLink, {}, { actor });
-  if (!dropLink.notifyUserIds.length) {
-    await bus.request(Documents.saveDropLink, { notifyUserIds: [partner.id] }, { actor });
+  // The firm drop link needs someone to tell of drop-offs: the partner, until the firm chooses. Its
+  // settings are closed while the firm has it switched off.
+  if (firm.preferences?.dropLinkEnabled) {
+    const dropLink = await bus.request(Documents.getDropLink, {}, { actor });
+    if (!dropLink.notifyUserIds.length)
+      await bus.request(Documents.saveDropLink, { notifyUserIds: [partner.id] }, { actor });
   }
   const { companies } = await bus.request(
     Identity.listCompanies,
