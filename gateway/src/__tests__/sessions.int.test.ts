@@ -139,11 +139,15 @@ describe('gateway: sign-in routes (validation, forwarding, errors, limits, CORS,
     expect(exchange.received.at(-1)?.headers?.get('x-portico-client-ip')).toBe('127.0.0.1');
   });
 
-  it('sends two-factor codes and links with their delivery', async () => {
+  it('sends two-factor codes and links with their delivery, a link with where the sign-in is headed', async () => {
     await post('/sessions/send_2fa_code', { challenge_token: 'c' });
-    expect(twoFactor.received.at(-1)?.data).toEqual({ challenge_token: 'c', delivery: 'code' });
-    await post('/sessions/send_2fa_link', { challenge_token: 'c' });
-    expect(twoFactor.received.at(-1)?.data).toEqual({ challenge_token: 'c', delivery: 'link' });
+    expect(twoFactor.received.at(-1)?.data).toEqual({ challenge_token: 'c', delivery: 'code', redirect: '' });
+    await post('/sessions/send_2fa_link', { challenge_token: 'c', redirect: '/profile' });
+    expect(twoFactor.received.at(-1)?.data).toEqual({
+      challenge_token: 'c',
+      delivery: 'link',
+      redirect: '/profile',
+    });
   });
 
   it('takes the firm of a sign-in link as the spec names it (accountantId) or as the lookup does', async () => {
