@@ -292,6 +292,40 @@ describe('identity users, entities and firm settings over NATS', () => {
       });
     });
 
+    it('withdraws a change waiting for confirmation when the user saves the address they have, and shows none once its link expired', async () => {
+      const me = actor('admin');
+      const own = h.firm.users.admin?.email as string;
+      const save = (email: string) =>
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('admin'), currentPassword: TEST_PASSWORD, email },
+          { actor: me },
+        );
+      const typo = `typo.${Date.now()}@example.com`;
+      await expect(save(typo)).resolves.toMatchObject({ user: { pendingEmail: typo } });
+      const typoLink = await h.lastLinkTokenTo(typo);
+      await expect(save(own.toUpperCase())).resolves.toMatchObject({
+        emailConfirmationSent: false,
+        user: { email: own, pendingEmail: '' },
+      });
+      await expect(h.bus.request(Identity.confirmEmail, { token: typoLink })).rejects.toMatchObject({
+        status: 410,
+      });
+      expect((await h.bus.request(Identity.currentUser, {}, { actor: me })).email).toBe(own);
+
+      const late = `late.${Date.now()}@example.com`;
+      await save(late);
+      await h.identity.query(
+        `update one_time_secrets set expires_at = now() - interval '1 second'
+          where user_id = $1 and purpose = 'email_confirmation' and consumed_at is null`,
+        [id('admin')],
+      );
+      expect(await h.bus.request(Identity.currentUser, {}, { actor: me })).toMatchObject({
+        email: own,
+        pendingEmail: '',
+      });
+    });
+
     it("links the email confirmation to the profile page of the user's role", async () => {
       const linkTo = async (key: string) => {
         const newEmail = `${key}.moved.${Date.now()}@example.com`;

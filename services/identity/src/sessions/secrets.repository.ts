@@ -136,8 +136,8 @@ export class SecretsRepository {
     return { row: expired ? undefined : row, expired };
   }
 
-  /** The user's current code for a purpose, if one is live. */
-  async latestCode(userId: string, purpose: SecretPurpose): Promise<SecretRow | undefined> {
+  /** The user's newest live secret of a purpose (the code that works, the confirmation link waiting). */
+  async latestLive(userId: string, purpose: SecretPurpose): Promise<SecretRow | undefined> {
     const rows = await readAcrossFirms(this.db, (read) =>
       read
         .select()

@@ -144,7 +144,7 @@ export class SignInService {
     if (!uid) throw badRequest(Messages.somethingWentWrong, undefined, 'uid_missing');
     assertCodeShape(code);
     const user = await this.userByUid(uid);
-    const row = await this.secrets.latestCode(user.id, SecretPurpose.signInCode);
+    const row = await this.secrets.latestLive(user.id, SecretPurpose.signInCode);
     await this.checkCode(row, user, code);
     // A texted code proves the phone; the second factor goes to the mailbox, so it is still asked for.
     // An emailed code proves that mailbox already, and counts as both (as a sign-in link does). A user
@@ -288,7 +288,7 @@ export class SignInService {
   async verifyTwoFactor(challengeToken: string, code: string): Promise<SignInStep> {
     assertCodeShape(code);
     const { user, challenge } = await this.challengeOf(challengeToken);
-    const row = await this.secrets.latestCode(user.id, SecretPurpose.twoFactorCode);
+    const row = await this.secrets.latestLive(user.id, SecretPurpose.twoFactorCode);
     await this.checkCode(row, user, code);
     if (!(await this.secrets.consume(challenge.id))) throw err.wrongCode();
     return this.completed(user);

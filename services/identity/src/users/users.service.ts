@@ -161,12 +161,24 @@ export class UsersService {
       const { changes, fields, newEmail } = this.profileChanges(current, request, forced, emailTaken);
       const problems = Object.values(fields);
       if (problems.length) throw badRequest(problems[0] as string, fields);
-      const updated = await this.users.updateAnnounced(
-        tx,
-        user,
-        { ...changes, ...(newEmail ? { pendingEmail: newEmail } : {}) },
-        [...Object.keys(changes), ...(newEmail ? ['pending_email'] : [])],
-      );
+      // The user saving the address they have while a change waits for confirmation withdraws it (a
+      // mistyped address, say), and its link stops working: otherwise only another address replaced it,
+      // and whoever held the mistyped one could still take the account's sign-in email.
+      const withdrawsPending =
+        actor.user_id === user.id &&
+        !newEmail &&
+        !!current.pendingEmail &&
+        askedEmail === current.email.toLowerCase();
+      const pendingEmail = newEmail
+        ? { pendingEmail: newEmail }
+        : withdrawsPending
+          ? { pendingEmail: null }
+          : {};
+      const updated = await this.users.updateAnnounced(tx, user, { ...changes, ...pendingEmail }, [
+        ...Object.keys(changes),
+        ...('pendingEmail' in pendingEmail ? ['pending_email'] : []),
+      ]);
+      if (withdrawsPending) await this.secrets.retire(user.id, [SecretPurpose.emailConfirmation], tx);
       // The confirmation is issued and handed to notifications before the save commits, as every link
       // and code of this service is sent (a request, answered 503 with the spec's message when it
       // cannot be): a link that cannot be sent rolls the whole save back, so the caller's 503 means
@@ -198,10 +210,11 @@ export class UsersService {
     if (!row) throw new AppError(expired ? 'gone' : 'not_found', 'link_expired', Messages.linkExpired);
     const newEmail = row.data.email ?? '';
     if (await this.users.emailTaken(newEmail, row.userId)) throw emailExists();
-    if (!(await this.secrets.consume(row.id)))
-      throw new AppError('gone', 'link_expired', Messages.linkExpired);
     const scope = firmScope(row.firmId);
     const updated = await inFirm(this.db, scope, async (tx) => {
+      // Used up with the change, not before it: a change that fails leaves the link to follow again.
+      if (!(await this.secrets.consume(row.id, tx)))
+        throw new AppError('gone', 'link_expired', Messages.linkExpired);
       // From the set-email step, unless the user has chosen another method since.
       const [current] = await tx
         .select({
@@ -271,12 +284,16 @@ export class UsersService {
 
   private async present(user: UserRow) {
     const scope = firmScope(user.firmId);
-    const [prefs, companyIds] = await Promise.all([
+    const [prefs, companyIds, confirmation] = await Promise.all([
       this.preferences.get(user.firmId),
       user.isAdvisor ? Promise.resolve([]) : this.users.companyIdsOf(scope, user.id),
+      user.pendingEmail ? this.secrets.latestLive(user.id, SecretPurpose.emailConfirmation) : undefined,
     ]);
     const twoFactorForced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
-    return toUserMessage(user, { companyIds, twoFactorForced });
+    // A change is waiting for confirmation only while its link works: once it has expired, the
+    // profile no longer says it is waiting (a new save of the address sends a new link).
+    const waiting = confirmation?.data.email?.toLowerCase() === user.pendingEmail?.toLowerCase();
+    return toUserMessage(waiting ? user : { ...user, pendingEmail: null }, { companyIds, twoFactorForced });
   }
 
   private profileChanges(
