@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PASSWORD_MESSAGES } from '@portico/kit';
-import { ApiClient, ApiProvider, KitThemeProvider, SessionStore } from '@portico/kit/signin';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { ApiClient, ApiProvider, KitThemeProvider, SessionStore, ShellContext } from '@portico/kit/signin';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ShellRuntime } from '../app/services.js';
 import { ShellRuntimeContext } from '../app/services.js';
 import { loadLaterSteps } from '../signin/first-steps.js';
@@ -23,7 +23,7 @@ const json = (body: unknown, status = 200) =>
 /** The sign-in page as on a first load of /signin: no router, no query client. */
 function renderSignIn(
   search: string,
-  answer: (path: string, body: unknown) => Response,
+  answer: (path: string, body: unknown) => Response | Promise<Response>,
   initial?: SignInState,
 ) {
   const session = new SessionStore(window.localStorage);
@@ -46,18 +46,31 @@ function renderSignIn(
     areas: Promise.resolve([]),
   };
   const navigation = { params: new URLSearchParams(search), navigate: jest.fn(), signedIn: jest.fn() };
+  // The shell's own sign-out, which /set-sign-in-method offers (it is opened signed in).
+  const signOut = jest.fn(async () => undefined);
   render(
     <ShellRuntimeContext.Provider value={runtime}>
-      <ApiProvider client={client}>
-        <KitThemeProvider env="test">
-          <SignInNavigationContext.Provider value={navigation}>
-            <SignInPage initial={initial} />
-          </SignInNavigationContext.Provider>
-        </KitThemeProvider>
-      </ApiProvider>
+      <ShellContext.Provider value={{ signOut, apiUrl: 'http://api.test' }}>
+        <ApiProvider client={client}>
+          <KitThemeProvider env="test">
+            <SignInNavigationContext.Provider value={navigation}>
+              <SignInPage initial={initial} />
+            </SignInNavigationContext.Provider>
+          </KitThemeProvider>
+        </ApiProvider>
+      </ShellContext.Provider>
     </ShellRuntimeContext.Provider>,
   );
-  return { navigation, calls, session };
+  return { navigation, calls, session, signOut };
+}
+
+/** An answer the test holds back until it calls `release`. */
+function heldAnswer() {
+  let release: (response: Response) => void = () => undefined;
+  const answer = new Promise<Response>((resolve) => {
+    release = resolve;
+  });
+  return { answer, release };
 }
 
 describe('sign-in page without the router', () => {
@@ -277,6 +290,8 @@ describe('sign-in page without the router', () => {
     const { navigation } = renderSignIn('?token=reset-link', answer);
     const password = await screen.findByLabelText(/New password/);
     expect(verifies).toBe(1);
+    // Not signed in: nothing to sign out of.
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
     fireEvent.change(password, { target: { value: 'Good-Password-1' } });
     fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
@@ -438,6 +453,250 @@ describe('sign-in page without the router', () => {
       expect((await screen.findByTestId('signin-notice')).textContent).toBe(MESSAGES.emailConfirmed);
       expect(bodies).toEqual([{ token: 'tok-1' }]);
       expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('cleo@real.test');
+    });
+  });
+
+  const passwordLookup = () =>
+    json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'password', methods: [] });
+
+  describe('2-Factor Auth', () => {
+    const challengeGone = () =>
+      json({ error: MESSAGES.invalidCode, message: MESSAGES.invalidCode, code: 'challenge_expired' }, 401);
+
+    /** Signs in with a password up to the second factor; `answer` answers first when it has an answer. */
+    async function openTwoFactor(answer: (path: string) => Response | Promise<Response> | undefined) {
+      const rendered = renderSignIn('?email=cleo%40client.test', (path) => {
+        const own = answer(path);
+        if (own) return own;
+        if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
+        if (path === '/sessions/verify_password')
+          return json({
+            auth_token: '',
+            two_factor_required: true,
+            challenge_token: 'challenge',
+            uid: 'u1',
+            two_factor_methods: [{ name: 'email', value: 'c***@client.test' }],
+          });
+        return json({ error: 'not found' }, 404);
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'pw' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+      await screen.findByRole('heading', { name: '2-Factor Auth' });
+      return rendered;
+    }
+
+    it('goes back to the sign-in step', async () => {
+      await openTwoFactor(() => undefined);
+      fireEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
+      expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeTruthy();
+      expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('cleo@client.test');
+      expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
+    });
+
+    it.each([
+      ['Verify Code', '/sessions/verify_2fa_code'],
+      ['Resend code', '/sessions/send_2fa_code'],
+      ['Email me a sign-in link instead', '/sessions/send_2fa_link'],
+    ])(
+      'goes back to the sign-in step with the error once the challenge has run out (%s)',
+      async (button, call) => {
+        await openTwoFactor((path) => (path === call ? challengeGone() : undefined));
+        fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '123456' } });
+        fireEvent.click(screen.getByRole('button', { name: button }));
+        expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeTruthy();
+        expect(screen.getByTestId('signin-error').textContent).toBe(MESSAGES.invalidCode);
+        expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
+      },
+    );
+
+    it('stays on the step when only the code is wrong', async () => {
+      await openTwoFactor((path) =>
+        path === '/sessions/verify_2fa_code'
+          ? json({ error: MESSAGES.invalidCode, message: MESSAGES.invalidCode, code: 'invalid_code' }, 401)
+          : undefined,
+      );
+      fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '123456' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
+      expect((await screen.findByTestId('signin-error')).textContent).toBe(MESSAGES.invalidCode);
+      expect(screen.getByRole('heading', { name: '2-Factor Auth' })).toBeTruthy();
+    });
+
+    it('keeps Back to sign in still while the code is checked', async () => {
+      const held = heldAnswer();
+      await openTwoFactor((path) => (path === '/sessions/verify_2fa_code' ? held.answer : undefined));
+      fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '123456' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
+      const back = screen.getByRole('button', { name: 'Back to sign in' }) as HTMLButtonElement;
+      await waitFor(() => expect(back.disabled).toBe(true));
+      await act(async () =>
+        held.release(json({ error: 'unavailable', message: 'Service Unavailable' }, 503)),
+      );
+      await screen.findByTestId('signin-error');
+      expect(back.disabled).toBe(false);
+    });
+  });
+
+  it("moves the focus to each new step's heading, or to its field, and says when a new code was sent", async () => {
+    renderSignIn('?email=cleo%40client.test', (path) => {
+      if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
+      if (path === '/sessions/send_email_verification_code')
+        return json({ uid: 'u1', sent_to: 'c***@client.test' });
+      return json({ error: 'not found' }, 404);
+    });
+    const heading = screen.getByRole('heading', { name: 'Sign In' });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Password')));
+    fireEvent.click(screen.getByRole('button', { name: 'Use another email' }));
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in another way' }));
+    await screen.findByRole('button', { name: 'Email me a code' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Sign In' })),
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'Email me a code' }));
+    const code = await screen.findByLabelText('Verification code');
+    // The step's own field keeps the focus it took.
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    expect(screen.queryByTestId('signin-notice')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Resend code' }));
+    const notice = await screen.findByTestId('signin-notice');
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(notice.textContent).toBe(MESSAGES.codeResent);
+  });
+
+  it('keeps the links still while a request is out', async () => {
+    const password = heldAnswer();
+    const code = heldAnswer();
+    renderSignIn('?email=cleo%40client.test', (path) => {
+      if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
+      if (path === '/sessions/verify_password') return password.answer;
+      if (path === '/sessions/send_email_verification_code') return code.answer;
+      return json({ error: 'not found' }, 404);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'pw' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    const links = ['Use another email', 'Forgot password?', 'Sign in another way'].map(
+      (name) => screen.getByRole('button', { name }) as HTMLButtonElement,
+    );
+    await waitFor(() => expect(links.map((l) => l.disabled)).toEqual([true, true, true]));
+    await act(async () =>
+      password.release(json({ error: 'invalid_password', message: 'Invalid password' }, 401)),
+    );
+    await screen.findByTestId('signin-error');
+    expect(links.map((l) => l.disabled)).toEqual([false, false, false]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in another way' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Email me a code' }));
+    const back = screen.getByRole('button', { name: 'Back to sign in' }) as HTMLButtonElement;
+    await waitFor(() => expect(back.disabled).toBe(true));
+    await act(async () => code.release(json({ uid: 'u1', sent_to: 'c***@client.test' })));
+    await screen.findByLabelText('Verification code');
+  });
+
+  it('sends a new link from the expired-link step as a form, taking the SMS failure away on each attempt', async () => {
+    const links: unknown[] = [];
+    renderSignIn('?token=used-link', (path, body) => {
+      if (path === '/sessions/verify_auth_link') return json({ error: 'link_expired', message: 'gone' }, 410);
+      if (path === '/sessions/get_preferred_sign_in_method')
+        return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'sms', methods: [] });
+      if (path === '/sessions/send_sms_verification_code')
+        return json({ error: 'sms_failed', message: MESSAGES.smsFailed }, 400);
+      if (path === '/sessions/send_auth_link') {
+        links.push(body);
+        return json({ sent_to: 'c***@client.test' });
+      }
+      return json({ error: 'not found' }, 404);
+    });
+    await screen.findByText('This link has expired or was already used. Get a new one:');
+    const email = screen.getByLabelText('Email');
+    const form = email.closest('form');
+    expect(form).not.toBeNull();
+    expect(screen.getByRole('button', { name: 'Email me a new link' }).getAttribute('type')).toBe('submit');
+    expect(screen.getByRole('button', { name: 'Text me a code' }).getAttribute('type')).toBe('button');
+    fireEvent.change(email, { target: { value: 'cleo@client.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+    expect((await screen.findByTestId('signin-error')).textContent).toBe(MESSAGES.smsFailed);
+
+    // An attempt the form refuses by itself takes the SMS failure and its button away too.
+    fireEvent.change(email, { target: { value: '' } });
+    fireEvent.submit(form as HTMLFormElement);
+    expect(await screen.findByText(MESSAGES.emailFirst)).toBeTruthy();
+    expect(screen.queryByTestId('signin-error')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reset sign-in method' })).toBeNull();
+
+    // Enter in the field submits the form: a new link.
+    fireEvent.change(email, { target: { value: 'cleo@client.test' } });
+    fireEvent.submit(form as HTMLFormElement);
+    expect(await screen.findByText(/We sent a link to c\*\*\*@client\.test/)).toBeTruthy();
+    expect(links).toEqual([expect.objectContaining({ uid: 'u1', accountantId: 'a1' })]);
+  });
+
+  describe('/set-sign-in-method (signed in, with set_password_required)', () => {
+    it('offers Sign out on the method chooser and on each of its steps', async () => {
+      const { signOut } = renderSignIn(
+        '',
+        (path) =>
+          path === '/current_user'
+            ? json({ id: 'u1', email: 'temp-u1@temporary.test', preferences: { has_temp_email: true } })
+            : json({ error: 'not found' }, 404),
+        'set-sign-in-method',
+      );
+      const signOutLink = () => screen.findByRole('button', { name: 'Sign out' });
+      await signOutLink();
+
+      fireEvent.click(screen.getByLabelText('SMS passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByRole('heading', { name: 'Sign in via SMS' });
+      await signOutLink();
+      fireEvent.click(await screen.findByRole('button', { name: 'Back' }));
+
+      fireEvent.click(await screen.findByLabelText('Email passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByRole('heading', { name: 'One more step to go…' });
+      await signOutLink();
+      fireEvent.click(await screen.findByRole('button', { name: 'Back' }));
+
+      fireEvent.click(await screen.findByLabelText('Password'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByLabelText(/New password/);
+      fireEvent.click(await signOutLink());
+      expect(signOut).toHaveBeenCalledTimes(1);
+    });
+
+    it('drops the answer of the method being set when the user signs out meanwhile', async () => {
+      const held = heldAnswer();
+      const { signOut, calls, navigation, session } = renderSignIn(
+        '',
+        (path) => {
+          if (path === '/users/set_sign_in_method') return held.answer;
+          if (path === '/sessions/exchange_token')
+            return json({ access_token: 'at', refresh_token: 'rt', expires_in: 900, user_id: 'u1' });
+          return json({ error: 'not found' }, 404);
+        },
+        'set-sign-in-method',
+      );
+      fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));
+      fireEvent.change(await screen.findByLabelText(/New password/), {
+        target: { value: 'Good-Password-1' },
+      });
+      fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+      await waitFor(() => expect(calls).toContain('/users/set_sign_in_method'));
+      // Signing out is never held back by a request on its way.
+      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+      expect(signOut).toHaveBeenCalledTimes(1);
+      await act(async () => {
+        held.release(json({ auth_token: 'grant' }));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      expect(calls).not.toContain('/sessions/exchange_token');
+      expect(navigation.navigate).not.toHaveBeenCalled();
+      expect(session.get()).toBeNull();
     });
   });
 });

@@ -9,6 +9,7 @@ import {
   type RemoteDescriptor,
   type RemoteRoute,
   Stack,
+  specNav,
   Text,
   Title,
   useCurrentFirm,
@@ -151,7 +152,9 @@ function SignedIn({
   const homeRoute = mainRoutes.find((r) => r.home);
   return (
     <Routes>
-      <Route path="/set-sign-in-method" element={<RoutedSignInPage initial="set-sign-in-method" />} />
+      {/* The chooser is for set_password_required only: for anyone else the server asks for the current
+          password, which it has no field for. They change their method in Profile Settings. */}
+      <Route path="/set-sign-in-method" element={<Navigate to={profilePath(ctx)} replace />} />
       <Route element={<CenteredLayout />}>
         {byLayout('centered').map((r) => (
           <Route key={`${r.remote}${r.path}`} path={pattern(r.path)} element={areaElement(r)} />
@@ -194,6 +197,10 @@ function SignedIn({
     </Routes>
   );
 }
+
+/** The user's Profile Settings (advisors) or Profile (clients), where the sign-in method is changed. */
+const profilePath = (ctx: AccessContext) =>
+  specNav(ctx.isAdvisor ? 'profile-settings' : 'client-profile').path;
 
 /** An entity's own page: the entity navigation's Dashboard, which no area serves yet. */
 const ENTITY_HOME = '/admin/:companyHash';

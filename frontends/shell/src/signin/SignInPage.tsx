@@ -10,9 +10,8 @@ import {
   Stack,
   Text,
   Title,
-  useApi,
 } from '@portico/kit/signin';
-import { lazy, Suspense, startTransition, useEffect, useState } from 'react';
+import { lazy, Suspense, startTransition, useEffect, useRef, useState } from 'react';
 import { useShellRuntime } from '../app/services.js';
 import { useThemePrimary } from '../app/theme-context.js';
 import { CodeForm, EmailForm, ExpiredLink, LoginForm, loadLaterSteps, StepLoading } from './first-steps.js';
@@ -22,7 +21,7 @@ import { rememberedFirm } from './remembered-firm.js';
 import { forgetResetGrant } from './reset-grant.js';
 import { HEADER_OF, type SignInState } from './states.js';
 import { useFirmBranding } from './useFirmBranding.js';
-import { isLinkSpent, useSignInFlow } from './useSignInFlow.js';
+import { isChallengeGone, isLinkSpent, useSignInFlow } from './useSignInFlow.js';
 
 // Only the set-email step needs it, after sign-in, when the shell has loaded the whole kit anyway: it stays
 // out of the sign-in page's first load.
@@ -34,6 +33,7 @@ const EmailConfirmationDialog = lazy(() =>
 const PasswordForm = lazy(() => loadLaterSteps().then((m) => ({ default: m.PasswordForm })));
 const PhoneForm = lazy(() => loadLaterSteps().then((m) => ({ default: m.PhoneForm })));
 const MethodChooser = lazy(() => loadLaterSteps().then((m) => ({ default: m.MethodChooser })));
+const SignOutLink = lazy(() => loadLaterSteps().then((m) => ({ default: m.SignOutLink })));
 
 export interface SignInPageProps {
   /** '/set-sign-in-method' opens on that state (signed in, set_password_required). */
@@ -42,7 +42,6 @@ export interface SignInPageProps {
 
 /** /signin and /set-sign-in-method: every state of spec 1 s.2.3 and the flow of s.4.4. */
 export function SignInPage({ initial = 'login' }: SignInPageProps) {
-  const { sessions, users } = useApi();
   const { config } = useShellRuntime();
   const { params } = useSignInNavigation();
   const {
@@ -57,7 +56,13 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     hasSms,
     clearError,
     go,
+    leave,
+    abandon,
     run,
+    withChallenge,
+    setNotice,
+    sessions,
+    users,
     finish,
     methodSet,
     lookup,
@@ -84,6 +89,18 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
 
   const header = HEADER_OF[state];
 
+  // A new step takes the focus (its heading, read out), unless one of its own fields already took it:
+  // the control that moved the page on is usually gone with the previous step.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const step = flow.passwordStep ? `${state}:password` : state;
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    const card = heading.current?.closest('[data-signin-state]');
+    if (!card?.contains(document.activeElement)) heading.current?.focus();
+  }, [step]);
+
   return (
     <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={440} data-signin-state={state}>
@@ -101,7 +118,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               )}
             </Stack>
           )}
-          <Title order={1} size="h2" ta="center">
+          <Title ref={heading} tabIndex={-1} order={1} size="h2" ta="center">
             {header}
           </Title>
           {notice && (
@@ -159,9 +176,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                   (err) => (isApiError(err) && err.status >= 500 ? MESSAGES.signInProblem : undefined),
                 )
               }
-              onChangeEmail={() => go('login', { passwordStep: false })}
-              onForgot={() => go('forgot-password')}
-              onAlternate={() => go('alternate-sign-in')}
+              onChangeEmail={() => leave('login', { passwordStep: false })}
+              onForgot={() => leave('forgot-password')}
+              onAlternate={() => leave('alternate-sign-in')}
             />
           )}
 
@@ -178,7 +195,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 run(
                   async () => {
                     if (state === '2fa')
-                      await finish(await sessions.verify2faCode(flow.challengeToken, code));
+                      await finish(
+                        await withChallenge((challenge) => sessions.verify2faCode(challenge, code)),
+                      );
                     else {
                       if (!flow.uid) throw new Error(MESSAGES.somethingWrong);
                       await finish(await sessions.verifyCode(flow.uid, code));
@@ -198,12 +217,14 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 run(
                   async () => {
                     if (state === '2fa') {
-                      const sent = await sessions.send2faCode(flow.challengeToken);
+                      const sent = await withChallenge((challenge) => sessions.send2faCode(challenge));
                       setFlow((f) => ({ ...f, sentTo: sent.sent_to || f.sentTo }));
                     } else if (state === 'sent-text') await sendSms(flow.uid);
                     else await sendEmailCode(flow.uid);
+                    setNotice(MESSAGES.codeResent);
                   },
-                  () => (state === 'sent-text' ? undefined : MESSAGES.codeSendFailed),
+                  (err) =>
+                    state === 'sent-text' || isChallengeGone(err) ? undefined : MESSAGES.codeSendFailed,
                 )
               }
               secondary={
@@ -215,22 +236,38 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                     onClick={() =>
                       run(
                         async () => {
-                          const sent = await sessions.send2faLink(flow.challengeToken);
+                          const sent = await withChallenge((challenge) => sessions.send2faLink(challenge));
                           go('sent-link', { sentTo: sent.sent_to });
                         },
-                        () => MESSAGES.twoFactorLinkFailed,
+                        (err) => (isChallengeGone(err) ? undefined : MESSAGES.twoFactorLinkFailed),
                       )
                     }
                   >
                     Email me a sign-in link instead
                   </Anchor>
                 ) : (
-                  <Anchor component="button" type="button" onClick={() => go('alternate-sign-in')}>
+                  <Anchor
+                    component="button"
+                    type="button"
+                    disabled={busy}
+                    onClick={() => leave('alternate-sign-in')}
+                  >
                     Sign in another way
                   </Anchor>
                 )
               }
             />
+          )}
+          {state === '2fa' && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              disabled={busy}
+              onClick={() => leave('login', { passwordStep: false, challengeToken: '' })}
+            >
+              Back to sign in
+            </Anchor>
           )}
 
           {state === 'sent-link' && (
@@ -238,7 +275,12 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               <Text>
                 We sent a link{flow.sentTo ? ` to ${flow.sentTo}` : ''}. Open it on this device to continue.
               </Text>
-              <Anchor component="button" type="button" onClick={() => go('login', { passwordStep: false })}>
+              <Anchor
+                component="button"
+                type="button"
+                disabled={busy}
+                onClick={() => leave('login', { passwordStep: false })}
+              >
                 Back to sign in
               </Anchor>
             </Stack>
@@ -298,7 +340,12 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               >
                 Send me a password reset email
               </Button>
-              <Anchor component="button" type="button" onClick={() => go('login', { passwordStep: false })}>
+              <Anchor
+                component="button"
+                type="button"
+                disabled={busy}
+                onClick={() => leave('login', { passwordStep: false })}
+              >
                 Back to sign in
               </Anchor>
             </Stack>
@@ -319,7 +366,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                   () => MESSAGES.linkSendFailed,
                 )
               }
-              onBack={() => go('login', { passwordStep: false })}
+              onBack={() => leave('login', { passwordStep: false })}
             />
           )}
 
@@ -407,7 +454,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                     await methodSet(set);
                   })
                 }
-                onBack={() => go('set-sign-in-method')}
+                onBack={() => leave('set-sign-in-method')}
               />
             )}
           </Suspense>
@@ -440,9 +487,16 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                     await methodSet(set);
                   })
                 }
-                onBack={() => go('set-sign-in-method')}
+                onBack={() => leave('set-sign-in-method')}
               />
             </>
+          )}
+          {/* Opened signed in (set_password_required): leaving it signed in would let the next person at
+              this browser choose a method for this user. */}
+          {initial === 'set-sign-in-method' && (
+            <Suspense fallback={null}>
+              <SignOutLink onSignOut={abandon} />
+            </Suspense>
           )}
           {confirmationOpen && (
             <Suspense fallback={null}>

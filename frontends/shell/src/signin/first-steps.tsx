@@ -1,5 +1,5 @@
 import { Anchor, Button, Center, Group, Loader, Stack, Text, TextInput } from '@portico/kit/signin';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useRef, useState } from 'react';
 import { CODE_LENGTH, MESSAGES } from './messages.js';
 import { useFields } from './useFields.js';
 
@@ -69,17 +69,35 @@ export function LoginForm(props: {
         <Group justify="space-between">
           {props.passwordStep ? (
             <>
-              <Anchor component="button" type="button" size="sm" onClick={props.onForgot}>
+              <Anchor
+                component="button"
+                type="button"
+                size="sm"
+                disabled={props.busy}
+                onClick={props.onForgot}
+              >
                 Forgot password?
               </Anchor>
-              <Anchor component="button" type="button" size="sm" onClick={props.onAlternate}>
+              <Anchor
+                component="button"
+                type="button"
+                size="sm"
+                disabled={props.busy}
+                onClick={props.onAlternate}
+              >
                 Sign in another way
               </Anchor>
             </>
           ) : null}
         </Group>
         {props.passwordStep && (
-          <Anchor component="button" type="button" size="sm" onClick={props.onChangeEmail}>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            disabled={props.busy}
+            onClick={props.onChangeEmail}
+          >
             Use another email
           </Anchor>
         )}
@@ -149,7 +167,7 @@ export function EmailForm(props: {
         <Button type="submit" loading={props.busy} fullWidth>
           {props.submitLabel}
         </Button>
-        <Anchor component="button" type="button" size="sm" onClick={props.onBack}>
+        <Anchor component="button" type="button" size="sm" disabled={props.busy} onClick={props.onBack}>
           Back
         </Anchor>
       </Stack>
@@ -167,17 +185,36 @@ export function ExpiredLink(props: {
     { email: props.email },
     { email: (v) => (v.trim() ? true : MESSAGES.emailFirst) },
   );
-  const withEmail = (fn: (email: string) => void) => handleSubmit(({ email }) => fn(email.trim()));
+  // Text me a code submits the form too (the page clears the last attempt's error on a submit); this
+  // says which of the two asked, for that submit only.
+  const textAsked = useRef(false);
   return (
-    <Stack gap="sm">
-      <Text>This link has expired or was already used. Get a new one:</Text>
-      <TextInput label="Email" type="email" {...field('email')} />
-      <Button loading={props.busy} onClick={withEmail(props.onLink)}>
-        Email me a new link
-      </Button>
-      <Button variant="light" loading={props.busy} onClick={withEmail(props.onText)}>
-        Text me a code
-      </Button>
-    </Stack>
+    <form
+      noValidate
+      onSubmit={(event) => {
+        const send = textAsked.current ? props.onText : props.onLink;
+        textAsked.current = false;
+        handleSubmit(({ email }) => send(email.trim()))(event);
+      }}
+    >
+      <Stack gap="sm">
+        <Text>This link has expired or was already used. Get a new one:</Text>
+        <TextInput label="Email" type="email" autoComplete="email" {...field('email')} />
+        <Button type="submit" loading={props.busy}>
+          Email me a new link
+        </Button>
+        <Button
+          type="button"
+          variant="light"
+          loading={props.busy}
+          onClick={(event) => {
+            textAsked.current = true;
+            event.currentTarget.form?.requestSubmit();
+          }}
+        >
+          Text me a code
+        </Button>
+      </Stack>
+    </form>
   );
 }

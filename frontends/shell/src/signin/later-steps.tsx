@@ -10,6 +10,7 @@ import {
   Radio,
   Stack,
   Text,
+  useShell,
 } from '@portico/kit';
 import { useState } from 'react';
 import { MESSAGES } from './messages.js';
@@ -79,7 +80,7 @@ export function PhoneForm(props: { busy: boolean; onSubmit: (digits: string) => 
         <Button type="submit" loading={props.busy} fullWidth>
           Save
         </Button>
-        <Anchor component="button" type="button" size="sm" onClick={props.onBack}>
+        <Anchor component="button" type="button" size="sm" disabled={props.busy} onClick={props.onBack}>
           Back
         </Anchor>
       </Stack>
@@ -105,5 +106,26 @@ export function MethodChooser(props: {
         Continue
       </Button>
     </Stack>
+  );
+}
+
+/**
+ * The shell's Sign out, for the steps of a signed-in user who must choose a method. Never held back by a
+ * request on its way: `onSignOut` drops that request's answer, which would otherwise sign in again.
+ */
+export function SignOutLink({ onSignOut }: { onSignOut: () => void }) {
+  const { signOut } = useShell();
+  return (
+    <Anchor
+      component="button"
+      type="button"
+      size="sm"
+      onClick={() => {
+        onSignOut();
+        void signOut();
+      }}
+    >
+      Sign out
+    </Anchor>
   );
 }

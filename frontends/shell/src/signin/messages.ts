@@ -29,6 +29,7 @@ export const MESSAGES = {
   tooManyAttempts: 'Too many incorrect attempts',
   phoneInvalid: 'Please enter a valid phone number',
   emailConfirmed: 'Your new email address is confirmed.',
+  codeResent: 'We sent you a new code.',
 } as const;
 
 export const CODE_LENGTH = 6;

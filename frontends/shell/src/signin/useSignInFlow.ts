@@ -1,5 +1,5 @@
 import { errorMessage, isApiError, type SignInStep, useApi, type VerifiedLink } from '@portico/kit/signin';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useShellRuntime } from '../app/services.js';
 import { forgetRecentEntities } from '../layouts/recent-entities.js';
 import { MESSAGES } from './messages.js';
@@ -62,13 +62,60 @@ export const isLinkSpent = (err: unknown) =>
   isApiError(err) && (err.status === 410 || err.status === 404 || err.status === 401);
 
 /**
+ * The 2fa step's challenge is gone (its 10 minutes are over, or it was used): every call of the step
+ * fails from then on. A wrong code is a 401 too, but with the challenge still there.
+ */
+export const isChallengeGone = (err: unknown) =>
+  isApiError(err) && err.status === 401 && err.code !== 'invalid_code';
+
+/** Thrown instead of an answer that came for a step the user has left: the runner drops it. */
+class LeftStep extends Error {}
+
+/** The API's calls, each answering only while the attempt that made it is still the current one. */
+function answeringWhileCurrent<T extends object>(api: T, attempts: { readonly current: number }): T {
+  const calls: Record<string, unknown> = {};
+  for (const [name, call] of Object.entries(api)) {
+    calls[name] = (...args: unknown[]) => {
+      const attempt = attempts.current;
+      const stillCurrent = () => {
+        if (attempts.current !== attempt) throw new LeftStep();
+      };
+      return (call as (...a: unknown[]) => Promise<unknown>)(...args).then(
+        (answer) => {
+          stillCurrent();
+          return answer;
+        },
+        (err: unknown) => {
+          stillCurrent();
+          throw err;
+        },
+      );
+    };
+  }
+  return calls as T;
+}
+
+/**
  * The sign-in flow of spec 1 s.4.4 without its screens: the state shown, what is known so far (the
  * email, the user, where a code went), the error or notice of the last step, and the steps themselves,
  * each a call to the identity service that moves to the next state. A link from an email (?token=) and
  * an email confirmation (?email_token=) are followed once each, as the page opens.
  */
 export function useSignInFlow(initial: SignInState) {
-  const { sessions, users } = useApi();
+  const api = useApi();
+  /**
+   * Counts the attempts (each run) and the steps the user left while one was out: an answer to an
+   * earlier one is dropped, so it neither moves the page nor signs in (the first email's password
+   * answer after the user changed the email, a method set after Sign out).
+   */
+  const attempts = useRef(0);
+  const { sessions, users } = useMemo(
+    () => ({
+      sessions: answeringWhileCurrent(api.sessions, attempts),
+      users: answeringWhileCurrent(api.users, attempts),
+    }),
+    [api],
+  );
   const { session } = useShellRuntime();
   const { params, navigate, signedIn } = useSignInNavigation();
   const redirect = safeRedirect(params.get('redirect'));
@@ -92,17 +139,44 @@ export function useSignInFlow(initial: SignInState) {
     setState(next);
   };
 
+  /** The user leaves the step (a link, Sign out): an answer still on its way for it is dropped. */
+  const abandon = () => {
+    attempts.current += 1;
+    setBusy(false);
+  };
+  const leave = (next: SignInState, patch: Partial<Flow> = {}) => {
+    abandon();
+    go(next, patch);
+  };
+
   async function run(action: () => Promise<void>, listed?: (err: unknown) => string | undefined) {
+    attempts.current += 1;
+    const attempt = attempts.current;
     setBusy(true);
     setError(null);
+    setNotice(null);
     try {
       await action();
     } catch (err) {
+      if (err instanceof LeftStep || attempt !== attempts.current) return;
       const text = shownError(err, listed?.(err));
       setError(text);
       setSmsFailed(text === MESSAGES.smsFailed);
     } finally {
-      setBusy(false);
+      if (attempt === attempts.current) setBusy(false);
+    }
+  }
+
+  /**
+   * A call of the 2fa step: once its challenge is gone, back to the login step, where the error is
+   * shown (the runner sets it after this move).
+   */
+  async function withChallenge<T>(call: (challengeToken: string) => Promise<T>): Promise<T> {
+    try {
+      return await call(flow.challengeToken);
+    } catch (err) {
+      if (isChallengeGone(err)) go('login', { passwordStep: false, challengeToken: '' });
+      throw err;
     }
   }
 
@@ -255,7 +329,13 @@ export function useSignInFlow(initial: SignInState) {
     hasSms,
     clearError,
     go,
+    leave,
+    abandon,
     run,
+    withChallenge,
+    setNotice,
+    sessions,
+    users,
     finish,
     methodSet,
     lookup,
