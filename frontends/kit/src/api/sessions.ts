@@ -43,8 +43,9 @@ export const sessionsApi = (api: ApiClient) => {
       api.post<SignInStep>('/sessions/reset_password', { token, password, password_confirmation }, open),
     send2faCode: (challenge_token: string) =>
       api.post<SentCode>('/sessions/send_2fa_code', { challenge_token }, open),
-    send2faLink: (challenge_token: string) =>
-      api.post<SentCode>('/sessions/send_2fa_link', { challenge_token }, open),
+    /** `redirect`: where the link's sign-in lands (it opens a new tab, without this page's address). */
+    send2faLink: (challenge_token: string, redirect = '') =>
+      api.post<SentCode>('/sessions/send_2fa_link', { challenge_token, redirect }, open),
     verify2faCode: (challenge_token: string, code: string) =>
       api.post<SignInStep>('/sessions/verify_2fa_code', { challenge_token, code }, open),
     exchangeToken: (auth_token: string) => api.post<Tokens>('/sessions/exchange_token', { auth_token }, open),

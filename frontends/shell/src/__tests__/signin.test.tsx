@@ -464,9 +464,12 @@ describe('sign-in page without the router', () => {
       json({ error: MESSAGES.invalidCode, message: MESSAGES.invalidCode, code: 'challenge_expired' }, 401);
 
     /** Signs in with a password up to the second factor; `answer` answers first when it has an answer. */
-    async function openTwoFactor(answer: (path: string) => Response | Promise<Response> | undefined) {
-      const rendered = renderSignIn('?email=cleo%40client.test', (path) => {
-        const own = answer(path);
+    async function openTwoFactor(
+      answer: (path: string, body: unknown) => Response | Promise<Response> | undefined,
+      query = '?email=cleo%40client.test',
+    ) {
+      const rendered = renderSignIn(query, (path, body) => {
+        const own = answer(path, body);
         if (own) return own;
         if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
         if (path === '/sessions/verify_password')
@@ -509,6 +512,17 @@ describe('sign-in page without the router', () => {
         expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
       },
     );
+
+    it('sends where the sign-in is headed with the two-factor link, which opens in a new tab', async () => {
+      const bodies: unknown[] = [];
+      await openTwoFactor((path, body) => {
+        if (path !== '/sessions/send_2fa_link') return undefined;
+        bodies.push(body);
+        return json({ uid: 'u1', sent_to: 'c***@client.test' });
+      }, '?email=cleo%40client.test&redirect=%2Fprofile');
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in link instead' }));
+      await waitFor(() => expect(bodies).toEqual([{ challenge_token: 'challenge', redirect: '/profile' }]));
+    });
 
     it('stays on the step when only the code is wrong', async () => {
       await openTwoFactor((path) =>

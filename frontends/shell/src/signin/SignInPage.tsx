@@ -46,6 +46,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const { params } = useSignInNavigation();
   const {
     state,
+    redirect,
     flow,
     setFlow,
     error,
@@ -236,7 +237,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                     onClick={() =>
                       run(
                         async () => {
-                          const sent = await withChallenge((challenge) => sessions.send2faLink(challenge));
+                          const sent = await withChallenge((challenge) =>
+                            sessions.send2faLink(challenge, redirect),
+                          );
                           go('sent-link', { sentTo: sent.sent_to });
                         },
                         (err) => (isChallengeGone(err) ? undefined : MESSAGES.twoFactorLinkFailed),

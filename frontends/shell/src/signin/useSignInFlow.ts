@@ -319,6 +319,7 @@ export function useSignInFlow(initial: SignInState) {
 
   return {
     state,
+    redirect,
     flow,
     setFlow,
     error,
