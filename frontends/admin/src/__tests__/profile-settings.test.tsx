@@ -60,7 +60,7 @@ describe('advisor Profile Settings', () => {
     expect(calls.find((c) => c.method === 'PATCH')).toEqual({
       method: 'PATCH',
       path: '/users/u-1',
-      body: { fname: 'Fiona', lname: 'Fuller', preferred_name: 'Fi' },
+      body: { lname: 'Fuller', preferred_name: 'Fi' },
     });
   });
 
@@ -108,12 +108,7 @@ describe('advisor Profile Settings', () => {
     fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(415) 555-0101' } });
     expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
     click('settings-contact', 'Save Contact');
-    await waitFor(() =>
-      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
-        email: 'fiona@firm.test',
-        phone_number: '4155550101',
-      }),
-    );
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({}));
   });
 
   it('asks no password while the contact is unchanged, nor of a user who signs in with codes', async () => {
@@ -124,11 +119,85 @@ describe('advisor Profile Settings', () => {
     expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
     click('settings-contact', 'Save Contact');
     await waitFor(() =>
-      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
-        email: 'fiona@firm.test',
-        phone_number: '4155550100',
-      }),
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ phone_number: '4155550100' }),
     );
+  });
+
+  it('sends only the contact field changed, so a phone changed elsewhere since is not written back', async () => {
+    const { calls } = renderSettings(aUser({ preferred_sign_in_method: 'email' }), (c) =>
+      c.method === 'PATCH'
+        ? { body: { user: aUser({ pending_email: 'fiona@new.test' }), email_confirmation_sent: true } }
+        : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Email'), { target: { value: 'fiona@new.test' } });
+    click('settings-contact', 'Save Contact');
+    await screen.findByRole('dialog', { name: 'Confirm your new email' });
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ email: 'fiona@new.test' });
+  });
+
+  it('shows Current password when identity asks for it, and reads the account again', async () => {
+    // The section loaded a user who signs in with codes; they have since chosen a password elsewhere.
+    let me = aUser({ preferred_sign_in_method: 'email' });
+    const { calls } = renderSettings(me, (c) => {
+      if (c.path === '/current_user') return { body: me };
+      if (c.method !== 'PATCH') return undefined;
+      if (!(c.body as { current_password?: string }).current_password) {
+        me = aUser();
+        return {
+          status: 400,
+          body: {
+            error: 'bad_request',
+            message: CURRENT_PASSWORD_MESSAGES.missing,
+            fields: { current_password: CURRENT_PASSWORD_MESSAGES.missing },
+          },
+        };
+      }
+      return { body: { user: aUser({ phone_number: '6465550177' }), email_confirmation_sent: false } };
+    });
+    await screen.findByTestId('profile-settings');
+    const reads = () => calls.filter((c) => c.path === '/current_user').length;
+    const readsBefore = reads();
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '6465550177' } });
+    expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
+    click('settings-contact', 'Save Contact');
+    expect(await section('settings-contact').findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
+    expect(field('settings-contact', 'Current password')).toBeTruthy();
+    await waitFor(() => expect(reads()).toBeGreaterThan(readsBefore));
+    fireEvent.change(field('settings-contact', 'Current password'), { target: { value: 'Old-Pass-1234' } });
+    click('settings-contact', 'Save Contact');
+    await screen.findByText('Profile updated successfully');
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { phone_number: '6465550177' },
+      { phone_number: '6465550177', current_password: 'Old-Pass-1234' },
+    ]);
+  });
+
+  it('keeps focus in Contact after a save that changes the saved user, and the dialog gives it back', async () => {
+    let me = aUser({ preferred_sign_in_method: 'email' });
+    renderSettings(me, (c) => {
+      if (c.method === 'PATCH') {
+        me = aUser({
+          preferred_sign_in_method: 'email',
+          phone_number: '6465550177',
+          pending_email: 'f@new.test',
+        });
+        return { body: { user: me, email_confirmation_sent: true } };
+      }
+      return c.path === '/current_user' ? { body: me } : undefined;
+    });
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Email'), { target: { value: 'f@new.test' } });
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '6465550177' } });
+    const save = section('settings-contact').getByRole('button', { name: 'Save Contact' });
+    save.focus();
+    fireEvent.click(save);
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your new email' });
+    await waitFor(() => expect(screen.getByTestId('saved-phone').textContent).toBe('6465550177'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm your new email' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(save));
+    expect(screen.getByTestId('settings-contact').contains(document.activeElement)).toBe(true);
   });
 
   it('switches the out-of-office message on, and asks for its text', async () => {
@@ -229,12 +298,33 @@ describe('advisor Profile Settings', () => {
     click('settings-sign-in-method', 'Save Sign-in Method');
     await waitFor(() => expect(field('settings-contact', 'Phone Number').value).toBe('(646) 555-0177'));
     click('settings-contact', 'Save Contact');
-    await waitFor(() =>
-      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
-        email: 'fiona@firm.test',
-        phone_number: '6465550177',
-      }),
-    );
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({}));
+  });
+
+  it('keeps focus on Save Sign-in Method once the saved method reaches the page', async () => {
+    let me = aUser({ preferred_sign_in_method: 'email' });
+    const { calls } = renderSettings(me, (c) => {
+      if (c.path === '/users/set_sign_in_method') {
+        me = aUser({ preferred_sign_in_method: 'sms', phone_number: '6465550177' });
+        return { body: { auth_token: '', preferred_sign_in_method: 'sms' } };
+      }
+      return c.path === '/current_user' ? { body: me } : undefined;
+    });
+    await screen.findByTestId('profile-settings');
+    fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
+    fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
+      target: { value: '6465550177' },
+    });
+    const save = section('settings-sign-in-method').getByRole('button', { name: 'Save Sign-in Method' });
+    save.focus();
+    fireEvent.click(save);
+    await screen.findByText(SETTINGS_MESSAGES.signInMethodSaved);
+    await waitFor(() => expect(screen.getByTestId('saved-phone').textContent).toBe('6465550177'));
+    expect(calls.filter((c) => c.path === '/current_user').length).toBeGreaterThan(1);
+    expect(document.activeElement).toBe(save);
+    expect(
+      (section('settings-sign-in-method').getByLabelText('SMS passcode') as HTMLInputElement).checked,
+    ).toBe(true);
   });
 
   it('sets SMS sign-in with a phone, and email sign-in with nothing else', async () => {
@@ -291,8 +381,11 @@ describe('advisor Profile Settings', () => {
     })) as HTMLInputElement;
     fireEvent.click(toggle);
     expect(toggle.checked).toBe(false);
+    // The confirmation's buttons leave with it: focus goes back to the switch, not to the page.
+    section('settings-two-factor').getByRole('button', { name: 'Keep it on' }).focus();
     click('settings-two-factor', 'Keep it on');
     expect(toggle.checked).toBe(true);
+    expect(document.activeElement).toBe(toggle);
     expect(section('settings-two-factor').queryByLabelText('Current password')).toBeNull();
     fireEvent.click(toggle);
     click('settings-two-factor', 'Turn off two-factor');
@@ -301,15 +394,42 @@ describe('advisor Profile Settings', () => {
     fireEvent.change(field('settings-two-factor', 'Current password'), {
       target: { value: 'Old-Pass-1234' },
     });
+    section('settings-two-factor').getByRole('button', { name: 'Turn off two-factor' }).focus();
     click('settings-two-factor', 'Turn off two-factor');
     await waitFor(() =>
       expect(section('settings-two-factor').queryByLabelText('Current password')).toBeNull(),
     );
     expect(toggle.checked).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(toggle));
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
       enabled_2fa: false,
       current_password: 'Old-Pass-1234',
     });
+  });
+
+  it('asks for the password to turn two-factor off when identity does, though the page judged it needless', async () => {
+    const missing = {
+      status: 400,
+      body: {
+        error: 'bad_request',
+        message: CURRENT_PASSWORD_MESSAGES.missing,
+        fields: { current_password: CURRENT_PASSWORD_MESSAGES.missing },
+      },
+    };
+    const { calls } = renderSettings(aUser({ enabled_2fa: true, preferred_sign_in_method: 'email' }), (c) =>
+      c.method === 'PATCH' ? missing : undefined,
+    );
+    const toggle = (await screen.findByRole('switch', {
+      name: /Two-Factor Authentication/,
+    })) as HTMLInputElement;
+    const reads = calls.filter((c) => c.path === '/current_user').length;
+    fireEvent.click(toggle);
+    expect(await section('settings-two-factor').findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
+    expect(field('settings-two-factor', 'Current password')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ enabled_2fa: false });
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/current_user').length).toBeGreaterThan(reads),
+    );
   });
 
   it('confirms a changed email from the emailed link once, and takes the token out of the address', async () => {

@@ -23,8 +23,7 @@ import {
 export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
   useEmailConfirmationLink();
   const user = useCurrentUser();
-  // Held here, not in Contact: the save that sends the link also puts the new phone in the saved user,
-  // which starts Contact again, and the dialog must stay until the user closes it.
+  // The page's, not Contact's: the dialog stays open until the user closes it, whatever the save changed.
   const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
   if (!user.data) return <Loader aria-label="Loading" />;
   const me = user.data;
@@ -34,16 +33,12 @@ export default function ProfileSettingsRoute(_props: RemoteRouteProps) {
         Profile Settings
       </Title>
       <NameSection user={me} />
-      {/* Each section keeps its own copy of the fields it edits: one saved elsewhere on the page (the
-          sign-in method's phone is the contact phone) starts it again from the saved values, or its next
-          save would send back what the other replaced. */}
-      <ContactSection
-        key={`${me.email} ${me.phone_number}`}
-        user={me}
-        onConfirmationSent={setConfirmationTo}
-      />
+      {/* Each section keeps its own copy of the fields it edits and takes a value saved elsewhere on the
+          page (the sign-in method's phone is the contact phone) in place: not remounted, which would
+          drop the focus and the dialog's way back to the button that opened it. */}
+      <ContactSection user={me} onConfirmationSent={setConfirmationTo} />
       <OutOfOfficeSection user={me} />
-      <SignInMethodSection key={`${me.preferred_sign_in_method} ${me.phone_number}`} user={me} />
+      <SignInMethodSection user={me} />
       <TwoFactorSection user={me} />
       <EmailConfirmationDialog to={confirmationTo} onClose={() => setConfirmationTo(null)} />
     </Stack>

@@ -28,7 +28,7 @@ import {
   useApi,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   SETTINGS_MESSAGES,
@@ -52,6 +52,22 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
   );
 }
 
+/**
+ * Puts focus back once a save has settled, if it was lost meanwhile: on the first of `targets` still on
+ * the page. A loading button is disabled, which moves focus off it, and a save may close the part of the
+ * section the focused button was in. Focus the user has put somewhere since is left where it is.
+ */
+function useFocusAfterSave(pending: boolean, ...targets: RefObject<HTMLElement | null>[]) {
+  const wasPending = useRef(pending);
+  useEffect(() => {
+    if (wasPending.current && !pending) {
+      const active = document.activeElement;
+      if (!active || active === document.body) targets.find((t) => t.current?.isConnected)?.current?.focus();
+    }
+    wasPending.current = pending;
+  });
+}
+
 type Fields<T> = (fields: Record<string, string>, set: (k: keyof T & string, m: string) => void) => void;
 const applyFields =
   <T,>(keys: (keyof T & string)[]): Fields<T> =>
@@ -66,30 +82,42 @@ interface NameValues {
   preferred_name: string;
 }
 
+const namesOf = (user: CurrentUser): NameValues => ({
+  fname: user.fname,
+  lname: user.lname,
+  preferred_name: user.preferred_name,
+});
+
 export function NameSection({ user }: { user: CurrentUser }) {
   const { register, handleSubmit, formState, setError, reset } = useForm<NameValues>({
-    defaultValues: { fname: user.fname, lname: user.lname, preferred_name: user.preferred_name },
+    defaultValues: namesOf(user),
   });
+  // The names as last loaded: a save sends only those changed, not back what someone else replaced.
+  const [loaded, setLoaded] = useState(() => namesOf(user));
   const save = useProfileSave(user.id, {
-    onSaved: (r) =>
-      r.user && reset({ fname: r.user.fname, lname: r.user.lname, preferred_name: r.user.preferred_name }),
+    onSaved: (r) => {
+      if (!r.user) return;
+      setLoaded(namesOf(r.user));
+      reset(namesOf(r.user));
+    },
     onFields: (f) =>
       applyFields<NameValues>(['fname', 'lname', 'preferred_name'])(f, (k, message) =>
         setError(k as keyof NameValues, { type: 'server', message }),
       ),
   });
+  const saveButton = useRef<HTMLButtonElement>(null);
+  useFocusAfterSave(save.isPending, saveButton);
   const required = (v: string) => (v.trim() ? true : SETTINGS_MESSAGES.nameRequired);
   return (
     <Section title="Name" testId="settings-name">
       <form
         noValidate
-        onSubmit={handleSubmit((v) =>
-          save.mutate({
-            fname: v.fname.trim(),
-            lname: v.lname.trim(),
-            preferred_name: v.preferred_name.trim(),
-          }),
-        )}
+        onSubmit={handleSubmit((v) => {
+          const keys = Object.keys(loaded) as (keyof NameValues)[];
+          save.mutate(
+            Object.fromEntries(keys.filter((k) => v[k].trim() !== loaded[k]).map((k) => [k, v[k].trim()])),
+          );
+        })}
       >
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -110,7 +138,7 @@ export function NameSection({ user }: { user: CurrentUser }) {
             />
           </SimpleGrid>
           <Group>
-            <Button type="submit" loading={save.isPending}>
+            <Button ref={saveButton} type="submit" loading={save.isPending}>
               Save Name
             </Button>
           </Group>
@@ -128,15 +156,32 @@ export function ContactSection({
   /** A save sent a confirmation link to this new address (the page shows the dialog that says so). */
   onConfirmationSent: (to: string) => void;
 }) {
-  const [email, setEmail] = useState(user.email);
-  const [phone, setPhone] = useState(phoneDigits(user.phone_number));
+  const queryClient = useQueryClient();
+  const saved = { email: user.email, phone: phoneDigits(user.phone_number) };
+  const [loaded, setLoaded] = useState(saved);
+  const [email, setEmail] = useState(saved.email);
+  const [phone, setPhone] = useState(saved.phone);
+  // Saved elsewhere on the page (the sign-in method's phone is this phone): a field not edited here takes
+  // the saved value, so the section stays mounted (and focus in it) and sends nothing stale.
+  if (saved.email !== loaded.email || saved.phone !== loaded.phone) {
+    setLoaded(saved);
+    if (email === loaded.email) setEmail(saved.email);
+    if (phone === loaded.phone) setPhone(saved.phone);
+  }
   const [currentPassword, setCurrentPassword] = useState('');
+  // Identity asked for the password where the section judged it needless (the account changed elsewhere).
+  const [passwordAskedBack, setPasswordAskedBack] = useState(false);
   const [errors, setErrors] = useState<{ email?: string; phone_number?: string; current_password?: string }>(
     {},
   );
+  // Only what was changed here is sent: identity reads an absent field as unchanged.
+  const changes = {
+    ...(email.trim() !== loaded.email ? { email: email.trim() } : {}),
+    ...(phone !== loaded.phone ? { phone_number: phone } : {}),
+  };
   // A new email or phone of the user's own is confirmed with the password they sign in with.
   const asksPassword =
-    confirmsWithPassword(user) && changesHowAccountIsReached(user, { email, phone_number: phone });
+    passwordAskedBack || (confirmsWithPassword(user) && changesHowAccountIsReached(user, changes));
   const save = useProfileSave(user.id, {
     onSaved: (r) => {
       if (r.user) {
@@ -144,11 +189,19 @@ export function ContactSection({
         setPhone(phoneDigits(r.user.phone_number));
       }
       setCurrentPassword('');
+      setPasswordAskedBack(false);
       if (r.email_confirmation_sent) onConfirmationSent(r.user?.pending_email || email.trim());
     },
-    onFields: (f) =>
-      setErrors({ email: f.email, phone_number: f.phone_number, current_password: f.current_password }),
+    onFields: (f) => {
+      setErrors({ email: f.email, phone_number: f.phone_number, current_password: f.current_password });
+      if (f.current_password) {
+        setPasswordAskedBack(true);
+        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+      }
+    },
   });
+  const saveButton = useRef<HTMLButtonElement>(null);
+  useFocusAfterSave(save.isPending, saveButton);
   const pending = save.data?.user?.pending_email ?? user.pending_email;
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -159,11 +212,7 @@ export function ContactSection({
     };
     setErrors(problems);
     if (Object.values(problems).some(Boolean)) return;
-    save.mutate({
-      email: email.trim(),
-      phone_number: phone,
-      ...(asksPassword ? { current_password: currentPassword } : {}),
-    });
+    save.mutate(asksPassword ? { ...changes, current_password: currentPassword } : changes);
   };
   return (
     <Section title="Contact" testId="settings-contact">
@@ -188,7 +237,7 @@ export function ContactSection({
             />
           )}
           <Group>
-            <Button type="submit" loading={save.isPending} disabled={!email.trim()}>
+            <Button ref={saveButton} type="submit" loading={save.isPending} disabled={!email.trim()}>
               Save Contact
             </Button>
           </Group>
@@ -208,6 +257,8 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
     // The switch and its message, as submit gives them.
     send: (changes) => api.users.setOutOfOffice(user.id, changes as OutOfOfficeChanges),
   });
+  const saveButton = useRef<HTMLButtonElement>(null);
+  useFocusAfterSave(save.isPending, saveButton);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (on && !message.trim()) {
@@ -232,7 +283,7 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
             error={error}
           />
           <Group>
-            <Button type="submit" loading={save.isPending}>
+            <Button ref={saveButton} type="submit" loading={save.isPending}>
               Save Out of Office
             </Button>
           </Group>
@@ -245,14 +296,27 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
 export function SignInMethodSection({ user }: { user: CurrentUser }) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const current = (['password', 'sms', 'email'] as const).find((m) => m === user.preferred_sign_in_method);
-  const [method, setMethod] = useState<SignInMethod>(current ?? 'password');
+  const saved = {
+    method: SIGN_IN_METHODS.find((m) => m.value === user.preferred_sign_in_method)?.value ?? 'password',
+    phone: phoneDigits(user.phone_number),
+  };
+  const [loaded, setLoaded] = useState(saved);
+  const [method, setMethod] = useState<SignInMethod>(saved.method);
+  const [phone, setPhone] = useState(saved.phone);
+  // Saved by this section or elsewhere on the page (Contact's phone is this phone): what was not edited
+  // here takes the saved value, and the section stays mounted, focus in it.
+  if (saved.method !== loaded.method || saved.phone !== loaded.phone) {
+    setLoaded(saved);
+    if (method === loaded.method) setMethod(saved.method);
+    if (phone === loaded.phone) setPhone(saved.phone);
+  }
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
-  // Identity asks a user who signs in with a password to confirm a change with it.
-  const confirmsChange = confirmsWithPassword(user);
-  const [phone, setPhone] = useState(phoneDigits(user.phone_number));
+  // Identity asks a user who signs in with a password to confirm a change with it; or it asked where
+  // this section judged it needless (the account changed elsewhere).
+  const [passwordAskedBack, setPasswordAskedBack] = useState(false);
+  const confirmsChange = passwordAskedBack || confirmsWithPassword(user);
   const [errors, setErrors] = useState<{
     password?: string;
     password_confirmation?: string;
@@ -275,13 +339,21 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
       setPassword('');
       setConfirmation('');
       setCurrentPassword('');
+      setPasswordAskedBack(false);
       void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
     onError: (err) => {
       toast.error(errorMessage(err));
-      if (isApiError(err) && err.fields) setErrors(err.fields);
+      if (!isApiError(err) || !err.fields) return;
+      setErrors(err.fields);
+      if (err.fields.current_password) {
+        setPasswordAskedBack(true);
+        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+      }
     },
   });
+  const saveButton = useRef<HTMLButtonElement>(null);
+  useFocusAfterSave(save.isPending, saveButton);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const next: typeof errors = {};
@@ -356,7 +428,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
             />
           )}
           <Group>
-            <Button type="submit" loading={save.isPending}>
+            <Button ref={saveButton} type="submit" loading={save.isPending}>
               Save Sign-in Method
             </Button>
           </Group>
@@ -367,6 +439,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
 }
 
 export function TwoFactorSection({ user }: { user: CurrentUser }) {
+  const queryClient = useQueryClient();
   const forced = user.two_factor_forced;
   const [on, setOn] = useState(user.enabled_2fa);
   // Turning two-factor off is confirmed with the password (identity asks for it); on takes one click.
@@ -379,8 +452,20 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
       setConfirmingOff(false);
       setCurrentPassword('');
     },
-    onFields: (f) => setError(f.current_password ?? f.enabled_2fa),
+    onFields: (f) => {
+      setError(f.current_password ?? f.enabled_2fa);
+      // Asked for where the section judged it needless (the account changed elsewhere): ask it here.
+      if (f.current_password) {
+        setConfirmingOff(true);
+        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+      }
+    },
   });
+  const toggle = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  // Focus lost in a save goes to the password while it is asked for, else to the switch: turned off, the
+  // confirmation closes with its focused button.
+  useFocusAfterSave(save.isPending, passwordInput, toggle);
   const turnOff = (e: React.FormEvent) => {
     e.preventDefault();
     if (!currentPassword) {
@@ -393,6 +478,7 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
   return (
     <Section title="Two-Factor Authentication" testId="settings-two-factor">
       <Switch
+        ref={toggle}
         label="Two-Factor Authentication"
         description={
           forced
@@ -416,6 +502,7 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
         <form noValidate onSubmit={turnOff}>
           <Stack gap="sm">
             <CurrentPasswordInput
+              ref={passwordInput}
               value={currentPassword}
               onChange={(e) => setCurrentPassword(e.currentTarget.value)}
               error={error}
@@ -431,6 +518,8 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
                   setConfirmingOff(false);
                   setCurrentPassword('');
                   setError(undefined);
+                  // This button goes with the confirmation: focus stays on the switch it answers.
+                  toggle.current?.focus();
                 }}
               >
                 Keep it on

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { CURRENT_PASSWORD_MESSAGES, EMAIL_CONFIRMED } from '@portico/kit';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { ClientProfileForm } from '../profile/ClientProfileForm.js';
 import ProfileRoute from '../profile/ProfileRoute.js';
 import {
@@ -81,16 +82,54 @@ describe('client profile editor', () => {
       method: 'PATCH',
       path: '/users/u-1',
       body: {
-        email: 'alice@client.test',
-        preferred_contact_method: 'email',
         phone_number: '4155550199',
         work_phone_number: '5105550123',
-        work_phone_extension: '',
-        time_zone: 'Pacific Time (US & Canada)',
-        enabled_2fa: false,
         current_password: 'Alice-Pass-123',
       },
     });
+  });
+
+  it('sends only the fields changed: a new time zone without the phone or email it was loaded with', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser()} />, () =>
+      ok(aUser({ time_zone: 'Guam' })),
+    );
+    fireEvent.click(input('Time Zone'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Guam' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await screen.findByText(PROFILE_MESSAGES.saved);
+    expect(patchOf(calls)?.body).toEqual({ time_zone: 'Guam' });
+  });
+
+  it('shows Current password when identity asks for it, and reads the account again', async () => {
+    // The form loaded a user who signs in with codes; they have since chosen a password elsewhere.
+    let me = aUser({ preferred_sign_in_method: 'sms' });
+    const { calls } = renderArea(<ProfileRoute basePath="/profile" />, (c) => {
+      if (c.path === '/current_user') return { body: me };
+      if (c.method !== 'PATCH') return undefined;
+      if (!(c.body as { current_password?: string }).current_password) {
+        me = aUser();
+        return refusal(CURRENT_PASSWORD_MESSAGES.missing, {
+          current_password: CURRENT_PASSWORD_MESSAGES.missing,
+        });
+      }
+      return ok(aUser({ phone_number: '4155550199' }));
+    });
+    const reads = () => calls.filter((c) => c.path === '/current_user').length;
+    await screen.findByRole('button', { name: 'Update Profile' });
+    const readsBefore = reads();
+    fireEvent.change(input('Phone Number'), { target: { value: '4155550199' } });
+    expect(currentPassword()).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(screen.getAllByText(CURRENT_PASSWORD_MESSAGES.missing)).toHaveLength(2));
+    expect(currentPassword()).toBeTruthy();
+    await waitFor(() => expect(reads()).toBeGreaterThan(readsBefore));
+    confirmWithPassword();
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await screen.findByText(PROFILE_MESSAGES.saved);
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { phone_number: '4155550199' },
+      { phone_number: '4155550199', current_password: 'Alice-Pass-123' },
+    ]);
   });
 
   it('asks no password while the email and phone are unchanged, nor of a user who signs in with codes', async () => {
@@ -216,21 +255,31 @@ describe('client profile editor', () => {
   });
 });
 
+/** The address the router is at, to see what the page leaves in it. */
+function Address() {
+  const { pathname, search } = useLocation();
+  return <output data-testid="address">{pathname + search}</output>;
+}
+
 describe('/profile', () => {
-  it('confirms a changed email from the emailed link', async () => {
-    const confirmed = aUser({ email: 'new@client.test' });
+  it('confirms a changed email from the emailed link, and takes the token out of the address', async () => {
+    // The old address until confirm_email is called: the new one can show only once the link is confirmed.
+    let me = aUser({ pending_email: 'new@client.test' });
     const { calls } = renderArea(
-      <ProfileRoute basePath="/profile" />,
+      <>
+        <ProfileRoute basePath="/profile" />
+        <Address />
+      </>,
       (c) => {
-        if (c.path === '/users/confirm_email') return { body: confirmed };
-        if (c.path === '/current_user') return { body: confirmed };
-        return undefined;
+        if (c.path === '/users/confirm_email') me = aUser({ email: 'new@client.test' });
+        return c.path === '/users/confirm_email' || c.path === '/current_user' ? { body: me } : undefined;
       },
-      '/profile?email_token=tok-123',
+      '/profile?email_token=tok-123&tab=me',
     );
     expect(await screen.findByText(EMAIL_CONFIRMED)).toBeTruthy();
     const confirm = calls.filter((c) => c.path === '/users/confirm_email');
     expect(confirm).toEqual([{ method: 'POST', path: '/users/confirm_email', body: { token: 'tok-123' } }]);
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('/profile?tab=me'));
     await waitFor(() => expect(input('Primary Contact Email').value).toBe('new@client.test'));
     await act(async () => {});
   });

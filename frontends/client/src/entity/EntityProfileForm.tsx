@@ -13,6 +13,7 @@ import {
   useApi,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { isValidEmail } from '../profile/profile-rules.js';
 import { addressLabels, countryOptions, DEFAULT_COUNTRY, isKnownCountry } from './countries.js';
@@ -69,7 +70,17 @@ const valuesOf = (entity: Entity): EntityValues => ({
   country: entity.country || DEFAULT_COUNTRY,
 });
 
-const FIELDS = Object.keys(valuesOf({} as Entity));
+const FIELDS = Object.keys(valuesOf({} as Entity)) as (keyof EntityValues)[];
+
+/**
+ * The fields of `values` the user changed from the form's starting values (`loaded`). A save sends only
+ * these: identity reads an absent field as unchanged, so an address changed by someone else since the
+ * form was loaded is not written back.
+ */
+export function changedEntityFields(values: EntityValues, loaded: EntityValues): Partial<EntityValues> {
+  const sent = (key: keyof EntityValues) => (key === 'country' ? values.country : values[key].trim());
+  return Object.fromEntries(FIELDS.filter((key) => sent(key) !== loaded[key]).map((key) => [key, sent(key)]));
+}
 
 /**
  * The entity profile editor of spec 1 s.2.8 for the client's selected entity: the address fields only,
@@ -90,22 +101,17 @@ export function EntityProfileForm({
     defaultValues: valuesOf(entity),
     resolver,
   });
+  // The fields as the form last loaded them (its starting values): what a save compares them with.
+  const [loaded, setLoaded] = useState(() => valuesOf(entity));
   const disabled = readOnly || preview;
   const labels = addressLabels(watch('country'));
 
   const save = useMutation({
     mutationFn: (values: EntityValues) =>
-      api.companies.updateProfile(entity.id, {
-        business_email: values.business_email.trim(),
-        other_email: values.other_email.trim(),
-        street: values.street.trim(),
-        city: values.city.trim(),
-        state: values.state.trim(),
-        zip: values.zip.trim(),
-        country: values.country,
-      }),
+      api.companies.updateProfile(entity.id, changedEntityFields(values, loaded)),
     onSuccess: (updated) => {
       toast.success(ENTITY_MESSAGES.saved);
+      setLoaded(valuesOf(updated));
       reset(valuesOf(updated));
       void queryClient.invalidateQueries({ queryKey: CLIENT_ENTITIES_KEY });
     },
@@ -113,7 +119,8 @@ export function EntityProfileForm({
       toast.error(errorMessage(err, ENTITY_MESSAGES.failed));
       if (isApiError(err) && err.fields) {
         for (const [field, message] of Object.entries(err.fields)) {
-          if (FIELDS.includes(field)) setError(field as keyof EntityValues, { type: 'server', message });
+          if ((FIELDS as string[]).includes(field))
+            setError(field as keyof EntityValues, { type: 'server', message });
         }
       }
     },

@@ -11,6 +11,7 @@ import {
   Group,
   isApiError,
   PhoneInput,
+  type ProfileChanges,
   type ProfileUpdate,
   Select,
   SimpleGrid,
@@ -25,6 +26,7 @@ import { useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import {
   CONTACT_METHODS,
+  changedProfileFields,
   PROFILE_MESSAGES,
   type ProfileValues,
   profileValuesOf,
@@ -71,30 +73,23 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
     defaultValues: profileValuesOf(user),
     resolver,
   });
+  // The fields as the form last loaded them (its starting values): what a save compares them with.
+  const [loaded, setLoaded] = useState(() => profileValuesOf(user));
   const forced = user.two_factor_forced;
   const disabled = readOnly || preview;
   const [currentPassword, setCurrentPassword] = useState('');
   const [currentPasswordError, setCurrentPasswordError] = useState<string | undefined>();
+  // Identity asked for the password where the form judged it needless (the account changed elsewhere).
+  const [passwordAskedBack, setPasswordAskedBack] = useState(false);
   const save = useMutation({
-    mutationFn: (values: ProfileValues) => {
-      const body = {
-        email: values.email.trim(),
-        preferred_contact_method: values.preferred_contact_method,
-        phone_number: values.phone_number,
-        work_phone_number: values.work_phone_number,
-        work_phone_extension: values.work_phone_extension.trim(),
-        time_zone: values.time_zone,
-        // Turning two-factor off is refused when the firm forces it; leave it out then.
-        ...(forced ? {} : { enabled_2fa: values.enabled_2fa }),
-        ...(asksPassword(values) ? { current_password: currentPassword } : {}),
-      };
-      return api.users.updateUser(user.id, body);
-    },
+    mutationFn: (changes: ProfileChanges) => api.users.updateUser(user.id, changes),
     onSuccess: (result: ProfileUpdate) => {
       toast.success(PROFILE_MESSAGES.saved);
       setCurrentPassword('');
+      setPasswordAskedBack(false);
       if (result.user) {
         queryClient.setQueryData(CURRENT_USER_KEY, result.user);
+        setLoaded(profileValuesOf(result.user));
         reset(profileValuesOf(result.user));
       }
       if (result.email_confirmation_sent) setConfirmationTo(result.user?.pending_email || watch('email'));
@@ -103,6 +98,10 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
       toast.error(errorMessage(err));
       if (isApiError(err) && err.fields) {
         setCurrentPasswordError(err.fields.current_password);
+        if (err.fields.current_password) {
+          setPasswordAskedBack(true);
+          void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+        }
         for (const [field, message] of Object.entries(err.fields)) {
           if ((FIELDS as string[]).includes(field))
             setError(field as keyof ProfileValues, { type: 'server', message });
@@ -113,19 +112,20 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
 
   const email = watch('email');
   const pending = save.data?.user?.pending_email ?? user.pending_email;
-  // A new email or phone of the user's own, or two-factor off, is confirmed with the password: judged
-  // against the account as last saved.
-  function asksPassword(values: ProfileValues): boolean {
-    const saved: CurrentUser = save.data?.user ?? user;
-    return (
-      confirmsWithPassword(saved) &&
-      changesHowAccountIsReached(saved, { ...values, enabled_2fa: forced ? undefined : values.enabled_2fa })
-    );
-  }
+  const changesOf = (values: ProfileValues): ProfileChanges => {
+    const { enabled_2fa, ...changes } = changedProfileFields(values, loaded);
+    // Turning two-factor off is refused when the firm forces it; leave it out then.
+    return forced || enabled_2fa === undefined ? changes : { ...changes, enabled_2fa };
+  };
+  // A new email or phone of the user's own, or two-factor off, is confirmed with the password.
+  const asksPassword = (changes: ProfileChanges) =>
+    passwordAskedBack || (confirmsWithPassword(user) && changesHowAccountIsReached(user, changes));
   const submit = (values: ProfileValues) => {
-    const missing = asksPassword(values) && !currentPassword;
+    const changes = changesOf(values);
+    const withPassword = asksPassword(changes);
+    const missing = withPassword && !currentPassword;
     setCurrentPasswordError(missing ? CURRENT_PASSWORD_MESSAGES.missing : undefined);
-    if (!missing) save.mutate(values);
+    if (!missing) save.mutate(withPassword ? { ...changes, current_password: currentPassword } : changes);
   };
   return (
     <form onSubmit={handleSubmit(submit)} noValidate aria-label="Profile">
@@ -224,7 +224,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
             />
           )}
         />
-        {!disabled && asksPassword(watch()) && (
+        {!disabled && asksPassword(changesOf(watch())) && (
           <CurrentPasswordInput
             value={currentPassword}
             onChange={(e) => setCurrentPassword(e.currentTarget.value)}

@@ -90,3 +90,18 @@ export function profileValuesOf(user: ProfileValues): ProfileValues {
     enabled_2fa: user.enabled_2fa,
   };
 }
+
+/**
+ * The fields of `values` the user changed from the form's starting values (`loaded`). A save sends only
+ * these: identity reads an absent field as unchanged, and a field sent back as it was loaded would count
+ * as a change had it been changed elsewhere since (a phone, an email).
+ */
+export function changedProfileFields(values: ProfileValues, loaded: ProfileValues): Partial<ProfileValues> {
+  const sent: ProfileValues = {
+    ...values,
+    email: values.email.trim(),
+    work_phone_extension: values.work_phone_extension.trim(),
+  };
+  const keys = Object.keys(sent) as (keyof ProfileValues)[];
+  return Object.fromEntries(keys.filter((key) => sent[key] !== loaded[key]).map((key) => [key, sent[key]]));
+}

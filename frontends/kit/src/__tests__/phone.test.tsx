@@ -2,7 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { PhoneInput } from '../inputs/PhoneInput.js';
-import { caretAfterDigits, formatPhone, isCompletePhone, PHONE_MASK, phoneDigits } from '../inputs/phone.js';
+import {
+  caretAfterDigits,
+  formatPhone,
+  isCompletePhone,
+  PHONE_MASK,
+  PHONE_MAX_LENGTH,
+  phoneDigits,
+} from '../inputs/phone.js';
 import { renderWithKit } from './render.js';
 
 function PhoneHarness({ seen }: { seen: string[] }) {
@@ -20,10 +27,15 @@ function PhoneHarness({ seen }: { seen: string[] }) {
 }
 
 describe('phone mask', () => {
-  it('keeps digits only, at most ten', () => {
+  it('keeps digits only, dropping a leading country code but never cutting to ten', () => {
     expect(phoneDigits('(415) 555-0100')).toBe('4155550100');
-    expect(phoneDigits('415.555.0100 ext 9')).toBe('4155550100');
     expect(phoneDigits('+1 415 555 0100')).toBe('4155550100');
+    expect(phoneDigits('1-415-555-0100')).toBe('4155550100');
+    // Too many digits stay too many, so the ten-digit rule refuses them.
+    expect(phoneDigits('415.555.0100 ext 9')).toBe('41555501009');
+    // A 1 that opens the mask is the area code, not a country code.
+    expect(phoneDigits('(123) 456-78909')).toBe('12345678909');
+    expect(isCompletePhone('(415) 555-0100 22')).toBe(false);
     expect(phoneDigits('abc')).toBe('');
   });
 
@@ -76,5 +88,38 @@ describe('phone mask', () => {
     expect(seen.at(-1)).toBe('416550100');
     expect(input.value).toBe('(416) 550-100');
     expect(input.selectionStart).toBe(8);
+  });
+
+  it('takes at most 14 characters and refuses a digit past ten instead of dropping the last one', () => {
+    const seen: string[] = [];
+    renderWithKit(<PhoneHarness seen={seen} />);
+    const input = screen.getByLabelText('Phone Number') as HTMLInputElement;
+    expect(input.maxLength).toBe(PHONE_MAX_LENGTH);
+    expect(PHONE_MAX_LENGTH).toBe(14);
+    fireEvent.change(input, { target: { value: '(415) 555-0100' } });
+    input.focus();
+    const before = seen.length;
+    // A 9 typed after '(415) 5': the number stays, not '(415) 595-5010'.
+    fireEvent.change(input, { target: { value: '(415) 5955-0100', selectionStart: 8, selectionEnd: 8 } });
+    expect(input.value).toBe('(415) 555-0100');
+    expect(input.selectionStart).toBe(7);
+    expect(seen).toHaveLength(before);
+    // Deleting still works.
+    fireEvent.change(input, { target: { value: '(415) 555-010', selectionStart: 13, selectionEnd: 13 } });
+    expect(seen.at(-1)).toBe('415555010');
+  });
+
+  it('takes a pasted number with its country code, and refuses a paste of too many digits', () => {
+    const seen: string[] = [];
+    renderWithKit(<PhoneHarness seen={seen} />);
+    const input = screen.getByLabelText('Phone Number') as HTMLInputElement;
+    input.focus();
+    fireEvent.paste(input, { clipboardData: { getData: () => '+1 (415) 555-0100' } });
+    expect(input.value).toBe('(415) 555-0100');
+    expect(seen.at(-1)).toBe('4155550100');
+    input.setSelectionRange(0, input.value.length);
+    fireEvent.paste(input, { clipboardData: { getData: () => '415 555 0100 22' } });
+    expect(input.value).toBe('(415) 555-0100');
+    expect(seen).toEqual(['4155550100']);
   });
 });

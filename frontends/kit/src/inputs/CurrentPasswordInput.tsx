@@ -1,4 +1,5 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
+import type { Ref } from 'react';
 import type { CurrentUser } from '../api/users.js';
 import { phoneDigits } from './phone.js';
 
@@ -29,7 +30,9 @@ export function changesHowAccountIsReached(
 }
 
 /** The password the user signs in with now, asked to confirm a change. */
-export function CurrentPasswordInput(props: Omit<PasswordInputProps, 'label' | 'autoComplete'>) {
+export function CurrentPasswordInput(
+  props: Omit<PasswordInputProps, 'label' | 'autoComplete'> & { ref?: Ref<HTMLInputElement> },
+) {
   return (
     <PasswordInput
       label="Current password"

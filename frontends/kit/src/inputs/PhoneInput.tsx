@@ -1,6 +1,6 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 import { forwardRef, useCallback, useLayoutEffect, useRef } from 'react';
-import { caretAfterDigits, formatPhone, PHONE_MASK, phoneDigits } from './phone.js';
+import { caretAfterDigits, formatPhone, PHONE_MASK, PHONE_MAX_LENGTH, phoneDigits } from './phone.js';
 
 export interface PhoneInputProps extends Omit<TextInputProps, 'value' | 'onChange' | 'defaultValue'> {
   /** Digits only, as stored. */
@@ -9,6 +9,7 @@ export interface PhoneInputProps extends Omit<TextInputProps, 'value' | 'onChang
 }
 
 const digitsIn = (text: string) => text.replace(/\D/g, '').length;
+const MAX_DIGITS = 10;
 
 /**
  * A phone field shown with the mask (___) ___-____ that hands back digits only (spec 1 s.5.3). The caret
@@ -16,7 +17,7 @@ const digitsIn = (text: string) => text.replace(/\D/g, '').length;
  * would otherwise land last, making another ten-digit number that passes every check.
  */
 export const PhoneInput = forwardRef<HTMLInputElement, PhoneInputProps>(function PhoneInput(
-  { value, onChange, placeholder = PHONE_MASK, ...rest },
+  { value, onChange, onPaste, placeholder = PHONE_MASK, ...rest },
   ref,
 ) {
   const input = useRef<HTMLInputElement | null>(null);
@@ -38,6 +39,30 @@ export const PhoneInput = forwardRef<HTMLInputElement, PhoneInputProps>(function
     el.setSelectionRange(at, at);
   });
   const formatted = formatPhone(value);
+  /**
+   * Takes the field's text after an edit, `caret` in it. An edit that would add digits past ten is
+   * refused: the field keeps its number and the caret where it was, rather than dropping a digit and
+   * showing another number that passes every check.
+   */
+  const enter = (el: HTMLInputElement, next: string, caret: number) => {
+    let digits = phoneDigits(next);
+    if (digits.length > MAX_DIGITS && digits.length > phoneDigits(value).length) {
+      if (el.value !== formatted) {
+        const at = Math.max(0, Math.min(caret - (next.length - formatted.length), formatted.length));
+        el.value = formatted;
+        el.setSelectionRange(at, at);
+      }
+      return;
+    }
+    let before = Math.min(digitsIn(next.slice(0, caret)), digits.length);
+    // Deleting a mask character ('-', ')' or a space) removes the digit before it.
+    if (next.length < formatted.length && digits === phoneDigits(value) && before > 0) {
+      digits = digits.slice(0, before - 1) + digits.slice(before);
+      before -= 1;
+    }
+    caretDigits.current = before;
+    onChange(digits);
+  };
   return (
     <TextInput
       ref={setRefs}
@@ -45,19 +70,22 @@ export const PhoneInput = forwardRef<HTMLInputElement, PhoneInputProps>(function
       inputMode="tel"
       autoComplete="tel-national"
       placeholder={placeholder}
+      maxLength={PHONE_MAX_LENGTH}
       value={formatted}
       onChange={(e) => {
-        const next = e.currentTarget.value;
-        const caret = e.currentTarget.selectionStart ?? next.length;
-        let digits = phoneDigits(next);
-        let before = Math.min(digitsIn(next.slice(0, caret)), digits.length);
-        // Deleting a mask character ('-', ')' or a space) removes the digit before it.
-        if (next.length < formatted.length && digits === phoneDigits(value) && before > 0) {
-          digits = digits.slice(0, before - 1) + digits.slice(before);
-          before -= 1;
-        }
-        caretDigits.current = before;
-        onChange(digits);
+        const el = e.currentTarget;
+        enter(el, el.value, el.selectionStart ?? el.value.length);
+      }}
+      onPaste={(e) => {
+        onPaste?.(e);
+        if (e.defaultPrevented) return;
+        // Taken here, not left to the browser: the field's maxLength would cut a pasted '+1 (415) 555-0100'.
+        e.preventDefault();
+        const el = e.currentTarget;
+        const pasted = e.clipboardData.getData('text');
+        const start = el.selectionStart ?? el.value.length;
+        const end = el.selectionEnd ?? start;
+        enter(el, el.value.slice(0, start) + pasted + el.value.slice(end), start + pasted.length);
       }}
       {...rest}
     />

@@ -1,10 +1,16 @@
 export const PHONE_MASK = '(___) ___-____';
 
-/** The digits of a phone entry, at most 10 (a leading US country code 1 is dropped from 11 digits). */
+/** The longest phone the field takes as typed: '(415) 555-0100' (spec 2 s.9). */
+export const PHONE_MAX_LENGTH = 14;
+
+/**
+ * The digits of a phone entry. A leading US country code is dropped from eleven digits when the text
+ * starts with it ('1 415...', '+1 (415)...'), not when it is the area code of the mask, '(1'. More digits
+ * are kept, not cut to ten: a longer entry is a wrong number, not another valid one.
+ */
 export function phoneDigits(input: string): string {
-  let digits = input.replace(/\D/g, '');
-  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
-  return digits.slice(0, 10);
+  const digits = input.replace(/\D/g, '');
+  return digits.length === 11 && /^\s*\+?1/.test(input) ? digits.slice(1) : digits;
 }
 
 /** Digits shown with the mask as far as they go: '4155' -> '(415) 5', ten digits -> '(415) 555-0100'. */
