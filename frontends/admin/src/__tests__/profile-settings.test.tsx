@@ -136,6 +136,22 @@ describe('advisor Profile Settings', () => {
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ email: 'fiona@new.test' });
   });
 
+  it('withdraws an email change waiting for confirmation by saving the address the account has', async () => {
+    const user = aUser({ pending_email: 'typo@new.test' });
+    const { calls } = renderSettings(user, (c) =>
+      c.method === 'PATCH'
+        ? { body: { user: { ...user, pending_email: '' }, email_confirmation_sent: false } }
+        : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    expect(section('settings-contact').getByText('Waiting for confirmation of typo@new.test')).toBeTruthy();
+    click('settings-contact', 'Cancel email change');
+    await waitFor(() =>
+      expect(section('settings-contact').queryByText(/Waiting for confirmation/)).toBeNull(),
+    );
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ email: user.email });
+  });
+
   it('shows Current password when identity asks for it, and reads the account again', async () => {
     // The section loaded a user who signs in with codes; they have since chosen a password elsewhere.
     let me = aUser({ preferred_sign_in_method: 'email' });

@@ -13,6 +13,7 @@ import {
   PASSWORD_HINT,
   Paper,
   PasswordInput,
+  PendingEmailNote,
   PhoneInput,
   passwordProblem,
   phoneDigits,
@@ -225,7 +226,15 @@ export function ContactSection({
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
               error={errors.email}
-              description={pending ? `Waiting for confirmation of ${pending}` : undefined}
+              description={
+                pending ? (
+                  <PendingEmailNote
+                    pending={pending}
+                    disabled={save.isPending}
+                    onWithdraw={() => save.mutate({ email: loaded.email })}
+                  />
+                ) : undefined
+              }
             />
             <PhoneInput label="Phone Number" value={phone} onChange={setPhone} error={errors.phone_number} />
           </SimpleGrid>

@@ -200,6 +200,23 @@ describe('client profile editor', () => {
     expect(screen.getByText('Choose a US time zone')).toBeTruthy();
   });
 
+  it('withdraws an email change waiting for confirmation by saving the address the account has', async () => {
+    const { calls } = renderArea(
+      <ClientProfileForm user={aUser({ pending_email: 'typo@client.test' })} />,
+      (c) => (c.method === 'PATCH' ? { body: { user: aUser(), email_confirmation_sent: false } } : undefined),
+    );
+    expect(screen.getByText('Waiting for confirmation of typo@client.test')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel email change' }));
+    await waitFor(() => expect(screen.queryByText(/Waiting for confirmation/)).toBeNull());
+    expect(patchOf(calls)?.body).toEqual({ email: 'alice@client.test' });
+  });
+
+  it('offers no withdrawal in an advisor preview', () => {
+    renderArea(<ClientProfileForm user={aUser({ pending_email: 'typo@client.test' })} preview />, () => ok());
+    expect(screen.getByText('Waiting for confirmation of typo@client.test')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel email change' })).toBeNull();
+  });
+
   it('explains the email confirmation after an email change', async () => {
     renderArea(<ClientProfileForm user={aUser()} />, (c) =>
       c.method === 'PATCH'

@@ -10,6 +10,7 @@ import {
   errorMessage,
   Group,
   isApiError,
+  PendingEmailNote,
   PhoneInput,
   type ProfileChanges,
   type ProfileUpdate,
@@ -136,7 +137,15 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
           autoComplete="email"
           disabled={disabled}
           error={formState.errors.email?.message}
-          description={pending ? `Waiting for confirmation of ${pending}` : undefined}
+          description={
+            pending ? (
+              <PendingEmailNote
+                pending={pending}
+                disabled={save.isPending}
+                onWithdraw={disabled ? undefined : () => save.mutate({ email: loaded.email })}
+              />
+            ) : undefined
+          }
           {...register('email')}
         />
         <Controller
