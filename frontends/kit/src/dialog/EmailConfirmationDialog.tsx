@@ -1,4 +1,5 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { Dialog } from './Dialog.js';
 
 /**
@@ -15,6 +16,10 @@ export function EmailConfirmationDialog({
   currentEmail?: string;
   onClose: () => void;
 }) {
+  // The address stays in the text while the dialog fades out after `to` is cleared (it read 'sent a
+  // confirmation link to .' for the length of the close animation).
+  const [shownTo, setShownTo] = useState(to);
+  if (to !== null && to !== shownTo) setShownTo(to);
   return (
     <Dialog
       opened={to !== null}
@@ -24,8 +29,8 @@ export function EmailConfirmationDialog({
     >
       <Stack>
         <Text>
-          We sent a confirmation link to {to}. Your new email must be confirmed before it is used, and your
-          login method will be updated to the new email once you open the link.
+          We sent a confirmation link to {shownTo}. Your new email must be confirmed before it is used, and
+          your login method will be updated to the new email once you open the link.
         </Text>
         {currentEmail ? (
           <Text size="sm" c="dimmed">
