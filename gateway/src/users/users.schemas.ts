@@ -36,6 +36,8 @@ export const updateProfileBody = z.object({
   // Checked by identity when a user who signs in with a password changes their own email or phone, or
   // turns two-factor off.
   current_password: z.string({ error: 'Must be text' }).max(1_024).optional(),
+  // The user's own email change waiting for confirmation is withdrawn (identity retires its link).
+  cancel_email_change: optionalBool(),
 });
 
 /** PATCH /out_of_office/:userId (spec 1 section 7.2): an advisor's out of office and the message clients see. */

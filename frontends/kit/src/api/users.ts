@@ -70,6 +70,8 @@ export type ProfileChanges = Partial<
 > & {
   /** Asked of a user who signs in with a password when their own email or phone changes or two-factor goes off. */
   current_password?: string;
+  /** Withdraws the user's own email change waiting for confirmation. */
+  cancel_email_change?: boolean;
 };
 
 export type EntityChanges = Partial<

@@ -731,6 +731,30 @@ describe('identity sign-in over NATS', () => {
       });
     });
 
+    it('a code texted to a phone replaced by a change of sign-in method no longer signs in', async () => {
+      const user = who('nogroup');
+      const me = h.actorOf(firm, 'nogroup');
+      const before = `415555${String(Date.now()).slice(-4)}`;
+      await h.bus.request(
+        Identity.updateProfile,
+        { id: user.id, phoneNumber: before, currentPassword: TEST_PASSWORD },
+        { actor: me },
+      );
+      await h.bus.request(Identity.sendSmsCode, { uid: user.uid });
+      const texted = await h.lastCodeTo(before);
+      expect(texted).toMatch(/^\d{6}$/);
+      await h.bus.request(
+        Identity.setSignInMethod,
+        { method: 'sms', phoneNumber: '2125550188', currentPassword: TEST_PASSWORD },
+        { actor: me },
+      );
+      await expect(h.bus.request(Identity.verifyCode, { uid: user.uid, code: texted })).rejects.toMatchObject(
+        {
+          status: 401,
+        },
+      );
+    });
+
     it('a code emailed to a replaced address, or texted to a replaced phone, no longer signs in', async () => {
       const admin = who('admin');
       await h.bus.request(Identity.sendEmailCode, { uid: admin.uid });

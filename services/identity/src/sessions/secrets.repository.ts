@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { acrossFirms, readAcrossFirms, type Tx } from '@portico/platform';
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
@@ -58,17 +59,24 @@ export type SecretRow = typeof oneTimeSecrets.$inferSelect;
 export class SecretsRepository {
   constructor(@Inject(DB) private readonly db: IdentityDb) {}
 
+  /** A secret and the id its row will have, made before it is stored (to be sent first). */
+  prepare(purpose: SecretPurpose): { id: string; secret: string } {
+    return { id: randomUUID(), secret: purpose.endsWith('_code') ? randomCode() : randomToken() };
+  }
+
   /**
    * Issues a secret (a six-digit code for *_code purposes, else a random token) and returns it in clear
    * once. In `within`, the caller's transaction, when the secret stands or falls with the caller's change.
+   * `prepared`: the secret and row id made by `prepare`, already sent.
    */
   async issue(
     user: { id: string; firmId: string },
     purpose: SecretPurpose,
     data: Record<string, string> = {},
     within?: Tx<IdentitySchema>,
+    prepared?: { id: string; secret: string },
   ): Promise<{ secret: string; row: SecretRow }> {
-    const secret = purpose.endsWith('_code') ? randomCode() : randomToken();
+    const { id, secret } = prepared ?? this.prepare(purpose);
     const ttl = SECRET_TTL_SECONDS[purpose];
     const write = async (tx: Tx<IdentitySchema>) => {
       if (purpose.endsWith('_code')) {
@@ -87,6 +95,7 @@ export class SecretsRepository {
       return tx
         .insert(oneTimeSecrets)
         .values({
+          id,
           firmId: user.firmId,
           userId: user.id,
           purpose,

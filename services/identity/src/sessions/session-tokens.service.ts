@@ -17,7 +17,7 @@ import type { KeyRing } from '../keys/signing-keys.js';
 import { Messages } from '../messages.js';
 import { type IdentitySchema, refreshTokens, type UserRow, users } from '../schema.js';
 import { CONFIG, DB, type IdentityDb, KEYS } from '../tokens.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { lockUser, UsersRepository } from '../users/users.repository.js';
 import { SecretPurpose, SecretsRepository } from './secrets.repository.js';
 
 export interface SessionTokens {
@@ -41,13 +41,6 @@ export function actorOf(user: UserRow, sessionId?: string): Actor {
     ...(sessionId ? { session_id: sessionId } : {}),
   };
 }
-
-/**
- * Locks the user's row for the rest of the transaction: a refresh and a sign-out-everywhere of the same
- * user take turns, so a revocation never misses a refresh token written meanwhile.
- */
-const lockUser = (tx: Tx<IdentitySchema>, userId: string) =>
-  tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
 
 /** Revokes the live refresh tokens `which` selects; answers whose they were and their sessions. */
 const revokeLive = (tx: Tx<IdentitySchema>, which: SQL | undefined) =>
@@ -109,7 +102,19 @@ export class SessionTokensService {
    * account's (a password change or reset holds the row too, and retires the grants issued before it).
    */
   async grant(user: UserRow, provenWith?: { passwordHash: string }): Promise<string> {
-    if (!provenWith) return (await this.secrets.issue(user, SecretPurpose.authGrant)).secret;
+    return this.issueProven(user, SecretPurpose.authGrant, provenWith);
+  }
+
+  /**
+   * Issues a secret a sign-in step yields (a grant, a two-factor challenge); with `provenWith`, only
+   * while the password the step compared is still the account's, holding the user's row as a reset does.
+   */
+  async issueProven(
+    user: UserRow,
+    purpose: SecretPurpose,
+    provenWith?: { passwordHash: string },
+  ): Promise<string> {
+    if (!provenWith) return (await this.secrets.issue(user, purpose)).secret;
     const { secret } = await acrossFirms(this.db, async (tx) => {
       const [current] = await tx
         .select({ passwordHash: users.passwordHash })
@@ -118,16 +123,25 @@ export class SessionTokensService {
         .for('update');
       if (current?.passwordHash !== provenWith.passwordHash)
         throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
-      return this.secrets.issue(user, SecretPurpose.authGrant, {}, tx);
+      return this.secrets.issue(user, purpose, {}, tx);
     });
     return secret;
   }
 
   async exchange(authToken: string, client: { userAgent: string; ip: string }): Promise<SessionTokens> {
     const { row } = await this.secrets.findToken(authToken, [SecretPurpose.authGrant]);
-    if (!row || !(await this.secrets.consume(row.id))) throw sessionExpired();
+    if (!row) throw sessionExpired();
     const user = await this.activeUser(row.userId);
-    return this.issue(user, randomUUID(), client);
+    const familyId = randomUUID();
+    // The grant used up and the session written in one transaction holding the user's row, in turn with
+    // a password reset (which retires grants and ends sessions holding it): no session is written after
+    // the reset from a grant issued before it.
+    const refreshToken = await acrossFirms(this.db, async (tx) => {
+      await lockUser(tx, user.id);
+      if (!(await this.secrets.consume(row.id, tx))) throw sessionExpired();
+      return this.insertRefreshToken(tx, user, familyId, client);
+    });
+    return this.tokensFor(user, familyId, refreshToken);
   }
 
   async refresh(refreshToken: string): Promise<SessionTokens> {
@@ -246,17 +260,6 @@ export class SessionTokensService {
     const user = await this.users.findLiveById(userId);
     if (!user?.paying) throw sessionExpired();
     return user;
-  }
-
-  private async issue(
-    user: UserRow,
-    familyId: string,
-    client: { userAgent: string; ip: string },
-  ): Promise<SessionTokens> {
-    const refreshToken = await acrossFirms(this.db, (tx) =>
-      this.insertRefreshToken(tx, user, familyId, client),
-    );
-    return this.tokensFor(user, familyId, refreshToken);
   }
 
   /** A new refresh token of the session, stored by its hash; the token itself is answered once. */

@@ -20,7 +20,7 @@ import {
   validatePassword,
   validatePhone,
 } from '../users/profile.rules.js';
-import { type UserChanges, UsersRepository } from '../users/users.repository.js';
+import { lockUser, type UserChanges, UsersRepository } from '../users/users.repository.js';
 import { OutboundMessages } from './outbound.js';
 import { PasswordCheck } from './password-check.js';
 import { Limits, RateLimiter } from './rate-limiter.js';
@@ -93,10 +93,12 @@ export class SignInService {
     this.assertCanSignIn(user);
     if (!(await this.passwords.matches(user, user.passwordHash, password)))
       throw new AppError('unauthorized', 'invalid_password', Messages.invalidPassword);
-    if (await this.twoFactorRequired(user)) return this.startTwoFactor(user);
-    // The grant is issued only if the password compared is still the account's: a reset that committed
-    // during the comparison has retired every grant before it, and must not be followed by one.
-    return this.completed(user, { passwordHash: user.passwordHash });
+    // What the password opens (a grant, or the two-factor challenge) is issued only if the password
+    // compared is still the account's: a reset that committed during the comparison has retired every
+    // grant and challenge before it, and must not be followed by one.
+    const provenWith = { passwordHash: user.passwordHash };
+    if (await this.twoFactorRequired(user)) return this.startTwoFactor(user, provenWith);
+    return this.completed(user, provenWith);
   }
 
   async sendEmailCode(input: { uid: string; email: string }) {
@@ -392,21 +394,25 @@ export class SignInService {
     options: { grantId?: string; credentialsChanged: boolean; keepSession?: string },
   ): Promise<UserRow> {
     return inFirm(this.db, firmScope(user.firmId), async (tx) => {
+      await lockUser(tx, user.id);
       if (options.grantId && !(await this.secrets.consume(options.grantId, tx))) throw err.linkExpired();
       const updated = await this.users.update(firmScope(user.firmId), user.id, changes, tx);
       if (options.credentialsChanged) {
         await this.secrets.retire(user.id, SIGN_IN_SECRETS, tx);
         await this.tokens.endOtherSessions(user, options.keepSession, 'password_changed', tx);
+      } else if (changes.phoneNumber !== undefined && changes.phoneNumber !== user.phoneNumber) {
+        // A code texted to the number replaced no longer signs in.
+        await this.secrets.retire(user.id, [SecretPurpose.signInCode], tx);
       }
       return updated;
     });
   }
 
-  private async startTwoFactor(user: UserRow): Promise<SignInStep> {
+  private async startTwoFactor(user: UserRow, provenWith?: { passwordHash: string }): Promise<SignInStep> {
     // Each new code comes with five attempts: as many codes as the other sends allow, not one per
     // correct password (which let a holder of the password guess a hundred codes a minute).
     await this.throttle(`code:${user.id}`, Limits.codeSends);
-    const { secret } = await this.secrets.issue(user, SecretPurpose.twoFactorChallenge);
+    const secret = await this.tokens.issueProven(user, SecretPurpose.twoFactorChallenge, provenWith);
     await this.sendTwoFactorCode(user);
     return {
       twoFactorRequired: true,
@@ -435,19 +441,19 @@ export class SignInService {
   }
 
   /**
-   * Issues a code and hands it to notifications in one transaction: a new code retires the one before,
-   * so a send that fails rolls the new code back and the code the user already has goes on working.
+   * Hands a new code to notifications, then stores it (retiring the one before): a send that fails
+   * stores nothing, so the code the user already has goes on working, and no transaction or lock waits
+   * on notifications meanwhile. The code's row id, chosen first, is the message's idempotency key.
    */
   private async issueCodeAndSend(
     user: UserRow,
     purpose: SecretPurpose,
     data: Record<string, string>,
-    send: (secret: string, issued: SecretRow) => Promise<void>,
+    send: (secret: string, issued: { id: string }) => Promise<void>,
   ) {
-    await inFirm(this.db, firmScope(user.firmId), async (tx) => {
-      const { secret, row } = await this.secrets.issue(user, purpose, data, tx);
-      await send(secret, row);
-    });
+    const prepared = this.secrets.prepare(purpose);
+    await send(prepared.secret, prepared);
+    await this.secrets.issue(user, purpose, data, undefined, prepared);
   }
 
   private async challengeOf(challengeToken: string) {

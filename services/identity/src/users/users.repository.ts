@@ -16,6 +16,15 @@ import { DB, type IdentityDb } from '../tokens.js';
 
 export type UserChanges = Partial<Omit<typeof users.$inferInsert, 'id' | 'firmId' | 'uid'>>;
 
+/**
+ * Locks the user's row for the rest of the transaction. Every transaction that changes more than one
+ * row about a user's sign-in (the user's row, their secrets, their refresh tokens) takes this lock first,
+ * so they take turns in one order and never deadlock: a refresh and a revocation, a reset and an email
+ * confirmation, a grant and a password change.
+ */
+export const lockUser = (tx: Tx<IdentitySchema>, userId: string) =>
+  tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
+
 @Injectable()
 export class UsersRepository {
   // Every signed-in request reads its user: prepared once per connection, sent with its scope.

@@ -35,7 +35,7 @@ import {
   validateOptionalPhone,
 } from './profile.rules.js';
 import { toUserMessage } from './user.mapper.js';
-import { type UserChanges, UsersRepository } from './users.repository.js';
+import { lockUser, type UserChanges, UsersRepository } from './users.repository.js';
 
 /** The longest name and out-of-office message kept (the gateway refuses longer ones first). */
 const NAME_MAX = 100;
@@ -161,14 +161,12 @@ export class UsersService {
       const { changes, fields, newEmail } = this.profileChanges(current, request, forced, emailTaken);
       const problems = Object.values(fields);
       if (problems.length) throw badRequest(problems[0] as string, fields);
-      // The user saving the address they have while a change waits for confirmation withdraws it (a
-      // mistyped address, say), and its link stops working: otherwise only another address replaced it,
-      // and whoever held the mistyped one could still take the account's sign-in email.
+      // The user withdraws their change waiting for confirmation (a mistyped address, say), and its link
+      // stops working: otherwise only another address replaced it, and whoever held the mistyped one could
+      // still take the account's sign-in email. Asked for explicitly: a save that sends the address the
+      // account has (the spec's form sends every field) leaves the change waiting.
       const withdrawsPending =
-        actor.user_id === user.id &&
-        !newEmail &&
-        !!current.pendingEmail &&
-        askedEmail === current.email.toLowerCase();
+        actor.user_id === user.id && !newEmail && !!request.cancelEmailChange && !!current.pendingEmail;
       const pendingEmail = newEmail
         ? { pendingEmail: newEmail }
         : withdrawsPending
@@ -212,6 +210,7 @@ export class UsersService {
     if (await this.users.emailTaken(newEmail, row.userId)) throw emailExists();
     const scope = firmScope(row.firmId);
     const updated = await inFirm(this.db, scope, async (tx) => {
+      await lockUser(tx, row.userId);
       // Used up with the change, not before it: a change that fails leaves the link to follow again.
       if (!(await this.secrets.consume(row.id, tx)))
         throw new AppError('gone', 'link_expired', Messages.linkExpired);
