@@ -626,4 +626,22 @@ describe('the drop link settings page', () => {
     expect(screen.queryByRole('table', { name: 'Received files' })).toBeNull();
     expect(gw.calls.some((c) => c.path === '/integrations/drop_offs')).toBe(false);
   });
+
+  it('says the drop link is off when documents refuses its calls for that reason', async () => {
+    const gw = settings({}, {}, (call) =>
+      call.path === '/integrations/drop_link'
+        ? {
+            status: 403,
+            body: {
+              error: 'This drop link is not available',
+              message: 'This drop link is not available',
+              code: 'drop_link_disabled',
+            },
+          }
+        : undefined,
+    );
+    expect(await screen.findByText(DROP_LINK_MESSAGES.off)).toBeTruthy();
+    expect(screen.queryByText('This drop link is not available')).toBeNull();
+    expect(gw.calls.some((c) => c.path === '/integrations/drop_offs')).toBe(false);
+  });
 });

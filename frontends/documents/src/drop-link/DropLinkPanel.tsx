@@ -79,6 +79,10 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
     }
   };
 
+  // Documents refuses the drop link's calls while the firm has it switched off (403 drop_link_disabled).
+  const switchedOff =
+    (link.isError && isApiError(link.error) && link.error.code === 'drop_link_disabled') ||
+    link.data?.enabled === false;
   let body: ReactNode;
   if (link.isPending) {
     body = (
@@ -86,14 +90,14 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
         <Loader aria-label="Loading" />
       </Center>
     );
+  } else if (switchedOff) {
+    body = <Text>{DROP_LINK_MESSAGES.off}</Text>;
   } else if (link.isError) {
     body = (
       <Text c="red">
         {isApiError(link.error) && link.error.status < 500 ? link.error.message : 'Something went wrong'}
       </Text>
     );
-  } else if (!link.data.enabled) {
-    body = <Text>{DROP_LINK_MESSAGES.off}</Text>;
   } else {
     body = (
       <Stack gap="md">
