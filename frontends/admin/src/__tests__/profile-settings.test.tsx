@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { CURRENT_PASSWORD_MESSAGES, EMAIL_CONFIRMED, useCurrentUser } from '@portico/kit';
+import {
+  CURRENT_PASSWORD_MESSAGES,
+  EMAIL_CHANGE_CANCELLED,
+  EMAIL_CONFIRMED,
+  useCurrentUser,
+} from '@portico/kit';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import ProfileSettingsRoute from '../profile-settings/ProfileSettingsRoute.js';
@@ -108,7 +113,40 @@ describe('advisor Profile Settings', () => {
     fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(415) 555-0101' } });
     expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
     click('settings-contact', 'Save Contact');
-    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({}));
+    expect(await screen.findByText(SETTINGS_MESSAGES.noChanges)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('sends no name when none was changed, and says so', async () => {
+    const { calls } = renderSettings();
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-name', 'Preferred Name'), { target: { value: 'Fi' } });
+    fireEvent.change(field('settings-name', 'Preferred Name'), { target: { value: '' } });
+    click('settings-name', 'Save Name');
+    expect(await screen.findByText(SETTINGS_MESSAGES.noChanges)).toBeTruthy();
+    expect(screen.queryByText(SETTINGS_MESSAGES.saved)).toBeNull();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('judges only a changed phone: one stored before the area-code rule does not block the email', async () => {
+    const { calls } = renderSettings(
+      aUser({ preferred_sign_in_method: 'email', phone_number: '0155550100' }),
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Email'), { target: { value: 'fiona@new.test' } });
+    click('settings-contact', 'Save Contact');
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ email: 'fiona@new.test' }),
+    );
+  });
+
+  it('refuses a phone whose area code starts with 0 or 1', async () => {
+    const { calls } = renderSettings(aUser({ preferred_sign_in_method: 'email' }));
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(015) 555-0100' } });
+    click('settings-contact', 'Save Contact');
+    expect(await section('settings-contact').findByText(SETTINGS_MESSAGES.areaCode)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
   it('asks no password while the contact is unchanged, nor of a user who signs in with codes', async () => {
@@ -136,7 +174,7 @@ describe('advisor Profile Settings', () => {
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ email: 'fiona@new.test' });
   });
 
-  it('withdraws an email change waiting for confirmation by saving the address the account has', async () => {
+  it('withdraws an email change waiting for confirmation on its own, keeping the other edits', async () => {
     const user = aUser({ pending_email: 'typo@new.test' });
     const { calls } = renderSettings(user, (c) =>
       c.method === 'PATCH'
@@ -144,12 +182,25 @@ describe('advisor Profile Settings', () => {
         : undefined,
     );
     await screen.findByTestId('profile-settings');
-    expect(section('settings-contact').getByText('Waiting for confirmation of typo@new.test')).toBeTruthy();
-    click('settings-contact', 'Cancel email change');
+    const email = field('settings-contact', 'Email');
+    const description = document.getElementById(email.getAttribute('aria-describedby') ?? '');
+    expect(description?.textContent).toBe('Waiting for confirmation of typo@new.test');
+    const cancel = section('settings-contact').getByRole('button', { name: 'Cancel email change' });
+    expect(description?.contains(cancel)).toBe(false);
+    fireEvent.change(email, { target: { value: 'fiona@half-typed' } });
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '6465550177' } });
+    cancel.focus();
+    fireEvent.click(cancel);
+    expect(await screen.findByText(EMAIL_CHANGE_CANCELLED)).toBeTruthy();
     await waitFor(() =>
       expect(section('settings-contact').queryByText(/Waiting for confirmation/)).toBeNull(),
     );
-    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ email: user.email });
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { cancel_email_change: true },
+    ]);
+    expect(field('settings-contact', 'Email').value).toBe('fiona@half-typed');
+    expect(field('settings-contact', 'Phone Number').value).toBe('(646) 555-0177');
+    expect(document.activeElement).toBe(field('settings-contact', 'Email'));
   });
 
   it('shows Current password when identity asks for it, and reads the account again', async () => {
@@ -314,7 +365,8 @@ describe('advisor Profile Settings', () => {
     click('settings-sign-in-method', 'Save Sign-in Method');
     await waitFor(() => expect(field('settings-contact', 'Phone Number').value).toBe('(646) 555-0177'));
     click('settings-contact', 'Save Contact');
-    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({}));
+    expect(await screen.findByText(SETTINGS_MESSAGES.noChanges)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
   it('keeps focus on Save Sign-in Method once the saved method reaches the page', async () => {

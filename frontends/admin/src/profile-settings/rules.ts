@@ -1,13 +1,15 @@
 /** The rules of Advisor Profile Settings, with the messages identity answers for the same checks. */
-import { PASSWORD_MESSAGES, phoneDigits } from '@portico/kit';
+import { PASSWORD_MESSAGES, PHONE_MESSAGES, phoneProblem } from '@portico/kit';
 
 export const SETTINGS_MESSAGES = {
   saved: 'Profile updated successfully',
+  noChanges: 'No changes to save',
   signInMethodSaved: 'Updated successfully',
   nameRequired: 'First and last name are required',
   emailRequired: 'Email is required',
   invalidEmail: 'Invalid email address',
-  phoneDigits: 'Phone number must be 10 digits',
+  phoneDigits: PHONE_MESSAGES.digits,
+  areaCode: PHONE_MESSAGES.areaCode,
   phoneRequired: 'Phone is required',
   outOfOfficeMessageRequired: 'Please enter the message clients see while you are out of office',
   twoFactorForced: 'Your firm requires two-factor authentication.',
@@ -23,11 +25,8 @@ export function validateEmail(email: string): string | undefined {
   return undefined;
 }
 
-/** An optional phone: empty, or ten digits. */
-export function validateOptionalPhone(phone: string): string | undefined {
-  const digits = phoneDigits(phone);
-  return digits && digits.length !== 10 ? SETTINGS_MESSAGES.phoneDigits : undefined;
-}
+/** An optional phone: empty, or ten digits with a US area code (never starting with 0 or 1). */
+export const validateOptionalPhone = (phone: string): string | undefined => phoneProblem(phone);
 
 export type SignInMethod = 'password' | 'sms' | 'email';
 

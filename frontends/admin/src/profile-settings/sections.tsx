@@ -13,9 +13,9 @@ import {
   PASSWORD_HINT,
   Paper,
   PasswordInput,
-  PendingEmailNote,
   PhoneInput,
   passwordProblem,
+  pendingEmailProps,
   phoneDigits,
   Radio,
   SimpleGrid,
@@ -27,6 +27,7 @@ import {
   Title,
   toast,
   useApi,
+  useCancelEmailChange,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
@@ -115,9 +116,12 @@ export function NameSection({ user }: { user: CurrentUser }) {
         noValidate
         onSubmit={handleSubmit((v) => {
           const keys = Object.keys(loaded) as (keyof NameValues)[];
-          save.mutate(
-            Object.fromEntries(keys.filter((k) => v[k].trim() !== loaded[k]).map((k) => [k, v[k].trim()])),
-          );
+          const changed = keys.filter((k) => v[k].trim() !== loaded[k]);
+          if (!changed.length) {
+            toast.info(SETTINGS_MESSAGES.noChanges);
+            return;
+          }
+          save.mutate(Object.fromEntries(changed.map((k) => [k, v[k].trim()])));
         })}
       >
         <Stack gap="sm">
@@ -175,6 +179,10 @@ export function ContactSection({
   const [errors, setErrors] = useState<{ email?: string; phone_number?: string; current_password?: string }>(
     {},
   );
+  // The address waiting for confirmation as this section's last save or withdrawal answered it, while
+  // `user` is the one it answered about (a newer read of the account says it from then on).
+  const [answered, setAnswered] = useState<{ about: CurrentUser; pending: string } | null>(null);
+  const pending = answered?.about === user ? answered.pending : user.pending_email;
   // Only what was changed here is sent: identity reads an absent field as unchanged.
   const changes = {
     ...(email.trim() !== loaded.email ? { email: email.trim() } : {}),
@@ -186,6 +194,7 @@ export function ContactSection({
   const save = useProfileSave(user.id, {
     onSaved: (r) => {
       if (r.user) {
+        setAnswered({ about: user, pending: r.user.pending_email });
         setEmail(r.user.email);
         setPhone(phoneDigits(r.user.phone_number));
       }
@@ -203,16 +212,27 @@ export function ContactSection({
   });
   const saveButton = useRef<HTMLButtonElement>(null);
   useFocusAfterSave(save.isPending, saveButton);
-  const pending = save.data?.user?.pending_email ?? user.pending_email;
+  const emailInput = useRef<HTMLInputElement>(null);
+  // Only the note changes: Email and Phone keep what the user typed. The note and its button go, so
+  // focus moves to the field the change was about.
+  const cancelEmailChange = useCancelEmailChange(user.id, (answer) => {
+    setAnswered({ about: user, pending: answer?.pending_email ?? '' });
+    emailInput.current?.focus();
+  });
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const problems = {
       email: validateEmail(email),
-      phone_number: validateOptionalPhone(phone),
+      // A phone left as saved is not judged again (identity took it, perhaps before the area-code rule).
+      phone_number: phone === loaded.phone ? undefined : validateOptionalPhone(phone),
       current_password: asksPassword && !currentPassword ? CURRENT_PASSWORD_MESSAGES.missing : undefined,
     };
     setErrors(problems);
     if (Object.values(problems).some(Boolean)) return;
+    if (!Object.keys(changes).length) {
+      toast.info(SETTINGS_MESSAGES.noChanges);
+      return;
+    }
     save.mutate(asksPassword ? { ...changes, current_password: currentPassword } : changes);
   };
   return (
@@ -221,20 +241,17 @@ export function ContactSection({
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
+              ref={emailInput}
               label="Email"
               type="email"
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
               error={errors.email}
-              description={
-                pending ? (
-                  <PendingEmailNote
-                    pending={pending}
-                    disabled={save.isPending}
-                    onWithdraw={() => save.mutate({ email: loaded.email })}
-                  />
-                ) : undefined
-              }
+              {...pendingEmailProps({
+                pending,
+                onWithdraw: () => cancelEmailChange.mutate(),
+                withdrawing: cancelEmailChange.isPending || save.isPending,
+              })}
             />
             <PhoneInput label="Phone Number" value={phone} onChange={setPhone} error={errors.phone_number} />
           </SimpleGrid>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CURRENT_PASSWORD_MESSAGES, EMAIL_CONFIRMED } from '@portico/kit';
+import { CURRENT_PASSWORD_MESSAGES, EMAIL_CHANGE_CANCELLED, EMAIL_CONFIRMED } from '@portico/kit';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { ClientProfileForm } from '../profile/ClientProfileForm.js';
@@ -45,6 +45,16 @@ describe('profile rules', () => {
     expect(validateProfile({ ...valid, phone_number: '41555' }).phone_number).toBe(
       'Phone number must be 10 digits',
     );
+    // No US area code starts with 0 or 1.
+    expect(validateProfile({ ...valid, work_phone_number: '0155550100' }).work_phone_number).toBe(
+      PROFILE_MESSAGES.areaCode,
+    );
+    expect(validateProfile({ ...valid, phone_number: '1155550100' }).phone_number).toBe(
+      PROFILE_MESSAGES.areaCode,
+    );
+    // A phone left as loaded is not judged again: identity took it, perhaps before this rule.
+    const stored = { ...valid, phone_number: '(015) 555-0100' };
+    expect(validateProfile({ ...stored, time_zone: 'Guam' }, stored)).toEqual({});
     expect(validateProfile({ ...valid, work_phone_extension: '12a' }).work_phone_extension).toBe(
       'Extension must be up to 6 digits',
     );
@@ -200,19 +210,52 @@ describe('client profile editor', () => {
     expect(screen.getByText('Choose a US time zone')).toBeTruthy();
   });
 
-  it('withdraws an email change waiting for confirmation by saving the address the account has', async () => {
+  it('withdraws an email change waiting for confirmation on its own, keeping the other edits', async () => {
     const { calls } = renderArea(
       <ClientProfileForm user={aUser({ pending_email: 'typo@client.test' })} />,
       (c) => (c.method === 'PATCH' ? { body: { user: aUser(), email_confirmation_sent: false } } : undefined),
     );
-    expect(screen.getByText('Waiting for confirmation of typo@client.test')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel email change' }));
-    await waitFor(() => expect(screen.queryByText(/Waiting for confirmation/)).toBeNull());
-    expect(patchOf(calls)?.body).toEqual({ email: 'alice@client.test' });
+    // The field is described by the address waiting only; the link is beside it, not read as the field's.
+    const email = input('Primary Contact Email');
+    const description = document.getElementById(email.getAttribute('aria-describedby') ?? '');
+    expect(description?.textContent).toBe('Waiting for confirmation of typo@client.test');
+    const cancel = screen.getByRole('button', { name: 'Cancel email change' });
+    expect(description?.contains(cancel)).toBe(false);
+    fireEvent.change(input('Work Phone Extension'), { target: { value: '12' } });
+    fireEvent.change(input('Phone Number'), { target: { value: '5105550123' } });
+    cancel.focus();
+    fireEvent.click(cancel);
+    expect(await screen.findByText(EMAIL_CHANGE_CANCELLED)).toBeTruthy();
+    expect(screen.queryByText(/Waiting for confirmation/)).toBeNull();
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { cancel_email_change: true },
+    ]);
+    expect(input('Work Phone Extension').value).toBe('12');
+    expect(input('Phone Number').value).toBe('(510) 555-0123');
+    expect(document.activeElement).toBe(input('Primary Contact Email'));
   });
 
-  it('offers no withdrawal in an advisor preview', () => {
-    renderArea(<ClientProfileForm user={aUser({ pending_email: 'typo@client.test' })} preview />, () => ok());
+  it('sends nothing when nothing was changed, and says so', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser()} />, () => ok());
+    fireEvent.change(input('Work Phone Extension'), { target: { value: '12' } });
+    fireEvent.change(input('Work Phone Extension'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    expect(await screen.findByText(PROFILE_MESSAGES.noChanges)).toBeTruthy();
+    expect(screen.queryByText(PROFILE_MESSAGES.saved)).toBeNull();
+    expect(patchOf(calls)).toBeUndefined();
+  });
+
+  it('offers no withdrawal in an advisor preview, nor to a read-only account', () => {
+    const { unmount } = renderArea(
+      <ClientProfileForm user={aUser({ pending_email: 'typo@client.test' })} preview />,
+      () => ok(),
+    );
+    expect(screen.getByText('Waiting for confirmation of typo@client.test')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel email change' })).toBeNull();
+    unmount();
+    renderArea(<ClientProfileForm user={aUser({ pending_email: 'typo@client.test' })} readOnly />, () =>
+      ok(),
+    );
     expect(screen.getByText('Waiting for confirmation of typo@client.test')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Cancel email change' })).toBeNull();
   });
@@ -256,9 +299,10 @@ describe('client profile editor', () => {
     expect(toggle.checked).toBe(true);
     expect(screen.getByText(PROFILE_MESSAGES.twoFactorForced)).toBeTruthy();
     expect(input('Primary Contact Email').disabled).toBe(false);
+    fireEvent.change(input('Work Phone Extension'), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
     await screen.findByText(PROFILE_MESSAGES.saved);
-    expect(patchOf(calls)?.body).not.toHaveProperty('enabled_2fa');
+    expect(patchOf(calls)?.body).toEqual({ work_phone_extension: '12' });
   });
 
   it('lets the user turn two-factor on when the firm does not force it', async () => {

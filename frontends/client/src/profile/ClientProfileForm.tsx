@@ -10,10 +10,10 @@ import {
   errorMessage,
   Group,
   isApiError,
-  PendingEmailNote,
   PhoneInput,
   type ProfileChanges,
   type ProfileUpdate,
+  pendingEmailProps,
   Select,
   SimpleGrid,
   Stack,
@@ -21,6 +21,7 @@ import {
   TextInput,
   toast,
   useApi,
+  useCancelEmailChange,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -45,8 +46,8 @@ const FIELDS: (keyof ProfileValues)[] = [
   'enabled_2fa',
 ];
 
-const resolver: Resolver<ProfileValues> = async (values) => {
-  const problems = validateProfile(values);
+const resolver: Resolver<ProfileValues, ProfileValues> = async (values, loaded) => {
+  const problems = validateProfile(values, loaded);
   const keys = Object.keys(problems) as (keyof ProfileValues)[];
   if (!keys.length) return { values, errors: {} };
   const errors: FieldErrors<ProfileValues> = {};
@@ -70,18 +71,27 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
   const api = useApi();
   const queryClient = useQueryClient();
   const [confirmationTo, setConfirmationTo] = useState<string | null>(null);
-  const { control, register, handleSubmit, formState, reset, setError, watch } = useForm<ProfileValues>({
-    defaultValues: profileValuesOf(user),
-    resolver,
-  });
   // The fields as the form last loaded them (its starting values): what a save compares them with.
   const [loaded, setLoaded] = useState(() => profileValuesOf(user));
+  const { control, register, handleSubmit, formState, reset, setError, setFocus, watch } = useForm<
+    ProfileValues,
+    ProfileValues
+  >({
+    defaultValues: profileValuesOf(user),
+    resolver,
+    // What the rules compare against: a phone left as loaded is not judged again.
+    context: loaded,
+  });
   const forced = user.two_factor_forced;
   const disabled = readOnly || preview;
   const [currentPassword, setCurrentPassword] = useState('');
   const [currentPasswordError, setCurrentPasswordError] = useState<string | undefined>();
   // Identity asked for the password where the form judged it needless (the account changed elsewhere).
   const [passwordAskedBack, setPasswordAskedBack] = useState(false);
+  // The address waiting for confirmation as this form's last save or withdrawal answered it, while
+  // `user` is the one it answered about (a newer read of the account says it from then on).
+  const [answered, setAnswered] = useState<{ about: CurrentUser; pending: string } | null>(null);
+  const pending = answered?.about === user ? answered.pending : user.pending_email;
   const save = useMutation({
     mutationFn: (changes: ProfileChanges) => api.users.updateUser(user.id, changes),
     onSuccess: (result: ProfileUpdate) => {
@@ -89,6 +99,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
       setCurrentPassword('');
       setPasswordAskedBack(false);
       if (result.user) {
+        setAnswered({ about: user, pending: result.user.pending_email });
         queryClient.setQueryData(CURRENT_USER_KEY, result.user);
         setLoaded(profileValuesOf(result.user));
         reset(profileValuesOf(result.user));
@@ -111,8 +122,14 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
     },
   });
 
+  // Only the note changes: the fields keep what the user typed. The note and its button go, so focus
+  // moves to the field the change was about.
+  const cancelEmailChange = useCancelEmailChange(user.id, (answer) => {
+    setAnswered({ about: user, pending: answer?.pending_email ?? '' });
+    setFocus('email');
+  });
+
   const email = watch('email');
-  const pending = save.data?.user?.pending_email ?? user.pending_email;
   const changesOf = (values: ProfileValues): ProfileChanges => {
     const { enabled_2fa, ...changes } = changedProfileFields(values, loaded);
     // Turning two-factor off is refused when the firm forces it; leave it out then.
@@ -123,6 +140,10 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
     passwordAskedBack || (confirmsWithPassword(user) && changesHowAccountIsReached(user, changes));
   const submit = (values: ProfileValues) => {
     const changes = changesOf(values);
+    if (!Object.keys(changes).length) {
+      toast.info(PROFILE_MESSAGES.noChanges);
+      return;
+    }
     const withPassword = asksPassword(changes);
     const missing = withPassword && !currentPassword;
     setCurrentPasswordError(missing ? CURRENT_PASSWORD_MESSAGES.missing : undefined);
@@ -137,15 +158,11 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
           autoComplete="email"
           disabled={disabled}
           error={formState.errors.email?.message}
-          description={
-            pending ? (
-              <PendingEmailNote
-                pending={pending}
-                disabled={save.isPending}
-                onWithdraw={disabled ? undefined : () => save.mutate({ email: loaded.email })}
-              />
-            ) : undefined
-          }
+          {...pendingEmailProps({
+            pending,
+            onWithdraw: disabled ? undefined : () => cancelEmailChange.mutate(),
+            withdrawing: cancelEmailChange.isPending || save.isPending,
+          })}
           {...register('email')}
         />
         <Controller

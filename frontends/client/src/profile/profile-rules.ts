@@ -1,8 +1,9 @@
 /**
  * The client profile's rules (spec 1 s.2.8, s.5.3, s.5.5), checked in the browser before the gateway
- * and identity check them again. Messages match the server's, so a field shows the same text either way.
+ * and identity check them again. Messages match the server's, so a field shows the same text either way;
+ * the phone's area-code rule (never 0 or 1 first) is checked here only.
  */
-import { phoneDigits } from '@portico/kit';
+import { PHONE_MESSAGES, phoneDigits, phoneProblem } from '@portico/kit';
 
 /** The time zones identity accepts, in the order the select shows them. */
 export const US_TIME_ZONES = [
@@ -29,9 +30,11 @@ export const CONTACT_METHODS = [
 
 export const PROFILE_MESSAGES = {
   saved: 'Profile updated successfully',
+  noChanges: 'No changes to save',
   emailRequired: 'Email is required',
   invalidEmail: 'Invalid email address',
-  phoneDigits: 'Phone number must be 10 digits',
+  phoneDigits: PHONE_MESSAGES.digits,
+  areaCode: PHONE_MESSAGES.areaCode,
   extension: 'Extension must be up to 6 digits',
   smsNeedsPhone: 'You must have a phone number to receive SMS notifications.',
   invalidTimeZone: 'Choose a US time zone',
@@ -55,14 +58,19 @@ export interface ProfileValues {
 export type ProfileErrors = Partial<Record<keyof ProfileValues, string>>;
 
 /** The message of each field that breaks a rule; empty when the profile can be saved. */
-export function validateProfile(values: ProfileValues): ProfileErrors {
+/**
+ * `loaded`: the values the form started from. A phone left as loaded is not judged again (identity took
+ * it, perhaps before the area-code rule): only what the user changes must meet the rules.
+ */
+export function validateProfile(values: ProfileValues, loaded?: ProfileValues): ProfileErrors {
   const errors: ProfileErrors = {};
   const email = values.email.trim();
   if (!email) errors.email = PROFILE_MESSAGES.emailRequired;
   else if (!isValidEmail(email)) errors.email = PROFILE_MESSAGES.invalidEmail;
   for (const key of ['phone_number', 'work_phone_number'] as const) {
-    const digits = phoneDigits(values[key]);
-    if (digits && digits.length !== 10) errors[key] = PROFILE_MESSAGES.phoneDigits;
+    const unchanged = !!loaded && phoneDigits(values[key]) === phoneDigits(loaded[key]);
+    const problem = unchanged ? undefined : phoneProblem(values[key]);
+    if (problem) errors[key] = problem;
   }
   if (!/^\d{0,6}$/.test(values.work_phone_extension.trim()))
     errors.work_phone_extension = PROFILE_MESSAGES.extension;

@@ -8,7 +8,9 @@ import {
   isCompletePhone,
   PHONE_MASK,
   PHONE_MAX_LENGTH,
+  PHONE_MESSAGES,
   phoneDigits,
+  phoneProblem,
 } from '../inputs/phone.js';
 import { renderWithKit } from './render.js';
 
@@ -26,6 +28,25 @@ function PhoneHarness({ seen }: { seen: string[] }) {
   );
 }
 
+/**
+ * Types `keys` one by one at the end of the field, as a browser hands them to the component: a key is
+ * refused once the field holds its maxLength (which fireEvent.change alone would not enforce). Answers
+ * the text the field shows after each key.
+ */
+function typeKeys(input: HTMLInputElement, keys: string): string[] {
+  const shown: string[] = [];
+  for (const key of keys) {
+    if (input.value.length < input.maxLength) {
+      const next = input.value + key;
+      fireEvent.change(input, {
+        target: { value: next, selectionStart: next.length, selectionEnd: next.length },
+      });
+    }
+    shown.push(input.value);
+  }
+  return shown;
+}
+
 describe('phone mask', () => {
   it('keeps digits only, dropping a leading country code but never cutting to ten', () => {
     expect(phoneDigits('(415) 555-0100')).toBe('4155550100');
@@ -33,8 +54,10 @@ describe('phone mask', () => {
     expect(phoneDigits('1-415-555-0100')).toBe('4155550100');
     // Too many digits stay too many, so the ten-digit rule refuses them.
     expect(phoneDigits('415.555.0100 ext 9')).toBe('41555501009');
-    // A 1 that opens the mask is the area code, not a country code.
-    expect(phoneDigits('(123) 456-78909')).toBe('12345678909');
+    // No area code starts with 1: eleven digits starting with 1 are a country code and a number,
+    // whatever precedes the 1.
+    expect(phoneDigits('(141) 555-50100')).toBe('4155550100');
+    expect(phoneDigits('(123) 456-78909')).toBe('2345678909');
     expect(isCompletePhone('(415) 555-0100 22')).toBe(false);
     expect(phoneDigits('abc')).toBe('');
   });
@@ -121,5 +144,42 @@ describe('phone mask', () => {
     fireEvent.paste(input, { clipboardData: { getData: () => '415 555 0100 22' } });
     expect(input.value).toBe('(415) 555-0100');
     expect(seen).toEqual(['4155550100']);
+  });
+
+  it('takes a 1 typed first as the country code, so the whole number fits and (1 never shows', () => {
+    const seen: string[] = [];
+    renderWithKit(<PhoneHarness seen={seen} />);
+    const input = screen.getByLabelText('Phone Number') as HTMLInputElement;
+    input.focus();
+    const shown = typeKeys(input, '14155550100');
+    expect(shown.filter((text) => text.startsWith('(1'))).toEqual([]);
+    expect(input.value).toBe('(415) 555-0100');
+    expect(seen.at(-1)).toBe('4155550100');
+    // A 1 typed before a number begun without one is its country code too.
+    fireEvent.change(input, { target: { value: '', selectionStart: 0, selectionEnd: 0 } });
+    typeKeys(input, '415');
+    fireEvent.change(input, { target: { value: '1(415', selectionStart: 1, selectionEnd: 1 } });
+    expect(input.value).toBe('(415');
+    expect(seen.at(-1)).toBe('415');
+  });
+
+  it.each(['1 (415) 555-0100', '+1 415 555 0100', '415.555.0100'])('takes %s pasted', (pasted) => {
+    const seen: string[] = [];
+    renderWithKit(<PhoneHarness seen={seen} />);
+    const input = screen.getByLabelText('Phone Number') as HTMLInputElement;
+    input.focus();
+    fireEvent.paste(input, { clipboardData: { getData: () => pasted } });
+    expect(input.value).toBe('(415) 555-0100');
+    expect(seen).toEqual(['4155550100']);
+  });
+
+  it('refuses an area code starting with 0 or 1', () => {
+    expect(phoneProblem('')).toBeUndefined();
+    expect(phoneProblem('(415) 555-0100')).toBeUndefined();
+    expect(phoneProblem('(415) 555-010')).toBe(PHONE_MESSAGES.digits);
+    expect(phoneProblem('0415550100')).toBe(PHONE_MESSAGES.areaCode);
+    expect(phoneProblem('1415550100')).toBe(PHONE_MESSAGES.areaCode);
+    expect(isCompletePhone('(015) 555-0100')).toBe(false);
+    expect(isCompletePhone('')).toBe(false);
   });
 });

@@ -1,31 +1,65 @@
-import { Anchor, Text } from '@mantine/core';
+import { Anchor, Box, type TextInputProps } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '../api/ApiProvider.js';
+import { errorMessage } from '../api/errors.js';
+import type { CurrentUser } from '../api/users.js';
+import { CURRENT_USER_KEY } from '../session/hooks.js';
+import { toast } from '../toast/toast.js';
+
+export const pendingEmailText = (pending: string) => `Waiting for confirmation of ${pending}`;
+export const EMAIL_CHANGE_CANCELLED = 'Email change cancelled';
 
 /**
- * An email field's note while a change waits for confirmation: the address waiting, and a way to
- * withdraw it (a mistyped address, say). Withdrawing saves the address the account has; identity then
- * clears the change and its link stops working.
+ * Withdraws the user's own email change waiting for confirmation (PATCH /users/{id}
+ * `{cancel_email_change: true}`; identity clears it and retires its link). A call of its own, not the
+ * form's save: the form's other fields stay as the user left them, saved or not. On success the
+ * current-user cache takes the answer and `onCancelled` gets the user as identity answered it.
  */
-export function PendingEmailNote({
+export function useCancelEmailChange(userId: string, onCancelled: (user: CurrentUser | undefined) => void) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.users.updateUser(userId, { cancel_email_change: true }),
+    onSuccess: (result) => {
+      if (result.user) queryClient.setQueryData(CURRENT_USER_KEY, result.user);
+      toast.success(EMAIL_CHANGE_CANCELLED);
+      onCancelled(result.user);
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+}
+
+/**
+ * The props of an email field while a change waits for confirmation: the address waiting as its
+ * description, and just below the input a way to withdraw it (a mistyped address, say). The link stays
+ * out of the description, which is the field's aria-describedby: a screen reader would read it out as
+ * part of the field.
+ */
+export function pendingEmailProps({
   pending,
   onWithdraw,
-  disabled = false,
+  withdrawing = false,
 }: {
-  pending: string;
+  /** The address waiting; none: the field shows nothing of it. */
+  pending: string | undefined;
   /** Omitted where the viewer may not change the email (a preview, a read-only account). */
   onWithdraw?: () => void;
-  disabled?: boolean;
-}) {
-  return (
-    <Text component="span" size="xs" c="dimmed">
-      <span>{`Waiting for confirmation of ${pending}`}</span>
-      {onWithdraw && (
-        <>
-          {' · '}
-          <Anchor component="button" type="button" size="xs" disabled={disabled} onClick={onWithdraw}>
-            Cancel email change
-          </Anchor>
-        </>
-      )}
-    </Text>
-  );
+  withdrawing?: boolean;
+}): Pick<TextInputProps, 'description' | 'inputContainer'> {
+  if (!pending) return {};
+  return {
+    description: pendingEmailText(pending),
+    inputContainer: onWithdraw
+      ? (input) => (
+          <>
+            {input}
+            <Box mt={4}>
+              <Anchor component="button" type="button" size="xs" disabled={withdrawing} onClick={onWithdraw}>
+                Cancel email change
+              </Anchor>
+            </Box>
+          </>
+        )
+      : undefined,
+  };
 }

@@ -45,8 +45,13 @@ export const PhoneInput = forwardRef<HTMLInputElement, PhoneInputProps>(function
    * showing another number that passes every check.
    */
   const enter = (el: HTMLInputElement, next: string, caret: number) => {
+    const previous = phoneDigits(value);
     let digits = phoneDigits(next);
-    if (digits.length > MAX_DIGITS && digits.length > phoneDigits(value).length) {
+    // No US area code starts with 1: a 1 entered as the first digit is the country code, dropped rather
+    // than shown as '(1' (which pushed the number's last digit past the field's 14 characters).
+    if (digits.startsWith('1') && !previous.startsWith('1') && digits.length > previous.length)
+      digits = digits.slice(1);
+    if (digits.length > MAX_DIGITS && digits.length > previous.length) {
       if (el.value !== formatted) {
         const at = Math.max(0, Math.min(caret - (next.length - formatted.length), formatted.length));
         el.value = formatted;
@@ -54,9 +59,11 @@ export const PhoneInput = forwardRef<HTMLInputElement, PhoneInputProps>(function
       }
       return;
     }
-    let before = Math.min(digitsIn(next.slice(0, caret)), digits.length);
+    // Digits dropped as a country code were at the start, before the caret.
+    const dropped = digitsIn(next) - digits.length;
+    let before = Math.min(Math.max(0, digitsIn(next.slice(0, caret)) - dropped), digits.length);
     // Deleting a mask character ('-', ')' or a space) removes the digit before it.
-    if (next.length < formatted.length && digits === phoneDigits(value) && before > 0) {
+    if (next.length < formatted.length && digits === previous && before > 0) {
       digits = digits.slice(0, before - 1) + digits.slice(before);
       before -= 1;
     }

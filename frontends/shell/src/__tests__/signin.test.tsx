@@ -450,7 +450,9 @@ describe('sign-in page without the router', () => {
         }
         return json({ error: 'not found' }, 404);
       });
-      expect((await screen.findByTestId('signin-notice')).textContent).toBe(MESSAGES.emailConfirmed);
+      await waitFor(() =>
+        expect(screen.getByTestId('signin-notice').textContent).toBe(MESSAGES.emailConfirmed),
+      );
       expect(bodies).toEqual([{ token: 'tok-1' }]);
       expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('cleo@real.test');
     });
@@ -575,11 +577,26 @@ describe('sign-in page without the router', () => {
     const code = await screen.findByLabelText('Verification code');
     // The step's own field keeps the focus it took.
     await waitFor(() => expect(document.activeElement).toBe(code));
-    expect(screen.queryByTestId('signin-notice')).toBeNull();
+    // The status region is there, empty, before the notice: one created holding its text is often not read.
+    const notice = screen.getByRole('status');
+    expect(notice.getAttribute('data-testid')).toBe('signin-notice');
+    expect(notice.textContent).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Resend code' }));
-    const notice = await screen.findByTestId('signin-notice');
-    expect(notice.getAttribute('role')).toBe('status');
-    expect(notice.textContent).toBe(MESSAGES.codeResent);
+    await waitFor(() => expect(notice.textContent).toBe(MESSAGES.codeResent));
+    expect(screen.getByRole('status')).toBe(notice);
+  });
+
+  it("shows the firm's branding that answers after Continue was pressed", async () => {
+    const theme = heldAnswer();
+    renderSignIn('?firm=late-cpa&email=cleo%40client.test', (path) => {
+      if (path === '/firms/get_firm_theme_by_slug') return theme.answer;
+      if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
+      return json({ error: 'not found' }, 404);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByLabelText('Password');
+    theme.release(json({ name: 'Late CPA', slug: 'late-cpa', logo_url: '', primary: '' }));
+    expect((await screen.findByTestId('firm-branding')).textContent).toBe('Late CPA');
   });
 
   it('keeps the links still while a request is out', async () => {

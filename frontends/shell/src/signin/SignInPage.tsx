@@ -81,7 +81,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
   const slug = named ?? remembered ?? '';
   const setPrimary = useThemePrimary();
 
-  const branding = useFirmBranding(users, slug);
+  const branding = useFirmBranding(slug);
   useEffect(() => {
     // A transition, as the branding itself (see useFirmBranding): the whole page re-renders in the theme.
     const primary = branding?.primary;
@@ -119,14 +119,20 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               )}
             </Stack>
           )}
-          <Title ref={heading} tabIndex={-1} order={1} size="h2" ta="center">
-            {header}
-          </Title>
-          {notice && (
-            <Alert color="teal" role="status" data-testid="signin-notice">
-              {notice}
-            </Alert>
-          )}
+          <div>
+            <Title ref={heading} tabIndex={-1} order={1} size="h2" ta="center">
+              {header}
+            </Title>
+            {/* On the page from the start, empty until a notice: a status region that appears already
+                holding its text is often not announced. Beside the heading, so that empty it takes no gap. */}
+            <div role="status" data-testid="signin-notice">
+              {notice && (
+                <Alert color="teal" role="none" mt="md">
+                  {notice}
+                </Alert>
+              )}
+            </div>
+          </div>
           {error && (
             <Alert color="red" role="alert" data-testid="signin-error">
               {error}

@@ -1,4 +1,4 @@
-import type { FirmBranding, UsersApi } from '@portico/kit/signin';
+import { type FirmBranding, useApi } from '@portico/kit/signin';
 import { startTransition, useEffect, useState } from 'react';
 
 // One request per firm and page load; a failed one is tried again on the next mount.
@@ -19,8 +19,12 @@ function afterFirstPaint(): Promise<void> {
  * is applied after the form's first frame has been painted, as a transition: it often arrives before
  * that frame, and re-rendering the page in the firm's theme (every component's styles) would hold the
  * form back by about 10 ms on a fast machine. The form shows in the default colour for one frame.
+ *
+ * It asks with the API as provided, not the sign-in flow's calls: those drop an answer that comes after
+ * the user moved on (Continue, a link), which would leave a page opened and left quickly unbranded.
  */
-export function useFirmBranding(users: UsersApi, slug: string): FirmBranding | null {
+export function useFirmBranding(slug: string): FirmBranding | null {
+  const { users } = useApi();
   const [branding, setBranding] = useState<FirmBranding | null>(null);
   useEffect(() => {
     if (!slug) {
