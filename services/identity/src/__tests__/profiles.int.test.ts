@@ -274,6 +274,21 @@ describe('identity users, entities and firm settings over NATS', () => {
       await h.identity.query('update users set pending_email = null where id = $1', [id('twofa')]);
     });
 
+    it('sends no confirmation link for a save refused for another field', async () => {
+      const newEmail = `refused.${Date.now()}@example.com`;
+      await expect(
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('other'), currentPassword: TEST_PASSWORD, email: newEmail, timeZone: 'Mars' },
+          { actor: actor('other') },
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+      expect(await h.lastMessageTo(newEmail)).toBeUndefined();
+      expect((await h.bus.request(Identity.currentUser, {}, { actor: actor('other') })).pendingEmail).toBe(
+        '',
+      );
+    });
+
     it('keeps the email until the new one is confirmed from the emailed link', async () => {
       const newEmail = `moved.${Date.now()}@example.com`;
       const res = await h.bus.request(

@@ -9,7 +9,6 @@ import {
   inFirm,
   isUniqueViolation,
   isUuid,
-  type Tx,
 } from '@portico/platform';
 import type { UpdateProfileRequest } from '@portico/proto';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -19,7 +18,7 @@ import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
-import { type IdentitySchema, type UserRow, users } from '../schema.js';
+import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
 import { PasswordCheck } from '../sessions/password-check.js';
 import { Limits, RateLimiter } from '../sessions/rate-limiter.js';
@@ -143,8 +142,20 @@ export class UsersService {
     // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
     // sign in picked email passcode. The method switches to email when the new address is confirmed.
     const setsSignInEmail = actor.user_id === user.id && user.hasTempEmail && user.setPasswordRequired;
-    // Asked before the row is locked, as the address check is: the confirmation names the firm.
-    let firm = asksNewEmail && !emailTaken ? await this.firms.forMessages(scope) : undefined;
+    // The confirmation link is sent before anything is written and before the row is locked, as every link
+    // and code of this service is: one that cannot be sent answers 503 with the spec's message and nothing
+    // is saved (the form can simply be saved again), and no lock or connection waits on notifications.
+    // The save is checked first, so a save refused for another field sends no link; should the save
+    // fail after the link went, the link answers as an expired one (its secret is stored with the save).
+    let confirmation: { id: string; secret: string; email: string } | undefined;
+    if (asksNewEmail && !emailTaken) {
+      const { fields } = this.profileChanges(user, request, forced, emailTaken);
+      const problems = Object.values(fields);
+      if (problems.length) throw badRequest(problems[0] as string, fields);
+      const firm = await this.firms.forMessages(scope);
+      confirmation = { ...this.secrets.prepare(SecretPurpose.emailConfirmation), email: askedEmail };
+      await this.sendEmailConfirmation(user, confirmation, setsSignInEmail, firm);
+    }
     const { updated, newEmail } = await inFirm(this.db, scope, async (tx) => {
       // The rules are checked against the row as it is now, held until this save commits: two saves at
       // once (one removing the phone, one choosing text messages) each passed against the old row and
@@ -177,14 +188,18 @@ export class UsersService {
         ...('pendingEmail' in pendingEmail ? ['pending_email'] : []),
       ]);
       if (withdrawsPending) await this.secrets.retire(user.id, [SecretPurpose.emailConfirmation], tx);
-      // The confirmation is issued and handed to notifications before the save commits, as every link
-      // and code of this service is sent (a request, answered 503 with the spec's message when it
-      // cannot be): a link that cannot be sent rolls the whole save back, so the caller's 503 means
-      // nothing was saved and the form can simply be saved again. Notifications keeps what it accepted
-      // in its own outbox; should this commit fail after it, the link sent answers as an expired one.
       if (newEmail) {
-        firm ??= await this.firms.forMessages(scope);
-        await this.sendEmailConfirmation(tx, updated, newEmail, setsSignInEmail, firm);
+        // The account's email changed since it was read (another save): the link went to an address
+        // asked for against the old one. Nothing is saved; the form is read again.
+        if (confirmation?.email !== newEmail)
+          throw new AppError('conflict', 'profile_changed', Messages.preferencesChangedElsewhere);
+        await this.secrets.issue(
+          user,
+          SecretPurpose.emailConfirmation,
+          setsSignInEmail ? { email: newEmail, sign_in_method: 'email' } : { email: newEmail },
+          tx,
+          confirmation,
+        );
       }
       if (updated.phoneNumber !== current.phoneNumber) {
         // A code texted to the number replaced no longer signs in.
@@ -382,20 +397,15 @@ export class UsersService {
   }
 
   /** Issues the confirmation link in the save's transaction `tx` and sends it, or throws (503). */
+  /** Mails the confirmation link of a new address (`confirmation`: its secret, prepared, not yet stored). */
   private async sendEmailConfirmation(
-    tx: Tx<IdentitySchema>,
     user: UserRow,
-    newEmail: string,
+    confirmation: { id: string; secret: string; email: string },
     setsSignInEmail: boolean,
     firm: { name: string; slug: string },
   ) {
-    const { secret } = await this.secrets.issue(
-      user,
-      SecretPurpose.emailConfirmation,
-      setsSignInEmail ? { email: newEmail, sign_in_method: 'email' } : { email: newEmail },
-      tx,
-    );
-    const link = this.confirmationLink(user, secret, setsSignInEmail, firm.slug);
+    const newEmail = confirmation.email;
+    const link = this.confirmationLink(user, confirmation.secret, setsSignInEmail, firm.slug);
     const afterwards = setsSignInEmail
       ? 'Once you confirm, you sign in with a code sent to this address.'
       : 'Until you confirm, you keep signing in with your current address.';
@@ -407,7 +417,7 @@ export class UsersService {
         kind: 'email_confirmation',
         firmId: user.firmId,
         senderName: firm.name,
-        idempotencyKey: `email_confirmation:${user.id}:${secret.slice(0, 16)}`,
+        idempotencyKey: `email_confirmation:${confirmation.id}`,
       },
       Messages.codeSendFailed,
     );
