@@ -50,6 +50,27 @@ function renderSettings(
   );
 }
 
+/**
+ * Settings of `before`, with SMS passcode chosen and 6465550177 typed as its phone, not yet saved; once
+ * saved, the account is read back with that method and phone.
+ */
+async function switchToSmsSignIn(before: ReturnType<typeof aUser>) {
+  let me = before;
+  const rendered = renderSettings(me, (c) => {
+    if (c.path === '/users/set_sign_in_method') {
+      me = aUser({ preferred_sign_in_method: 'sms', phone_number: '6465550177' });
+      return { body: { auth_token: '', preferred_sign_in_method: 'sms' } };
+    }
+    return c.path === '/current_user' ? { body: me } : undefined;
+  });
+  await screen.findByTestId('profile-settings');
+  fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
+  fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
+    target: { value: '6465550177' },
+  });
+  return rendered;
+}
+
 describe('advisor Profile Settings', () => {
   it('saves the name with PATCH /users/{id} and requires first and last name', async () => {
     const { calls } = renderSettings();
@@ -349,19 +370,9 @@ describe('advisor Profile Settings', () => {
   });
 
   it('shows in Contact the phone a sign-in method change saved, so Save Contact does not put the old one back', async () => {
-    let me = aUser({ preferred_sign_in_method: 'email', phone_number: '4155550101' });
-    const { calls } = renderSettings(me, (c) => {
-      if (c.path === '/users/set_sign_in_method') {
-        me = aUser({ preferred_sign_in_method: 'sms', phone_number: '6465550177' });
-        return { body: { auth_token: '', preferred_sign_in_method: 'sms' } };
-      }
-      return c.path === '/current_user' ? { body: me } : undefined;
-    });
-    await screen.findByTestId('profile-settings');
-    fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
-    fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
-      target: { value: '6465550177' },
-    });
+    const { calls } = await switchToSmsSignIn(
+      aUser({ preferred_sign_in_method: 'email', phone_number: '4155550101' }),
+    );
     click('settings-sign-in-method', 'Save Sign-in Method');
     await waitFor(() => expect(field('settings-contact', 'Phone Number').value).toBe('(646) 555-0177'));
     click('settings-contact', 'Save Contact');
@@ -370,19 +381,7 @@ describe('advisor Profile Settings', () => {
   });
 
   it('keeps focus on Save Sign-in Method once the saved method reaches the page', async () => {
-    let me = aUser({ preferred_sign_in_method: 'email' });
-    const { calls } = renderSettings(me, (c) => {
-      if (c.path === '/users/set_sign_in_method') {
-        me = aUser({ preferred_sign_in_method: 'sms', phone_number: '6465550177' });
-        return { body: { auth_token: '', preferred_sign_in_method: 'sms' } };
-      }
-      return c.path === '/current_user' ? { body: me } : undefined;
-    });
-    await screen.findByTestId('profile-settings');
-    fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
-    fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
-      target: { value: '6465550177' },
-    });
+    const { calls } = await switchToSmsSignIn(aUser({ preferred_sign_in_method: 'email' }));
     const save = section('settings-sign-in-method').getByRole('button', { name: 'Save Sign-in Method' });
     save.focus();
     fireEvent.click(save);
