@@ -59,6 +59,19 @@ describe('notices about an account', () => {
     });
   });
 
+  it.each([
+    ['password_changed', 'Your Demo CPA password was changed'],
+    ['two_factor_off', 'Two-factor authentication was turned off for your Demo CPA account'],
+  ])('tell of %s to the account', async (kind, subject) => {
+    const { sent, notices: n } = notices(async () => ({ id: 'm1', status: 'queued' }));
+    await n.send({ ...event, kind, maskedValue: '' }, event.eventId);
+    expect(sent[0]).toMatchObject({
+      kind,
+      subject,
+      text: expect.stringContaining('contact Demo CPA at once'),
+    });
+  });
+
   it('fail while notifications is away, so the event comes again', async () => {
     const { lines, notices: n } = notices(async () => {
       throw new AppError('unavailable', 'no_responders', 'Service unavailable');
@@ -86,7 +99,7 @@ describe('notices about an account', () => {
 
   it('of a kind this version does not know are dropped and logged, not sent', async () => {
     const { sent, lines, notices: n } = notices(async () => ({ id: 'm1', status: 'queued' }));
-    await n.send({ ...event, kind: 'password_changed' }, event.eventId);
+    await n.send({ ...event, kind: 'password_rotated' }, event.eventId);
     expect(sent).toEqual([]);
     expect(lines).toEqual([
       expect.objectContaining({ level: 'error', msg: 'An account notice of an unknown kind was dropped' }),

@@ -17,7 +17,12 @@ import {
 } from '../testing/index.js';
 
 /** The kinds of message identity's event consumer sends after a change (users/account-notices.ts). */
-const ACCOUNT_NOTICE_KINDS = new Set(['email_changed', 'phone_changed']);
+const ACCOUNT_NOTICE_KINDS = new Set([
+  'email_changed',
+  'phone_changed',
+  'password_changed',
+  'two_factor_off',
+]);
 
 /** The identity service with the real notifications service beside it, on the test run's NATS and PostgreSQL. */
 export async function startIdentityHarness(label: string) {

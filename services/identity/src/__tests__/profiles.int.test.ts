@@ -533,6 +533,24 @@ describe('identity users, entities and firm settings over NATS', () => {
       }
     });
 
+    it('tells the user when two-factor is turned off, by them or by an advisor', async () => {
+      // Its address as it is now (an earlier test moved it).
+      const client = await h.bus.request(Identity.currentUser, {}, { actor: actor('other') });
+      const set = (enabled2fa: boolean, by = 'other') =>
+        h.bus.request(
+          Identity.updateProfile,
+          { id: id('other'), enabled2fa, ...(by === 'other' ? { currentPassword: TEST_PASSWORD } : {}) },
+          { actor: actor(by) },
+        );
+      const before = (await h.messagesOfKind(client.email, 'two_factor_off', 0)).length;
+      await set(true);
+      await set(false);
+      await set(true);
+      await set(false, 'partner');
+      const notices = await h.messagesOfKind(client.email, 'two_factor_off', before + 2);
+      expect(notices[0]?.subject).toMatch(/^Two-factor authentication was turned off/);
+    });
+
     it('refuses profile edits by a read-only account with the read-only message', async () => {
       await expect(
         h.bus.request(

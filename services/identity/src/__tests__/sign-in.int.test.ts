@@ -708,6 +708,9 @@ describe('identity sign-in over NATS', () => {
       const reset = (password: string) =>
         h.bus.request(Identity.resetPassword, { token: link, password, passwordConfirmation: password });
       await expect(reset('Replaced-Pass-44')).resolves.toMatchObject({ authToken: expect.any(String) });
+      // The account's address hears of the new password: whoever set it may not be its owner.
+      const [notice] = await h.messagesOfKind(email, 'password_changed');
+      expect(notice?.subject).toMatch(/password was changed$/);
       await expect(reset('Replaced-Pass-45')).rejects.toMatchObject({ status: 410 });
       await expect(h.bus.request(Identity.verifyAuthLink, { token: link })).rejects.toMatchObject({
         status: 410,

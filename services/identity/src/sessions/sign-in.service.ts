@@ -9,6 +9,7 @@ import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import type { UserRow } from '../schema.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
+import { AccountNotices } from '../users/account-notices.js';
 import {
   isValidEmail,
   maskEmail,
@@ -67,6 +68,7 @@ export class SignInService {
     private readonly limiter: RateLimiter,
     private readonly outbound: OutboundMessages,
     private readonly passwords: PasswordCheck,
+    private readonly notices: AccountNotices,
   ) {}
 
   /** Step 1 of spec 1 s.4.4: the preferred method and the masked ways to reach the user. */
@@ -404,6 +406,8 @@ export class SignInService {
         // A code texted to the number replaced no longer signs in.
         await this.secrets.retire(user.id, [SecretPurpose.signInCode], tx);
       }
+      // A new password is told to the account's address: whoever set it may not be its owner.
+      if (changes.passwordHash) await this.notices.passwordChanged(tx, updated);
       return updated;
     });
   }

@@ -19,7 +19,7 @@ import { maskEmail, maskPhone } from './profile.rules.js';
 /** The durable consumer's name: the replicas of the identity service share its deliveries. */
 export const ACCOUNT_NOTICES_CONSUMER = 'identity_account_notices';
 
-type NoticeKind = 'email_changed' | 'phone_changed';
+type NoticeKind = 'email_changed' | 'phone_changed' | 'password_changed' | 'two_factor_off';
 
 /** What each notice says, in the firm's name; `value` is the new email or phone, masked. */
 const NOTICES: Record<NoticeKind, (firm: string, value: string) => { subject: string; text: string }> = {
@@ -31,10 +31,19 @@ const NOTICES: Record<NoticeKind, (firm: string, value: string) => { subject: st
     subject: `Your ${firm} phone number was changed`,
     text: `The phone number on your ${firm} account is now ${value}; sign-in codes you ask to be texted go there. If you did not ask for this change, contact ${firm} at once.`,
   }),
+  password_changed: (firm) => ({
+    subject: `Your ${firm} password was changed`,
+    text: `The password you sign in to ${firm} with was changed, and you were signed out everywhere else. If you did not change it, reset it from the sign-in page and contact ${firm} at once.`,
+  }),
+  two_factor_off: (firm) => ({
+    subject: `Two-factor authentication was turned off for your ${firm} account`,
+    text: `Signing in to ${firm} no longer asks for a code sent to this address after your password. If you did not turn it off, turn it on again in your profile and contact ${firm} at once.`,
+  }),
 };
 
 /**
- * Notices about an account, from its firm. Each is recorded as an event in the transaction of the
+ * Notices about an account, from its firm: a changed sign-in email (to the old address), a phone changed
+ * by someone else, a new password, two-factor turned off. Each is recorded as an event in the transaction of the
  * change it tells of, and emailed by this service's durable consumer once that commits: the change
  * never waits for notifications, and a notice is never lost because notifications was away (the
  * event comes again until notifications takes it; its id is the email's idempotency key, so it is
@@ -59,6 +68,16 @@ export class AccountNotices {
   /** The user is to hear that someone else changed their phone, since a texted code signs them in. */
   phoneChanged(tx: Tx, user: UserRow) {
     return this.record(tx, user, 'phone_changed', user.email, maskPhone(user.phoneNumber));
+  }
+
+  /** The user is to hear that their password was set anew (a reset, or a change): it may not be them. */
+  passwordChanged(tx: Tx, user: UserRow) {
+    return this.record(tx, user, 'password_changed', user.email, '');
+  }
+
+  /** The user is to hear that two-factor was turned off, by them or by an advisor allowed to. */
+  twoFactorOff(tx: Tx, user: UserRow) {
+    return this.record(tx, user, 'two_factor_off', user.email, '');
   }
 
   private async record(tx: Tx, user: UserRow, kind: NoticeKind, to: string, maskedValue: string) {

@@ -201,6 +201,7 @@ export class UsersService {
           confirmation,
         );
       }
+      if (current.enabled2fa && !updated.enabled2fa) await this.notices.twoFactorOff(tx, updated);
       if (updated.phoneNumber !== current.phoneNumber) {
         // A code texted to the number replaced no longer signs in.
         await this.secrets.retire(user.id, [SecretPurpose.signInCode], tx);
