@@ -1,5 +1,11 @@
 import { startGateway } from '@portico/gateway/testing';
-import { type BuiltFirm, startIdentity, TEST_PASSWORD, testFirmSpec } from '@portico/identity/testing';
+import {
+  ACCOUNT_NOTICE_KINDS,
+  type BuiltFirm,
+  startIdentity,
+  TEST_PASSWORD,
+  testFirmSpec,
+} from '@portico/identity/testing';
 import { startNotifications } from '@portico/notifications/testing';
 import { createServiceDatabase, startNatsServer, uniqueDatabaseName } from '@portico/platform/testing';
 
@@ -82,13 +88,16 @@ export async function startStack(
     return session.body;
   }
 
-  /** The newest dev-outbox message sent to an address. */
+  /**
+   * The newest dev-outbox message sent to an address, account notices aside: identity sends those from
+   * an event consumer in their own time, and one arriving after a code or link would hide it.
+   */
   async function lastMessageTo(to: string) {
-    const res = await call<{ messages: { text: string; subject: string }[] }>(
+    const res = await call<{ messages: { text: string; subject: string; kind: string }[] }>(
       'GET',
-      `/dev/outbox?to=${encodeURIComponent(to)}&limit=1`,
+      `/dev/outbox?to=${encodeURIComponent(to)}&limit=20`,
     );
-    return res.body.messages?.[0];
+    return res.body.messages?.find((m) => !(ACCOUNT_NOTICE_KINDS as readonly string[]).includes(m.kind));
   }
 
   return {

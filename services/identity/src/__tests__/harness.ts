@@ -9,20 +9,13 @@ import {
 } from '@portico/platform/testing';
 import { Notifications } from '@portico/proto';
 import {
+  ACCOUNT_NOTICE_KINDS,
   type BuiltFirm,
   startIdentity,
   type TestIdentity,
   testActor,
   testFirmSpec,
 } from '../testing/index.js';
-
-/** The kinds of message identity's event consumer sends after a change (users/account-notices.ts). */
-const ACCOUNT_NOTICE_KINDS = new Set([
-  'email_changed',
-  'phone_changed',
-  'password_changed',
-  'two_factor_off',
-]);
 
 /** The identity service with the real notifications service beside it, on the test run's NATS and PostgreSQL. */
 export async function startIdentityHarness(label: string) {
@@ -77,7 +70,7 @@ export async function startIdentityHarness(label: string) {
    */
   const lastRequestedMessageTo = async (to: string) => {
     const { messages } = await bus.request(Notifications.listOutbox, { to, limit: 20 });
-    return messages.find((m) => !ACCOUNT_NOTICE_KINDS.has(m.kind));
+    return messages.find((m) => !(ACCOUNT_NOTICE_KINDS as readonly string[]).includes(m.kind));
   };
   // 'Your sign-in code for <firm> is 123456': the code follows 'is' (a test firm's name may hold digits).
   const lastCodeTo = async (to: string) =>

@@ -1,3 +1,4 @@
 export * from '../seed/firm-builder.js';
+export { ACCOUNT_NOTICE_KINDS } from '../users/account-notices.js';
 export * from './fixtures.js';
 export * from './start-identity.js';

@@ -19,7 +19,14 @@ import { maskEmail, maskPhone } from './profile.rules.js';
 /** The durable consumer's name: the replicas of the identity service share its deliveries. */
 export const ACCOUNT_NOTICES_CONSUMER = 'identity_account_notices';
 
-type NoticeKind = 'email_changed' | 'phone_changed' | 'password_changed' | 'two_factor_off';
+/** The kinds of message the notices are sent as (the outbox's `kind`). */
+export const ACCOUNT_NOTICE_KINDS = [
+  'email_changed',
+  'phone_changed',
+  'password_changed',
+  'two_factor_off',
+] as const;
+type NoticeKind = (typeof ACCOUNT_NOTICE_KINDS)[number];
 
 /** What each notice says, in the firm's name; `value` is the new email or phone, masked. */
 const NOTICES: Record<NoticeKind, (firm: string, value: string) => { subject: string; text: string }> = {
