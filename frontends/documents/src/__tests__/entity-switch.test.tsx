@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { aCurrentUser, renderWithClient } from '@portico/kit/testing';
-import { act, fireEvent, renderHook, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { documentsApi } from '../api/documents-api.js';
 import { CompanyDocuments } from '../documents/DocumentsRoute.js';
-import { useUploads } from '../upload/useUploads.js';
+import { UploadQueue, uploadQueue } from '../upload/upload-queue.js';
 import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr, uploadLinksAnswer } from './fixtures.js';
 
 const anders = aCompany();
@@ -53,6 +53,7 @@ beforeEach(() => {
   globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
 });
 afterEach(() => {
+  uploadQueue.endSession();
   globalThis.XMLHttpRequest = realXhr;
 });
 
@@ -71,14 +72,14 @@ async function showWithUpload(names: string[]) {
 
 describe('switching entity on the documents page', () => {
   it("starts the other entity's file manager afresh: no search, deleted files or upload list of the first", async () => {
-    await showWithUpload(['w2.pdf', '1099.pdf']);
+    const { gw } = await showWithUpload(['w2.pdf', '1099.pdf']);
     fireEvent.change(screen.getByRole('textbox', { name: 'Search documents' }), { target: { value: 'w2' } });
     fireEvent.click(screen.getByRole('switch', { name: 'Include deleted files' }));
     await act(async () => {
       (FakeXhr.all[0] as FakeXhr).respond(0);
       (FakeXhr.all[1] as FakeXhr).respond(200);
     });
-    expect(await screen.findByRole('button', { name: 'Try the failed file again' })).toBeTruthy();
+    await waitFor(() => expect(gw.calls.some((c) => c.path === '/integrations/process_document')).toBe(true));
 
     fireEvent.click(screen.getByRole('button', { name: 'Go to Baker' }));
     expect(await screen.findByText('Baker Family Trust')).toBeTruthy();
@@ -86,9 +87,13 @@ describe('switching entity on the documents page', () => {
     expect((screen.getByRole('switch', { name: 'Include deleted files' }) as HTMLInputElement).checked).toBe(
       false,
     );
-    // A's failed file cannot be sent again from B's page, where it would be filed into B.
+    // A's upload is not B's: neither its list nor its failed file's retry is on B's page or in B's upload
+    // dialog (the upload tray, above the file managers, shows it with A's name).
     expect(screen.queryByRole('button', { name: 'Try the failed file again' })).toBeNull();
     expect(screen.queryByTestId('upload-progress')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByTestId('upload-progress')).toBeNull();
   });
 
   it("refreshes the first entity's documents when its upload ends after the switch", async () => {
@@ -104,41 +109,40 @@ describe('switching entity on the documents page', () => {
   });
 });
 
-describe('an upload run and its company', () => {
-  it('sends the failed files again to the company the upload was started for, and says which when it ends', async () => {
+describe('an upload batch and its company', () => {
+  it('sends the failed files again to the company the batch was started for, and says which when it ends', async () => {
     const gw = gateway();
-    const api = documentsApi(gw.client);
+    const queue = new UploadQueue();
     const onDone = jest.fn();
-    const { result, rerender } = renderHook(
-      (props: { companyId: string }) =>
-        useUploads({ api, companyId: props.companyId, makeXhr: makeFakeXhr, onDone }),
-      { initialProps: { companyId: 'c-1' } },
-    );
-    let run: Promise<unknown> | undefined;
-    act(() => {
-      run = result.current.start('/', [
+    const run = queue.start({
+      api: documentsApi(gw.client),
+      company: { id: 'c-1', name: 'Anders Design LLC' },
+      path: '/',
+      entries: [
         { file: file('w2.pdf'), dir: '' },
         { file: file('1099.pdf'), dir: '' },
-      ]);
+      ],
+      makeXhr: makeFakeXhr,
+      onDone,
     });
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
-    await act(async () => {
-      (FakeXhr.all[0] as FakeXhr).respond(0);
-      (FakeXhr.all[1] as FakeXhr).respond(200);
-      await run;
-    });
+    (FakeXhr.all[0] as FakeXhr).respond(0);
+    (FakeXhr.all[1] as FakeXhr).respond(200);
+    await run;
+    const [batch] = queue.getSnapshot();
+    expect(batch?.files.map((f) => f.state)).toEqual(['failed', 'done']);
 
-    rerender({ companyId: 'c-2' });
     FakeXhr.all = [];
-    act(() => result.current.retryFailed());
+    queue.retryFailed(batch?.id ?? 0);
     await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
     const links = gw.calls.filter((c) => c.path === '/integrations/upload_links');
     expect(links.at(-1)?.body).toMatchObject({ companyId: 'c-1', files: [{ name: 'w2.pdf' }] });
-    await act(async () => (FakeXhr.all[0] as FakeXhr).respond(200));
+    (FakeXhr.all[0] as FakeXhr).respond(200);
     await waitFor(() => expect(onDone).toHaveBeenCalledTimes(2));
     const filed = gw.calls.filter((c) => c.path === '/integrations/process_document');
     expect(filed.map((c) => c.body.companyId)).toEqual(['c-1', 'c-1']);
-    // Told which company each run filed into, to refresh that one.
+    // Told which company each run filed into, to refresh that one; the batch keeps both files.
     expect(onDone.mock.calls.map(([, companyId]) => companyId)).toEqual(['c-1', 'c-1']);
+    expect(queue.getSnapshot()[0]?.files.map((f) => f.state)).toEqual(['done', 'done']);
   });
 });

@@ -1,10 +1,11 @@
-import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { capabilitiesFor, DISABLED_BY_FIRM } from '../rules/capabilities.js';
 import { TOUCH_ONLY_QUERY } from '../upload/touch.js';
+import { UPLOAD_GOES_ON } from '../upload/UploadDialog.js';
 import { overallProgress, UploadProgressList, uploadResult } from '../upload/UploadProgressList.js';
 import {
   emptyOutcome,
@@ -21,6 +22,7 @@ import {
   uploadFiles,
   uploadToasts,
 } from '../upload/upload.js';
+import { uploadQueue } from '../upload/upload-queue.js';
 import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr, uploadLinksAnswer } from './fixtures.js';
 
 const file = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'application/pdf' });
@@ -79,6 +81,9 @@ const plain = (names: string[]) => names.map((n) => ({ file: file(n), dir: '' })
 
 beforeEach(() => {
   FakeXhr.all = [];
+});
+afterEach(() => {
+  uploadQueue.endSession();
 });
 
 async function settlePuts(status = 200) {
@@ -448,7 +453,8 @@ describe('file manager upload', () => {
     await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
     expect(linksAsked()[1]?.body.files).toEqual([expect.objectContaining({ name: 'w2.pdf' })]);
     act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
-    await waitFor(() => expect(within(dialog).getByText('Upload successful')).toBeTruthy());
+    // The upload's list keeps the file that landed the first time.
+    await waitFor(() => expect(within(dialog).getAllByText('Upload successful')).toHaveLength(2));
     expect(within(dialog).queryByRole('button', { name: /failed/ })).toBeNull();
   });
 
@@ -460,9 +466,6 @@ describe('file manager upload', () => {
     );
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
     expect(leavingAsks()).toBe(true);
-    // Escape does not close the dialog while files are being sent; its button cancels them.
-    fireEvent.keyDown(dialog, { key: 'Escape' });
-    expect(screen.getByRole('dialog')).toBe(dialog);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel upload' }));
     expect(await screen.findByText(UPLOAD_MESSAGES.cancelled)).toBeTruthy();
     expect(within(dialog).getAllByText('Cancelled')).toHaveLength(2);
@@ -471,6 +474,29 @@ describe('file manager upload', () => {
     expect(within(dialog).queryByRole('button', { name: /failed/ })).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Done' })).toBeTruthy();
     expect(leavingAsks()).toBe(false);
+  });
+
+  it('can be closed while files are being sent: the upload goes on, and the dialog shows it again', async () => {
+    const { dialog } = await chooseInUploadDialog('client', (c) => processed(c.body.uploadIds as string[]), [
+      file('w2.pdf'),
+    ]);
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    expect(within(dialog).getByText(UPLOAD_GOES_ON)).toBeTruthy();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(FakeXhr.all[0]?.aborted).toBe(false);
+    // Meanwhile no other upload starts here: the drop area and the dialog's choice wait for this one.
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const again = await screen.findByRole('dialog');
+    expect((within(again).getByRole('button', { name: 'Choose files' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    await act(async () => (FakeXhr.all[0] as FakeXhr).respond(200));
+    expect(await screen.findByText(UPLOAD_MESSAGES.success)).toBeTruthy();
+    expect(within(again).getByText('Upload successful')).toBeTruthy();
+    // Seen here, the finished upload is taken away with the dialog.
+    fireEvent.click(within(again).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(uploadQueue.getSnapshot()).toHaveLength(0));
   });
 
   it('goes on after the file manager is left for another page, asking before the page is left until it ends', async () => {

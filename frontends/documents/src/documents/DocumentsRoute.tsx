@@ -16,14 +16,26 @@ import { useMemo } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { documentsApi } from '../api/documents-api.js';
 import { capabilitiesFor } from '../rules/capabilities.js';
+import { UploadTray } from '../upload/UploadTray.js';
 import { resolveCompany } from './company.js';
 import { FileManager } from './FileManager.js';
 
 /**
  * The documents route of both audiences: /admin/:companyHash/documents (advisor, the hash comes from
  * the shell's route) and /documents/:companyHash (client, the hash is below this module's base path).
+ * The upload tray sits above the entity's file manager, which starts afresh for each entity, so that an
+ * upload is still seen, and can be cancelled, once another entity is shown.
  */
 export default function DocumentsRoute({ basePath }: RemoteRouteProps) {
+  return (
+    <>
+      <DocumentsPage basePath={basePath} />
+      <UploadTray />
+    </>
+  );
+}
+
+function DocumentsPage({ basePath }: { basePath: string }) {
   const params = useParams();
   if (params.companyHash && basePath.includes(':companyHash'))
     return <CompanyDocuments companyHash={params.companyHash} />;
@@ -102,7 +114,7 @@ export function CompanyDocuments({ companyHash }: { companyHash: string }) {
     );
   }
   // One file manager per entity: another entity (the same route, its company already known) starts
-  // afresh, with nothing of the last one's search, selection, dialogs or upload list.
+  // afresh, with nothing of the last one's search, selection or dialogs; its uploads stay in the tray.
   return (
     <FileManager
       key={entity.id}

@@ -28,7 +28,6 @@ import { apiFolder, crumbs } from '../rules/names.js';
 import { bulkActions } from '../rules/selection.js';
 import { type DocumentsView, readView, saveView } from '../rules/view-preference.js';
 import { HiddenFileInput } from '../upload/HiddenFileInput.js';
-import { UploadProgressList } from '../upload/UploadProgressList.js';
 import { entryOf, splitFolders, UPLOAD_MESSAGES, type UploadEntry } from '../upload/upload.js';
 import { useUploads } from '../upload/useUploads.js';
 import { BulkBar } from './BulkBar.js';
@@ -125,10 +124,11 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     [queryClient],
   );
   const refresh = useCallback(() => refreshCompany(companyId), [refreshCompany, companyId]);
-  // An upload refreshes the company it filed into, which may no longer be the one shown.
+  // An upload refreshes the company it filed into, which may no longer be the one shown: its listing is
+  // then asked again when next shown.
   const uploads = useUploads({
     api,
-    companyId,
+    company,
     makeXhr,
     onDone: (_outcome, filedInto) => void refreshCompany(filedInto),
   });
@@ -410,14 +410,6 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 </Center>
               ) : null}
             </Box>
-            {dialog.kind !== 'upload' ? (
-              <UploadProgressList
-                files={uploads.files}
-                onCancel={uploads.cancel}
-                onRetryFailed={uploads.retryFailed}
-                onDismiss={uploads.clear}
-              />
-            ) : null}
           </Stack>
         </div>
       </div>

@@ -8,10 +8,14 @@ import { useTouchOnly } from './touch.js';
 import { CANCEL_UPLOAD, UploadProgressList } from './UploadProgressList.js';
 import { entryOf, type FileProgress, type UploadEntry } from './upload.js';
 
+export const UPLOAD_GOES_ON =
+  'Closing this window does not stop the upload: it goes on in Uploads, at the bottom of the page.';
+
 /**
  * The upload dialog: a drop area for files and folders, file and folder pickers, progress per file.
  * `folderUpload` says whether folders may be uploaded (a dropped folder is refused by `onFiles`' owner).
- * While files are being sent it stays open, and its button cancels the upload.
+ * While files are being sent, its button cancels the upload; closed, the upload goes on in the upload
+ * tray (before the tray, the dialog had to stay open, or the upload's progress was lost).
  */
 export function UploadDialog({
   onClose,
@@ -28,7 +32,7 @@ export function UploadDialog({
   onCancel: () => void;
   /** Sends the files of the last upload that failed again. */
   onRetryFailed: () => void;
-  files: FileProgress[];
+  files: readonly FileProgress[];
   busy: boolean;
   folderUpload: Verdict;
 }) {
@@ -44,7 +48,7 @@ export function UploadDialog({
     onDrop: (accepted) => onFiles(accepted.map(entryOf)),
   });
   return (
-    <Dialog opened onClose={onClose} title="Upload" size="wide" persistent={busy}>
+    <Dialog opened onClose={onClose} title="Upload" size="wide">
       <Stack>
         <div
           {...getRootProps()}
@@ -100,17 +104,21 @@ export function UploadDialog({
             }}
           />
         </div>
-        <UploadProgressList files={files} onRetryFailed={onRetryFailed} />
+        <UploadProgressList files={files} onRetryFailed={onRetryFailed} withReasons />
+        {busy ? (
+          <Text size="sm" c="dimmed">
+            {UPLOAD_GOES_ON}
+          </Text>
+        ) : null}
         <Group justify="flex-end">
           {busy ? (
             <Button variant="default" onClick={onCancel}>
               {CANCEL_UPLOAD}
             </Button>
-          ) : (
-            <Button variant="default" onClick={onClose}>
-              {files.length ? 'Done' : 'Close'}
-            </Button>
-          )}
+          ) : null}
+          <Button variant="default" onClick={onClose}>
+            {busy || !files.length ? 'Close' : 'Done'}
+          </Button>
         </Group>
       </Stack>
     </Dialog>

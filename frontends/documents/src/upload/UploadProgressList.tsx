@@ -14,8 +14,13 @@ const STATE_TEXT: Record<FileProgress['state'], string> = {
 };
 
 export const CANCEL_UPLOAD = 'Cancel upload';
+/** The accessible name of the whole upload's bar, unless the list is given one. */
+const ALL_FILES_LABEL = 'Upload of all files';
 
 const IN_FLIGHT: ReadonlySet<FileProgress['state']> = new Set(['waiting', 'uploading', 'processing']);
+
+/** Whether none of these files is waiting, being sent or being filed any more. */
+const isSettled = (files: readonly FileProgress[]) => !files.some((f) => IN_FLIGHT.has(f.state));
 
 /**
  * One progress bar per file, with its state. With `onCancel`, while files are in flight, a button cancels the upload; with
@@ -23,24 +28,30 @@ const IN_FLIGHT: ReadonlySet<FileProgress['state']> = new Set(['waiting', 'uploa
  */
 export function UploadProgressList({
   files,
+  summaryLabel = ALL_FILES_LABEL,
   onCancel,
   onRetryFailed,
   onDismiss,
+  withReasons = false,
 }: {
-  files: FileProgress[];
+  files: readonly FileProgress[];
+  /** The accessible name of the whole upload's bar (several lists on a page need their own). */
+  summaryLabel?: string;
   onCancel?: () => void;
   onRetryFailed?: () => void;
   /** Takes a finished upload's list away (shown on the page, not in the upload dialog). */
   onDismiss?: () => void;
+  /** Shows under a failed file the service's reason (a page that shows it once for all files does not). */
+  withReasons?: boolean;
 }) {
   if (!files.length) return null;
   const failed = files.filter((f) => f.state === 'failed').length;
-  const settled = !files.some((f) => IN_FLIGHT.has(f.state));
+  const settled = isSettled(files);
   return (
     <Stack gap={6} data-testid="upload-progress">
-      {files.length > 1 ? <UploadSummary files={files} settled={settled} /> : null}
+      {files.length > 1 ? <UploadSummary files={files} settled={settled} label={summaryLabel} /> : null}
       {files.map((f) => (
-        <ProgressRow key={f.key} file={f} />
+        <ProgressRow key={f.key} file={f} withReason={withReasons} />
       ))}
       {onCancel && !settled ? (
         <Group justify="flex-end">
@@ -103,7 +114,15 @@ export function uploadResult(files: readonly FileProgress[]): string {
  * Above the files' lines of an upload of several: how many are finished and one bar for all of them
  * (which with hundreds of files says more than their lines), then what became of them.
  */
-function UploadSummary({ files, settled }: { files: FileProgress[]; settled: boolean }) {
+function UploadSummary({
+  files,
+  settled,
+  label,
+}: {
+  files: readonly FileProgress[];
+  settled: boolean;
+  label: string;
+}) {
   if (settled)
     return (
       <Text size="sm" fw={500} data-testid="upload-summary" mb={4}>
@@ -122,7 +141,7 @@ function UploadSummary({ files, settled }: { files: FileProgress[]; settled: boo
           {pct}%
         </Text>
       </Group>
-      <Progress value={pct} size={8} transitionDuration={120} aria-label="Upload of all files" />
+      <Progress value={pct} size={8} transitionDuration={120} aria-label={label} />
     </Box>
   );
 }
@@ -131,7 +150,13 @@ function UploadSummary({ files, settled }: { files: FileProgress[]; settled: boo
  * One file's line. Memoised: each progress event replaces one file's entry and keeps the others, so
  * only that line renders again (with 500 files, every event rendered all of them).
  */
-const ProgressRow = memo(function ProgressRow({ file: f }: { file: FileProgress }) {
+const ProgressRow = memo(function ProgressRow({
+  file: f,
+  withReason,
+}: {
+  file: FileProgress;
+  withReason: boolean;
+}) {
   const pct = Math.round(f.progress * 100);
   const bad = f.state === 'failed' || f.state === 'invalid';
   return (
@@ -152,6 +177,11 @@ const ProgressRow = memo(function ProgressRow({ file: f }: { file: FileProgress 
         transitionDuration={120}
         aria-label={`Upload of ${f.name}`}
       />
+      {withReason && f.state === 'failed' && f.message ? (
+        <Text size="xs" c="red.9" data-testid="upload-file-message">
+          {f.message}
+        </Text>
+      ) : null}
     </Box>
   );
 });

@@ -54,6 +54,8 @@ export interface FileProgress {
   /** The file's size in bytes, which weighs its progress in the whole upload's. */
   size?: number;
   state: FileState;
+  /** Why the file failed, as the service said it (a PUT that failed has no message). */
+  message?: string;
 }
 
 export interface UploadOutcome {
@@ -333,13 +335,18 @@ export interface FilingRecord {
   onChange: (index: number, change: Partial<FileProgress>) => void;
 }
 
-/** Records each of these files as `state`, on its line and in the outcome's list of that name. */
+/**
+ * Records each of these files as `state`, on its line (with the service's `message`, if any) and in
+ * the outcome's list of that name.
+ */
 export function recordFiles(
   indexes: number[],
   state: 'failed' | 'invalid' | 'cancelled',
   { outcome, nameOf, onChange }: FilingRecord,
+  /** The service's reason for a failure. */
+  message?: string,
 ) {
-  for (const i of indexes) onChange(i, { state });
+  for (const i of indexes) onChange(i, message ? { state, message } : { state });
   outcome[state].push(...indexes.map(nameOf));
 }
 
@@ -365,11 +372,13 @@ export async function fileLanded(
       batch.map((s) => s.index),
       invalid ? 'invalid' : 'failed',
       record,
+      // An INVALID refusal says so once for the whole upload, not under every file.
+      invalid ? undefined : message,
     );
     return;
   }
   if (!processed.files?.length) {
-    for (const s of batch) onChange(s.index, { state: 'failed' });
+    for (const s of batch) onChange(s.index, { state: 'failed', message: UPLOAD_MESSAGES.nothing });
     outcome.unanswered.push(...batch.map((s) => nameOf(s.index)));
     return;
   }
@@ -421,8 +430,9 @@ export async function uploadFiles(options: UploadOptions): Promise<UploadOutcome
     try {
       ({ links } = await api.uploadLinks(companyId, folder, files.map(fileMeta)));
     } catch (err) {
-      recordFiles(indexes, 'failed', record);
-      outcome.errors.push(refusalText(err));
+      const message = refusalText(err);
+      recordFiles(indexes, 'failed', record, message);
+      outcome.errors.push(message);
       continue;
     }
     const receivedAt = Date.now();

@@ -1,95 +1,47 @@
-import { toast } from '@portico/kit';
-import { useCallback, useRef, useState } from 'react';
+import { useApi } from '@portico/kit';
+import { useCallback, useRef } from 'react';
 import type { DocumentsApi } from '../api/documents-api.js';
-import { warnBeforeLeaving } from './leave-warning.js';
-import {
-  checkUpload,
-  type FileProgress,
-  type UploadEntry,
-  type UploadOutcome,
-  uploadFiles,
-  uploadToasts,
-} from './upload.js';
+import type { UploadEntry, UploadOutcome } from './upload.js';
+import { uploadQueue } from './upload-queue.js';
+import { useUploadBatches } from './useUploadBatches.js';
 
 /**
- * Runs uploads into a folder, keeps one progress entry per file and shows the spec's toasts. The files
- * of the last run that failed (a lost connection, a slow service; not the invalid or duplicate ones)
- * can be sent again with `retryFailed`, into the same folder of the same company. `cancel` stops the run
- * in flight; until it ends, leaving the page asks first, even once the file manager is left for another
- * page of the portal (the upload goes on, and its toasts still say how it ended). `onDone` is told the
- * company the run filed into, which is not always the one shown by the time it ends.
+ * A file manager's view of the remote's uploads (`uploadQueue`), for one company: `start` uploads into
+ * a folder of it, and `files`, `busy`, `cancel`, `retryFailed` and `clear` are about its batch running
+ * now, else its latest one. The batches live in the queue, not here: one goes on, with its progress in
+ * the upload tray, once the file manager is left for another entity or another page of the portal,
+ * and until it ends leaving the page asks first. `onDone` is told the company a run filed into.
  */
 export function useUploads(options: {
   api: DocumentsApi;
-  companyId: string;
+  company: { id: string; name: string };
   onDone?: (outcome: UploadOutcome, companyId: string) => void;
   makeXhr?: () => XMLHttpRequest;
 }) {
-  const [files, setFiles] = useState<FileProgress[]>([]);
-  const [busy, setBusy] = useState(false);
-  const batch = useRef(0);
-  const running = useRef<AbortController>(undefined);
-  const lastRun = useRef<{ companyId: string; path: string; entries: UploadEntry[] }>(undefined);
-  const latest = useRef(options);
-  latest.current = options;
-
-  const run = useCallback(async (companyId: string, path: string, entries: UploadEntry[]) => {
-    if (!entries.length) return;
-    const problem = checkUpload(entries);
-    if (problem) {
-      toast.error(problem);
-      return;
-    }
-    lastRun.current = { companyId, path, entries };
-    const id = ++batch.current;
-    setFiles(
-      entries.map((e, i) => ({
-        key: `${id}-${i}`,
-        name: e.dir ? `${e.dir}/${e.file.name}` : e.file.name,
-        progress: 0,
-        size: e.file.size,
-        state: 'waiting',
-      })),
-    );
-    setBusy(true);
-    const { api, makeXhr } = latest.current;
-    const controller = new AbortController();
-    running.current = controller;
-    const leaving = warnBeforeLeaving();
-    try {
-      const outcome = await uploadFiles({
-        api,
-        companyId,
-        path,
-        entries,
-        makeXhr,
-        signal: controller.signal,
-        onChange: (index, change) =>
-          setFiles((list) => list.map((f, i) => (i === index ? { ...f, ...change } : f))),
-      });
-      for (const t of uploadToasts(outcome)) toast[t.kind](t.message);
-      latest.current.onDone?.(outcome, companyId);
-      return outcome;
-    } finally {
-      leaving();
-      running.current = undefined;
-      setBusy(false);
-    }
-  }, []);
+  const session = useApi().client.session;
+  const latest = useRef({ ...options, session });
+  latest.current = { ...options, session };
+  const companyId = options.company.id;
+  const own = useUploadBatches().filter((batch) => batch.companyId === companyId);
+  const shown = own.find((batch) => batch.running) ?? own.at(-1);
+  const shownId = shown?.id;
 
   /** Uploads into `path` of the company given now. */
   const start = useCallback(
-    (path: string, entries: UploadEntry[]) => run(latest.current.companyId, path, entries),
-    [run],
+    (path: string, entries: UploadEntry[]) => uploadQueue.start({ ...latest.current, path, entries }),
+    [],
   );
-  const cancel = useCallback(() => running.current?.abort(), []);
-  const clear = useCallback(() => setFiles([]), []);
+  const cancel = useCallback(() => shownId !== undefined && uploadQueue.cancel(shownId), [shownId]);
   // Into the company and folder the failed files were meant for, whatever is shown now.
-  const retryFailed = useCallback(() => {
-    const last = lastRun.current;
-    if (!last) return;
-    const again = last.entries.filter((_, i) => files[i]?.state === 'failed');
-    if (again.length) void run(last.companyId, last.path, again);
-  }, [files, run]);
-  return { files, busy, start, cancel, clear, retryFailed };
+  const retryFailed = useCallback(() => shownId !== undefined && uploadQueue.retryFailed(shownId), [shownId]);
+  /** Takes the finished batch away (seen in the upload dialog, it need not stay in the tray). */
+  const clear = useCallback(() => shownId !== undefined && uploadQueue.dismiss(shownId), [shownId]);
+  return {
+    files: shown?.files ?? [],
+    busy: Boolean(shown?.running),
+    start,
+    cancel,
+    clear,
+    retryFailed,
+  };
 }
