@@ -565,6 +565,32 @@ describe('profiles', () => {
     expect(stored[0]).toEqual({ phone_number: '6465550177', failed_password_attempts: 0 });
   });
 
+  it('withdraws an email change waiting for confirmation, and its link no longer confirms', async () => {
+    const page = await signedIn('bob@client.test');
+    await openClientProfile(page);
+    await field(page, 'Primary Contact Email').fill('bob.typo@client.test');
+    await field(page, 'Current password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm your new email' });
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await page.getByText('Waiting for confirmation of bob.typo@client.test').waitFor();
+    const [link] = await portal.stack.identity.query<{ id: string }>(
+      `select id from one_time_secrets where user_id = $1 and purpose = 'email_confirmation' and consumed_at is null`,
+      [portal.stack.userId('bob')],
+    );
+    expect(link).toBeDefined();
+    await page.getByRole('button', { name: 'Cancel email change' }).click();
+    await page.getByText('Email change cancelled').waitFor();
+    await page.getByText(/Waiting for confirmation/).waitFor({ state: 'detached' });
+    expect(await field(page, 'Primary Contact Email').inputValue()).toBe('bob@client.test');
+    const [after] = await portal.stack.identity.query<{ pending_email: string | null; consumed: boolean }>(
+      `select u.pending_email, s.consumed_at is not null as consumed from users u, one_time_secrets s
+        where u.id = $1 and s.id = $2`,
+      [portal.stack.userId('bob'), link?.id],
+    );
+    expect(after).toEqual({ pending_email: null, consumed: true });
+  });
+
   it('saves the entity profile with Canadian labels', async () => {
     const page = await signedIn('bob@client.test');
     await openClientProfile(page);
