@@ -551,6 +551,13 @@ describe('identity sign-in over NATS', () => {
         password: 'Chosen-Pass-77',
       });
       expect(after.setPasswordRequired).toBe(false);
+      // A first password, chosen where the firm asked for one, is no change to tell the user of.
+      const notices = await h.identity.query(
+        `select 1 from outbox_events where subject = 'events.identity.user.account_notice_due.v1'
+          and payload->>'user_id' = $1`,
+        [h.firm.users.setpw?.id],
+      );
+      expect(notices).toEqual([]);
     });
 
     it('sets SMS as the method with a valid phone only', async () => {

@@ -46,6 +46,11 @@ export class RateLimiter {
     return secondsUntil(windowEnds);
   }
 
+  /** Takes back one hit of `key`: what it counted did not happen after all (a link that was not sent). */
+  async giveBack(key: string): Promise<void> {
+    await this.db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`);
+  }
+
   async hit(key: string, limit: Limit): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
     const result = await this.db.execute<{ count: number; window_start: Date }>(sql`
       insert into rate_limits (key, window_start, count) values (${key}, now(), 1)

@@ -53,15 +53,46 @@ export const SECRET_TTL_SECONDS: Record<SecretPurpose, number> = {
 
 export type SecretRow = typeof oneTimeSecrets.$inferSelect;
 
+export interface PreparedSecret {
+  id: string;
+  secret: string;
+  preparedAt: Date;
+}
+
 // Sign-in secrets are looked up by their hash before the firm is known, so these queries run across
 // firms; the hash itself is the capability.
 @Injectable()
 export class SecretsRepository {
   constructor(@Inject(DB) private readonly db: IdentityDb) {}
 
-  /** A secret and the id its row will have, made before it is stored (to be sent first). */
-  prepare(purpose: SecretPurpose): { id: string; secret: string } {
-    return { id: randomUUID(), secret: purpose.endsWith('_code') ? randomCode() : randomToken() };
+  /**
+   * A secret and the id its row will have, made before it is stored (to be sent first); stored, its row
+   * is dated from this moment, so secrets sent at once compare in the order they were made.
+   */
+  prepare(purpose: SecretPurpose): PreparedSecret {
+    return {
+      id: randomUUID(),
+      secret: purpose.endsWith('_code') ? randomCode() : randomToken(),
+      preparedAt: new Date(),
+    };
+  }
+
+  /** Whether the user has a live secret of the purpose made after `since` (in the caller's transaction). */
+  async liveMadeAfter(tx: Tx<IdentitySchema>, userId: string, purpose: SecretPurpose, since: Date) {
+    const rows = await tx
+      .select({ id: oneTimeSecrets.id })
+      .from(oneTimeSecrets)
+      .where(
+        and(
+          eq(oneTimeSecrets.userId, userId),
+          eq(oneTimeSecrets.purpose, purpose),
+          isNull(oneTimeSecrets.consumedAt),
+          gt(oneTimeSecrets.expiresAt, sql`now()`),
+          gt(oneTimeSecrets.createdAt, since),
+        ),
+      )
+      .limit(1);
+    return rows.length > 0;
   }
 
   /**
@@ -74,9 +105,9 @@ export class SecretsRepository {
     purpose: SecretPurpose,
     data: Record<string, string> = {},
     within?: Tx<IdentitySchema>,
-    prepared?: { id: string; secret: string },
+    prepared?: PreparedSecret,
   ): Promise<{ secret: string; row: SecretRow }> {
-    const { id, secret } = prepared ?? this.prepare(purpose);
+    const { id, secret, preparedAt } = prepared ?? this.prepare(purpose);
     const ttl = SECRET_TTL_SECONDS[purpose];
     const write = async (tx: Tx<IdentitySchema>) => {
       if (purpose.endsWith('_code')) {
@@ -96,6 +127,7 @@ export class SecretsRepository {
         .insert(oneTimeSecrets)
         .values({
           id,
+          createdAt: preparedAt,
           firmId: user.firmId,
           userId: user.id,
           purpose,

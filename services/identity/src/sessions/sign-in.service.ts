@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, AppError, badRequest, firmScope, inFirm } from '@portico/platform';
+import { eq } from 'drizzle-orm';
 import type { IdentityConfig } from '../config.js';
 import { hashPassword } from '../crypto/passwords.js';
 import { ONE_TIME_CODE_LENGTH } from '../crypto/secrets.js';
@@ -7,7 +8,7 @@ import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
-import type { UserRow } from '../schema.js';
+import { type UserRow, users } from '../schema.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
 import { AccountNotices } from '../users/account-notices.js';
 import {
@@ -406,8 +407,9 @@ export class SignInService {
         // A code texted to the number replaced no longer signs in.
         await this.secrets.retire(user.id, [SecretPurpose.signInCode], tx);
       }
-      // A new password is told to the account's address: whoever set it may not be its owner.
-      if (changes.passwordHash) await this.notices.passwordChanged(tx, updated);
+      // A new password is told to the account's address: whoever set it may not be its owner. Not the
+      // first one, chosen where the firm asked the user to choose how to sign in.
+      if (changes.passwordHash && !user.setPasswordRequired) await this.notices.passwordChanged(tx, updated);
       return updated;
     });
   }
@@ -448,6 +450,9 @@ export class SignInService {
    * Hands a new code to notifications, then stores it (retiring the one before): a send that fails
    * stores nothing, so the code the user already has goes on working, and no transaction or lock waits
    * on notifications meanwhile. The code's row id, chosen first, is the message's idempotency key.
+   * Stored holding the user's row, as changes of the address and phone are: a code sent to an address or
+   * phone replaced during the send is not stored (the change retired the codes sent there), and a code
+   * made after this one and stored first stays the one that works, as its message is the newest.
    */
   private async issueCodeAndSend(
     user: UserRow,
@@ -457,7 +462,17 @@ export class SignInService {
   ) {
     const prepared = this.secrets.prepare(purpose);
     await send(prepared.secret, prepared);
-    await this.secrets.issue(user, purpose, data, undefined, prepared);
+    await inFirm(this.db, firmScope(user.firmId), async (tx) => {
+      await lockUser(tx, user.id);
+      const [now] = await tx
+        .select({ email: users.email, phoneNumber: users.phoneNumber })
+        .from(users)
+        .where(eq(users.id, user.id));
+      if (now?.email !== user.email || now?.phoneNumber !== user.phoneNumber)
+        throw new AppError('conflict', 'contact_changed', Messages.codeSendFailed);
+      if (await this.secrets.liveMadeAfter(tx, user.id, purpose, prepared.preparedAt)) return;
+      await this.secrets.issue(user, purpose, data, tx, prepared);
+    });
   }
 
   private async challengeOf(challengeToken: string) {

@@ -88,6 +88,8 @@ export class AccountNotices {
   }
 
   private async record(tx: Tx, user: UserRow, kind: NoticeKind, to: string, maskedValue: string) {
+    // A temporary address (made up for a client who had none) reaches nobody.
+    if (to === user.email && user.hasTempEmail) return;
     await recordEvent(tx, IdentityEvents.accountNoticeDue, {
       firmId: user.firmId,
       userId: user.id,

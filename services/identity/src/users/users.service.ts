@@ -22,7 +22,12 @@ import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
 import { PasswordCheck } from '../sessions/password-check.js';
 import { Limits, RateLimiter } from '../sessions/rate-limiter.js';
-import { SecretPurpose, SecretsRepository, SIGN_IN_SECRETS } from '../sessions/secrets.repository.js';
+import {
+  type PreparedSecret,
+  SecretPurpose,
+  SecretsRepository,
+  SIGN_IN_SECRETS,
+} from '../sessions/secrets.repository.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
 import { AccountNotices } from './account-notices.js';
 import {
@@ -128,16 +133,6 @@ export class UsersService {
     // Whether another account has the address, asked before the row is locked: the question is about
     // other users, and it takes a connection of its own (across firms) that a locked save should not wait for.
     const emailTaken = asksNewEmail && (await this.users.emailTaken(askedEmail, user.id));
-    // Each new address is mailed a confirmation link: a bound on them, asked before anything is saved,
-    // and counted once a link is to be sent (a save refused for another field sends none).
-    const confirmationsKey = `email_confirmation:${user.id}`;
-    if (asksNewEmail && !emailTaken) {
-      const wait = await this.limiter.waitFor(confirmationsKey, Limits.emailConfirmations);
-      if (wait !== undefined)
-        throw new AppError('too_many_requests', 'too_many_confirmations', Messages.tooManyConfirmations, {
-          retryAfterSeconds: wait,
-        });
-    }
     const scope = firmScope(user.firmId);
     // The set-email step (spec 1 s.2.3): a user with a temporary email who still has to choose how to
     // sign in picked email passcode. The method switches to email when the new address is confirmed.
@@ -147,14 +142,25 @@ export class UsersService {
     // is saved (the form can simply be saved again), and no lock or connection waits on notifications.
     // The save is checked first, so a save refused for another field sends no link; should the save
     // fail after the link went, the link answers as an expired one (its secret is stored with the save).
-    let confirmation: { id: string; secret: string; email: string } | undefined;
+    let confirmation: (PreparedSecret & { email: string }) | undefined;
     if (asksNewEmail && !emailTaken) {
       const { fields } = this.profileChanges(user, request, forced, emailTaken);
       const problems = Object.values(fields);
       if (problems.length) throw badRequest(problems[0] as string, fields);
+      // Each new address is mailed a confirmation link: a bound on them, counted before the link goes
+      // (saves sent at once each count) and given back when it could not be sent.
+      const confirmationsKey = `email_confirmation:${user.id}`;
+      const counted = await this.limiter.hit(confirmationsKey, Limits.emailConfirmations);
+      if (!counted.allowed)
+        throw new AppError('too_many_requests', 'too_many_confirmations', Messages.tooManyConfirmations, {
+          retryAfterSeconds: counted.retryAfterSeconds,
+        });
       const firm = await this.firms.forMessages(scope);
       confirmation = { ...this.secrets.prepare(SecretPurpose.emailConfirmation), email: askedEmail };
-      await this.sendEmailConfirmation(user, confirmation, setsSignInEmail, firm);
+      await this.sendEmailConfirmation(user, confirmation, setsSignInEmail, firm).catch(async (err) => {
+        await this.limiter.giveBack(confirmationsKey);
+        throw err;
+      });
     }
     const { updated, newEmail } = await inFirm(this.db, scope, async (tx) => {
       // The rules are checked against the row as it is now, held until this save commits: two saves at
@@ -211,7 +217,6 @@ export class UsersService {
       }
       return { updated, newEmail };
     });
-    if (newEmail) await this.limiter.hit(confirmationsKey, Limits.emailConfirmations);
     return { user: await this.present(updated), emailConfirmationSent: !!newEmail };
   }
 
