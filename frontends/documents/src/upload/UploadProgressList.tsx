@@ -1,5 +1,5 @@
 import { Box, Button, Group, Progress, Stack, Text } from '@portico/kit';
-import { memo } from 'react';
+import { memo, useId } from 'react';
 import { type FileProgress, UPLOAD_MESSAGES } from './upload.js';
 
 const STATE_TEXT: Record<FileProgress['state'], string> = {
@@ -31,6 +31,7 @@ export function UploadProgressList({
   summaryLabel = ALL_FILES_LABEL,
   onCancel,
   onRetryFailed,
+  retryBlocked,
   onDismiss,
   withReasons = false,
 }: {
@@ -39,11 +40,14 @@ export function UploadProgressList({
   summaryLabel?: string;
   onCancel?: () => void;
   onRetryFailed?: () => void;
+  /** Why the failed files cannot be sent again now: the button is disabled and this is said under it. */
+  retryBlocked?: string;
   /** Takes a finished upload's list away (shown on the page, not in the upload dialog). */
   onDismiss?: () => void;
   /** Shows under a failed file the service's reason (a page that shows it once for all files does not). */
   withReasons?: boolean;
 }) {
+  const blockedId = useId();
   if (!files.length) return null;
   const failed = files.filter((f) => f.state === 'failed').length;
   const settled = isSettled(files);
@@ -63,7 +67,13 @@ export function UploadProgressList({
       {settled && ((onRetryFailed && failed) || onDismiss) ? (
         <Group justify="flex-end">
           {onRetryFailed && failed ? (
-            <Button size="xs" variant="light" onClick={onRetryFailed}>
+            <Button
+              size="xs"
+              variant="light"
+              onClick={onRetryFailed}
+              disabled={Boolean(retryBlocked)}
+              aria-describedby={retryBlocked ? blockedId : undefined}
+            >
               {failed === 1
                 ? 'Try the failed file again'
                 : `Try the ${failed.toLocaleString()} failed files again`}
@@ -75,6 +85,11 @@ export function UploadProgressList({
             </Button>
           ) : null}
         </Group>
+      ) : null}
+      {settled && onRetryFailed && failed && retryBlocked ? (
+        <Text id={blockedId} size="xs" c="dimmed" ta="right">
+          {retryBlocked}
+        </Text>
       ) : null}
     </Stack>
   );

@@ -27,6 +27,10 @@ export interface UploadBatch {
   files: readonly FileProgress[];
   /** A run of the batch (its first, or a retry of its failed files) is under way. */
   running: boolean;
+  /** The files (their indexes in `files`) of the run under way, else of the last one: all, or the retried. */
+  runFiles: readonly number[];
+  /** That run sends failed files again. */
+  retry: boolean;
 }
 
 export interface UploadRequest {
@@ -46,6 +50,11 @@ interface BatchWork {
   request: UploadRequest;
   controller?: AbortController;
   stopWatching: () => void;
+  /**
+   * Ends the run's leave warning. Called first when the session ends: the shell reloads the page for
+   * another user at once, while the cancelled upload settles (and would end its warning) only later.
+   */
+  stopWarning?: () => void;
 }
 
 const waitingLine = (entry: UploadEntry, key: string): FileProgress => ({
@@ -109,12 +118,15 @@ export class UploadQueue {
         path: request.path,
         files: entries.map((entry, i) => waitingLine(entry, `${id}-${i}`)),
         running: true,
+        runFiles: entries.map((_, i) => i),
+        retry: false,
       },
     ];
     this.emit();
     return this.run(
       id,
       entries.map((_, i) => i),
+      false,
     );
   }
 
@@ -123,12 +135,22 @@ export class UploadQueue {
     this.work.get(id)?.controller?.abort();
   }
 
+  /**
+   * Whether the batch's failed files can be sent again now: not while any upload to its company runs
+   * (one at a time per entity, so a folder's names are decided in order, and the upload dialog shows
+   * and cancels the one that runs).
+   */
+  canRetry(id: number): boolean {
+    const batch = this.find(id);
+    return batch !== undefined && !this.batches.some((b) => b.companyId === batch.companyId && b.running);
+  }
+
   /** Sends the batch's failed files again (not the invalid or duplicate ones), into its own company and folder. */
   retryFailed(id: number) {
     const batch = this.find(id);
-    if (!batch || batch.running) return;
+    if (!batch || !this.canRetry(id)) return;
     const failed = batch.files.flatMap((f, i) => (f.state === 'failed' ? [i] : []));
-    if (failed.length) void this.run(id, failed);
+    if (failed.length) void this.run(id, failed, true);
   }
 
   /** Takes a finished batch away; a batch still running stays. */
@@ -151,6 +173,7 @@ export class UploadQueue {
     const ending = [...this.work.values()];
     this.work.clear();
     for (const w of ending) {
+      w.stopWarning?.();
       w.stopWatching();
       w.controller?.abort();
     }
@@ -158,7 +181,7 @@ export class UploadQueue {
     this.emit();
   }
 
-  private async run(id: number, indexes: number[]): Promise<UploadOutcome | undefined> {
+  private async run(id: number, indexes: number[], retry: boolean): Promise<UploadOutcome | undefined> {
     const work = this.work.get(id);
     if (!work) return undefined;
     const { api, company, path, entries, makeXhr, onDone } = work.request;
@@ -168,11 +191,15 @@ export class UploadQueue {
     this.update(id, (batch) => ({
       ...batch,
       running: true,
+      runFiles: indexes,
+      retry,
       files: batch.files.map((line, i) =>
         again.has(i) ? waitingLine(entries[i] as UploadEntry, line.key) : line,
       ),
     }));
-    const leaving = warnBeforeLeaving();
+    // Once the batch's work is gone (the session ended), leaving no longer asks, whatever is still settling.
+    const stopWarning = warnBeforeLeaving(() => this.work.get(id) === work);
+    work.stopWarning = stopWarning;
     try {
       const outcome = await uploadFiles({
         api,
@@ -189,7 +216,8 @@ export class UploadQueue {
       onDone?.(outcome, company.id);
       return outcome;
     } finally {
-      leaving();
+      stopWarning();
+      if (work.stopWarning === stopWarning) work.stopWarning = undefined;
       if (work.controller === controller) work.controller = undefined;
       this.update(id, (batch) => ({ ...batch, running: false }));
     }

@@ -23,7 +23,8 @@ export function useUploads(options: {
   latest.current = { ...options, session };
   const companyId = options.company.id;
   const own = useUploadBatches().filter((batch) => batch.companyId === companyId);
-  const shown = own.find((batch) => batch.running) ?? own.at(-1);
+  // The newest running batch: the one its drop area and dialog wait for, and whose Cancel stops it.
+  const shown = own.findLast((batch) => batch.running) ?? own.at(-1);
   const shownId = shown?.id;
 
   /** Uploads into `path` of the company given now. */
