@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { KitProvider } from '@portico/kit';
-import { act, render, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, waitFor } from '@testing-library/react';
 
 /** pdf.js, arriving when the test opens `arrive`, with a document of 300 pages. */
 let arrive: () => void = () => {};
@@ -36,7 +36,7 @@ jest.unstable_mockModule('pdfjs-dist', async () => {
   await arrived;
   return { getDocument, GlobalWorkerOptions: {}, PasswordResponses: { INCORRECT_PASSWORD: 2 } };
 });
-const { PdfView } = await import('../preview/PdfView.js');
+const { PDF_MESSAGES, PdfView } = await import('../preview/PdfView.js');
 
 /** An IntersectionObserver the test drives: `show(pages)` reports those pages near the view, the rest not. */
 class FakeObserver {
@@ -99,6 +99,46 @@ describe('PDF preview', () => {
     expect([first.width, first.height]).toEqual([0, 0]);
     view.unmount();
     expect(destroy).toHaveBeenCalled();
+  });
+
+  it('asks for the password of a protected PDF, says when it is wrong, and opens it with the right one', async () => {
+    arrive();
+    let open: (doc: unknown) => void = () => {};
+    type OnPassword = (update: (password: string) => void, reason: number) => void;
+    const task: { promise: Promise<unknown>; destroy: typeof destroy; onPassword: OnPassword | null } = {
+      promise: new Promise((resolve) => {
+        open = resolve;
+      }),
+      destroy,
+      onPassword: null,
+    };
+    getDocument.mockImplementationOnce(() => task as never);
+    const view = render(
+      <KitProvider env="test">
+        <PdfView url="http://s3.test/locked.pdf" />
+      </KitProvider>,
+    );
+    await waitFor(() => expect(task.onPassword).not.toBeNull());
+    // As pdf.js: asked first (1, a password is needed), and again after a wrong one (2).
+    const tried: string[] = [];
+    const update = (password: string) => {
+      tried.push(password);
+      if (password === 'right-one') open({ numPages: 1, getPage });
+      else task.onPassword?.(update, 2);
+    };
+    await act(async () => task.onPassword?.(update, 1));
+    expect(await view.findByText(PDF_MESSAGES.password)).toBeTruthy();
+    expect(view.queryByText(PDF_MESSAGES.wrongPassword)).toBeNull();
+    const enter = (password: string) => {
+      fireEvent.change(view.getByLabelText('Password'), { target: { value: password } });
+      fireEvent.click(view.getByRole('button', { name: 'Open' }));
+    };
+    enter('wrong-one');
+    expect(await view.findByText(PDF_MESSAGES.wrongPassword)).toBeTruthy();
+    enter('right-one');
+    await waitFor(() => expect(view.container.querySelectorAll('canvas')).toHaveLength(1));
+    expect(tried).toEqual(['wrong-one', 'right-one']);
+    view.unmount();
   });
 
   it('keeps a page drawn when it comes back into view while it was being let go', async () => {
