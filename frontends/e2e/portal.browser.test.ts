@@ -1,7 +1,7 @@
 // Browser journeys of issue 3 against the production builds, served the way the local stack serves them.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, jest } from '@jest/globals';
@@ -21,7 +21,6 @@ jest.setTimeout(120_000);
 const portal = portalSession();
 const { freshPage, signedIn } = portal;
 
-/** The input (or select) with this label. */
 /** The error reports a page sends the gateway (POST /client_errors), each with the status it got. */
 function errorReports(page: Page) {
   const reports: { body: Record<string, unknown>; status: number; traceId?: string }[] = [];
@@ -37,8 +36,24 @@ function errorReports(page: Page) {
   return reports;
 }
 
+/** The input with this label. */
 const field = (page: Page, label: string) =>
   page.locator('input').and(page.getByLabel(label, { exact: true }));
+
+/** The access token of a signed-in page's session, to arrange things through the gateway as its user. */
+const accessTokenOf = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('portico.session') ?? '{}').access_token as string);
+
+/** A call to the gateway with a signed-in user's token; any status but 200 fails the test. */
+async function callGateway<T>(token: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const res = await fetch(`${portal.stack.gateway.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
 
 /** A signed-in client's Documents, from the client navigation; answers the entity's hash. */
 async function openClientDocuments(page: Page): Promise<string> {
@@ -57,6 +72,41 @@ async function openClientProfile(page: Page) {
     .getByRole('link', { name: 'Profile' })
     .click();
   await page.waitForURL(`${portal.stack.shellUrl}/profile`);
+}
+
+/** The chunk of a client area build (its folder) that holds the exposed Profile module itself. */
+async function profileExposeChunk(build: string): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(build, 'mf-manifest.json'), 'utf8')) as {
+    exposes: { name: string; assets: { js: { sync: string[] } } }[];
+  };
+  const own = manifest.exposes
+    .find((e) => e.name === 'Profile')
+    ?.assets.js.sync.find((f) => f.includes('__federation_expose_Profile'));
+  if (!own) throw new Error('no Profile module in the client manifest');
+  return own;
+}
+const PROFILE_RENDER_ERROR = 'a release of the client area whose Profile throws while rendering';
+
+/** Shows or clears the global maintenance alert with the operators' command (npm run maintenance). */
+async function maintenanceCommand(...args: ['show', string] | ['clear']) {
+  await run(process.execPath, [join(FRONTENDS, '..', 'infra', 'local', 'maintenance.mjs'), ...args], {
+    env: { ...process.env, NATS_URL: portal.stack.natsUrl },
+  });
+}
+
+/** The JSON messages the page's sockets receive, from the sockets it opens after this call. */
+function socketMessages(page: Page) {
+  const messages: unknown[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => {
+      try {
+        messages.push(JSON.parse(String(payload)));
+      } catch {
+        // not a message of the portal's
+      }
+    }),
+  );
+  return messages;
 }
 
 let releaseB: Promise<string> | undefined;
@@ -274,6 +324,43 @@ describe('sign-in and navigation', () => {
     await keepScreenshot(page, 'client-signed-in');
     await openClientProfile(page);
     expect(await field(page, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
+  });
+
+  it('shows exactly the items the firm preferences allow: Drop Link when on, client Documents unless hidden', async () => {
+    const partner = await signedIn('partner@demo-cpa.test');
+    await partner.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
+    const token = await accessTokenOf(partner);
+    const { preferences } = await callGateway<{ preferences: Record<string, unknown> }>(
+      token,
+      'GET',
+      '/current_user_firm',
+    );
+    const demoFirm = {
+      drop_link_enabled: preferences.drop_link_enabled,
+      hide_documents_view_from_clients: preferences.hide_documents_view_from_clients,
+    };
+    expect(demoFirm).toEqual({ drop_link_enabled: true, hide_documents_view_from_clients: false });
+    const savePreferences = (changes: Record<string, unknown>) =>
+      callGateway(token, 'POST', '/firms/update_preferences', { preferences: changes });
+    try {
+      await savePreferences({ drop_link_enabled: false });
+      await partner.reload();
+      expect(await navigationIds(partner, 'Main navigation')).toEqual(['profile-settings']);
+      // Nor is the page there by its address: it leads to the partner's home.
+      await partner.goto(`${portal.stack.shellUrl}/drop-link-settings`);
+      await partner.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
+      await partner.getByRole('heading', { name: 'Profile Settings' }).waitFor();
+
+      await savePreferences({ hide_documents_view_from_clients: true });
+      const client = await signedIn('alice@client.test');
+      expect(await navigationIds(client, 'Client navigation')).toEqual(['client-profile']);
+      // With no Documents to land on, a client lands on their Profile.
+      await client.waitForURL(`${portal.stack.shellUrl}/profile`);
+      expect(await field(client, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
+      await keepScreenshot(client, 'client-documents-hidden');
+    } finally {
+      await savePreferences(demoFirm);
+    }
   });
 
   it("switches a client's page to the entity chosen in the header, and selects the entity a link opens", async () => {
@@ -683,6 +770,40 @@ describe('sessions across tabs', () => {
   });
 });
 
+describe('realtime', () => {
+  it('shows the maintenance alert in open pages as the operators publish it, without a reload, and takes it down', async () => {
+    const client = await freshPage();
+    const received = socketMessages(client);
+    const socketOpened = client.waitForEvent('websocket');
+    await signIn(client, portal.stack.shellUrl, 'alice@client.test', DEMO_PASSWORD);
+    await landOnClientDocuments(client);
+    expect(new URL((await socketOpened).url()).pathname).toBe('/realtime');
+    const advisor = await signedIn('partner@demo-cpa.test');
+    await advisor.getByRole('heading', { name: 'Profile Settings' }).waitFor();
+    // A mark in each page's document: a reload would start a document without it.
+    for (const page of [client, advisor]) await page.evaluate('window.beforeTheAlert = true');
+
+    const text = 'Portico will be down for updates at 22:00 UTC';
+    const alerts = [client, advisor].map((page) => page.getByTestId('maintenance-alert'));
+    try {
+      await maintenanceCommand('show', text);
+      for (const alert of alerts) {
+        await alert.waitFor();
+        expect(await alert.textContent()).toBe(text);
+      }
+      expect(received).toContainEqual({ type: 'maintenance_alert', show: true, text });
+      for (const page of [client, advisor]) expect(await page.evaluate('window.beforeTheAlert')).toBe(true);
+      await keepScreenshot(client, 'maintenance-alert-client');
+    } finally {
+      // The gateway gives the latest alert to every socket opened later: other journeys must not get it.
+      await maintenanceCommand('clear');
+    }
+    for (const alert of alerts) await alert.waitFor({ state: 'detached' });
+    expect(received).toContainEqual({ type: 'maintenance_alert', show: false, text: '' });
+    expect(await client.getByTestId('documents-table').isVisible()).toBe(true);
+  });
+});
+
 describe('remotes', () => {
   it('shows the fallback in the area whose remote is down; the shell and the other area keep working', async () => {
     await portal.stack.setRuntimeConfig({
@@ -720,18 +841,108 @@ describe('remotes', () => {
     }
   });
 
+  it('shows the fallback in the area whose manifest answers 404; the shell and the other areas keep working', async () => {
+    // A static server that is up but holds no release of the client area.
+    const empty = join(portal.stack.temp, 'client-no-release');
+    await mkdir(empty, { recursive: true });
+    const emptyServer = await portal.stack.serve(empty);
+    const manifestUrl = `${emptyServer.url}/mf-manifest.json`;
+    expect((await fetch(manifestUrl)).status).toBe(404);
+    await portal.stack.setRuntimeConfig({
+      ...portal.stack.standard,
+      remotes: { ...portal.stack.standard.remotes, client: manifestUrl },
+    });
+    try {
+      const client = await signedIn('alice@client.test');
+      const reports = errorReports(client);
+      await client.goto(`${portal.stack.shellUrl}/profile`);
+      const fallback = client.getByTestId('error-fallback');
+      await fallback.getByText(FALLBACK).waitFor();
+      await waitFor(async () => reports.some((r) => r.body.area === 'client'), 10_000, 'the report');
+      const report = reports.find((r) => r.body.area === 'client');
+      expect(report).toMatchObject({ status: 204, body: { kind: 'remote', page: '/profile' } });
+      expect(await fallback.getByTestId('error-reference').textContent()).toBe(
+        `Reference: ${report?.traceId}`,
+      );
+      // The area that did not load has no item; the shell's header and the documents area still work.
+      expect(await navigationIds(client, 'Client navigation')).toEqual(['client-documents']);
+      expect(await client.getByTestId('entity-selector').isVisible()).toBe(true);
+      await keepScreenshot(client, 'remote-manifest-404-client');
+      await openClientDocuments(client);
+      expect(await fallback.count()).toBe(0);
+
+      // The admin area is unaffected.
+      const advisor = await signedIn('partner@demo-cpa.test');
+      await advisor.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
+      expect(await field(advisor, 'First Name').inputValue()).toBe('Paula');
+    } finally {
+      await portal.stack.setRuntimeConfig(portal.stack.standard);
+    }
+  });
+
+  it('shows the fallback in the area whose screen throws while rendering, under working navigation', async () => {
+    // A release of the client area whose Profile loads, then throws each time it renders.
+    const broken = join(portal.stack.temp, 'client-throws-on-render');
+    await cp(join(FRONTENDS, 'client', 'dist'), broken, { recursive: true });
+    const profileModule = join(broken, await profileExposeChunk(broken));
+    const code = await readFile(profileModule, 'utf8');
+    // The exposed default export is the Profile component; its body starts with a throw.
+    const render = /default:function\(\w*\)\{/g;
+    const found = code.match(render);
+    if (found?.length !== 1) throw new Error("the Profile module's component is no longer where expected");
+    await writeFile(
+      profileModule,
+      code.replace(render, (start) => `${start}throw new Error('${PROFILE_RENDER_ERROR}');`),
+    );
+    const brokenServer = await portal.stack.serve(broken);
+    await portal.stack.setRuntimeConfig({
+      ...portal.stack.standard,
+      remotes: { ...portal.stack.standard.remotes, client: `${brokenServer.url}/mf-manifest.json` },
+    });
+    try {
+      const client = await signedIn('alice@client.test');
+      const reports = errorReports(client);
+      await client.goto(`${portal.stack.shellUrl}/profile`);
+      const area = client.getByTestId('error-fallback');
+      await area.getByText(FALLBACK).waitFor();
+      // Reported by the area's error boundary as a render error of the client area, not a failed load.
+      await waitFor(async () => reports.length > 0, 5_000, 'an error report');
+      expect(reports.map((r) => r.body.kind)).toEqual(['render']);
+      expect(reports[0]).toEqual({
+        status: 204,
+        body: expect.objectContaining({
+          kind: 'render',
+          area: 'client',
+          page: '/profile',
+          message: `Error: ${PROFILE_RENDER_ERROR}`,
+          component_stack: expect.any(String),
+        }),
+        traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
+      expect(await area.getByTestId('error-reference').textContent()).toBe(
+        `Reference: ${reports[0]?.traceId}`,
+      );
+      // The client area loaded: its item stays, and the navigation leads away from the broken screen.
+      expect(await navigationIds(client, 'Client navigation')).toEqual([
+        'client-documents',
+        'client-profile',
+      ]);
+      await keepScreenshot(client, 'remote-throws-on-render-client');
+      await openClientDocuments(client);
+      expect(await area.count()).toBe(0);
+    } finally {
+      await portal.stack.setRuntimeConfig(portal.stack.standard);
+    }
+  });
+
   it('shows the fallback in the area whose module fails to load, under working navigation', async () => {
     // A release of the client area whose profile module throws as soon as it is evaluated.
     const broken = join(portal.stack.temp, 'client-broken');
     await cp(join(FRONTENDS, 'client', 'dist'), broken, { recursive: true });
-    const manifest = JSON.parse(await readFile(join(broken, 'mf-manifest.json'), 'utf8')) as {
-      exposes: { name: string; assets: { js: { sync: string[] } } }[];
-    };
-    const own = manifest.exposes
-      .find((e) => e.name === 'Profile')
-      ?.assets.js.sync.find((f) => f.includes('__federation_expose_Profile'));
-    if (!own) throw new Error('no Profile module in the client manifest');
-    await writeFile(join(broken, own), "throw new Error('a broken release of the client area');\n");
+    await writeFile(
+      join(broken, await profileExposeChunk(broken)),
+      "throw new Error('a broken release of the client area');\n",
+    );
     const brokenServer = await portal.stack.serve(broken);
     await portal.stack.setRuntimeConfig({
       ...portal.stack.standard,

@@ -177,6 +177,8 @@ async function startParts(started: (() => Promise<unknown>)[]) {
     identity,
     documents,
     gateway,
+    /** The stack's NATS, for events published as the operators' commands publish them. */
+    natsUrl: infra.natsUrl,
     shellUrl,
     temp,
     standard,
