@@ -54,12 +54,13 @@ export const IN_APP_BANNER_COOKIE = 'portico_in_app_banner_dismissed';
 
 /**
  * The firm's in-app banner (preferences in_app_banner_enabled / in_app_banner_text). Dismissal is kept
- * in a cookie per text, so a new text from the firm shows again.
+ * in a cookie per text, so a new text from the firm shows again, also while the page is open.
  */
 export function InAppBanner({ enabled, text }: { enabled: boolean; text: string }) {
   const id = fingerprint(text);
-  const [dismissed, setDismissed] = useState(() => readCookie(IN_APP_BANNER_COOKIE) === id);
-  if (!enabled || !text.trim() || dismissed) return null;
+  // The text dismissed, not a flag: a flag would stay set when the firm's text changes under it.
+  const [dismissedId, setDismissedId] = useState(() => readCookie(IN_APP_BANNER_COOKIE));
+  if (!enabled || !text.trim() || dismissedId === id) return null;
   return (
     <Alert color="firm" variant="filled" radius={0} py={6} data-testid="in-app-banner">
       <Group justify="space-between" wrap="nowrap">
@@ -70,7 +71,7 @@ export function InAppBanner({ enabled, text }: { enabled: boolean; text: string 
           c="white"
           onClick={() => {
             writeCookie(IN_APP_BANNER_COOKIE, id);
-            setDismissed(true);
+            setDismissedId(id);
           }}
         />
       </Group>

@@ -5,7 +5,6 @@ import {
   GlobalNotice,
   KitProvider,
   Loader,
-  SHARED_MISMATCH_EVENT_NAME,
   type SharedMismatch,
   ShellContext,
   type ShellServices,
@@ -19,12 +18,16 @@ import { Realtime } from '../realtime/Realtime.js';
 import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
 import { SignedOutWatcher } from './SignedOutWatcher.js';
 import { type ShellRuntime, ShellRuntimeContext } from './services.js';
+import { earlierSharedMismatches, onSharedMismatch, reportSharedMismatches } from './shared-mismatches.js';
 import { ThemePrimaryContext } from './theme-context.js';
 
 // Everything past sign-in (layouts, areas, navigation) loads on demand, keeping /signin small.
 const AreaRouter = lazy(() => import('./AreaRouter.js'));
 
-/** A shared singleton at another version than a build asked for: visible in development builds. */
+/**
+ * A shared singleton at another version than a build asked for: visible in development builds. Every
+ * build also sends it to the error reports (see `App`).
+ */
 function SharedMismatchWarning() {
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {
@@ -34,13 +37,9 @@ function SharedMismatchWarning() {
         `Shared ${d.pkgName}: ${d.from} requires ${d.required}, ${d.loaded} is loaded. Rebuild that remote.`,
       );
     // Remotes may have loaded before the shell did (in the background of the sign-in page).
-    const earlier = (
-      window as { __PORTICO_SHARED_MISMATCHES__?: SharedMismatch[] }
-    ).__PORTICO_SHARED_MISMATCHES__?.at(-1);
+    const earlier = earlierSharedMismatches().at(-1);
     if (earlier) show(earlier);
-    const on = (e: Event) => show((e as CustomEvent<SharedMismatch>).detail);
-    window.addEventListener(SHARED_MISMATCH_EVENT_NAME, on);
-    return () => window.removeEventListener(SHARED_MISMATCH_EVENT_NAME, on);
+    return onSharedMismatch(show);
   }, []);
   return text ? <GlobalNotice text={text} color="orange" testId="shared-mismatch" /> : null;
 }
@@ -85,6 +84,8 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
   // Someone else signed in in another tab: this tab's pages and caches are the previous user's, so it
   // starts again as the new user, at their home.
   useEffect(() => runtime.session.onUserChanged(() => window.location.replace('/')), [runtime]);
+  // Every build, production included: the operators learn which remote to rebuild.
+  useEffect(() => reportSharedMismatches(runtime.reportError), [runtime]);
 
   return (
     <ShellRuntimeContext.Provider value={runtime}>
