@@ -82,8 +82,12 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
     [runtime, queryClient],
   );
   // Someone else signed in in another tab: this tab's pages and caches are the previous user's, so it
-  // starts again as the new user, at their home.
-  useEffect(() => runtime.session.onUserChanged(() => window.location.replace('/')), [runtime]);
+  // starts again as the new user, at their home. After the other listeners of the change (a microtask
+  // later): leaving fires `beforeunload` at once, and an upload still listening would ask 'Leave site?'.
+  useEffect(
+    () => runtime.session.onUserChanged(() => queueMicrotask(() => window.location.replace('/'))),
+    [runtime],
+  );
   // Every build, production included: the operators learn which remote to rebuild.
   useEffect(() => reportSharedMismatches(runtime.reportError), [runtime]);
 
