@@ -804,16 +804,25 @@ describe('realtime', () => {
   });
 });
 
+/**
+ * Runs `work` with one area's remote found at `manifestUrl` in the runtime configuration (down, empty or
+ * a patched release), then puts the standard configuration back whatever happened.
+ */
+async function withRemoteAt(area: 'client' | 'admin', manifestUrl: string, work: () => Promise<void>) {
+  await portal.stack.setRuntimeConfig({
+    ...portal.stack.standard,
+    remotes: { ...portal.stack.standard.remotes, [area]: manifestUrl },
+  });
+  try {
+    await work();
+  } finally {
+    await portal.stack.setRuntimeConfig(portal.stack.standard);
+  }
+}
+
 describe('remotes', () => {
   it('shows the fallback in the area whose remote is down; the shell and the other area keep working', async () => {
-    await portal.stack.setRuntimeConfig({
-      ...portal.stack.standard,
-      remotes: {
-        ...portal.stack.standard.remotes,
-        admin: `http://127.0.0.1:${await freePort()}/mf-manifest.json`,
-      },
-    });
-    try {
+    await withRemoteAt('admin', `http://127.0.0.1:${await freePort()}/mf-manifest.json`, async () => {
       const advisor = await signedIn('partner@demo-cpa.test');
       const reports = errorReports(advisor);
       await advisor.goto(`${portal.stack.shellUrl}/admin-profile`);
@@ -836,9 +845,7 @@ describe('remotes', () => {
       await openClientProfile(client);
       expect(await field(client, 'Primary Contact Email').inputValue()).toBe('alice@client.test');
       expect(await client.getByTestId('error-fallback').count()).toBe(0);
-    } finally {
-      await portal.stack.setRuntimeConfig(portal.stack.standard);
-    }
+    });
   });
 
   it('shows the fallback in the area whose manifest answers 404; the shell and the other areas keep working', async () => {
@@ -848,11 +855,7 @@ describe('remotes', () => {
     const emptyServer = await portal.stack.serve(empty);
     const manifestUrl = `${emptyServer.url}/mf-manifest.json`;
     expect((await fetch(manifestUrl)).status).toBe(404);
-    await portal.stack.setRuntimeConfig({
-      ...portal.stack.standard,
-      remotes: { ...portal.stack.standard.remotes, client: manifestUrl },
-    });
-    try {
+    await withRemoteAt('client', manifestUrl, async () => {
       const client = await signedIn('alice@client.test');
       const reports = errorReports(client);
       await client.goto(`${portal.stack.shellUrl}/profile`);
@@ -875,9 +878,7 @@ describe('remotes', () => {
       const advisor = await signedIn('partner@demo-cpa.test');
       await advisor.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
       expect(await field(advisor, 'First Name').inputValue()).toBe('Paula');
-    } finally {
-      await portal.stack.setRuntimeConfig(portal.stack.standard);
-    }
+    });
   });
 
   it('shows the fallback in the area whose screen throws while rendering, under working navigation', async () => {
@@ -895,11 +896,7 @@ describe('remotes', () => {
       code.replace(render, (start) => `${start}throw new Error('${PROFILE_RENDER_ERROR}');`),
     );
     const brokenServer = await portal.stack.serve(broken);
-    await portal.stack.setRuntimeConfig({
-      ...portal.stack.standard,
-      remotes: { ...portal.stack.standard.remotes, client: `${brokenServer.url}/mf-manifest.json` },
-    });
-    try {
+    await withRemoteAt('client', `${brokenServer.url}/mf-manifest.json`, async () => {
       const client = await signedIn('alice@client.test');
       const reports = errorReports(client);
       await client.goto(`${portal.stack.shellUrl}/profile`);
@@ -930,9 +927,7 @@ describe('remotes', () => {
       await keepScreenshot(client, 'remote-throws-on-render-client');
       await openClientDocuments(client);
       expect(await area.count()).toBe(0);
-    } finally {
-      await portal.stack.setRuntimeConfig(portal.stack.standard);
-    }
+    });
   });
 
   it('shows the fallback in the area whose module fails to load, under working navigation', async () => {
@@ -944,11 +939,7 @@ describe('remotes', () => {
       "throw new Error('a broken release of the client area');\n",
     );
     const brokenServer = await portal.stack.serve(broken);
-    await portal.stack.setRuntimeConfig({
-      ...portal.stack.standard,
-      remotes: { ...portal.stack.standard.remotes, client: `${brokenServer.url}/mf-manifest.json` },
-    });
-    try {
+    await withRemoteAt('client', `${brokenServer.url}/mf-manifest.json`, async () => {
       const client = await signedIn('alice@client.test');
       const reports = errorReports(client);
       await client.goto(`${portal.stack.shellUrl}/profile`);
@@ -981,9 +972,7 @@ describe('remotes', () => {
       const advisor = await signedIn('partner@demo-cpa.test');
       await advisor.waitForURL(`${portal.stack.shellUrl}/admin-profile`);
       expect(await field(advisor, 'First Name').inputValue()).toBe('Paula');
-    } finally {
-      await portal.stack.setRuntimeConfig(portal.stack.standard);
-    }
+    });
   });
 
   it('picks up a redeployed remote on reload without rebuilding the shell', async () => {
