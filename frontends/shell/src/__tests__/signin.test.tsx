@@ -21,6 +21,16 @@ const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** The sign-in page as on a first load of /signin: no router, no query client. */
+/** A first factor answered with the two-factor step: a challenge, the code gone to the mailbox. */
+const twoFactorAsked = () =>
+  json({
+    auth_token: '',
+    two_factor_required: true,
+    challenge_token: 'challenge',
+    uid: 'u1',
+    two_factor_methods: [{ name: 'email', value: 'c***@client.test' }],
+  });
+
 function renderSignIn(
   search: string,
   answer: (path: string, body: unknown) => Response | Promise<Response>,
@@ -357,14 +367,7 @@ describe('sign-in page without the router', () => {
         return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'sms', methods: [] });
       if (path === '/sessions/send_sms_verification_code')
         return json({ uid: 'u1', sent_to: '(***) ***-0123' });
-      if (path === '/sessions/verify_verification_code')
-        return json({
-          auth_token: '',
-          two_factor_required: true,
-          challenge_token: 'challenge',
-          uid: 'u1',
-          two_factor_methods: [{ name: 'email', value: 'c***@client.test' }],
-        });
+      if (path === '/sessions/verify_verification_code') return twoFactorAsked();
       return json({ error: 'not found' }, 404);
     });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
@@ -484,14 +487,7 @@ describe('sign-in page without the router', () => {
         const own = answer(path, body);
         if (own) return own;
         if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
-        if (path === '/sessions/verify_password')
-          return json({
-            auth_token: '',
-            two_factor_required: true,
-            challenge_token: 'challenge',
-            uid: 'u1',
-            two_factor_methods: [{ name: 'email', value: 'c***@client.test' }],
-          });
+        if (path === '/sessions/verify_password') return twoFactorAsked();
         return json({ error: 'not found' }, 404);
       });
       fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
