@@ -53,6 +53,15 @@ export const SECRET_TTL_SECONDS: Record<SecretPurpose, number> = {
 
 export type SecretRow = typeof oneTimeSecrets.$inferSelect;
 
+/** The user's secrets of a purpose that still work: not used, not expired. */
+const liveOf = (userId: string, purpose: SecretPurpose) =>
+  and(
+    eq(oneTimeSecrets.userId, userId),
+    eq(oneTimeSecrets.purpose, purpose),
+    isNull(oneTimeSecrets.consumedAt),
+    gt(oneTimeSecrets.expiresAt, sql`now()`),
+  );
+
 export interface PreparedSecret {
   id: string;
   secret: string;
@@ -82,15 +91,7 @@ export class SecretsRepository {
     const rows = await tx
       .select({ id: oneTimeSecrets.id })
       .from(oneTimeSecrets)
-      .where(
-        and(
-          eq(oneTimeSecrets.userId, userId),
-          eq(oneTimeSecrets.purpose, purpose),
-          isNull(oneTimeSecrets.consumedAt),
-          gt(oneTimeSecrets.expiresAt, sql`now()`),
-          gt(oneTimeSecrets.createdAt, since),
-        ),
-      )
+      .where(and(liveOf(userId, purpose), gt(oneTimeSecrets.createdAt, since)))
       .limit(1);
     return rows.length > 0;
   }
@@ -183,14 +184,7 @@ export class SecretsRepository {
       read
         .select()
         .from(oneTimeSecrets)
-        .where(
-          and(
-            eq(oneTimeSecrets.userId, userId),
-            eq(oneTimeSecrets.purpose, purpose),
-            isNull(oneTimeSecrets.consumedAt),
-            gt(oneTimeSecrets.expiresAt, sql`now()`),
-          ),
-        )
+        .where(liveOf(userId, purpose))
         .orderBy(desc(oneTimeSecrets.createdAt))
         .limit(1),
     );
