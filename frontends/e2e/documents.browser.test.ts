@@ -1,10 +1,12 @@
 // Browser journeys of the documents remote (issue 5): an advisor manages an entity's files, previews a
-// spreadsheet, moves a file to another company and finds the drop link; a client uploads into their
-// Documents and never sees a STAFF ONLY folder; a visitor drops a file off through the firm drop link
-// and the advisor finds it on the Drop Link page; a visitor uploads through the portal's secure upload
-// page.
+// spreadsheet, moves a file to another company, finds the drop link and uploads a folder (dropped, and
+// chosen with the folder picker); a client uploads into their Documents and never sees a STAFF ONLY
+// folder; a visitor drops a file off through the firm drop link and the advisor finds it on the Drop
+// Link page; a visitor uploads through the portal's secure upload page.
 
 import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { utils, write } from '@e965/xlsx';
 import { describe, expect, it, jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -106,6 +108,104 @@ async function dropFiles(page: Page, target: Locator, files: { name: string; typ
   );
   for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
 }
+
+/** A file, or a folder of them, as a test hands it to the page. */
+type FileOrFolder = { name: string; type: string; body: Buffer } | { name: string; entries: FileOrFolder[] };
+type FileOrFolderInPage =
+  | { name: string; type: string; base64: string }
+  | { name: string; entries: FileOrFolderInPage[] };
+const inPage = (item: FileOrFolder): FileOrFolderInPage =>
+  'entries' in item
+    ? { name: item.name, entries: item.entries.map(inPage) }
+    : { name: item.name, type: item.type, base64: item.body.toString('base64') };
+
+/** Writes a folder of files under `parent` on the disk, for a folder picker. */
+async function writeFolder(parent: string, item: FileOrFolder): Promise<void> {
+  const path = join(parent, item.name);
+  if (!('entries' in item)) return writeFile(path, item.body);
+  await mkdir(path, { recursive: true });
+  for (const entry of item.entries) await writeFolder(path, entry);
+}
+
+/**
+ * Drops a folder on a drop zone as Chromium delivers one: dragenter, dragover and drop, each a task of
+ * its own, with a DataTransfer whose item answers webkitGetAsEntry() with a directory entry, read through
+ * createReader().readEntries() in batches until an empty one, its files through file(). A page cannot
+ * put a directory in a DataTransfer of its own, so the events carry an object with the same members.
+ */
+async function dropFolder(page: Page, target: Locator, folder: FileOrFolder) {
+  const dataTransfer = await page.evaluateHandle((root) => {
+    // The page's File (the project's types have no DOM library).
+    const PageFile = (
+      globalThis as unknown as {
+        File: new (parts: Uint8Array[], name: string, options: { type: string }) => object;
+      }
+    ).File;
+    // The browser answers the entries' callbacks later, never during the call.
+    const later = (done: () => void) => setTimeout(done, 0);
+    const entryOf = (item: FileOrFolderInPage, parent: string): object => {
+      const fullPath = `${parent}/${item.name}`;
+      if ('entries' in item) {
+        const children = item.entries.map((child) => entryOf(child, fullPath));
+        return {
+          isFile: false,
+          isDirectory: true,
+          name: item.name,
+          fullPath,
+          createReader: () => {
+            let read = false;
+            return {
+              readEntries: (ok: (batch: object[]) => void) => {
+                const batch = read ? [] : children;
+                read = true;
+                later(() => ok(batch));
+              },
+            };
+          },
+        };
+      }
+      const file = new PageFile([Uint8Array.from(atob(item.base64), (c) => c.charCodeAt(0))], item.name, {
+        type: item.type,
+      });
+      return {
+        isFile: true,
+        isDirectory: false,
+        name: item.name,
+        fullPath,
+        file: (ok: (file: object) => void) => later(() => ok(file)),
+      };
+    };
+    const entry = entryOf(root, '');
+    return {
+      types: ['Files'],
+      files: [],
+      items: [{ kind: 'file', type: '', getAsFile: () => null, webkitGetAsEntry: () => entry }],
+      dropEffect: 'none',
+      effectAllowed: 'all',
+    };
+  }, inPage(folder));
+  for (const type of ['dragenter', 'dragover', 'drop'])
+    await target.evaluate(
+      (zone, [eventType, carried]) => {
+        const PageDragEvent = (
+          globalThis as unknown as {
+            DragEvent: new (type: string, init: { bubbles: boolean; cancelable: boolean }) => object;
+          }
+        ).DragEvent;
+        const event = new PageDragEvent(eventType, { bubbles: true, cancelable: true });
+        Object.defineProperty(event, 'dataTransfer', { value: carried });
+        zone.dispatchEvent(event as Parameters<typeof zone.dispatchEvent>[0]);
+      },
+      [type, dataTransfer] as const,
+    );
+}
+
+/** The names of the items the listing shows, in its order. */
+const listedNames = (page: Page) =>
+  page
+    .getByTestId('documents-table')
+    .getByRole('button', { name: /^Actions for / })
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')?.replace(/^Actions for /, '')));
 
 /** A partner's session through the gateway, for arranging a company's files before a journey. */
 async function partnerToken(): Promise<string> {
@@ -335,6 +435,67 @@ describe('documents', () => {
     const saved = await download.path();
     expect(await zipEntries(readFileSync(saved))).toContain('Trust deed.pdf');
     await keepScreenshot(page, 'documents-advisor-zip-ready');
+  });
+
+  it('files a folder dropped on the listing, or chosen in the upload dialog, with its sub-folder and files', async () => {
+    const receipts: FileOrFolder = {
+      name: 'Receipts',
+      entries: [
+        { name: 'Lunch.pdf', type: 'application/pdf', body: await samplePdf() },
+        { name: 'Travel', entries: [{ name: 'Hotel.png', type: 'image/png', body: await samplePng() }] },
+      ],
+    };
+    const page = await signedIn('partner@demo-cpa.test');
+    const openDocuments = async (company: string, name: string) => {
+      await page.goto(`${portal.stack.shellUrl}/admin/${hashOf(company)}/documents`);
+      await page.getByTestId('file-manager').getByText(name).first().waitFor();
+    };
+    /** From the top of a company's documents: Receipts, its file and its sub-folder with its file. */
+    const expectReceipts = async (company: string) => {
+      await page.getByText('Document(s) uploaded successfully').first().waitFor();
+      await row(page, 'Receipts').waitFor();
+      // Beside the system folder every company has.
+      expect(await listedNames(page)).toEqual(['_portico', 'Receipts']);
+      await row(page, 'Receipts').getByRole('button', { name: 'Receipts', exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get('path') === '/Receipts');
+      await row(page, 'Lunch.pdf').waitFor();
+      expect(await listedNames(page)).toEqual(['Travel', 'Lunch.pdf']);
+      // The tree opened Receipts on the way, with Travel under it.
+      const travel = page
+        .getByRole('tree', { name: 'Folders' })
+        .getByRole('treeitem', { name: 'Travel', exact: true });
+      expect(await travel.getAttribute('data-parent')).toBe('/Receipts');
+      await travel.click();
+      await page.waitForURL((url) => url.searchParams.get('path') === '/Receipts/Travel');
+      await row(page, 'Hotel.png').waitFor();
+      expect(await listedNames(page)).toEqual(['Hotel.png']);
+      const stored = await portal.stack.documents.query<{ type: string; folder: string; name: string }>(
+        'select type, folder, name from items where company_id = $1 and deleted_at is null order by folder, name',
+        [portal.stack.firm.companies[company]?.id],
+      );
+      const filed = stored.filter((r) => !`${r.folder}/${r.name}`.startsWith('/_portico'));
+      expect(filed.map((r) => [r.type, r.folder, r.name])).toEqual([
+        ['folder', '', 'Receipts'],
+        ['file', '/Receipts', 'Lunch.pdf'],
+        ['folder', '/Receipts', 'Travel'],
+        ['file', '/Receipts/Travel', 'Hotel.png'],
+      ]);
+    };
+
+    await openDocuments('diaz_corp', 'Diaz Holdings Inc');
+    await dropFolder(page, page.getByLabel('Drop files to upload').locator('..'), receipts);
+    await expectReceipts('diaz_corp');
+    await keepScreenshot(page, 'documents-advisor-folder-dropped');
+
+    // The same folder from the disk, with Choose a folder, in another company.
+    const chosen = join(portal.stack.temp, 'chosen-folder');
+    await writeFolder(chosen, receipts);
+    await openDocuments('alice_individual', 'Alice Anders');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog(page, 'Upload').getByLabel('Choose a folder').setInputFiles(join(chosen, 'Receipts'));
+    // 'Done' once the upload has ended ('Close' while it runs).
+    await dialog(page, 'Upload').getByRole('button', { name: 'Done', exact: true }).click();
+    await expectReceipts('alice_individual');
   });
 
   it('lets a client upload into their Documents without seeing a STAFF ONLY folder', async () => {

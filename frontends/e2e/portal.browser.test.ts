@@ -802,6 +802,46 @@ describe('realtime', () => {
     expect(received).toContainEqual({ type: 'maintenance_alert', show: false, text: '' });
     expect(await client.getByTestId('documents-table').isVisible()).toBe(true);
   });
+
+  it("signs an open page out over its socket, with the notice, when the user's sessions are ended elsewhere", async () => {
+    // Dan signs in nowhere else in these journeys: his sessions are the two of this test.
+    const page = await freshPage();
+    const received = socketMessages(page);
+    const socketOpened = page.waitForEvent('websocket');
+    await signIn(page, portal.stack.shellUrl, 'dan@client.test', DEMO_PASSWORD);
+    await landOnClientDocuments(page);
+    const socket = await socketOpened;
+    expect(new URL(socket.url()).pathname).toBe('/realtime');
+    const socketClosed = socket.waitForEvent('close');
+    // A call refused with the ended session's token would sign the page out too (as expired): none may be.
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith(portal.stack.gateway.url) && response.status() === 401)
+        refused.push(response.url());
+    });
+    await page.evaluate('window.beforeTheSignOut = true');
+
+    // Another session of Dan's, as on another device, ends them all.
+    const elsewhere = await signedIn('dan@client.test');
+    const ended = await callGateway<{ revoked_sessions: number }>(
+      await accessTokenOf(elsewhere),
+      'POST',
+      '/sessions/sign_out_everywhere',
+      {},
+    );
+    expect(ended).toEqual({ revoked_sessions: 2 });
+
+    const notice = page.getByTestId('signed-out-notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toBe(SIGNED_OUT);
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await socketClosed;
+    expect(received).toContainEqual({ type: 'forced_sign_out' });
+    expect(refused).toEqual([]);
+    expect(await page.evaluate('window.beforeTheSignOut')).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('portico.session'))).toBeNull();
+    await keepScreenshot(page, 'signed-out-everywhere');
+  });
 });
 
 /**
