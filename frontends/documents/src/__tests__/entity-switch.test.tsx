@@ -1,11 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { aCurrentUser, renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { documentsApi } from '../api/documents-api.js';
 import { CompanyDocuments } from '../documents/DocumentsRoute.js';
 import { UploadQueue, uploadQueue } from '../upload/upload-queue.js';
-import { aCompany, type Call, FakeXhr, fakeApi, makeFakeXhr, uploadLinksAnswer } from './fixtures.js';
+import {
+  aCompany,
+  type Call,
+  FakeXhr,
+  fakeApi,
+  makeFakeXhr,
+  uploadLinksAnswer,
+  uploadsThroughFakeXhr,
+} from './fixtures.js';
 
 const anders = aCompany();
 const baker = aCompany({ id: 'c-2', hash_id: 'h2', name: 'Baker Family Trust', entity_type: 'Trust' });
@@ -46,16 +54,7 @@ function SwitchableDocuments() {
   );
 }
 
-const realXhr = globalThis.XMLHttpRequest;
-beforeEach(() => {
-  FakeXhr.all = [];
-  // The file manager's own PUTs, without a makeXhr of the route.
-  globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
-});
-afterEach(() => {
-  uploadQueue.endSession();
-  globalThis.XMLHttpRequest = realXhr;
-});
+uploadsThroughFakeXhr(uploadQueue);
 
 /** The page on company A, with `names` dropped on its list, and company B already known (cached). */
 async function showWithUpload(names: string[]) {

@@ -1,5 +1,6 @@
 // Fixtures of the documents tests: items, a company, a stand-in XMLHttpRequest. The render harness and
 // the fake gateway are the kit's (`@portico/kit/testing`).
+import { afterEach, beforeEach } from '@jest/globals';
 import type { Entity } from '@portico/kit';
 import type { Handler, Call as KitCall } from '@portico/kit/testing';
 import { fakeGateway } from '@portico/kit/testing';
@@ -122,3 +123,19 @@ export class FakeXhr {
   }
 }
 export const makeFakeXhr = () => new FakeXhr() as unknown as XMLHttpRequest;
+
+/**
+ * For a test file whose uploads run in the documents remote's upload queue: each test's PUTs go through
+ * FakeXhr (the queue makes its own requests), and the queue is emptied after each test.
+ */
+export function uploadsThroughFakeXhr(queue: { endSession(): void }) {
+  const realXhr = globalThis.XMLHttpRequest;
+  beforeEach(() => {
+    FakeXhr.all = [];
+    globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
+  });
+  afterEach(() => {
+    queue.endSession();
+    globalThis.XMLHttpRequest = realXhr;
+  });
+}

@@ -8,7 +8,14 @@ import DocumentsRoute from '../documents/DocumentsRoute.js';
 import { SMALL_SCREEN_QUERY } from '../upload/UploadTray.js';
 import { UPLOAD_MESSAGES } from '../upload/upload.js';
 import { uploadQueue } from '../upload/upload-queue.js';
-import { aCompany, type Call, FakeXhr, fakeApi, uploadLinksAnswer } from './fixtures.js';
+import {
+  aCompany,
+  type Call,
+  FakeXhr,
+  fakeApi,
+  uploadLinksAnswer,
+  uploadsThroughFakeXhr,
+} from './fixtures.js';
 
 const anders = aCompany();
 const baker = aCompany({ id: 'c-2', hash_id: 'h2', name: 'Baker Family Trust', entity_type: 'Trust' });
@@ -64,15 +71,7 @@ function Shell() {
   );
 }
 
-const realXhr = globalThis.XMLHttpRequest;
-beforeEach(() => {
-  FakeXhr.all = [];
-  globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
-});
-afterEach(() => {
-  uploadQueue.endSession();
-  globalThis.XMLHttpRequest = realXhr;
-});
+uploadsThroughFakeXhr(uploadQueue);
 
 const processCalls = (calls: Call[]) => calls.filter((c) => c.path === '/integrations/process_document');
 const tray = () => screen.getByRole('region', { name: 'Uploads' });
