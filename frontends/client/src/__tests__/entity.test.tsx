@@ -57,6 +57,16 @@ describe('entity profile editor', () => {
     });
   });
 
+  it('writes the country shown to an entity that had none, with the first save', async () => {
+    const { calls } = renderArea(<EntityProfileForm entity={anEntity({ country: '' })} />, (c) =>
+      c.method === 'PUT' ? { body: anEntity({ street: '1 Market St' }) } : undefined,
+    );
+    fireEvent.change(input('Street Address'), { target: { value: '1 Market St' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    expect(await screen.findByText(ENTITY_MESSAGES.saved)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ street: '1 Market St', country: 'US' });
+  });
+
   it("checks the emails' shape before saving", async () => {
     const { calls } = renderArea(<EntityProfileForm entity={anEntity()} />);
     fireEvent.change(input('Other email'), { target: { value: 'not-an-email' } });

@@ -73,6 +73,15 @@ const valuesOf = (entity: Entity): EntityValues => ({
 const FIELDS = Object.keys(valuesOf({} as Entity)) as (keyof EntityValues)[];
 
 /**
+ * The entity as stored, what a save compares with: an entity with no country shows the default one,
+ * which a save writes (it did when every field was sent), so the stored record says what the form showed.
+ */
+const storedValuesOf = (entity: Entity): EntityValues => ({
+  ...valuesOf(entity),
+  country: entity.country ?? '',
+});
+
+/**
  * The fields of `values` the user changed from the form's starting values (`loaded`). A save sends only
  * these: identity reads an absent field as unchanged, so an address changed by someone else since the
  * form was loaded is not written back.
@@ -102,7 +111,7 @@ export function EntityProfileForm({
     resolver,
   });
   // The fields as the form last loaded them (its starting values): what a save compares them with.
-  const [loaded, setLoaded] = useState(() => valuesOf(entity));
+  const [loaded, setLoaded] = useState(() => storedValuesOf(entity));
   const disabled = readOnly || preview;
   const labels = addressLabels(watch('country'));
 
@@ -111,7 +120,7 @@ export function EntityProfileForm({
       api.companies.updateProfile(entity.id, changedEntityFields(values, loaded)),
     onSuccess: (updated) => {
       toast.success(ENTITY_MESSAGES.saved);
-      setLoaded(valuesOf(updated));
+      setLoaded(storedValuesOf(updated));
       reset(valuesOf(updated));
       void queryClient.invalidateQueries({ queryKey: CLIENT_ENTITIES_KEY });
     },
