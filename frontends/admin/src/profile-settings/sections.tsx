@@ -28,6 +28,7 @@ import {
   toast,
   useApi,
   useCancelEmailChange,
+  usePendingEmail,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
@@ -179,10 +180,7 @@ export function ContactSection({
   const [errors, setErrors] = useState<{ email?: string; phone_number?: string; current_password?: string }>(
     {},
   );
-  // The address waiting for confirmation as this section's last save or withdrawal answered it, while
-  // `user` is the one it answered about (a newer read of the account says it from then on).
-  const [answered, setAnswered] = useState<{ about: CurrentUser; pending: string } | null>(null);
-  const pending = answered?.about === user ? answered.pending : user.pending_email;
+  const { pending, answer: pendingAnswered } = usePendingEmail(user);
   // Only what was changed here is sent: identity reads an absent field as unchanged.
   const changes = {
     ...(email.trim() !== loaded.email ? { email: email.trim() } : {}),
@@ -194,7 +192,7 @@ export function ContactSection({
   const save = useProfileSave(user.id, {
     onSaved: (r) => {
       if (r.user) {
-        setAnswered({ about: user, pending: r.user.pending_email });
+        pendingAnswered(r.user);
         setEmail(r.user.email);
         setPhone(phoneDigits(r.user.phone_number));
       }
@@ -216,7 +214,7 @@ export function ContactSection({
   // Only the note changes: Email and Phone keep what the user typed. The note and its button go, so
   // focus moves to the field the change was about.
   const cancelEmailChange = useCancelEmailChange(user.id, (answer) => {
-    setAnswered({ about: user, pending: answer?.pending_email ?? '' });
+    pendingAnswered(answer);
     emailInput.current?.focus();
   });
   const submit = (e: React.FormEvent) => {

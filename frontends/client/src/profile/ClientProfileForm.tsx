@@ -22,6 +22,7 @@ import {
   toast,
   useApi,
   useCancelEmailChange,
+  usePendingEmail,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -88,10 +89,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
   const [currentPasswordError, setCurrentPasswordError] = useState<string | undefined>();
   // Identity asked for the password where the form judged it needless (the account changed elsewhere).
   const [passwordAskedBack, setPasswordAskedBack] = useState(false);
-  // The address waiting for confirmation as this form's last save or withdrawal answered it, while
-  // `user` is the one it answered about (a newer read of the account says it from then on).
-  const [answered, setAnswered] = useState<{ about: CurrentUser; pending: string } | null>(null);
-  const pending = answered?.about === user ? answered.pending : user.pending_email;
+  const { pending, answer: pendingAnswered } = usePendingEmail(user);
   const save = useMutation({
     mutationFn: (changes: ProfileChanges) => api.users.updateUser(user.id, changes),
     onSuccess: (result: ProfileUpdate) => {
@@ -99,7 +97,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
       setCurrentPassword('');
       setPasswordAskedBack(false);
       if (result.user) {
-        setAnswered({ about: user, pending: result.user.pending_email });
+        pendingAnswered(result.user);
         queryClient.setQueryData(CURRENT_USER_KEY, result.user);
         setLoaded(profileValuesOf(result.user));
         reset(profileValuesOf(result.user));
@@ -125,7 +123,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
   // Only the note changes: the fields keep what the user typed. The note and its button go, so focus
   // moves to the field the change was about.
   const cancelEmailChange = useCancelEmailChange(user.id, (answer) => {
-    setAnswered({ about: user, pending: answer?.pending_email ?? '' });
+    pendingAnswered(answer);
     setFocus('email');
   });
 

@@ -1,13 +1,27 @@
 import { Anchor, Box, type TextInputProps } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useApi } from '../api/ApiProvider.js';
 import { errorMessage } from '../api/errors.js';
 import type { CurrentUser } from '../api/users.js';
 import { CURRENT_USER_KEY } from '../session/hooks.js';
 import { toast } from '../toast/toast.js';
 
-export const pendingEmailText = (pending: string) => `Waiting for confirmation of ${pending}`;
+const pendingEmailText = (pending: string) => `Waiting for confirmation of ${pending}`;
 export const EMAIL_CHANGE_CANCELLED = 'Email change cancelled';
+
+/**
+ * The address of `user` waiting for confirmation, as a form shows it: as the form's last save or
+ * withdrawal answered it while `user` is the one it answered about, else as `user` says (a newer read of
+ * the account says it from then on). `answer` takes the user a save or withdrawal answered.
+ */
+export function usePendingEmail(user: CurrentUser) {
+  const [answered, setAnswered] = useState<{ about: CurrentUser; pending: string } | null>(null);
+  const pending = answered?.about === user ? answered.pending : user.pending_email;
+  const answer = (answer: CurrentUser | undefined) =>
+    setAnswered({ about: user, pending: answer?.pending_email ?? '' });
+  return { pending, answer };
+}
 
 /**
  * Withdraws the user's own email change waiting for confirmation (PATCH /users/{id}
