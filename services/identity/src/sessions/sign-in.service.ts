@@ -463,11 +463,12 @@ export class SignInService {
     const prepared = this.secrets.prepare(purpose);
     await send(prepared.secret, prepared);
     await inFirm(this.db, firmScope(user.firmId), async (tx) => {
-      await lockUser(tx, user.id);
+      // The row held (as lockUser holds it) and read in one statement.
       const [now] = await tx
         .select({ email: users.email, phoneNumber: users.phoneNumber })
         .from(users)
-        .where(eq(users.id, user.id));
+        .where(eq(users.id, user.id))
+        .for('update');
       if (now?.email !== user.email || now?.phoneNumber !== user.phoneNumber)
         throw new AppError('conflict', 'contact_changed', Messages.codeSendFailed);
       if (await this.secrets.liveMadeAfter(tx, user.id, purpose, prepared.preparedAt)) return;

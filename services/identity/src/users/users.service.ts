@@ -39,7 +39,7 @@ import {
   validateOptionalPhone,
 } from './profile.rules.js';
 import { toUserMessage } from './user.mapper.js';
-import { lockUser, type UserChanges, UsersRepository } from './users.repository.js';
+import { type UserChanges, UsersRepository } from './users.repository.js';
 
 /** The longest name and out-of-office message kept (the gateway refuses longer ones first). */
 const NAME_MAX = 100;
@@ -231,11 +231,7 @@ export class UsersService {
     if (await this.users.emailTaken(newEmail, row.userId)) throw emailExists();
     const scope = firmScope(row.firmId);
     const updated = await inFirm(this.db, scope, async (tx) => {
-      await lockUser(tx, row.userId);
-      // Used up with the change, not before it: a change that fails leaves the link to follow again.
-      if (!(await this.secrets.consume(row.id, tx)))
-        throw new AppError('gone', 'link_expired', Messages.linkExpired);
-      // From the set-email step, unless the user has chosen another method since.
+      // The user's row first, held as lockUser holds it (the order every sign-in change takes), and read.
       const [current] = await tx
         .select({
           setPasswordRequired: users.setPasswordRequired,
@@ -244,7 +240,12 @@ export class UsersService {
           hasTempEmail: users.hasTempEmail,
         })
         .from(users)
-        .where(eq(users.id, row.userId));
+        .where(eq(users.id, row.userId))
+        .for('update');
+      // Used up with the change, not before it: a change that fails leaves the link to follow again.
+      if (!(await this.secrets.consume(row.id, tx)))
+        throw new AppError('gone', 'link_expired', Messages.linkExpired);
+      // From the set-email step, unless the user has chosen another method since (setPasswordRequired).
       /** The address the account signed in with until now, to be told of the change (not a temporary one). */
       const previous = current && !current.hasTempEmail ? current.email : undefined;
       // Only the address waiting for confirmation: a link sent for an address asked for before it (a
