@@ -28,6 +28,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAreas } from '../app/areas-context.js';
 import type { LayoutProps } from './AdvisorLayout.js';
 import { ClientEntitySelector } from './ClientEntitySelector.js';
+import { isCurrentPage } from './current-page.js';
 import { entityOfPath, samePageFor } from './entity-page.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -78,9 +79,25 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
   // On a phone the header's links are hidden: the segments take Dashboard and Documents (when both
   // exist), and the other pages (Profile, ...) are links under the header, so every page stays reachable.
   const phoneLinks = segments.length > 1 ? items.filter((i) => !segments.includes(i)) : items;
-  const activeSegment = segments.find((s) =>
-    s.path === '/' ? location.pathname === '/' : location.pathname.startsWith(s.path),
-  );
+  const activeSegment = segments.find((s) => isCurrentPage(location.pathname, s.path));
+  /** A header link, marked (and bold) when it is the page shown. */
+  const pageLink = (item: (typeof items)[number], weight?: number) => {
+    const current = isCurrentPage(location.pathname, item.path);
+    return (
+      <Text
+        key={item.id}
+        component={Link}
+        to={item.path}
+        size="sm"
+        fw={current ? 700 : weight}
+        td={current ? 'underline' : undefined}
+        aria-current={current ? 'page' : undefined}
+        data-nav-id={item.id}
+      >
+        {item.label}
+      </Text>
+    );
+  };
 
   if (entities.isPending) {
     return (
@@ -113,11 +130,7 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
             <ClientEntitySelector entities={list} selected={selected} onSelect={select} />
           </Group>
           <Group gap="md" component="nav" aria-label="Client navigation" visibleFrom="sm">
-            {items.map((i) => (
-              <Text key={i.id} component={Link} to={i.path} size="sm" data-nav-id={i.id}>
-                {i.label}
-              </Text>
-            ))}
+            {items.map((i) => pageLink(i))}
           </Group>
           <UserMenu user={user} />
         </Group>
@@ -132,11 +145,7 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
           aria-label="Client pages"
           style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
         >
-          {phoneLinks.map((i) => (
-            <Text key={i.id} component={Link} to={i.path} size="sm" fw={500}>
-              {i.label}
-            </Text>
-          ))}
+          {phoneLinks.map((i) => pageLink(i, 500))}
         </Group>
       )}
       {segments.length > 1 && (
