@@ -6,6 +6,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type Actor, createLogger, ensureEventStream } from '@portico/platform';
 import { Identity, IdentityEvents, NotificationsEvents } from '@portico/proto';
 import WebSocket from 'ws';
+import { sessionRevoked } from '../auth/auth.errors.js';
 import { RevocationList } from '../auth/revocations.js';
 import { RealtimeHub } from '../realtime/realtime.hub.js';
 import { RealtimeServer } from '../realtime/realtime.server.js';
@@ -154,11 +155,16 @@ describe('gateway: realtime socket fed by JetStream events', () => {
   });
 
   it('closes a socket when its token expires, so the browser comes back with a fresh one', async () => {
-    const shortLived = await key.sign(clientClaims, { expiresIn: '2s' });
+    // Seconds of margin for the handshake on a loaded machine; the close is checked against the token's
+    // own expiry (whole seconds), not against when the socket happened to open.
+    const shortLived = await key.sign(clientClaims, { expiresIn: '4s' });
+    const expiresAt =
+      JSON.parse(Buffer.from(shortLived.split('.')[1] ?? '', 'base64url').toString()).exp * 1000;
     const socket = await openSocket(`${wsUrl}/realtime`, withToken(shortLived));
-    const started = Date.now();
     expect((await socket.closed).code).toBe(4001);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Timers may fire a few ms early against the wall clock.
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt - 50);
+    expect(Date.now()).toBeLessThan(expiresAt + 3_000);
   });
 
   it("signs out the sockets of one revoked session and leaves the same user's other session open", async () => {
@@ -253,4 +259,68 @@ describe('realtime socket of a session revoked while its token is verified', () 
       await new Promise((resolve) => server.close(resolve));
     }
   });
+});
+
+describe('realtime socket that is closed as it opens', () => {
+  /** The handshake for /realtime with the token, then at once a frame a client may not send (unmasked). */
+  const handshakeThenUnmaskedFrame = (token: string) =>
+    Buffer.concat([
+      Buffer.from(
+        'GET /realtime HTTP/1.1\r\nHost: gateway\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n` +
+          `Sec-WebSocket-Protocol: portico.realtime, ${token}\r\n\r\n`,
+      ),
+      Buffer.from([0x81, 0x01, 0x61]),
+    ]);
+
+  it.each([
+    ['a session signed out before', 'signed-out'],
+    ['a session revoked during its handshake', 'revoked-meanwhile'],
+  ])(
+    "takes a bad frame on the socket of %s as that socket's error, not the process's",
+    async (_case, sid) => {
+      const key = await createTestKey('frame-key');
+      const verify = async (token: string): Promise<Actor> => {
+        if (sid === 'signed-out' && token) throw sessionRevoked();
+        return {
+          user_id: 'frame-user',
+          firm_id: 'firm-1',
+          role: 'client',
+          readonly_access: false,
+          session_id: sid,
+        };
+      };
+      const revocations = { isRevoked: () => sid === 'revoked-meanwhile' };
+      const server = createServer();
+      const realtime = new RealtimeServer(
+        new RealtimeHub(),
+        verify,
+        revocations,
+        createLogger('gateway', 'silent'),
+        30_000,
+      );
+      realtime.attach(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const uncaught: unknown[] = [];
+      const onUncaught = (err: unknown) => uncaught.push(err);
+      process.on('uncaughtException', onUncaught);
+      try {
+        const token = await key.sign({ ...clientClaims, sid });
+        await new Promise<void>((resolve, reject) => {
+          const socket = connectTcp(port, '127.0.0.1', () => socket.write(handshakeThenUnmaskedFrame(token)));
+          socket.on('data', () => undefined);
+          socket.on('close', () => resolve());
+          socket.on('error', reject);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(uncaught).toEqual([]);
+      } finally {
+        process.off('uncaughtException', onUncaught);
+        realtime.close();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 });

@@ -104,7 +104,10 @@ export class RealtimeServer {
       // a 401 the browser cannot read on a WebSocket: a tab whose socket was down when its session was
       // revoked would otherwise retry with it until the token expired, still showing the user's data.
       if (err instanceof AppError && err.code === SESSION_REVOKED) {
-        this.wss.handleUpgrade(request, socket, head, (ws) => ws.close(SIGNED_OUT_CLOSE_CODE, 'signed out'));
+        this.wss.handleUpgrade(request, socket, head, (ws) => {
+          this.onSocketError(ws);
+          ws.close(SIGNED_OUT_CLOSE_CODE, 'signed out');
+        });
         return;
       }
       refuse(socket, err);
@@ -118,6 +121,7 @@ export class RealtimeServer {
     }
     const { expiresAt, issuedAt } = timesOf(token);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
+      this.onSocketError(ws);
       // A revocation handled after the token's own check (its event can be processed while the
       // verification's promises settle) signed out the hub's sockets before this one joined: nothing
       // else would close it until its token expired.
@@ -128,7 +132,6 @@ export class RealtimeServer {
       if (!this.hub.add(actor.user_id, ws, actor.session_id, issuedAt)) return;
       this.alive.set(ws, true);
       ws.on('pong', () => this.alive.set(ws, true));
-      ws.on('error', (err) => this.log.debug({ err }, 'realtime socket error'));
       // The browser only listens; anything it sends is ignored.
       ws.on('message', () => undefined);
       // A socket lives no longer than its token: the browser comes back with a fresh one, so a revoked
@@ -140,6 +143,14 @@ export class RealtimeServer {
       expiry.unref();
       ws.once('close', () => clearTimeout(expiry));
     });
+  }
+
+  /**
+   * A socket's own errors (a frame a browser may not send, a reset) stay that socket's: first thing on
+   * every socket, also one closed as it opens, since an 'error' event with no listener ends the process.
+   */
+  private onSocketError(ws: WebSocket): void {
+    ws.on('error', (err) => this.log.debug({ err }, 'realtime socket error'));
   }
 
   private ping(): void {
