@@ -21,6 +21,7 @@ import {
   redeliveryDelayMs,
   republishOutboxSince,
   startDurableConsumer,
+  subscribeFanOut,
 } from '../bus/events.js';
 import { outboxEvents } from '../bus/outbox.schema.js';
 import { runRepublishOutbox } from '../bus/republish-outbox.js';
@@ -610,5 +611,33 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await waitFor(async () => handled.includes('stream-back'), 10_000, 'an event after the stream is back');
     expect(() => assertDurableConsumersRunning(nc, inAMinute())).not.toThrow();
     await consumer.stop();
+  });
+  it('makes a fan-out subscription again when its stream is lost, instead of ending the process', async () => {
+    const seen: string[] = [];
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const subscription = await subscribeFanOut(
+        nc,
+        IdentityEvents.userUpdated,
+        (event) => seen.push(event.eventId),
+        log,
+        { recovery: { firstMs: 50, maxMs: 200 } },
+      );
+      await publishUserUpdate('fan-before');
+      await waitFor(async () => seen.includes('fan-before'), 10_000, 'an event before the stream is lost');
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.delete(EVENTS_STREAM);
+      // Lost for a while (the iterator ends with an error), then the stream is back.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await ensureEventStream(nc);
+      await publishUserUpdate('fan-after');
+      await waitFor(async () => seen.includes('fan-after'), 20_000, 'an event after the stream is back');
+      await subscription.stop();
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 });

@@ -638,16 +638,18 @@ async function lastSequenceSince(jsm: JetStreamManager, subject: string, since: 
  * starting from now, with no durable state. `replayLast` starts from the last event already in the
  * stream, for state such as a maintenance banner; `replayFrom` from every event since that time, for
  * state a replica that starts later must know (the revocations of tokens still in use), and answers
- * once those are handled.
+ * once those are handled. A subscription lost (its stream gone, JetStream refusing) is made again
+ * (`CONSUMER_RECOVERY_DELAYS`, or `recovery`) from the time of the last event it handled.
  */
 export async function subscribeFanOut<M extends DescMessage>(
   nc: NatsConnection,
   contract: EventContract<M>,
   handle: (event: MessageShape<M>) => void,
   log: Logger,
-  options: { replayLast?: boolean; replayFrom?: Date } = {},
+  options: { replayLast?: boolean; replayFrom?: Date; recovery?: RedeliveryDelays } = {},
 ): Promise<{ stop: () => Promise<void> }> {
   const jsm = await ensureEventStream(nc);
+  const subscribedAt = new Date();
   // With `replayFrom`, the subscription answers once it has handled the last event already there.
   const replayUpTo = options.replayFrom
     ? await lastSequenceSince(jsm, contract.subject, options.replayFrom)
@@ -657,22 +659,82 @@ export async function subscribeFanOut<M extends DescMessage>(
     caughtUp = resolve;
     if (replayUpTo === undefined) resolve();
   });
-  const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, {
-    // A single subject as a string: `filter_subject`, which servers before 2.10 understand too.
-    filter_subjects: contract.subject,
-    ...(options.replayFrom
-      ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: options.replayFrom.toISOString() }
-      : { deliver_policy: options.replayLast ? DeliverPolicy.LastPerSubject : DeliverPolicy.New }),
-  });
-  const messages = await consumer.consume();
-  const loop = (async () => {
-    for await (const msg of messages) {
+  /** When the last event handled was stored: a subscription made again goes on from there. */
+  let lastHandledAt: Date | undefined;
+  const open = async (again: boolean) => {
+    const resumeAt = lastHandledAt ?? options.replayFrom;
+    const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, {
+      // A single subject as a string: `filter_subject`, which servers before 2.10 understand too.
+      filter_subjects: contract.subject,
+      ...(resumeAt
+        ? // Made again after an event: that event may come once more, which state such as a banner or
+          // a revocation takes as it is.
+          { deliver_policy: DeliverPolicy.StartTime, opt_start_time: resumeAt.toISOString() }
+        : options.replayLast
+          ? { deliver_policy: DeliverPolicy.LastPerSubject }
+          : // Made again before any event: those since the first subscription, not only later ones.
+            !again
+            ? { deliver_policy: DeliverPolicy.New }
+            : { deliver_policy: DeliverPolicy.StartTime, opt_start_time: subscribedAt.toISOString() }),
+    });
+    // As a durable consumer's: the iterator ends with an error when its stream is gone (instead of
+    // waiting for it, or giving up after some tries with an error nothing would catch), and the
+    // subscription is made again below.
+    return consumer.consume({ abort_on_missing_resource: true, idle_heartbeat: 5_000 });
+  };
+  let messages = await open(false);
+
+  let stopping = false;
+  let wakeUp: () => void = () => undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const consumeAll = async (current: ConsumerMessages) => {
+    for await (const msg of current) {
       try {
         handle(fromJson(contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true }));
       } catch (err) {
         log.error({ err, subject: msg.subject }, 'Fan-out handler failed');
       }
+      lastHandledAt = msg.time;
       if (replayUpTo !== undefined && msg.seq >= replayUpTo) caughtUp();
+    }
+  };
+  // An iterator that ends with an error (its stream gone, JetStream refusing) is made again with a
+  // growing delay: an error left to the promise alone ended the process (an unhandled rejection).
+  const loop = (async () => {
+    for (;;) {
+      try {
+        await consumeAll(messages);
+        if (stopping || nc.isClosed()) return;
+        throw new Error('The subscription stopped delivering');
+      } catch (err) {
+        if (stopping || nc.isClosed()) return;
+        log.error({ err, subject: contract.subject }, 'Fan-out subscription lost; making it again');
+      }
+      for (let attempt = 1; ; attempt++) {
+        await pause(redeliveryDelayMs(attempt, options.recovery ?? CONSUMER_RECOVERY_DELAYS));
+        if (stopping || nc.isClosed()) return;
+        try {
+          messages = await open(true);
+          break;
+        } catch (err) {
+          log.warn(
+            { err, subject: contract.subject, attempt },
+            'Fan-out subscription not made again; will retry',
+          );
+        }
+      }
+      if (stopping) {
+        await messages.close();
+        return;
+      }
+      log.info({ subject: contract.subject }, 'Fan-out subscription made again');
     }
   })();
   let timer: NodeJS.Timeout | undefined;
@@ -684,6 +746,8 @@ export async function subscribeFanOut<M extends DescMessage>(
   clearTimeout(timer);
   return {
     stop: async () => {
+      stopping = true;
+      wakeUp();
       await messages.close();
       await loop;
     },
