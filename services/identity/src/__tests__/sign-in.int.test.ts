@@ -295,6 +295,57 @@ describe('identity sign-in over NATS', () => {
     });
   });
 
+  describe('a step whose grant cannot be issued', () => {
+    /** Refuses inserting grants (auth_grant, set_sign_in_method) while `work` runs, as a failing write would. */
+    async function withGrantsRefused(work: () => Promise<void>) {
+      await h.identity.query(`create function refuse_grants() returns trigger language plpgsql as $$
+        begin raise exception 'grants refused for this test'; end $$`);
+      await h.identity.query(`create trigger refuse_grants before insert on one_time_secrets for each row
+        when (new.purpose in ('auth_grant', 'set_sign_in_method')) execute function refuse_grants()`);
+      try {
+        await work();
+      } finally {
+        await h.identity.query('drop trigger refuse_grants on one_time_secrets');
+        await h.identity.query('drop function refuse_grants()');
+      }
+    }
+
+    it('leaves the sign-in link and the reset link working for another try', async () => {
+      const who = h.firm.users.linkonly;
+      await h.bus.request(Identity.sendAuthLink, { email: who?.email });
+      const signIn = await h.lastLinkTokenTo(who?.email as string);
+      const full = h.firm.users.full;
+      await h.bus.request(Identity.forgotPassword, { email: full?.email });
+      const reset = await h.lastLinkTokenTo(full?.email as string);
+      await withGrantsRefused(async () => {
+        for (const token of [signIn, reset])
+          await expect(h.bus.request(Identity.verifyAuthLink, { token })).rejects.toMatchObject({
+            status: 500,
+          });
+      });
+      await expect(h.bus.request(Identity.verifyAuthLink, { token: signIn })).resolves.toMatchObject({
+        purpose: 'sign_in',
+      });
+      await expect(h.bus.request(Identity.verifyAuthLink, { token: reset })).resolves.toMatchObject({
+        purpose: 'set_password',
+      });
+    });
+
+    it('leaves the sign-in code working for another try, and still used once', async () => {
+      const uid = h.firm.users.other?.uid as string;
+      await h.bus.request(Identity.sendEmailCode, { uid });
+      const code = await h.lastCodeTo(email('other'));
+      await withGrantsRefused(async () => {
+        await expect(h.bus.request(Identity.verifyCode, { uid, code })).rejects.toMatchObject({
+          status: 500,
+        });
+      });
+      const step = await h.bus.request(Identity.verifyCode, { uid, code });
+      expect(step.authToken).toBeTruthy();
+      await expect(h.bus.request(Identity.verifyCode, { uid, code })).rejects.toMatchObject({ status: 401 });
+    });
+  });
+
   describe('two-factor', () => {
     it('asks for a second factor when the user enabled it and accepts the emailed code', async () => {
       const who = h.firm.users.twofa;

@@ -101,7 +101,14 @@ export class SessionTokensService {
    * hash the step compared; the grant is issued, holding the user's row, only while it is still the
    * account's (a password change or reset holds the row too, and retires the grants issued before it).
    */
-  async grant(user: UserRow, provenWith?: { passwordHash: string }): Promise<string> {
+  /** With `within`, in the caller's transaction (a link or code used up with it); else on its own. */
+  async grant(
+    user: UserRow,
+    provenWith?: { passwordHash: string },
+    within?: Tx<IdentitySchema>,
+  ): Promise<string> {
+    if (within && !provenWith)
+      return (await this.secrets.issue(user, SecretPurpose.authGrant, {}, within)).secret;
     return this.issueProven(user, SecretPurpose.authGrant, provenWith);
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, firmScope, inFirm } from '@portico/platform';
+import { type Actor, AppError, badRequest, firmScope, inFirm, type Tx } from '@portico/platform';
 import { eq } from 'drizzle-orm';
 import type { IdentityConfig } from '../config.js';
 import { hashPassword } from '../crypto/passwords.js';
@@ -8,7 +8,7 @@ import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
-import { type UserRow, users } from '../schema.js';
+import { type IdentitySchema, type UserRow, users } from '../schema.js';
 import { CONFIG, DB, type IdentityDb } from '../tokens.js';
 import { AccountNotices } from '../users/account-notices.js';
 import {
@@ -150,13 +150,15 @@ export class SignInService {
     assertCodeShape(code);
     const user = await this.userByUid(uid);
     const row = await this.secrets.latestLive(user.id, SecretPurpose.signInCode);
-    await this.checkCode(row, user, code);
+    const proven = await this.checkCode(row, user, code);
     // A texted code proves the phone; the second factor goes to the mailbox, so it is still asked for.
     // An emailed code proves that mailbox already, and counts as both (as a sign-in link does). A user
     // with a temporary email has no mailbox to send it to: the texted code is all they can answer.
-    if (row?.data.channel === 'sms' && !user.hasTempEmail && (await this.twoFactorRequired(user)))
+    if (proven.data.channel === 'sms' && !user.hasTempEmail && (await this.twoFactorRequired(user))) {
+      if (!(await this.secrets.consume(proven.id))) throw err.wrongCode();
       return this.startTwoFactor(user);
-    return this.completed(user);
+    }
+    return this.redeem(user, [proven.id], err.wrongCode, (tx) => this.completed(user, undefined, tx));
   }
 
   async sendAuthLink(input: { email: string; uid: string; accountantId: string; redirect: string }) {
@@ -200,19 +202,37 @@ export class SignInService {
     ]);
     if (!row)
       throw expired ? err.linkExpired() : new AppError('unauthorized', 'invalid_link', Messages.linkExpired);
-    if (!(await this.secrets.consume(row.id))) throw err.linkExpired();
     const user = await this.activeById(row.userId);
     if (row.purpose === SecretPurpose.passwordReset) {
-      const grant = await this.secrets.issue(user, SecretPurpose.setSignInMethod);
+      const grant = await this.redeem(user, [row.id], err.linkExpired, (tx) =>
+        this.secrets.issue(user, SecretPurpose.setSignInMethod, {}, tx),
+      );
       return { authToken: grant.secret, uid: user.uid, purpose: 'set_password' };
     }
-    if (row.purpose === SecretPurpose.twoFactorLink) {
-      const challengeId = row.data.challenge_id ?? '';
-      if (!(await this.secrets.consume(challengeId))) throw err.linkExpired();
-      return { ...(await this.completed(user)), redirect: row.data.redirect ?? '', purpose: 'sign_in' };
-    }
-    // A sign-in link proves the mailbox, which is where the second factor would go too: it counts as both.
-    return { ...(await this.completed(user)), redirect: row.data.redirect ?? '', purpose: 'sign_in' };
+    // A two-factor link also uses up the challenge it answers. A sign-in link proves the mailbox, which is
+    // where the second factor would go too: it counts as both.
+    const used =
+      row.purpose === SecretPurpose.twoFactorLink ? [row.id, row.data.challenge_id ?? ''] : [row.id];
+    const step = await this.redeem(user, used, err.linkExpired, (tx) => this.completed(user, undefined, tx));
+    return { ...step, redirect: row.data.redirect ?? '', purpose: 'sign_in' };
+  }
+
+  /**
+   * Uses up the secrets a step proved (a link, a code, a challenge) and issues what the step yields in one
+   * transaction holding the user's row, as a reset holds it: when the issue fails, the link or code still
+   * works for another try, where it used to be spent with nothing to show for it.
+   */
+  private async redeem<T>(
+    user: UserRow,
+    secretIds: string[],
+    spent: () => AppError,
+    issue: (tx: Tx<IdentitySchema>) => Promise<T>,
+  ): Promise<T> {
+    return inFirm(this.db, firmScope(user.firmId), async (tx) => {
+      await lockUser(tx, user.id);
+      for (const id of secretIds) if (!(await this.secrets.consume(id, tx))) throw spent();
+      return issue(tx);
+    });
   }
 
   async forgotPassword(rawEmail: string) {
@@ -294,9 +314,10 @@ export class SignInService {
     assertCodeShape(code);
     const { user, challenge } = await this.challengeOf(challengeToken);
     const row = await this.secrets.latestLive(user.id, SecretPurpose.twoFactorCode);
-    await this.checkCode(row, user, code);
-    if (!(await this.secrets.consume(challenge.id))) throw err.wrongCode();
-    return this.completed(user);
+    const proven = await this.checkCode(row, user, code);
+    return this.redeem(user, [proven.id, challenge.id], err.wrongCode, (tx) =>
+      this.completed(user, undefined, tx),
+    );
   }
 
   /**
@@ -488,7 +509,7 @@ export class SignInService {
    * Wrong guesses also count against the account across codes (Limits.codeFailures): past that, no code
    * is compared until the window ends.
    */
-  private async checkCode(row: SecretRow | undefined, user: UserRow, code: string) {
+  private async checkCode(row: SecretRow | undefined, user: UserRow, code: string): Promise<SecretRow> {
     const failuresKey = `code_fail:${user.id}`;
     const wait = await this.limiter.waitFor(failuresKey, Limits.codeFailures);
     if (wait !== undefined) throw err.tooManyAttempts(wait);
@@ -504,12 +525,17 @@ export class SignInService {
       }
       throw err.wrongCode();
     }
-    if (!(await this.secrets.consume(row.id))) throw err.wrongCode();
+    // A right code is used up by the caller, with what it yields (`redeem`).
+    return row;
   }
 
-  private async completed(user: UserRow, provenWith?: { passwordHash: string }): Promise<SignInStep> {
+  private async completed(
+    user: UserRow,
+    provenWith?: { passwordHash: string },
+    within?: Tx<IdentitySchema>,
+  ): Promise<SignInStep> {
     return {
-      authToken: await this.tokens.grant(user, provenWith),
+      authToken: await this.tokens.grant(user, provenWith, within),
       uid: user.uid,
       setPasswordRequired: user.setPasswordRequired,
     };
