@@ -28,6 +28,7 @@ import {
   normalisePath,
   numberedName,
   renamedFileName,
+  sanitisedPath,
   sanitiseName,
 } from '../items/paths.rules.js';
 import { attachmentDisposition } from '../storage/s3.object-store.js';
@@ -106,6 +107,14 @@ describe('folder rules', () => {
     // Read on the whole path: no match across two folders.
     expect(isStaffOnly('/Staff/Only')).toBe(false);
     expect(isStaffOnly('/Staff / Only')).toBe(false);
+  });
+
+  it('reads a typed path as the lookup matches its folders, segment by segment sanitised', () => {
+    const typed = '/2022/Tax Returns and Tax Organizers (STAFF  ONLY)/x.pdf';
+    expect(isStaffOnly(typed)).toBe(false);
+    expect(sanitisedPath(typed)).toBe('/2022/Tax Returns and Tax Organizers (STAFF ONLY)/x.pdf');
+    expect(sanitisedPath('/Tax #Returns/ x.pdf')).toBe('/Tax Returns/x.pdf');
+    expect(sanitisedPath('')).toBe('');
   });
 
   it('matches path prefixes and {year} patterns over 2000 to 2034 only', () => {

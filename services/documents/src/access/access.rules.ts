@@ -7,6 +7,7 @@ import {
   isInSystemFolder,
   isStaffOnly,
   isWithin,
+  sanitisedPath,
 } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 
@@ -61,9 +62,13 @@ export function assertAdvisor(actor: Actor): void {
   if (actor.role !== 'advisor') throw advisorOnly();
 }
 
-/** A client never sees a STAFF ONLY folder or what is in it: to them it does not exist. */
+/**
+ * A client never sees a STAFF ONLY folder or what is in it: to them it does not exist. A path as a
+ * request types it is read as the lookup reads it too (its segments sanitised); the calls check the
+ * stored path of what they found again, which is what decides.
+ */
 export function assertVisiblePath(actor: Actor, path: string): void {
-  if (isClient(actor) && isStaffOnly(path)) throw notFound();
+  if (isClient(actor) && (isStaffOnly(path) || isStaffOnly(sanitisedPath(path)))) throw notFound();
 }
 
 /**
@@ -76,7 +81,8 @@ export const hiddenFrom = (actor: Actor, item: { hidden: boolean }) => isClient(
 /**
  * Whether the actor may change anything in `folder` of this company: inactive entities, read-only users
  * and read-only entities change nothing (any role); clients are also held by the firm's
- * disable_folder_action / disable_file_edit_action and the company's folders_where_client_actions_disabled.
+ * disable_folder_action / disable_file_edit_action and the company's folders_where_client_actions_disabled
+ * (a typed path also as the lookup reads it; the stored path of what was found is checked again).
  */
 export function assertCanChange(actor: Actor, access: CompanyAccess, kind: ChangeKind, folder: string): void {
   if (access.inactive) throw new AppError('forbidden', 'entity_inactive', Messages.entityInactive);
@@ -88,7 +94,9 @@ export function assertCanChange(actor: Actor, access: CompanyAccess, kind: Chang
   const prefs = access.preferences;
   if (kind === 'folder' && prefs?.disableFolderAction) throw disabledByFirm();
   if (kind === 'file_edit' && prefs?.disableFileEditAction) throw disabledByFirm();
-  if (clientActionsDisabledIn(folder, access.foldersWhereClientActionsDisabled)) throw disabledByFirm();
+  const blocked = access.foldersWhereClientActionsDisabled;
+  if (clientActionsDisabledIn(folder, blocked) || clientActionsDisabledIn(sanitisedPath(folder), blocked))
+    throw disabledByFirm();
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 import type { DocumentsConfig } from '../config.js';
 import { type DocTx, ItemsRepository } from '../items/items.repository.js';
 import { requestPath } from '../items/items.service.js';
-import { extensionOf, isStaffOnly, joinPath } from '../items/paths.rules.js';
+import { extensionOf, joinPath } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
 import { ImageNotConvertible } from '../previews/image-limits.js';
@@ -150,7 +150,6 @@ export class DownloadsService {
     if (rows.some((r) => r.type === 'folder'))
       throw badRequest(Messages.foldersNotSupported, undefined, 'folders_not_supported');
     assertNotMixed(rows);
-    if (isClient(actor) && rows.some((r) => isStaffOnly(r.folder))) throw notFound();
     return this.zip(
       actor,
       access.companyId,
@@ -162,7 +161,8 @@ export class DownloadsService {
 
   /**
    * The item a download names: the live one at the path, else for advisors a split's hidden source or a
-   * deleted file (Include deleted files).
+   * deleted file (Include deleted files). A client is held to the stored path of what was found (404): a
+   * path typed otherwise ('(STAFF  ONLY)') finds the same file.
    */
   private async findDownloadable(
     tx: DocTx,
@@ -172,6 +172,7 @@ export class DownloadsService {
     path: string,
   ): Promise<ItemRow | undefined> {
     const live = await this.repo.findLive(tx, scope, companyId, path);
+    if (live) assertVisiblePath(actor, joinPath(live.folder, live.name));
     if (live || isClient(actor)) return live;
     return (
       (await this.repo.findHidden(tx, scope, companyId, path)) ??

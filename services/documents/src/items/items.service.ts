@@ -555,7 +555,7 @@ export class ItemsService {
     const scope = firmScope(actor.firm_id);
     const row = await this.repo.transaction(scope, async (tx) => {
       const item = await this.liveOrThrow(tx, actor, access.companyId, path);
-      assertCanChange(actor, access, 'file_edit', path);
+      assertCanChange(actor, access, 'file_edit', fullPathOf(item));
       const updated = await this.repo.update(tx, scope, item.id, {
         ...(req.description !== undefined ? { description: req.description.trim().slice(0, 1_000) } : {}),
         ...(req.updateTags ? { tags: [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))] } : {}),
@@ -585,10 +585,11 @@ export class ItemsService {
     const scope = firmScope(actor.firm_id);
     await this.repo.transaction(scope, async (tx) => {
       const item = await this.liveOrThrow(tx, actor, access.companyId, full, 'update');
-      if (item.isSystem || isSystemPath(full)) throw systemFolder();
+      if (item.isSystem || isSystemPath(fullPathOf(item))) throw systemFolder();
       // A questionnaire removes its own uploads by path (spec 2), also with the Documents view hidden.
       assertCanRemoveWithoutDocumentsView(actor, access, item);
-      assertCanChange(actor, access, kindOf(item), full);
+      // As stored, as rename and move check it: '/Tax  Returns' typed finds the blocked '/Tax Returns'.
+      assertCanChange(actor, access, kindOf(item), fullPathOf(item));
       await this.assertCanCarryContents(tx, actor, item, access);
       await this.repo.softDelete(tx, scope, item);
       await recordItemEvent(tx, 'deleted', actor, item);
@@ -643,7 +644,11 @@ export class ItemsService {
     }
   }
 
-  /** The live item at a path, or 404; `lock` 'update' for a delete, rename or move (see RowLock). */
+  /**
+   * The live item at a path, or 404; `lock` 'update' for a delete, rename or move (see RowLock). A
+   * client is held to the stored path of what was found: a path typed otherwise ('(STAFF  ONLY)') finds
+   * the same item.
+   */
   async liveOrThrow(
     tx: DocTx,
     actor: Actor,
@@ -654,6 +659,7 @@ export class ItemsService {
     assertVisiblePath(actor, full);
     const item = await this.repo.findLive(tx, firmScope(actor.firm_id), companyId, full, lock);
     if (!item || item.hidden) throw notFound();
+    assertVisiblePath(actor, fullPathOf(item));
     return item;
   }
 
@@ -693,6 +699,9 @@ export class ItemsService {
         : undefined;
     const folder = deleted && (!live || fullPathOf(deleted) === asked) ? deleted : live;
     if (folder?.type !== 'folder') throw notFound(Messages.folderNotFound);
+    // As stored: a folder typed otherwise ('(STAFF  ONLY)') is found too, and a client's lean page leaves
+    // out only the items whose own names are STAFF ONLY.
+    assertVisiblePath(actor, fullPathOf(folder));
     return fullPathOf(folder);
   }
 

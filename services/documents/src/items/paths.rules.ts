@@ -79,6 +79,13 @@ const ASCII = /^\p{ASCII}*$/u;
  */
 export const isStaffOnly = (path: string) => staffOnlyForm(path).includes('STAFF ONLY');
 
+/**
+ * A path with each segment sanitised: a request's folders are also found by their sanitised names
+ * (ItemsService.storedFolder), so '(STAFF  ONLY)' typed reaches the '(STAFF ONLY)' folder. For checks
+ * only; a segment left empty leaves an empty step.
+ */
+export const sanitisedPath = (path: string) => path.split('/').map(sanitiseName).join('/');
+
 export const isSystemPath = (path: string) =>
   SYSTEM_PATHS.some((p) => p.toLowerCase() === path.toLowerCase());
 

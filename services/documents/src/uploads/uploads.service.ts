@@ -169,6 +169,7 @@ export class UploadsService {
    */
   async process(actor: Actor, req: ProcessDocumentRequest) {
     const access = await this.access.company(actor, req.companyId);
+    const fields = advisorFields(actor, access, req);
     const asked = uploadFolder(actor, req.documentType, req.path, req.taxYear);
     assertCanChange(actor, access, 'upload', asked);
     const ids = distinctUploadIds(req.uploadIds);
@@ -182,7 +183,7 @@ export class UploadsService {
       scope,
       ids,
       { companyId: access.companyId, createdBy: actor.user_id },
-      (pending) => this.fileUploads(actor, req, access, asked, ids, pending),
+      (pending) => this.fileUploads(actor, req, access, asked, fields, ids, pending),
     );
   }
 
@@ -192,6 +193,7 @@ export class UploadsService {
     req: ProcessDocumentRequest,
     access: CompanyAccess,
     asked: string,
+    { description, tags }: AdvisorFields,
     ids: string[],
     pending: UploadRow[],
   ) {
@@ -231,8 +233,6 @@ export class UploadsService {
         previewStatus: isHeic(name) ? 'pending' : 'none',
       });
     });
-    const description = req.description.trim().slice(0, 1_000);
-    const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
 
     const { filedIds, folder } = await this.items.transaction(scope, async (tx) => {
       const consumed = await this.uploads.consumeAll(tx, scope, ids);
@@ -393,6 +393,25 @@ export class UploadsService {
 }
 
 const isHeic = (name: string) => ['heic', 'heif'].includes(extensionOf(name));
+
+type AdvisorFields = { description: string; tags: string[] };
+
+/**
+ * The description and tags an upload files, by the rules of update_description and update_tags: the
+ * advisors' (spec 1 s.2.7; 403 to a client who sends either), tags only with document_tags_enabled
+ * (403 to anyone). Checked before the uploads are claimed: a refused call files nothing and its uploads
+ * can be processed again. Blank ones write nothing and pass. A client's questionnaireId is kept: spec 2
+ * has clients upload from their questionnaires (it is what lets them open and remove those files with
+ * the Documents view hidden); attaching a filed document to a questionnaire is the advisors' call.
+ */
+function advisorFields(actor: Actor, access: CompanyAccess, req: ProcessDocumentRequest): AdvisorFields {
+  const description = req.description.trim().slice(0, 1_000);
+  const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
+  if (description || tags.length) assertAdvisor(actor);
+  if (tags.length && !access.preferences?.documentTagsEnabled)
+    throw new AppError('forbidden', 'tags_disabled', Messages.tagsDisabled);
+  return { description, tags };
+}
 
 type ProcessedFileInit = {
   uploadId: string;
