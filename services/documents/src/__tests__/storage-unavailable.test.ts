@@ -12,6 +12,7 @@ const storeAt = (port: number) =>
     secretAccessKey: 's',
     connectTimeoutMs: 300,
     requestTimeoutMs: 300,
+    idleTimeoutMs: 300,
   });
 
 describe('object storage that does not answer', () => {
@@ -50,6 +51,53 @@ describe('object storage that does not answer', () => {
     const free = (closed.address() as { port: number }).port;
     await new Promise((ok) => closed.close(ok));
     await expect(storeAt(free).head('x')).rejects.toMatchObject({ status: 503 });
+  });
+});
+
+describe('object storage that stalls in the middle of a body', () => {
+  // Answers every request with the headers of 1,000 bytes, sends 10 and then nothing.
+  const sockets: Socket[] = [];
+  let stalling: Server;
+  let port: number;
+  beforeAll(async () => {
+    stalling = createServer((socket) => {
+      sockets.push(socket);
+      socket.once('data', () =>
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 1000\r\n\r\n0123456789',
+        ),
+      );
+    });
+    await new Promise<void>((ok) => stalling.listen(0, '127.0.0.1', ok));
+    port = (stalling.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((ok) => stalling.close(ok));
+  });
+
+  it('fails the reads with 503 once the connection is silent, instead of waiting for ever', async () => {
+    const store = storeAt(port);
+    const reads: Array<() => Promise<unknown>> = [
+      () => store.read('x'),
+      () => store.readRange('x', 0, 1000),
+      () => store.inspect('x', { firstBytes: 1000, whole: true, maxBytes: 10_000 }),
+      async () => {
+        for await (const _chunk of await store.readStream('x')) {
+          // read to the end, as the zip does
+        }
+      },
+    ];
+    for (const read of reads) {
+      const started = Date.now();
+      const err = await read().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({ status: 503, code: 'storage_unavailable' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
   });
 });
 

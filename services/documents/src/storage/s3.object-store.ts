@@ -30,8 +30,14 @@ export interface S3Options {
   secretAccessKey: string;
   /** A connection not made within this many ms fails the attempt (default 3 s). */
   connectTimeoutMs?: number;
-  /** An answer silent for this many ms fails the attempt (default 10 s; a long transfer is not silent). */
+  /** An attempt whose answer has not begun within this many ms fails (default 10 s). */
   requestTimeoutMs?: number;
+  /**
+   * A connection silent for this many ms fails, also while a body is read (default 60 s): a store that
+   * sends the headers and then stalls would otherwise hold the read for ever. As long as a request may
+   * take: a zip's files opened ahead wait unread while an earlier one is written.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** S3's smallest part of a multipart upload (but the last). */
@@ -88,6 +94,7 @@ export class S3ObjectStore implements ObjectStore {
         connectionTimeout: options.connectTimeoutMs ?? 3_000,
         requestTimeout: options.requestTimeoutMs ?? 10_000,
         throwOnRequestTimeout: true,
+        socketTimeout: options.idleTimeoutMs ?? 60_000,
       },
     });
     this.client.middlewareStack.add(
@@ -151,7 +158,9 @@ export class S3ObjectStore implements ObjectStore {
     const res = await this.client.send(
       new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}` }),
     );
-    const bytes = (await res.Body?.transformToByteArray()) ?? new Uint8Array();
+    const bytes = res.Body
+      ? await bodyRead(() => (res.Body as NonNullable<typeof res.Body>).transformToByteArray())
+      : new Uint8Array();
     return bytes.subarray(0, length);
   }
 
@@ -169,7 +178,7 @@ export class S3ObjectStore implements ObjectStore {
       body?.destroy();
       throw new AppError('conflict', 'object_changed', OBJECT_CHANGED);
     }
-    return body ?? Readable.from([]);
+    return body ? unavailableOnFailure(body) : Readable.from([]);
   }
 
   async readRange(key: string, offset: number, length: number): Promise<Buffer> {
@@ -180,7 +189,7 @@ export class S3ObjectStore implements ObjectStore {
         Range: `bytes=${offset}-${offset + length - 1}`,
       }),
     );
-    return res.Body ? readInto(res.Body as Readable, length) : Buffer.alloc(0);
+    return res.Body ? bodyRead(() => readInto(res.Body as Readable, length)) : Buffer.alloc(0);
   }
 
   async inspect(key: string, options: { firstBytes: number; whole: boolean; maxBytes: number }) {
@@ -211,7 +220,7 @@ export class S3ObjectStore implements ObjectStore {
       body?.destroy();
       return { size, bytes: Buffer.alloc(0) };
     }
-    return { size, bytes: body ? await readInto(body, keep) : Buffer.alloc(0) };
+    return { size, bytes: body ? await bodyRead(() => readInto(body, keep)) : Buffer.alloc(0) };
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
@@ -322,6 +331,32 @@ export class S3ObjectStore implements ObjectStore {
 }
 
 /** The first `length` bytes of a stream into one buffer; the rest is read and dropped. */
+/** A body read whose connection failed or went silent (the idle timeout) is 503, as a failed request is. */
+async function bodyRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    throw unavailableIfUnreachable(err);
+  }
+}
+
+/**
+ * The body as a stream whose failure is 503 too: its reader (a zip) sees the store's failure as the
+ * store being unavailable, not as an error of its own. Destroying it destroys the body.
+ */
+function unavailableOnFailure(body: Readable): Readable {
+  const mapped = async function* () {
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+    } catch (err) {
+      throw unavailableIfUnreachable(err);
+    } finally {
+      body.destroy();
+    }
+  };
+  return Readable.from(mapped(), { objectMode: false });
+}
+
 async function readInto(stream: Readable, length: number): Promise<Buffer> {
   const out = Buffer.allocUnsafe(length);
   let filled = 0;
