@@ -84,6 +84,36 @@ describe('HEIC previews', () => {
   });
 });
 
+describe('HEIC previews queued at shutdown', () => {
+  it('finish the conversion under way and leave those not started pending', async () => {
+    const recorded: string[] = [];
+    const repo = {
+      transaction: async (_scope: unknown, work: (tx: unknown) => Promise<unknown>) => work({}),
+      update: async (_tx: unknown, _scope: unknown, id: string, changes: { previewStatus?: string }) => {
+        recorded.push(`${id}:${changes.previewStatus}`);
+        return undefined;
+      },
+    } as unknown as ItemsRepository;
+    let reads = 0;
+    const store = {
+      read: async () => {
+        reads += 1;
+        return realHeic();
+      },
+      put: async () => undefined,
+    } as unknown as ObjectStore;
+    const converter = converterWith(repo, store);
+    for (let i = 1; i <= 5; i++) converter.schedule(heicItem(`queued-${i}`, realHeic().length));
+    await converter.onModuleDestroy();
+    // One slot: the first was under way, the other four had not started.
+    expect(reads).toBe(1);
+    expect(recorded).toEqual(['queued-1:ready']);
+    converter.schedule(heicItem('after-stop', realHeic().length));
+    await converter.idle();
+    expect(reads).toBe(1);
+  });
+});
+
 describe('HEIC previews asked for by a request', () => {
   it('are saved when the conversion ends after the request has given up', async () => {
     const committed: unknown[] = [];

@@ -39,6 +39,8 @@ export async function heicToJpeg(heic: Buffer): Promise<Buffer> {
 export class HeicConverter implements OnModuleDestroy {
   private readonly slots: Semaphore;
   private readonly running = new Map<string, Promise<void>>();
+  /** Set on shutdown: conversions not yet started are left for the next opening of their file. */
+  private stopping = false;
 
   constructor(
     private readonly repo: ItemsRepository,
@@ -56,10 +58,12 @@ export class HeicConverter implements OnModuleDestroy {
    * poll.
    */
   schedule(item: HeicItem): void {
-    if (!item.storageKey || this.running.has(item.id)) return;
+    if (!item.storageKey || this.stopping || this.running.has(item.id)) return;
     const job = detached(() =>
       this.slots
-        .run(() => this.convert(item))
+        .run(async () => {
+          if (!this.stopping) await this.convert(item);
+        })
         .catch((err) => this.log.warn({ err, item_id: item.id }, 'HEIC preview failed'))
         .finally(() => this.running.delete(item.id)),
     );
@@ -71,7 +75,13 @@ export class HeicConverter implements OnModuleDestroy {
     while (this.running.size) await Promise.all([...this.running.values()]);
   }
 
+  /**
+   * Finishes the conversions under way only: a queue of photos (about 1.5 s each) would outlast the pod's
+   * grace period and the process would be killed before its last outbox flush. Those not started stay
+   * pending, and the next opening of their file schedules them again.
+   */
   async onModuleDestroy() {
+    this.stopping = true;
     await this.idle();
   }
 
