@@ -16,6 +16,19 @@ const field = (testId: string, label: string) =>
   section(testId).getByLabelText(label, { selector: 'input, textarea' }) as HTMLInputElement;
 const click = (testId: string, name: string) =>
   fireEvent.click(section(testId).getByRole('button', { name }));
+/**
+ * Whether focus is on the field, marked invalid and described by `message`: what a screen reader reads
+ * when a failed save takes focus there.
+ */
+function expectFocusedInError(testId: string, label: string, message: string) {
+  const input = field(testId, label);
+  expect(document.activeElement).toBe(input);
+  expect(input.getAttribute('aria-invalid')).toBe('true');
+  const described = (input.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent);
+  expect(described).toContain(message);
+}
 
 /** The address the router is at, to see what the page leaves in it. */
 function Address() {
@@ -170,6 +183,47 @@ describe('advisor Profile Settings', () => {
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
+  it('takes focus to the first Contact field in error on a failed save', async () => {
+    const { calls } = renderSettings(aUser({ preferred_sign_in_method: 'email' }));
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Email'), { target: { value: 'fiona@firm' } });
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(015) 555-0100' } });
+    click('settings-contact', 'Save Contact');
+    expectFocusedInError('settings-contact', 'Email', SETTINGS_MESSAGES.invalidEmail);
+    expect(field('settings-contact', 'Phone Number').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(field('settings-contact', 'Email'), { target: { value: 'fiona@firm.test' } });
+    click('settings-contact', 'Save Contact');
+    expectFocusedInError('settings-contact', 'Phone Number', SETTINGS_MESSAGES.areaCode);
+    expect(field('settings-contact', 'Email').getAttribute('aria-invalid')).toBeNull();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('takes focus to Current password when a new phone is saved without it, and to the field identity refuses', async () => {
+    const { calls } = renderSettings(aUser(), (c) =>
+      c.method === 'PATCH'
+        ? {
+            status: 400,
+            body: {
+              error: 'bad_request',
+              message: SETTINGS_MESSAGES.phoneDigits,
+              fields: { phone_number: SETTINGS_MESSAGES.phoneDigits },
+            },
+          }
+        : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.change(field('settings-contact', 'Phone Number'), { target: { value: '(415) 555-0100' } });
+    click('settings-contact', 'Save Contact');
+    expectFocusedInError('settings-contact', 'Current password', CURRENT_PASSWORD_MESSAGES.missing);
+    fireEvent.change(field('settings-contact', 'Current password'), { target: { value: 'Old-Pass-1234' } });
+    click('settings-contact', 'Save Contact');
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    await waitFor(() =>
+      expectFocusedInError('settings-contact', 'Phone Number', SETTINGS_MESSAGES.phoneDigits),
+    );
+    expect(field('settings-contact', 'Current password').getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('asks no password while the contact is unchanged, nor of a user who signs in with codes', async () => {
     const { calls } = renderSettings(aUser({ preferred_sign_in_method: 'email' }));
     await screen.findByTestId('profile-settings');
@@ -250,7 +304,8 @@ describe('advisor Profile Settings', () => {
     expect(section('settings-contact').queryByLabelText('Current password')).toBeNull();
     click('settings-contact', 'Save Contact');
     expect(await section('settings-contact').findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
-    expect(field('settings-contact', 'Current password')).toBeTruthy();
+    // The field appears with the refusal, and takes the focus.
+    expectFocusedInError('settings-contact', 'Current password', CURRENT_PASSWORD_MESSAGES.missing);
     await waitFor(() => expect(reads()).toBeGreaterThan(readsBefore));
     fireEvent.change(field('settings-contact', 'Current password'), { target: { value: 'Old-Pass-1234' } });
     click('settings-contact', 'Save Contact');
@@ -303,6 +358,50 @@ describe('advisor Profile Settings', () => {
       path: `/out_of_office/${aUser().id}`,
       body: { out_of_office: true, out_of_office_message: 'Back on Monday' },
     });
+  });
+
+  it('takes focus to the out-of-office message when it is missing', async () => {
+    const { calls } = renderSettings();
+    await screen.findByTestId('profile-settings');
+    fireEvent.click(section('settings-out-of-office').getByRole('switch', { name: 'Out of office' }));
+    click('settings-out-of-office', 'Save Out of Office');
+    expectFocusedInError(
+      'settings-out-of-office',
+      'Out-of-office message',
+      SETTINGS_MESSAGES.outOfOfficeMessageRequired,
+    );
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('takes focus to the first sign-in method field in error on a failed save', async () => {
+    const { calls } = renderSettings();
+    await screen.findByTestId('profile-settings');
+    const save = () => click('settings-sign-in-method', 'Save Sign-in Method');
+    fireEvent.change(field('settings-sign-in-method', 'New password'), { target: { value: 'short' } });
+    save();
+    expectFocusedInError('settings-sign-in-method', 'New password', SETTINGS_MESSAGES.passwordTooShort);
+    expect(field('settings-sign-in-method', 'Current password').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(field('settings-sign-in-method', 'New password'), {
+      target: { value: 'Better-Pass-123' },
+    });
+    save();
+    expectFocusedInError(
+      'settings-sign-in-method',
+      'Confirm password',
+      SETTINGS_MESSAGES.passwordsDoNotMatch,
+    );
+    fireEvent.change(field('settings-sign-in-method', 'Confirm password'), {
+      target: { value: 'Better-Pass-123' },
+    });
+    save();
+    expectFocusedInError('settings-sign-in-method', 'Current password', CURRENT_PASSWORD_MESSAGES.missing);
+    fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
+    fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
+      target: { value: '(015) 555-0100' },
+    });
+    save();
+    expectFocusedInError('settings-sign-in-method', 'Phone for sign-in codes', SETTINGS_MESSAGES.areaCode);
+    expect(calls.some((c) => c.path === '/users/set_sign_in_method')).toBe(false);
   });
 
   it('sets a password sign-in only with a password that meets the rules', async () => {
@@ -457,6 +556,7 @@ describe('advisor Profile Settings', () => {
     fireEvent.click(toggle);
     click('settings-two-factor', 'Turn off two-factor');
     expect(await section('settings-two-factor').findByText(CURRENT_PASSWORD_MESSAGES.missing)).toBeTruthy();
+    expectFocusedInError('settings-two-factor', 'Current password', CURRENT_PASSWORD_MESSAGES.missing);
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
     fireEvent.change(field('settings-two-factor', 'Current password'), {
       target: { value: 'Old-Pass-1234' },

@@ -32,6 +32,7 @@ import {
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useForm } from 'react-hook-form';
 import {
   SETTINGS_MESSAGES,
@@ -69,6 +70,16 @@ function useFocusAfterSave(pending: boolean, ...targets: RefObject<HTMLElement |
     }
     wasPending.current = pending;
   });
+}
+
+/**
+ * A failed save: `show` puts its messages on the page at once, then focus goes to the first field that
+ * has one, in the order the section shows them (`fields`: each field's message and input). Focus lands
+ * on a field already marked invalid and described by its message, so a screen reader reads them together.
+ */
+function showErrors(show: () => void, fields: [string | undefined, RefObject<HTMLElement | null>][]) {
+  flushSync(show);
+  fields.find(([message, input]) => message && input.current)?.[1].current?.focus();
 }
 
 type Fields<T> = (fields: Record<string, string>, set: (k: keyof T & string, m: string) => void) => void;
@@ -189,6 +200,14 @@ export function ContactSection({
   // A new email or phone of the user's own is confirmed with the password they sign in with.
   const asksPassword =
     passwordAskedBack || (confirmsWithPassword(user) && changesHowAccountIsReached(user, changes));
+  const emailInput = useRef<HTMLInputElement>(null);
+  const phoneInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const inputsInError = (found: typeof errors): [string | undefined, RefObject<HTMLElement | null>][] => [
+    [found.email, emailInput],
+    [found.phone_number, phoneInput],
+    [found.current_password, passwordInput],
+  ];
   const save = useProfileSave(user.id, {
     onSaved: (r) => {
       if (r.user) {
@@ -201,16 +220,16 @@ export function ContactSection({
       if (r.email_confirmation_sent) onConfirmationSent(r.user?.pending_email || email.trim());
     },
     onFields: (f) => {
-      setErrors({ email: f.email, phone_number: f.phone_number, current_password: f.current_password });
-      if (f.current_password) {
-        setPasswordAskedBack(true);
-        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
-      }
+      const refused = { email: f.email, phone_number: f.phone_number, current_password: f.current_password };
+      showErrors(() => {
+        setErrors(refused);
+        if (f.current_password) setPasswordAskedBack(true);
+      }, inputsInError(refused));
+      if (f.current_password) void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
   });
   const saveButton = useRef<HTMLButtonElement>(null);
   useFocusAfterSave(save.isPending, saveButton);
-  const emailInput = useRef<HTMLInputElement>(null);
   // Only the note changes: Email and Phone keep what the user typed. The note and its button go, so
   // focus moves to the field the change was about.
   const cancelEmailChange = useCancelEmailChange(user.id, (answer) => {
@@ -225,7 +244,7 @@ export function ContactSection({
       phone_number: phone === loaded.phone ? undefined : validateOptionalPhone(phone),
       current_password: asksPassword && !currentPassword ? CURRENT_PASSWORD_MESSAGES.missing : undefined,
     };
-    setErrors(problems);
+    showErrors(() => setErrors(problems), inputsInError(problems));
     if (Object.values(problems).some(Boolean)) return;
     if (!Object.keys(changes).length) {
       toast.info(SETTINGS_MESSAGES.noChanges);
@@ -251,13 +270,22 @@ export function ContactSection({
                 withdrawing: cancelEmailChange.isPending || save.isPending,
               })}
             />
-            <PhoneInput label="Phone Number" value={phone} onChange={setPhone} error={errors.phone_number} />
+            <PhoneInput
+              ref={phoneInput}
+              label="Phone Number"
+              value={phone}
+              onChange={setPhone}
+              error={errors.phone_number}
+            />
           </SimpleGrid>
           {asksPassword && (
             <CurrentPasswordInput
+              ref={passwordInput}
               value={currentPassword}
               onChange={(e) => setCurrentPassword(e.currentTarget.value)}
               error={errors.current_password}
+              // The library's password field ties its message (aria-describedby) but does not mark it invalid.
+              aria-invalid={!!errors.current_password || undefined}
             />
           )}
           <Group>
@@ -276,8 +304,12 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
   const [message, setMessage] = useState(user.out_of_office_message);
   const [error, setError] = useState<string | undefined>();
   const api = useApi();
+  const messageInput = useRef<HTMLTextAreaElement>(null);
   const save = useProfileSave(user.id, {
-    onFields: (f) => setError(f.out_of_office_message ?? f.out_of_office),
+    onFields: (f) => {
+      const refused = f.out_of_office_message ?? f.out_of_office;
+      showErrors(() => setError(refused), [[refused, messageInput]]);
+    },
     // The switch and its message, as submit gives them.
     send: (changes) => api.users.setOutOfOffice(user.id, changes as OutOfOfficeChanges),
   });
@@ -286,7 +318,10 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (on && !message.trim()) {
-      setError(SETTINGS_MESSAGES.outOfOfficeMessageRequired);
+      showErrors(
+        () => setError(SETTINGS_MESSAGES.outOfOfficeMessageRequired),
+        [[SETTINGS_MESSAGES.outOfOfficeMessageRequired, messageInput]],
+      );
       return;
     }
     setError(undefined);
@@ -298,6 +333,7 @@ export function OutOfOfficeSection({ user }: { user: CurrentUser }) {
         <Stack gap="sm">
           <Switch label="Out of office" checked={on} onChange={(e) => setOn(e.currentTarget.checked)} />
           <Textarea
+            ref={messageInput}
             label="Out-of-office message"
             description="Clients see this message in their conversations with you while you are out of office."
             rows={3}
@@ -347,6 +383,16 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
     phone_number?: string;
     current_password?: string;
   }>({});
+  const newPasswordInput = useRef<HTMLInputElement>(null);
+  const confirmationInput = useRef<HTMLInputElement>(null);
+  const phoneInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const inputsInError = (found: typeof errors): [string | undefined, RefObject<HTMLElement | null>][] => [
+    [found.password, newPasswordInput],
+    [found.password_confirmation, confirmationInput],
+    [found.phone_number, phoneInput],
+    [found.current_password, passwordInput],
+  ];
   const save = useMutation({
     mutationFn: () => {
       const proof = confirmsChange ? { current_password: currentPassword } : {};
@@ -369,11 +415,12 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
     onError: (err) => {
       toast.error(errorMessage(err));
       if (!isApiError(err) || !err.fields) return;
-      setErrors(err.fields);
-      if (err.fields.current_password) {
-        setPasswordAskedBack(true);
-        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
-      }
+      const fields = err.fields;
+      showErrors(() => {
+        setErrors(fields);
+        if (fields.current_password) setPasswordAskedBack(true);
+      }, inputsInError(fields));
+      if (fields.current_password) void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
   });
   const saveButton = useRef<HTMLButtonElement>(null);
@@ -391,7 +438,7 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
       else next.phone_number = validateOptionalPhone(phone);
     }
     if (confirmsChange && !currentPassword) next.current_password = CURRENT_PASSWORD_MESSAGES.missing;
-    setErrors(next);
+    showErrors(() => setErrors(next), inputsInError(next));
     if (Object.values(next).some(Boolean)) return;
     save.mutate();
   };
@@ -417,24 +464,29 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
           {method === 'password' && (
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <PasswordInput
+                ref={newPasswordInput}
                 label="New password"
                 autoComplete="new-password"
                 value={password}
                 onChange={(e) => setPassword(e.currentTarget.value)}
                 error={errors.password}
+                aria-invalid={!!errors.password || undefined}
                 description={PASSWORD_HINT}
               />
               <PasswordInput
+                ref={confirmationInput}
                 label="Confirm password"
                 autoComplete="new-password"
                 value={confirmation}
                 onChange={(e) => setConfirmation(e.currentTarget.value)}
                 error={errors.password_confirmation}
+                aria-invalid={!!errors.password_confirmation || undefined}
               />
             </SimpleGrid>
           )}
           {method === 'sms' && (
             <PhoneInput
+              ref={phoneInput}
               label="Phone for sign-in codes"
               value={phone}
               onChange={setPhone}
@@ -446,9 +498,11 @@ export function SignInMethodSection({ user }: { user: CurrentUser }) {
           )}
           {confirmsChange && (
             <CurrentPasswordInput
+              ref={passwordInput}
               value={currentPassword}
               onChange={(e) => setCurrentPassword(e.currentTarget.value)}
               error={errors.current_password}
+              aria-invalid={!!errors.current_password || undefined}
             />
           )}
           <Group>
@@ -477,12 +531,12 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
       setCurrentPassword('');
     },
     onFields: (f) => {
-      setError(f.current_password ?? f.enabled_2fa);
-      // Asked for where the section judged it needless (the account changed elsewhere): ask it here.
-      if (f.current_password) {
-        setConfirmingOff(true);
-        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
-      }
+      showErrors(() => {
+        setError(f.current_password ?? f.enabled_2fa);
+        // Asked for where the section judged it needless (the account changed elsewhere): ask it here.
+        if (f.current_password) setConfirmingOff(true);
+      }, [[f.current_password, passwordInput]]);
+      if (f.current_password) void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
   });
   const toggle = useRef<HTMLInputElement>(null);
@@ -493,7 +547,10 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
   const turnOff = (e: React.FormEvent) => {
     e.preventDefault();
     if (!currentPassword) {
-      setError(CURRENT_PASSWORD_MESSAGES.missing);
+      showErrors(
+        () => setError(CURRENT_PASSWORD_MESSAGES.missing),
+        [[CURRENT_PASSWORD_MESSAGES.missing, passwordInput]],
+      );
       return;
     }
     setError(undefined);
@@ -530,6 +587,7 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
               value={currentPassword}
               onChange={(e) => setCurrentPassword(e.currentTarget.value)}
               error={error}
+              aria-invalid={!!error || undefined}
             />
             <Group>
               <Button type="submit" loading={save.isPending}>

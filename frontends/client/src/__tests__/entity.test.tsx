@@ -75,6 +75,16 @@ describe('entity profile editor', () => {
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 
+  it('takes focus to the country when the stored one is not on the list, marked invalid with its message', async () => {
+    const { calls } = renderArea(<EntityProfileForm entity={anEntity({ country: 'XX' })} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    await waitFor(() => expect(document.activeElement).toBe(input('Country')));
+    expect(input('Country').getAttribute('aria-invalid')).toBe('true');
+    const message = document.getElementById(input('Country').getAttribute('aria-describedby') ?? '');
+    expect(message?.textContent).toBe(ENTITY_MESSAGES.invalidCountry);
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
   it("toasts 'error updating entity' and shows the server's field messages", async () => {
     renderArea(<EntityProfileForm entity={anEntity()} />, (c) =>
       c.method === 'PUT'
@@ -91,6 +101,9 @@ describe('entity profile editor', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
     expect(await screen.findByText(ENTITY_MESSAGES.failed)).toBeTruthy();
     expect(screen.getByText('Zip is too long')).toBeTruthy();
+    // The field refused takes the focus, and a screen reader reads its message with it.
+    await waitFor(() => expect(document.activeElement).toBe(input('Zip Code')));
+    expect(input('Zip Code').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('disables everything for a read-only entity, on the profile page of a client who is not read-only', async () => {

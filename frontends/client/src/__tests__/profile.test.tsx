@@ -24,6 +24,12 @@ const refusal = (message: string, fields: Record<string, string>) => ({
   body: { error: 'bad_request', code: 'invalid_input', message, fields },
 });
 const currentPassword = () => screen.queryByLabelText('Current password', { selector: 'input' });
+/** What a screen reader reads as the field's description: its message among it. */
+const describedBy = (el: HTMLElement) =>
+  (el.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
 /** A new email or phone of the user's own is confirmed with the password they sign in with. */
 const confirmWithPassword = (password = 'Alice-Pass-123') =>
   fireEvent.change(currentPassword() as HTMLInputElement, { target: { value: password } });
@@ -131,7 +137,9 @@ describe('client profile editor', () => {
     expect(currentPassword()).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
     await waitFor(() => expect(screen.getAllByText(CURRENT_PASSWORD_MESSAGES.missing)).toHaveLength(2));
-    expect(currentPassword()).toBeTruthy();
+    // The field appears with the refusal, and takes the focus.
+    await waitFor(() => expect(document.activeElement).toBe(currentPassword()));
+    expect(currentPassword()?.getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(reads()).toBeGreaterThan(readsBefore));
     confirmWithPassword();
     fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
@@ -182,6 +190,53 @@ describe('client profile editor', () => {
     expect(await screen.findByText('Invalid email address')).toBeTruthy();
     expect(screen.getByText('Phone number must be 10 digits')).toBeTruthy();
     expect(patchOf(calls)).toBeUndefined();
+  });
+
+  it('takes focus to the first field refused on a failed save, marked invalid with its message', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser()} />, () => ok());
+    fireEvent.change(input('Phone Number'), { target: { value: '41555' } });
+    fireEvent.change(input('Work Phone Extension'), { target: { value: '12a' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(document.activeElement).toBe(input('Phone Number')));
+    expect(input('Phone Number').getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(input('Phone Number'))).toContain('Phone number must be 10 digits');
+    expect(input('Work Phone Extension').getAttribute('aria-invalid')).toBe('true');
+    expect(input('Primary Contact Email').getAttribute('aria-invalid')).toBeNull();
+    expect(patchOf(calls)).toBeUndefined();
+  });
+
+  it('takes focus to Contact Method when Email & Text has no phone, and to Current password when it is missing', async () => {
+    const { calls } = renderArea(<ClientProfileForm user={aUser({ phone_number: '' })} />, () => ok());
+    fireEvent.click(input('Contact Method'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Email & Text' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(document.activeElement).toBe(input('Contact Method')));
+    expect(input('Contact Method').getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(input('Contact Method'))).toContain(PROFILE_MESSAGES.smsNeedsPhone);
+    fireEvent.change(input('Phone Number'), { target: { value: '4155550199' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    const password = await screen.findByLabelText('Current password', { selector: 'input' });
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(password)).toContain(CURRENT_PASSWORD_MESSAGES.missing);
+    expect(patchOf(calls)).toBeUndefined();
+  });
+
+  it("takes focus to the first field identity refused, in the form's order", async () => {
+    renderArea(<ClientProfileForm user={aUser({ preferred_sign_in_method: 'sms' })} />, (c) =>
+      c.method === 'PATCH'
+        ? refusal('Choose a US time zone', {
+            time_zone: 'Choose a US time zone',
+            phone_number: 'Phone number must be 10 digits',
+          })
+        : undefined,
+    );
+    fireEvent.change(input('Phone Number'), { target: { value: '4155550199' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(document.activeElement).toBe(input('Phone Number')));
+    expect(input('Phone Number').getAttribute('aria-invalid')).toBe('true');
+    expect(input('Time Zone').getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(input('Time Zone'))).toContain('Choose a US time zone');
   });
 
   it('asks for a phone before Email & Text', async () => {

@@ -13,7 +13,7 @@ import {
   useApi,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { isValidEmail } from '../profile/profile-rules.js';
 import { addressLabels, countryOptions, DEFAULT_COUNTRY, isKnownCountry } from './countries.js';
@@ -106,10 +106,13 @@ export function EntityProfileForm({
 }) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const { control, register, handleSubmit, formState, reset, setError, watch } = useForm<EntityValues>({
-    defaultValues: valuesOf(entity),
-    resolver,
-  });
+  const { control, register, handleSubmit, formState, reset, setError, setFocus, watch } =
+    useForm<EntityValues>({
+      defaultValues: valuesOf(entity),
+      resolver,
+      // Focus goes to the first field in error below, once the messages show.
+      shouldFocusError: false,
+    });
   // The fields as the form last loaded them (its starting values): what a save compares them with.
   const [loaded, setLoaded] = useState(() => storedValuesOf(entity));
   const disabled = readOnly || preview;
@@ -134,6 +137,15 @@ export function EntityProfileForm({
       }
     },
   });
+
+  // A failed save, refused by the rules or by identity: once its messages show, the first field in error
+  // takes focus, so a screen reader reads the field with its message (aria-invalid, aria-describedby).
+  const { submitCount, errors } = formState;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per submit and per refused save
+  useEffect(() => {
+    const first = FIELDS.find((field) => errors[field]);
+    if (first) setFocus(first);
+  }, [submitCount, save.error]);
 
   return (
     <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate aria-label="Entity information">
@@ -193,6 +205,7 @@ export function EntityProfileForm({
                 searchable
                 allowDeselect={false}
                 disabled={disabled}
+                ref={field.ref}
                 value={field.value}
                 onChange={(v) => v && field.onChange(v)}
                 onBlur={field.onBlur}

@@ -25,7 +25,7 @@ import {
   usePendingEmail,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import {
   CONTACT_METHODS,
@@ -82,6 +82,9 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
     resolver,
     // What the rules compare against: a phone left as loaded is not judged again.
     context: loaded,
+    // Focus goes to the first field in error below, in the order the form shows the fields: the
+    // library's own goes by the order they registered in, and before the messages show.
+    shouldFocusError: false,
   });
   const forced = user.two_factor_forced;
   const disabled = readOnly || preview;
@@ -89,6 +92,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
   const [currentPasswordError, setCurrentPasswordError] = useState<string | undefined>();
   // Identity asked for the password where the form judged it needless (the account changed elsewhere).
   const [passwordAskedBack, setPasswordAskedBack] = useState(false);
+  const passwordInput = useRef<HTMLInputElement>(null);
   const { pending, answer: pendingAnswered } = usePendingEmail(user);
   const save = useMutation({
     mutationFn: (changes: ProfileChanges) => api.users.updateUser(user.id, changes),
@@ -147,6 +151,15 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
     setCurrentPasswordError(missing ? CURRENT_PASSWORD_MESSAGES.missing : undefined);
     if (!missing) save.mutate(withPassword ? { ...changes, current_password: currentPassword } : changes);
   };
+  // A failed save, refused by the rules or by identity: once its messages show, the first field in error
+  // takes focus, so a screen reader reads the field with its message (aria-invalid, aria-describedby).
+  const { submitCount, errors } = formState;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per submit and per refused save
+  useEffect(() => {
+    const first = FIELDS.find((field) => errors[field]);
+    if (first) setFocus(first);
+    else if (currentPasswordError) passwordInput.current?.focus();
+  }, [submitCount, save.error]);
   return (
     <form onSubmit={handleSubmit(submit)} noValidate aria-label="Profile">
       <Stack gap="md" maw={720}>
@@ -172,6 +185,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
               data={CONTACT_METHODS.map((m) => ({ value: m.value, label: m.label }))}
               allowDeselect={false}
               disabled={disabled}
+              ref={field.ref}
               value={field.value}
               onChange={(v) => field.onChange(v ?? 'email')}
               onBlur={field.onBlur}
@@ -187,6 +201,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
               <PhoneInput
                 label="Phone Number"
                 disabled={disabled}
+                ref={field.ref}
                 value={field.value}
                 onChange={field.onChange}
                 onBlur={field.onBlur}
@@ -202,6 +217,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
                 label="Work Phone Number"
                 autoComplete="off"
                 disabled={disabled}
+                ref={field.ref}
                 value={field.value}
                 onChange={field.onChange}
                 onBlur={field.onBlur}
@@ -227,6 +243,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
               data={[...US_TIME_ZONES]}
               allowDeselect={false}
               disabled={disabled}
+              ref={field.ref}
               value={field.value}
               onChange={(v) => v && field.onChange(v)}
               onBlur={field.onBlur}
@@ -239,6 +256,7 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
           name="enabled_2fa"
           render={({ field, fieldState }) => (
             <Switch
+              ref={field.ref}
               label="Two-Factor Authentication"
               description={forced ? PROFILE_MESSAGES.twoFactorForced : undefined}
               checked={forced || field.value}
@@ -250,9 +268,12 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
         />
         {!disabled && asksPassword(changesOf(watch())) && (
           <CurrentPasswordInput
+            ref={passwordInput}
             value={currentPassword}
             onChange={(e) => setCurrentPassword(e.currentTarget.value)}
             error={currentPasswordError}
+            // The library's password field ties its message (aria-describedby) but does not mark it invalid.
+            aria-invalid={!!currentPasswordError || undefined}
           />
         )}
         {!preview && (
