@@ -293,7 +293,13 @@ describe('drop link', () => {
     fireEvent.click(await screen.findByRole('checkbox', { name: /Paula Partner/ }));
     expect(screen.getByRole('alert').textContent).toBe(DROP_LINK_MESSAGES.selectUser);
     expect(save().disabled).toBe(true);
-    expect(copy().disabled).toBe(true);
+    // Within the keyboard's reach, saying why, and copying nothing.
+    expect(copy().getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Copy', description: DROP_LINK_MESSAGES.unsaved })).toBe(
+      copy(),
+    );
+    fireEvent.click(copy());
+    expect(writeText).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByRole('checkbox', { name: /Fiona Full/ }));
     expect(screen.queryByRole('alert')).toBeNull();
@@ -301,7 +307,8 @@ describe('drop link', () => {
     fireEvent.click(save());
     expect(await screen.findByText(DROP_LINK_MESSAGES.saved)).toBeTruthy();
     expect(gw.calls.find((c) => c.method === 'POST')?.body).toEqual({ notifyUserIds: ['u-fiona'] });
-    await waitFor(() => expect(copy().disabled).toBe(false));
+    await waitFor(() => expect(copy().getAttribute('aria-disabled')).toBeNull());
+    expect(copy().disabled).toBe(false);
     expect(save().disabled).toBe(true);
   });
 

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ShellContext } from '@portico/kit';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { DropLink, DropOff } from '../api/documents-api.js';
 import descriptor from '../descriptor.js';
 import DropLinkSettingsRoute from '../drop-link/DropLinkSettingsRoute.js';
@@ -231,6 +232,26 @@ describe('the public drop-off page', () => {
     expect(gw.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
+  it('moves the focus to the first field in error on Upload, its error announced and read with it', async () => {
+    const user = userEvent.setup();
+    visit(`id=${ID}`);
+    await user.type(await screen.findByRole('textbox', { name: /Your name/ }), 'Vera Visitor');
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(document.activeElement).toBe(
+      screen.getByRole('textbox', { name: /Your email/, description: DROP_OFF_MESSAGES.emailInvalid }),
+    );
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      DROP_OFF_MESSAGES.emailInvalid,
+      DROP_OFF_MESSAGES.filesRequired,
+    ]);
+    await user.type(screen.getByRole('textbox', { name: /Your email/ }), 'vera@example.test');
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: 'Choose files', description: DROP_OFF_MESSAGES.filesRequired }),
+    );
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([DROP_OFF_MESSAGES.filesRequired]);
+  });
+
   it('refuses a name that hides text or carries a web address before any file is sent', async () => {
     for (const [name, message] of [
       ['Vera \u202eVisitor', DROP_OFF_MESSAGES.nameCharacters],
@@ -256,6 +277,20 @@ describe('the public drop-off page', () => {
     expect(await screen.findByText(UPLOAD_MESSAGES.tooLarge('huge.pdf'))).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Remove huge.pdf' }));
     expect(within(chosen).getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it("keeps the focus on a Remove as files are removed, then gives it to 'Choose files'", async () => {
+    const user = userEvent.setup();
+    visit(`id=${ID}`);
+    await fill([file('a.pdf'), file('b.pdf'), file('c.pdf')]);
+    const remove = (name: string) => screen.getByRole('button', { name: `Remove ${name}` });
+    await user.click(remove('b.pdf'));
+    expect(document.activeElement).toBe(remove('c.pdf'));
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(remove('a.pdf'));
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('list', { name: 'Chosen files' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose files' }));
   });
 
   it('uploads each file with its own progress, then sends who and the message, and says it worked', async () => {
@@ -617,7 +652,7 @@ describe('the drop link settings page', () => {
     fireEvent.click(await screen.findByRole('checkbox', { name: /Paula Partner/ }));
     expect(screen.getByRole('alert').textContent).toBe(DROP_LINK_MESSAGES.selectUser);
     expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Copy' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('button', { name: 'Copy' }).getAttribute('aria-disabled')).toBe('true');
   });
 
   it('says the drop link is off, with no received files, when the firm turned it off', async () => {

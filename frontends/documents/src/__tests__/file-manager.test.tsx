@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { BULK_PARALLEL_CALLS, MESSAGES } from '../documents/file-manager.messages.js';
@@ -43,6 +44,20 @@ function show(role: 'advisor' | 'client', prefs: Record<string, unknown> = {}) {
 
 const table = () => screen.findByTestId('documents-table');
 
+/** Tabs from where the focus is until `target` has it, failing past `limit` stops. */
+async function tabTo(user: ReturnType<typeof userEvent.setup>, target: HTMLElement, limit = 30) {
+  for (let i = 0; i < limit && document.activeElement !== target; i++) await user.tab();
+  expect(document.activeElement).toBe(target);
+}
+
+/** Moves through an open menu with the arrow keys until `name` has the focus, failing past `limit` keys. */
+async function arrowTo(user: ReturnType<typeof userEvent.setup>, name: string, limit = 15) {
+  for (let i = 0; i < limit && document.activeElement?.getAttribute('aria-label') !== name; i++)
+    await user.keyboard('{ArrowDown}');
+  expect(document.activeElement?.getAttribute('role')).toBe('menuitem');
+  expect(document.activeElement?.getAttribute('aria-label')).toBe(name);
+}
+
 /** An advisor's file manager on the fake gateway `gw`, at the address `path` (its query names the folder). */
 function renderAdvisor(gw: ReturnType<typeof fakeApi>, path = '/') {
   return renderWithClient(
@@ -77,6 +92,32 @@ describe('file manager search', () => {
       ),
     );
   });
+
+  it("announces a search's count once it answers, none as 0 items", async () => {
+    const user = userEvent.setup();
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/get_documents')
+        return { body: { documents: [live, fresh], path: '/', count: 2 } };
+      if (call.path === '/integrations/search_documents') {
+        const docs = call.body.searchTerm === 'W-2' ? [live] : [];
+        return { body: { documents: docs, path: '/', count: docs.length } };
+      }
+      return undefined;
+    });
+    renderAdvisor(gw);
+    await table();
+    // A live region from the start: one that appears with its text is not announced. (The page's
+    // own, not the toasts'.)
+    const count = () => within(screen.getByTestId('file-manager')).getByRole('status');
+    const status = count();
+    expect(status.textContent).toBe('2 items');
+    await user.type(screen.getByRole('textbox', { name: 'Search documents' }), 'W-2');
+    await waitFor(() => expect(count().textContent).toBe('1 item'));
+    expect(count()).toBe(status);
+    await user.type(screen.getByRole('textbox', { name: 'Search documents' }), 'x');
+    await waitFor(() => expect(count().textContent).toBe('0 items'));
+    expect(screen.getByText('No documents match your search.')).toBeTruthy();
+  });
 });
 
 describe('file manager', () => {
@@ -105,6 +146,21 @@ describe('file manager', () => {
     ).not.toContain('Add a description');
   });
 
+  it("names each row's description button with its file as well", async () => {
+    const described = anItem({ name: '1099-INT.pdf', description: 'Interest from the bank' });
+    const gw = fakeApi((call) =>
+      call.path === '/integrations/get_documents'
+        ? { body: { documents: [live, described], path: '/', count: 2 } }
+        : undefined,
+    );
+    renderAdvisor(gw);
+    const t = await table();
+    const add = within(t).getByRole('button', { name: 'Add a description, W-2 2024.pdf' });
+    expect(add.textContent).toBe('Add a description');
+    const edit = within(t).getByRole('button', { name: 'Interest from the bank, 1099-INT.pdf' });
+    expect(edit.textContent).toBe('Interest from the bank');
+  });
+
   it('shows clients no advisor pieces and no STAFF ONLY folder', async () => {
     show('client');
     const t = await table();
@@ -115,14 +171,16 @@ describe('file manager', () => {
     expect(screen.queryByRole('switch', { name: 'Include deleted files' })).toBeNull();
   });
 
-  it("disables clients' folder actions with the 'Disabled by firm' reason", async () => {
+  it("keeps a client's Add Folder disabled by firm within the keyboard's reach, saying why, doing nothing", async () => {
+    const user = userEvent.setup();
     show('client', { disable_folder_action: true });
     await table();
-    const add = screen.getByRole('button', { name: 'Add Folder' }) as HTMLButtonElement;
-    expect(add.disabled).toBe(true);
-    expect(add.closest('[data-disabled-reason]')?.getAttribute('data-disabled-reason')).toBe(
-      DISABLED_BY_FIRM,
-    );
+    const add = screen.getByRole('button', { name: 'Add Folder', description: DISABLED_BY_FIRM });
+    expect(add.getAttribute('aria-disabled')).toBe('true');
+    await tabTo(user, add);
+    await user.keyboard('{Enter}');
+    await user.click(add);
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
@@ -144,19 +202,22 @@ describe('file manager', () => {
     );
     await within(await table()).findByText('Locked');
     expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Actions for Locked' }));
-    const remove = await screen.findByRole('menuitem', { name: 'Delete' });
-    expect(remove.closest('[data-disabled-reason]')?.getAttribute('data-disabled-reason')).toBe(
-      DISABLED_BY_FIRM,
-    );
-    fireEvent.keyDown(remove, { key: 'Escape' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Actions for Locked' }));
+    // The arrow keys reach a refused action (they skipped it), its reason written under it and read with it.
+    await arrowTo(user, 'Delete');
+    const remove = screen.getByRole('menuitem', { name: 'Delete', description: DISABLED_BY_FIRM });
+    expect(document.activeElement).toBe(remove);
+    expect(remove.getAttribute('aria-disabled')).toBe('true');
+    expect(within(remove).getByText(DISABLED_BY_FIRM)).toBeTruthy();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('menu')).toBeTruthy();
+    await user.keyboard('{Escape}');
     fireEvent.click(within(await table()).getByText('Locked'));
     await within(await table()).findByText('letter.pdf');
-    const add = screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement;
-    expect(add.disabled).toBe(true);
-    expect(add.closest('[data-disabled-reason]')?.getAttribute('data-disabled-reason')).toBe(
-      DISABLED_BY_FIRM,
-    );
+    const add = screen.getByRole('button', { name: 'Add', description: DISABLED_BY_FIRM });
+    expect(add.getAttribute('aria-disabled')).toBe('true');
   });
 
   it('lists a folder asked in another case as stored, and says so when a folder does not exist', async () => {
@@ -200,7 +261,7 @@ describe('file manager', () => {
     });
     renderAdvisor(gw);
     expect((await screen.findByRole('alert')).textContent).toBe(SLOW_SERVICE_TEXT);
-    expect(screen.queryByTestId('item-count')).toBeNull();
+    expect(screen.getByTestId('item-count').textContent).toBe('');
     expect(screen.queryByRole('button', { name: 'Go to All Files' })).toBeNull();
     const tree = screen.getByRole('tree', { name: 'Folders' });
     expect(await within(tree).findByRole('treeitem', { name: /could not be loaded/ })).toBeTruthy();

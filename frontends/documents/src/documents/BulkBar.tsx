@@ -2,7 +2,7 @@ import { Button, Group, Paper, Text } from '@portico/kit';
 import type { DocItem } from '../api/documents-api.js';
 import type { BulkActions } from '../rules/selection.js';
 import { MIXED_SELECTION } from '../rules/selection.js';
-import { Guarded } from './Guarded.js';
+import { GuardedButton } from './Guarded.js';
 
 /** The bulk actions on a selection of live items, in the bar's order. */
 const LIVE_BULK_ACTIONS = [
@@ -75,16 +75,14 @@ function BulkButton({
   onClick: () => void;
 }) {
   return (
-    <Guarded verdict={{ visible: true, enabled, reason }}>
-      <Button
-        size="xs"
-        variant="light"
-        disabled={!enabled}
-        onClick={onClick}
-        color={label === 'Delete' ? 'red' : undefined}
-      >
-        {label}
-      </Button>
-    </Guarded>
+    <GuardedButton
+      verdict={{ visible: true, enabled, reason }}
+      size="xs"
+      variant="light"
+      onClick={onClick}
+      color={label === 'Delete' ? 'red' : undefined}
+    >
+      {label}
+    </GuardedButton>
   );
 }

@@ -10,7 +10,6 @@ import {
   Stack,
   Table,
   Text,
-  Tooltip,
   UnstyledButton,
 } from '@portico/kit';
 import {
@@ -24,7 +23,7 @@ import {
   tableFeatures,
   useTable,
 } from '@tanstack/react-table';
-import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { DocItem } from '../api/documents-api.js';
 import { type Capabilities, type ItemActions, itemActions, type Verdict } from '../rules/capabilities.js';
 import { formatSize, isNew, isStaffOnly } from '../rules/names.js';
@@ -127,18 +126,37 @@ export function ItemMenu({
   );
 }
 
+/**
+ * An action of the menu. Refused with a reason ('Disabled by firm'), it stays within the arrow keys' reach
+ * (Mantine's disabled items are skipped), says why under its label and with it (aria-describedby), and
+ * choosing it does nothing: before, the reason was a tooltip on hover alone.
+ */
 function MenuEntry({ verdict, label, onClick }: { verdict: Verdict; label: string; onClick: () => void }) {
-  const entry = (
-    <Menu.Item disabled={!verdict.enabled} onClick={onClick} color={label === 'Delete' ? 'red.9' : undefined}>
+  const reasonId = useId();
+  if (verdict.enabled || !verdict.reason)
+    return (
+      <Menu.Item
+        disabled={!verdict.enabled}
+        onClick={onClick}
+        color={label === 'Delete' ? 'red.9' : undefined}
+      >
+        {label}
+      </Menu.Item>
+    );
+  return (
+    <Menu.Item
+      aria-disabled
+      aria-label={label}
+      aria-describedby={reasonId}
+      closeMenuOnClick={false}
+      c="dimmed"
+      style={{ cursor: 'not-allowed' }}
+    >
       {label}
+      <Text component="span" display="block" size="xs" c="dimmed" id={reasonId}>
+        {verdict.reason}
+      </Text>
     </Menu.Item>
-  );
-  return verdict.enabled || !verdict.reason ? (
-    entry
-  ) : (
-    <Tooltip label={verdict.reason} position="left" withArrow>
-      <div data-disabled-reason={verdict.reason}>{entry}</div>
-    </Tooltip>
   );
 }
 
@@ -270,14 +288,21 @@ export const DocumentsTable = memo(function DocumentsTable(props: TableProps) {
                 cell: ({ row }) => {
                   const item = row.original;
                   if (item.type === 'folder') return null;
+                  const words = item.description || (item.deleted_at ? '' : 'Add a description');
                   const text = (
                     <Text size="sm" c={item.description ? undefined : 'dimmed'}>
-                      {item.description || (item.deleted_at ? '' : 'Add a description')}
+                      {words}
                     </Text>
                   );
                   // As the row's menu: a deleted file's description is read, not edited (restore it first).
+                  // Named with the file as well: every row's button would otherwise be 'Add a description'.
                   return itemActions(caps, item).editDescription.enabled ? (
-                    <UnstyledButton onClick={() => onAction('editDescription', item)}>{text}</UnstyledButton>
+                    <UnstyledButton
+                      onClick={() => onAction('editDescription', item)}
+                      aria-label={`${words}, ${item.name}`}
+                    >
+                      {text}
+                    </UnstyledButton>
                   ) : (
                     text
                   );

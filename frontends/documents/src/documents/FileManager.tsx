@@ -37,7 +37,7 @@ import './file-manager.css';
 import { FileManagerDialogs } from './FileManagerDialogs.js';
 import { FolderTree } from './FolderTree.js';
 import { SEARCH_DEBOUNCE_MS } from './file-manager.messages.js';
-import { Guarded } from './Guarded.js';
+import { GuardedButton } from './Guarded.js';
 import { useDocumentCommands } from './useDocumentCommands.js';
 import { useFolderAddress, useListedAddress } from './useFolderAddress.js';
 
@@ -244,20 +244,16 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
               Drop Link
             </Button>
           ) : null}
-          <Guarded verdict={here.createFolder}>
-            <Button
-              variant="default"
-              disabled={!here.createFolder.enabled}
-              onClick={() => setDialog({ kind: 'createFolder' })}
-            >
-              Add Folder
-            </Button>
-          </Guarded>
-          <Guarded verdict={here.upload}>
-            <Button disabled={!here.upload.enabled} onClick={() => setDialog({ kind: 'upload' })}>
-              Add
-            </Button>
-          </Guarded>
+          <GuardedButton
+            verdict={here.createFolder}
+            variant="default"
+            onClick={() => setDialog({ kind: 'createFolder' })}
+          >
+            Add Folder
+          </GuardedButton>
+          <GuardedButton verdict={here.upload} onClick={() => setDialog({ kind: 'upload' })}>
+            Add
+          </GuardedButton>
         </Group>
       </Group>
 
@@ -321,13 +317,17 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
                 onChange={(e) => setTerm(e.currentTarget.value)}
                 style={{ flex: 1, minWidth: 200 }}
               />
-              {listing.data ? (
-                <Text size="sm" c="dimmed" data-testid="item-count">
-                  {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
-                  {/* A search answers its first 500 matches: not the total, when more match. */}
-                  {listing.data.more_matches ? ' shown; more match, refine your search' : ''}
-                </Text>
-              ) : null}
+              {/* A live region, on the page from the start (one added with its text is not announced): a
+                  search's count is heard when it answers, 'No documents match your search.' as 0 items. */}
+              <Text size="sm" c="dimmed" role="status" data-testid="item-count">
+                {listing.data ? (
+                  <>
+                    {itemCount.toLocaleString()} {itemCount === 1 ? 'item' : 'items'}
+                    {/* A search answers its first 500 matches: not the total, when more match. */}
+                    {listing.data.more_matches ? ' shown; more match, refine your search' : ''}
+                  </>
+                ) : null}
+              </Text>
               {caps.includeDeleted ? (
                 <Switch
                   label="Include deleted files"

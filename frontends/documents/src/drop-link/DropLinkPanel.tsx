@@ -10,12 +10,12 @@ import {
   Stack,
   Text,
   TextInput,
-  Tooltip,
   toast,
 } from '@portico/kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useContext, useEffect, useState } from 'react';
 import type { DocumentsApi } from '../api/documents-api.js';
+import { GuardedButton } from '../documents/Guarded.js';
 import { choiceChanged, DROP_LINK_MESSAGES, dropLinkUrl, secureUploadUrl } from '../rules/drop-link.js';
 
 export const dropLinkKey = ['documents', 'drop-link'] as const;
@@ -94,7 +94,7 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
     body = <Text>{DROP_LINK_MESSAGES.off}</Text>;
   } else if (link.isError) {
     body = (
-      <Text c="red">
+      <Text c="red.9">
         {isApiError(link.error) && link.error.status < 500 ? link.error.message : 'Something went wrong'}
       </Text>
     );
@@ -189,13 +189,14 @@ function CopyableAddress(props: {
         style={{ flex: 1 }}
         data-testid={props.testId}
       />
-      <Tooltip label={DROP_LINK_MESSAGES.unsaved} disabled={!props.dirty}>
-        <span>
-          <Button variant="light" disabled={props.dirty} onClick={props.onCopy} aria-label={props.copyLabel}>
-            Copy
-          </Button>
-        </span>
-      </Tooltip>
+      <GuardedButton
+        verdict={{ visible: true, enabled: !props.dirty, reason: DROP_LINK_MESSAGES.unsaved }}
+        variant="light"
+        onClick={props.onCopy}
+        aria-label={props.copyLabel}
+      >
+        Copy
+      </GuardedButton>
     </Group>
   );
 }

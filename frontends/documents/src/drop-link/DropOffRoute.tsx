@@ -21,7 +21,8 @@ import {
   useApi,
 } from '@portico/kit';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useContext, useMemo, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useContext, useId, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useDropzone } from 'react-dropzone';
 import { Link, useSearchParams } from 'react-router';
 import { type DocumentsApi, documentsApi } from '../api/documents-api.js';
@@ -153,6 +154,9 @@ interface Picked {
 }
 let picks = 0;
 
+/** A field's error is announced as it appears. */
+const ALERT = { role: 'alert' } as const;
+
 interface Errors {
   name?: string;
   email?: string;
@@ -184,6 +188,10 @@ export function DropOffForm({
   const [sent, setSent] = useState(false);
   const running = useRef<AbortController>(undefined);
   const touchOnly = useTouchOnly();
+  const nameInput = useRef<HTMLInputElement>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const chooseFiles = useRef<HTMLButtonElement>(null);
+  const filesErrorId = useId();
 
   const addFiles = (more: File[]) => {
     if (!more.length) return;
@@ -209,8 +217,13 @@ export function DropOffForm({
 
   const submit = async () => {
     const found = validate();
-    setErrors(found);
-    if (found.name || found.email || found.files) return;
+    // Rendered at once, so the field focused already has its error (aria-describedby) when it is read.
+    flushSync(() => setErrors(found));
+    const invalid = found.name ? nameInput : found.email ? emailInput : found.files ? chooseFiles : null;
+    if (invalid) {
+      invalid.current?.focus();
+      return;
+    }
     setBusy(true);
     setOutcome([]);
     setProgress(
@@ -292,6 +305,8 @@ export function DropOffForm({
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
               error={errors.name}
+              errorProps={ALERT}
+              ref={nameInput}
               disabled={busy || sent}
               maxLength={200}
               autoComplete="name"
@@ -303,6 +318,8 @@ export function DropOffForm({
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
               error={errors.email}
+              errorProps={ALERT}
+              ref={emailInput}
               disabled={busy || sent}
               maxLength={254}
               autoComplete="email"
@@ -333,18 +350,30 @@ export function DropOffForm({
             <Text size="sm" c="dimmed">
               Max size 150 MB, up to {MAX_FILES} files
             </Text>
-            <Button variant="light" mt="sm" onClick={open} disabled={busy || sent} color={primary}>
+            <Button
+              ref={chooseFiles}
+              variant="light"
+              mt="sm"
+              onClick={open}
+              disabled={busy || sent}
+              color={primary}
+              aria-describedby={errors.files ? filesErrorId : undefined}
+            >
               Choose files
             </Button>
           </div>
           {errors.files ? (
-            <Text c="red" size="sm" role="alert">
+            <Text c="red.9" size="sm" role="alert" id={filesErrorId}>
               {errors.files}
             </Text>
           ) : null}
           {/* While files are sent, only their progress; after, the files still chosen, then the last run's. */}
           {busy || sent ? null : (
-            <FileList files={files} onRemove={(key) => setFiles((f) => f.filter((p) => p.key !== key))} />
+            <FileList
+              files={files}
+              onRemove={(key) => setFiles((f) => f.filter((p) => p.key !== key))}
+              focusWhenEmpty={chooseFiles}
+            />
           )}
           <UploadProgressList files={progress} />
           {outcome.map((o) => (
@@ -380,11 +409,30 @@ export function DropOffForm({
   );
 }
 
-function FileList({ files, onRemove }: { files: Picked[]; onRemove: (key: string) => void }) {
+/**
+ * The chosen files, each with Remove. A Remove takes its focused button away, and the focus with it to the
+ * page: it goes to the next file's Remove instead, else the previous one's, else `focusWhenEmpty`.
+ */
+function FileList({
+  files,
+  onRemove,
+  focusWhenEmpty,
+}: {
+  files: Picked[];
+  onRemove: (key: string) => void;
+  focusWhenEmpty: RefObject<HTMLButtonElement | null>;
+}) {
+  const removeButtons = useRef(new Map<string, HTMLButtonElement>());
   if (!files.length) return null;
+  const remove = (key: string, index: number) => {
+    const neighbour = files[index + 1] ?? files[index - 1];
+    onRemove(key);
+    const next = neighbour ? removeButtons.current.get(neighbour.key) : undefined;
+    (next ?? focusWhenEmpty.current)?.focus();
+  };
   return (
     <Stack gap={4} aria-label="Chosen files" role="list">
-      {files.map(({ key, file }) => (
+      {files.map(({ key, file }, index) => (
         <Group key={key} justify="space-between" wrap="nowrap" role="listitem">
           <Text size="sm" truncate>
             {file.name}
@@ -393,7 +441,15 @@ function FileList({ files, onRemove }: { files: Picked[]; onRemove: (key: string
             <Text size="xs" c="dimmed">
               {formatSize(file.size)}
             </Text>
-            <CloseButton size="sm" aria-label={`Remove ${file.name}`} onClick={() => onRemove(key)} />
+            <CloseButton
+              ref={(el) => {
+                if (el) removeButtons.current.set(key, el);
+                return () => void removeButtons.current.delete(key);
+              }}
+              size="sm"
+              aria-label={`Remove ${file.name}`}
+              onClick={() => remove(key, index)}
+            />
           </Group>
         </Group>
       ))}

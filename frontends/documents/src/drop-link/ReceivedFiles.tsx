@@ -100,7 +100,7 @@ export function ReceivedFiles({ api }: { api: ReceivedFilesApi }) {
       </Center>
     );
   } else if (received.isError) {
-    body = <Text c="red">Something went wrong</Text>;
+    body = <Text c="red.9">Something went wrong</Text>;
   } else if (!files.length) {
     body = <Text c="dimmed">No files have been dropped off yet.</Text>;
   } else {

@@ -119,7 +119,7 @@ export function PdfView({ url }: { url: string }) {
       ) : null}
       {state.kind === 'failed' ? (
         <Center p="xl">
-          <Text c="red">{PDF_MESSAGES.failed}</Text>
+          <Text c="red.9">{PDF_MESSAGES.failed}</Text>
         </Center>
       ) : null}
       <Stack ref={pagesRef} align="center" gap="md" data-testid="pdf-pages" />

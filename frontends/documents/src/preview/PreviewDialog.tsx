@@ -83,7 +83,7 @@ export function PreviewDialog({
   } else if (failed) {
     body = (
       <Center p="xl">
-        <Text c="red">{PREVIEW_FAILED}</Text>
+        <Text c="red.9">{PREVIEW_FAILED}</Text>
       </Center>
     );
   } else if (pending || !data?.link) {
@@ -130,7 +130,7 @@ function ImagePreview({ src, name }: { src: string; name: string }) {
   if (broken)
     return (
       <Center p="xl">
-        <Text c="red" role="alert">
+        <Text c="red.9" role="alert">
           {PREVIEW_FAILED}
         </Text>
       </Center>

@@ -60,7 +60,7 @@ export function SheetView({ url }: { url: string }) {
   if (state.kind === 'failed')
     return (
       <Center p="xl">
-        <Text c="red">{SHEET_MESSAGES.failed}</Text>
+        <Text c="red.9">{SHEET_MESSAGES.failed}</Text>
       </Center>
     );
   if (!state.sheets.length)

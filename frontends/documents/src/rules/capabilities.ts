@@ -22,7 +22,7 @@ export interface CapabilityInput {
   blockedFolders?: readonly string[];
 }
 
-/** An action is shown or not; a shown action may be disabled with a tooltip saying why. */
+/** An action is shown or not; a shown action may be refused, with the reason it is shown with. */
 export interface Verdict {
   visible: boolean;
   enabled: boolean;

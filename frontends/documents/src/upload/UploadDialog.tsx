@@ -1,7 +1,7 @@
 import { Button, Dialog, Group, Stack, Text } from '@portico/kit';
 import { useRef } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { Guarded } from '../documents/Guarded.js';
+import { GuardedButton } from '../documents/Guarded.js';
 import type { Verdict } from '../rules/capabilities.js';
 import { HiddenFileInput } from './HiddenFileInput.js';
 import { useTouchOnly } from './touch.js';
@@ -77,15 +77,14 @@ export function UploadDialog({
               Choose files
             </Button>
             {touchOnly ? null : (
-              <Guarded verdict={folderUpload}>
-                <Button
-                  variant="light"
-                  onClick={() => folderInput.current?.click()}
-                  disabled={busy || !folderUpload.enabled}
-                >
-                  Choose a folder
-                </Button>
-              </Guarded>
+              <GuardedButton
+                verdict={folderUpload}
+                variant="light"
+                onClick={() => folderInput.current?.click()}
+                disabled={busy}
+              >
+                Choose a folder
+              </GuardedButton>
             )}
           </Group>
           <input

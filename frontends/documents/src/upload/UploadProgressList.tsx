@@ -180,7 +180,7 @@ const ProgressRow = memo(function ProgressRow({
         <Text size="xs" truncate>
           {f.name}
         </Text>
-        <Text size="xs" c={bad ? 'red' : 'dimmed'}>
+        <Text size="xs" c={bad ? 'red.9' : 'dimmed'}>
           {STATE_TEXT[f.state]}
           {f.state === 'uploading' ? ` ${pct}%` : ''}
         </Text>
