@@ -111,4 +111,59 @@ describe('toast', () => {
     act(() => work?.done('error', 'There was a problem downloading the folder.'));
     expect(screen.getByRole('alert').textContent).toContain('There was a problem downloading the folder.');
   });
+
+  it('says a toast in a polite status region that was there, empty, before it', () => {
+    renderWithKit(<div />);
+    const region = screen.getByRole('status');
+    expect(region.getAttribute('aria-live')).toBe('polite');
+    expect(region.textContent).toBe('');
+    act(() => {
+      toast.success('Saved!');
+    });
+    expect(region.textContent).toBe('Saved!');
+    // The visible toast is the one text queries find, as before.
+    expect(screen.getByText('Saved!').closest('[data-toast]')?.getAttribute('data-toast')).toBe('success');
+    // The region holds what shows: the toast's words leave with it.
+    expectShownFor('Saved!', 4000);
+    expect(region.textContent).toBe('');
+  });
+
+  it('says the same words again as a new element, so they are read again', () => {
+    renderWithKit(<div />);
+    const region = screen.getByRole('status');
+    act(() => {
+      toast.info('Copied');
+    });
+    const first = region.firstElementChild;
+    act(() => {
+      toast.info('Copied');
+    });
+    expect(region.children).toHaveLength(2);
+    expect(region.lastElementChild).not.toBe(first);
+    expect(region.lastElementChild?.textContent).toBe('Copied');
+  });
+
+  it('leaves an error to its alert role, read as it appears, and keeps it out of the region', () => {
+    renderWithKit(<div />);
+    const region = screen.getByRole('status');
+    act(() => {
+      toast.error('There was a problem.');
+    });
+    expect(screen.getByRole('alert').textContent).toContain('There was a problem.');
+    expect(region.textContent).toBe('');
+  });
+
+  it("says a pending notice, then its ending in its place, an error's too", () => {
+    renderWithKit(<div />);
+    const region = screen.getByRole('status');
+    let work: ReturnType<typeof toast.pending> | undefined;
+    act(() => {
+      work = toast.pending('Building your zip');
+    });
+    const said = region.firstElementChild;
+    expect(said?.textContent).toBe('Building your zip');
+    act(() => work?.done('error', 'There was a problem downloading the folder.'));
+    expect(region.textContent).toBe('There was a problem downloading the folder.');
+    expect(region.firstElementChild).not.toBe(said);
+  });
 });

@@ -1,6 +1,7 @@
 import { Modal } from '@mantine/core';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useDialogStack } from './DialogStack.js';
+import { focusFirst, focusLeftWith, useReturnTargets } from './focus-return.js';
 
 export type DialogSize = 'narrow' | 'wide' | 'extra-wide' | 'full-screen' | 'tall';
 
@@ -17,6 +18,12 @@ export interface DialogProps {
   persistent?: boolean;
   /** Shows the close button (default: when not persistent). */
   withCloseButton?: boolean;
+  /**
+   * Where focus goes when the dialog closes and the element focused when it opened cannot take it
+   * back (removed or disabled; for a menu item, neither can its menu's button). When this gives nothing
+   * focusable either, focus goes into the dialog below, if one is open.
+   */
+  returnFocusFallback?: () => HTMLElement | null;
   'aria-label'?: string;
 }
 
@@ -29,7 +36,10 @@ const WIDTHS: Record<Exclude<DialogSize, 'full-screen'>, number> = {
 
 const BASE_Z_INDEX = 300;
 
-/** The generic dialog of spec 1 s.2.10, on Mantine's Modal, with Escape handled by the dialog stack. */
+/**
+ * The generic dialog of spec 1 s.2.10, on Mantine's Modal, with Escape handled by the dialog stack.
+ * Closing or unmounting it gives focus back to the element focused when it opened (`useReturnTargets`).
+ */
 export function Dialog({
   opened,
   onClose,
@@ -39,32 +49,48 @@ export function Dialog({
   fullScreen,
   persistent = false,
   withCloseButton,
+  returnFocusFallback,
   ...rest
 }: DialogProps) {
   const stack = useDialogStack();
   const [depth, setDepth] = useState(0);
-  const latest = useRef({ onClose, persistent });
-  latest.current = { onClose, persistent };
+  const root = useRef<HTMLDivElement>(null);
+  const returnTargets = useReturnTargets(opened);
+  const latest = useRef({ onClose, persistent, returnFocusFallback });
+  latest.current = { onClose, persistent, returnFocusFallback };
 
   useEffect(() => {
     if (!opened) return;
     const entry = stack.push({
       close: () => latest.current.onClose(),
       persistent: () => latest.current.persistent,
+      element: () => root.current?.querySelector<HTMLElement>('[role="dialog"]') ?? null,
     });
     setDepth(entry.depth);
-    return entry.remove;
-  }, [opened, stack]);
+    return () => {
+      const below = entry.below();
+      entry.remove();
+      // Focus that went with the dialog goes back to its opener, else to the caller's fallback, else
+      // into the dialog below: never to the page's body.
+      if (focusLeftWith(root.current)) {
+        focusFirst([...returnTargets, latest.current.returnFocusFallback?.(), below?.element()]);
+      }
+    };
+  }, [opened, stack, returnTargets]);
 
   const full = fullScreen || size === 'full-screen';
   return (
     <Modal
+      ref={root}
       opened={opened}
       onClose={persistent ? () => {} : onClose}
       title={title}
       fullScreen={full}
       size={full ? '100%' : WIDTHS[size as keyof typeof WIDTHS]}
       closeOnEscape={false}
+      // The effect above gives focus back at every close; Mantine's, on `opened` changes only, would
+      // then focus a second time.
+      returnFocus={false}
       closeOnClickOutside={!persistent}
       withCloseButton={withCloseButton ?? !persistent}
       zIndex={BASE_Z_INDEX + depth * 10}

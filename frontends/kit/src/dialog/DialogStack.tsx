@@ -4,11 +4,18 @@ interface Entry {
   id: number;
   close: () => void;
   persistent: () => boolean;
+  /** The dialog's element: it takes focus when the dialog above closes with nowhere better to return it. */
+  element: () => HTMLElement | null;
 }
 
+export type StackedDialog = Omit<Entry, 'id'>;
+
 export interface DialogStackApi {
-  /** Puts a dialog on top of the stack; returns its depth (0 = first) and a remover. */
-  push(entry: Omit<Entry, 'id'>): { depth: number; remove: () => void };
+  /**
+   * Puts a dialog on top of the stack; returns its depth (0 = first), a remover, and the open dialog
+   * just below it (read when it closes: the one below may have closed meanwhile).
+   */
+  push(entry: StackedDialog): { depth: number; remove: () => void; below: () => StackedDialog | undefined };
 }
 
 const DialogStackContext = createContext<DialogStackApi | null>(null);
@@ -55,6 +62,10 @@ export function DialogStackProvider({ children }: { children: ReactNode }) {
           depth: stack.current.length - 1,
           remove: () => {
             stack.current = stack.current.filter((e) => e.id !== id);
+          },
+          below: () => {
+            const index = stack.current.findIndex((e) => e.id === id);
+            return index > 0 ? stack.current[index - 1] : undefined;
           },
         };
       },

@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import { announceToast, isToastAnnounced, withdrawAllToasts, withdrawToast } from './toast-announcements.js';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
@@ -18,18 +19,30 @@ const COLORS: Record<ToastKind, string> = { success: 'green', error: 'red', info
 
 type NotificationData = Parameters<typeof notifications.show>[0];
 
-/** A toast of `kind` as the spec times it: closes after max(4000 ms, 50 ms per character). */
+const toastText = (kind: ToastKind, message?: string): string =>
+  message?.trim() ? message : TOAST_DEFAULTS[kind];
+
+/**
+ * A toast of `kind` as the spec times it: closes after max(4000 ms, 50 ms per character). An error is
+ * an alert, read as it appears; the others are said by the toasts' status region (`ToastAnnouncer`)
+ * when they show, which for a toast queued behind the five shown is later than `show`.
+ */
 function toastData(kind: ToastKind, message?: string): NotificationData {
-  const text = message?.trim() ? message : TOAST_DEFAULTS[kind];
+  const text = toastText(kind, message);
   return {
     message: text,
     color: COLORS[kind],
     autoClose: toastDuration(text),
     loading: false,
     withBorder: true,
-    role: kind === 'error' ? 'alert' : 'status',
+    // Not a live region of its own besides the region that says it: read once, not twice.
+    role: kind === 'error' ? 'alert' : 'none',
     closeButtonProps: { 'aria-label': 'Close notification' },
     'data-toast': kind,
+    onOpen: ({ id }: { id: string }) => {
+      if (kind !== 'error') announceToast(id, text);
+    },
+    onClose: ({ id }: { id: string }) => withdrawToast(id),
   } as NotificationData;
 }
 
@@ -53,12 +66,19 @@ function pending(message: string): PendingToast {
     'data-toast': 'pending',
     onClose: () => {
       closed = true;
+      withdrawToast(id);
     },
   } as NotificationData);
   return {
     done: (kind, text) => {
-      if (closed) show(kind, text);
-      else notifications.update({ ...toastData(kind, text), id, onClose: undefined } as NotificationData);
+      if (closed) {
+        show(kind, text);
+        return;
+      }
+      notifications.update({ ...toastData(kind, text), id } as NotificationData);
+      // A notice already shown changes in place, which its role does not make read (one that becomes
+      // an alert included), so the region says the ending. One still queued is said when it shows.
+      if (isToastAnnounced(id)) announceToast(id, toastText(kind, text));
     },
   };
 }
@@ -69,5 +89,8 @@ export const toast = {
   info: (message?: string) => show('info', message),
   pending,
   hide: (id: string) => notifications.hide(id),
-  clean: () => notifications.clean(),
+  clean: () => {
+    notifications.clean();
+    withdrawAllToasts();
+  },
 };
