@@ -3,6 +3,7 @@ export * from './api/index.js';
 export * from './dialog/Dialog.js';
 export { DialogStackProvider, useDialogStack } from './dialog/DialogStack.js';
 export * from './dialog/EmailConfirmationDialog.js';
+export { DialogFocusFallback } from './dialog/focus-return.js';
 export type * from './federation/descriptor.js';
 export { defineDescriptor } from './federation/descriptor.js';
 export * from './federation/mismatch.js';

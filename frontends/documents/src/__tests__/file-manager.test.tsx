@@ -603,6 +603,30 @@ describe('bulk actions over many items', () => {
   });
 });
 
+describe('focus after a bulk delete', () => {
+  it('goes to the search field when the bar that opened the dialog went with the items', async () => {
+    let items = [anItem({ name: 'One.pdf' }), anItem({ name: 'Two.pdf' })];
+    const gw = fakeApi(async (call) => {
+      if (call.path === '/integrations/get_documents')
+        return { body: { documents: items, path: '/', count: items.length } };
+      if (call.path !== '/integrations/delete_path') return undefined;
+      items = [];
+      return { body: { message: '' } };
+    });
+    renderAdvisor(gw);
+    await table();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    const bulkDelete = within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete' });
+    bulkDelete.focus();
+    fireEvent.click(bulkDelete);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByTestId('bulk-bar')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Search documents' }));
+  });
+});
+
 describe('row actions menu', () => {
   it('mounts on the first click, opened, and gives the focus back to its button on Escape', async () => {
     show('advisor');

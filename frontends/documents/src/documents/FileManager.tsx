@@ -3,6 +3,7 @@ import {
   Box,
   Button,
   Center,
+  DialogFocusFallback,
   type Entity,
   Group,
   isApiError,
@@ -112,6 +113,8 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   // The same when the address changes by other means than the tree (Back, Forward, a link); a folder
   // listed in its stored case ('/TAXES' shown as '/Taxes') is the same folder.
   const folderShown = useRef(path.toLowerCase());
+  const searchInput = useRef<HTMLInputElement>(null);
+  const focusSearch = useCallback(() => searchInput.current, []);
   useEffect(() => {
     if (folderShown.current === path.toLowerCase()) return;
     folderShown.current = path.toLowerCase();
@@ -311,6 +314,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
 
             <Group gap="sm" align="center">
               <TextInput
+                ref={searchInput}
                 placeholder="Search documents"
                 aria-label="Search documents"
                 value={term}
@@ -414,18 +418,21 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
         </div>
       </div>
 
-      <FileManagerDialogs
-        dialog={dialog}
-        onClose={close}
-        commands={commands}
-        api={api}
-        company={company}
-        caps={caps}
-        firmTags={firmTags}
-        uploads={uploads}
-        onUpload={upload}
-        folderUpload={here.folderUpload}
-      />
+      {/* A dialog whose opener went with what it changed (the bulk bar after a delete) gives focus here. */}
+      <DialogFocusFallback.Provider value={focusSearch}>
+        <FileManagerDialogs
+          dialog={dialog}
+          onClose={close}
+          commands={commands}
+          api={api}
+          company={company}
+          caps={caps}
+          firmTags={firmTags}
+          uploads={uploads}
+          onUpload={upload}
+          folderUpload={here.folderUpload}
+        />
+      </DialogFocusFallback.Provider>
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { Modal } from '@mantine/core';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useDialogStack } from './DialogStack.js';
-import { focusFirst, focusLeftWith, useReturnTargets } from './focus-return.js';
+import { focusFirst, focusLeftWith, useDialogFocusFallback, useReturnTargets } from './focus-return.js';
 
 export type DialogSize = 'narrow' | 'wide' | 'extra-wide' | 'full-screen' | 'tall';
 
@@ -21,7 +21,8 @@ export interface DialogProps {
   /**
    * Where focus goes when the dialog closes and the element focused when it opened cannot take it
    * back (removed or disabled; for a menu item, neither can its menu's button). When this gives nothing
-   * focusable either, focus goes into the dialog below, if one is open.
+   * focusable either, focus goes into the dialog below, if one is open, else to the area's fallback
+   * (`DialogFocusFallback`).
    */
   returnFocusFallback?: () => HTMLElement | null;
   'aria-label'?: string;
@@ -56,8 +57,9 @@ export function Dialog({
   const [depth, setDepth] = useState(0);
   const root = useRef<HTMLDivElement>(null);
   const returnTargets = useReturnTargets(opened);
-  const latest = useRef({ onClose, persistent, returnFocusFallback });
-  latest.current = { onClose, persistent, returnFocusFallback };
+  const areaFallback = useDialogFocusFallback();
+  const latest = useRef({ onClose, persistent, returnFocusFallback, areaFallback });
+  latest.current = { onClose, persistent, returnFocusFallback, areaFallback };
 
   useEffect(() => {
     if (!opened) return;
@@ -71,9 +73,10 @@ export function Dialog({
       const below = entry.below();
       entry.remove();
       // Focus that went with the dialog goes back to its opener, else to the caller's fallback, else
-      // into the dialog below: never to the page's body.
+      // into the dialog below, else to the area's fallback: never to the page's body.
       if (focusLeftWith(root.current)) {
-        focusFirst([...returnTargets, latest.current.returnFocusFallback?.(), below?.element()]);
+        const { returnFocusFallback: own, areaFallback: area } = latest.current;
+        focusFirst([...returnTargets, own?.(), below?.element(), area?.()]);
       }
     };
   }, [opened, stack, returnTargets]);

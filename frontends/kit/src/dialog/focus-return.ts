@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { createContext, useContext, useState } from 'react';
 
 /**
  * Where focus goes back to when the dialog closes, best first: the element that had focus when `opened`
@@ -47,3 +47,11 @@ export function focusFirst(targets: ReadonlyArray<Element | null | undefined>): 
   }
   return false;
 }
+
+/**
+ * Where an area's dialogs give focus back when neither their opener nor their own fallback can take it
+ * (a bulk action's bar gone with the items it deleted): an element always on the area's page.
+ */
+export const DialogFocusFallback = createContext<(() => HTMLElement | null) | undefined>(undefined);
+
+export const useDialogFocusFallback = () => useContext(DialogFocusFallback);
