@@ -105,15 +105,30 @@ describe('API: access rules through the gateway', () => {
     });
 
     it('the firm preferences of another firm never change', async () => {
-      await s.call('POST', '/firms/update_preferences', {
+      const firmOf = (token: string) =>
+        s.call<{ id: string; preferences: { tour_enabled: boolean } }>('GET', '/current_user_firm', {
+          token,
+        });
+      const otherPartner = (await s.signIn(s.other, 'partner')).access_token;
+      const before = await firmOf(otherPartner);
+      expect(before.body.preferences.tour_enabled).toBe(true);
+      const saved = await s.call('POST', '/firms/update_preferences', {
         token: as('partner'),
         body: { preferences: { tour_enabled: false } },
       });
-      const otherPartner = (await s.signIn(s.other, 'partner')).access_token;
-      const res = await s.call<{ preferences: { tour_enabled: boolean } }>('GET', '/current_user_firm', {
-        token: otherPartner,
-      });
-      expect(res.body.preferences.tour_enabled).toBe(true);
+      try {
+        expect(saved.status).toBe(200);
+        // The save took in the partner's own firm, so the other firm's value is unchanged by it, not missed.
+        expect((await firmOf(as('partner'))).body.preferences.tour_enabled).toBe(false);
+        const after = await firmOf(otherPartner);
+        expect(after.body.id).toBe(s.other.firmId);
+        expect(after.body).toEqual(before.body);
+      } finally {
+        await s.call('POST', '/firms/update_preferences', {
+          token: as('partner'),
+          body: { preferences: { tour_enabled: true } },
+        });
+      }
     });
   });
 

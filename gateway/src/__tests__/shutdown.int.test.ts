@@ -1,23 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { waitFor } from '@portico/platform/testing';
 import { Identity } from '@portico/proto';
 import { startGateway } from '../testing/start-gateway.js';
-import { respond } from './support/responders.js';
+import { type Received, respond } from './support/responders.js';
 
 describe('gateway: graceful shutdown', () => {
   let nc: NatsConnection;
-  let stopSlow: () => void;
+  let slow: { received: Received[]; stop: () => void };
 
   beforeAll(async () => {
     nc = await connect({ servers: process.env.TEST_NATS_SERVER_URL as string });
-    stopSlow = respond(nc, Identity.firmThemeBySlug, () => ({
+    slow = respond(nc, Identity.firmThemeBySlug, () => ({
       delayMs: 600,
       response: { name: 'Demo CPA' },
-    })).stop;
+    }));
   });
 
   afterAll(async () => {
-    stopSlow();
+    slow.stop();
     await nc.drain();
   });
 
@@ -28,7 +29,8 @@ describe('gateway: graceful shutdown', () => {
     });
     expect((await fetch(`${gateway.url}/health/ready`)).status).toBe(200);
     const inFlight = fetch(`${gateway.url}/firms/get_firm_theme_by_slug?slug=demo`);
-    await new Promise((r) => setTimeout(r, 100));
+    // Stopped once the service has the request, so it is in flight (its answer 600 ms away).
+    await waitFor(async () => slow.received.length > 0, 5_000, 'the service to receive the request');
     const stopped = gateway.stop();
     const ready = await fetch(`${gateway.url}/health/ready`);
     expect(ready.status).toBe(503);

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { EVENTS_STREAM } from '@portico/platform';
+import { waitFor } from '@portico/platform/testing';
 import { Documents, DocumentsEvents, Identity } from '@portico/proto';
 import { degrees, PDFDocument } from 'pdf-lib';
+import { DROP_OFF_NOTIFICATIONS_CONSUMER } from '../drop-links/drop-off-notifier.js';
 import { Messages } from '../messages.js';
 import { seedDemoDocuments } from '../seed/demo-documents.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
@@ -545,7 +549,17 @@ describe('extracted documents and the firm drop link', () => {
       while (mails.length <= before && Date.now() < deadline) mails = await h.messagesTo(to, before + 1);
       expect(mails.length).toBe(before + 1);
       expect(mails[0]?.text).toContain('while-away.pdf');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Counted again once the notifier's consumer has nothing left to deliver or to be acked: a second
+      // email could only come from a delivery still to come (the next one 5 s or more after a failure).
+      const jsm = await jetstreamManager(h.nc);
+      await waitFor(
+        async () => {
+          const info = await jsm.consumers.info(EVENTS_STREAM, DROP_OFF_NOTIFICATIONS_CONSUMER);
+          return info.num_pending === 0 && info.num_ack_pending === 0;
+        },
+        30_000,
+        `the ${DROP_OFF_NOTIFICATIONS_CONSUMER} consumer to have no event pending or unacked`,
+      );
       expect((await h.messagesTo(to, 0)).length).toBe(before + 1);
     });
 

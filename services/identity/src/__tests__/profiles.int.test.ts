@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@portico/platform/testing';
 import { Identity } from '@portico/proto';
 import pg from 'pg';
 import { type BuiltFirm, TEST_PASSWORD, testFirmSpec } from '../testing/index.js';
@@ -10,6 +11,25 @@ describe('identity users, entities and firm settings over NATS', () => {
   const actor = (key: string) => h.actorOf(h.firm, key);
   const id = (key: string) => h.firm.users[key]?.id as string;
   const company = (key: string) => h.firm.companies[key]?.id as string;
+  /**
+   * Waits until a statement of another connection waits for a lock `holder` holds: the request has passed
+   * its check before the lock and reached the row, so what it answers comes from its check after the lock.
+   */
+  const waitForLockBehind = async (holder: pg.Client) => {
+    const [held] = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows;
+    await waitFor(
+      async () =>
+        (
+          await h.identity.query(
+            `select 1 from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid))`,
+            [held?.pid],
+          )
+        ).length > 0,
+      10_000,
+      'the request to wait for the row lock the other connection holds',
+    );
+  };
 
   beforeAll(async () => {
     h = await startIdentityHarness('profiles');
@@ -795,7 +815,7 @@ describe('identity users, entities and firm settings over NATS', () => {
             { actor: actor('partner') },
           )
           .catch((e) => e);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await waitForLockBehind(other);
         await other.query('commit');
         expect(await partnerSave).toMatchObject({ status: 403, code: 'own_sign_in_only' });
         const [row] = await h.identity.query<{ phone_number: string; preferred_name: string }>(
@@ -1180,7 +1200,7 @@ describe('identity users, entities and firm settings over NATS', () => {
             { actor: actor('partner') },
           )
           .catch((e) => e);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await waitForLockBehind(other);
         await expect(
           h.bus.request(
             Identity.updateCompany,
@@ -1228,7 +1248,7 @@ describe('identity users, entities and firm settings over NATS', () => {
             { actor: actor('partner') },
           )
           .catch((e) => e);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await waitForLockBehind(other);
         await other.query('commit');
         expect(await toggled).toMatchObject({
           status: 400,

@@ -12,6 +12,8 @@ import {
   LookupEmailRequestSchema,
   LookupEmailResponseSchema,
 } from '@portico/proto';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { type Actor } from '../auth/actor.js';
 import { BusClient } from '../bus/bus-client.js';
@@ -75,11 +77,14 @@ class EchoHandler {
       throw new AppError('not_found', 'no_user', "Sorry, we couldn't find a user with that email address");
     if (req.email === 'boom@example.com') throw new Error('database password is hunter2');
     if (req.email.includes('\u0000')) {
-      // As the query builder wraps PostgreSQL's refusal of NUL in text.
-      const refusal = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
-        code: '22021',
-      });
-      throw new Error('Failed query: select ...', { cause: refusal });
+      // The text sent to the real database through the query builder, as a service stores it: what comes
+      // back is PostgreSQL's own refusal of NUL, wrapped the way the query builder wraps it.
+      const pool = new pg.Pool({ connectionString: process.env.TEST_PG_ADMIN_URL, max: 1 });
+      try {
+        await drizzle(pool).execute(sql`select ${req.email}::text`);
+      } finally {
+        await pool.end();
+      }
     }
     return {
       email: undefined,
