@@ -29,6 +29,27 @@ export interface DatabaseHandle<S extends Record<string, unknown>> {
  */
 export const DEFAULT_POOL_SIZE = 9;
 
+/** How much longer than the server's statement timeout the client waits for an answer. */
+export const QUERY_TIMEOUT_MARGIN_MS = 5_000;
+
+/** The longest delay a timer takes (about 24.8 days): a wait with no client-side limit. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The server ends a statement at statement_timeout, but only a server that still answers: a connection
+ * whose other end is gone without a reset (the primary's node lost in a failover) would hold its query
+ * for as long as TCP retransmits, about a quarter of an hour. The client gives up a little after the
+ * server would have (a pool query then also drops its connection; a transaction's fails each later
+ * query the same way until TCP ends it), and TCP keepalives find an idle connection's end gone.
+ */
+function deadConnectionLimits(statementTimeoutMs: number) {
+  return {
+    query_timeout: statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
 /**
  * The service's pool, and a connection of its own for readiness's ping (opened at the first ping): a
  * ping queued behind busy requests in the pool would time out and report a working database as down.
@@ -38,11 +59,13 @@ export function openDatabase<S extends Record<string, unknown>>(
   schema: S,
   options: { max?: number; statementTimeoutMs?: number } = {},
 ): DatabaseHandle<S> {
+  const statementTimeoutMs = options.statementTimeoutMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? DEFAULT_POOL_SIZE,
     connectionTimeoutMillis: 5_000,
-    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    statement_timeout: statementTimeoutMs,
+    ...deadConnectionLimits(statementTimeoutMs),
     idleTimeoutMillis: 30_000,
   });
   pool.on('error', () => {
@@ -57,6 +80,7 @@ export function openDatabase<S extends Record<string, unknown>>(
         max: 1,
         connectionTimeoutMillis: 2_000,
         statement_timeout: 2_000,
+        ...deadConnectionLimits(2_000),
         idleTimeoutMillis: 0,
       });
       readiness.on('error', () => undefined);
@@ -94,7 +118,12 @@ export async function runMigrations<S extends Record<string, unknown>>(
   const lock = await database.pool.connect();
   try {
     await lock.query('set statement_timeout = 0');
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    // Nor one for the client to give up on (the pool's query_timeout; 0 would mean the pool's own).
+    await lock.query({
+      text: 'select pg_advisory_lock($1)',
+      values: [MIGRATION_LOCK],
+      query_timeout: LONGEST_TIMER_MS,
+    } as pg.QueryConfig);
     await migrate(database.db as Database, { migrationsFolder });
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
