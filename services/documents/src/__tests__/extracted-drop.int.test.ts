@@ -531,6 +531,10 @@ describe('extracted documents and the firm drop link', () => {
         files: [{ name: 'while-away.pdf', size: BigInt(body.length) }],
       });
       for (const link of links) await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+      const jsm = await jetstreamManager(h.nc);
+      const deliveries = async () =>
+        (await jsm.consumers.info(EVENTS_STREAM, DROP_OFF_NOTIFICATIONS_CONSUMER)).delivered.consumer_seq;
+      const deliveredBefore = await deliveries();
       const away = await h.stopNotifications();
       try {
         const res = await h.bus.request(Documents.processDropOff, {
@@ -540,6 +544,13 @@ describe('extracted documents and the firm drop link', () => {
           uploaderEmail: 'visitor@example.com',
         });
         expect(res.message).toBe('Document(s) uploaded successfully');
+        // Back only once the event was tried while it was away: that try fails, and the email comes
+        // from a later delivery.
+        await waitFor(
+          async () => (await deliveries()) > deliveredBefore,
+          20_000,
+          'a delivery of the event while notifications is away',
+        );
       } finally {
         await away.resume();
       }
@@ -551,7 +562,6 @@ describe('extracted documents and the firm drop link', () => {
       expect(mails[0]?.text).toContain('while-away.pdf');
       // Counted again once the notifier's consumer has nothing left to deliver or to be acked: a second
       // email could only come from a delivery still to come (the next one 5 s or more after a failure).
-      const jsm = await jetstreamManager(h.nc);
       await waitFor(
         async () => {
           const info = await jsm.consumers.info(EVENTS_STREAM, DROP_OFF_NOTIFICATIONS_CONSUMER);
