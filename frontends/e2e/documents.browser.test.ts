@@ -277,6 +277,17 @@ describe('documents', () => {
     await row(page, 'Engagement letter.pdf').waitFor();
     await row(page, 'Boat photo.png').waitFor();
 
+    // A dialog opened from a row's menu gives focus back to that row's Actions button when it closes.
+    await act(page, 'Boat photo.png', 'Rename');
+    await dialog(page, 'Rename file').waitFor();
+    await page.keyboard.press('Escape');
+    await dialog(page, 'Rename file').waitFor({ state: 'detached' });
+    const actions = page.getByRole('button', { name: 'Actions for Boat photo.png', exact: true });
+    await page.waitForFunction(
+      (button) => button === button?.ownerDocument.activeElement,
+      await actions.elementHandle(),
+    );
+
     // Rename: only the base name is edited, the extension is kept.
     await act(page, 'Boat photo.png', 'Rename');
     const rename = dialog(page, 'Rename file');

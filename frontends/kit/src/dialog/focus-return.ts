@@ -2,7 +2,7 @@ import { createContext, useContext, useState } from 'react';
 
 /**
  * Where focus goes back to when the dialog closes, best first: the element that had focus when `opened`
- * last became true (a dialog mounted already open included) and, when that was an item of a menu, the
+ * last became true (a dialog mounted already open included) or, when that was an item of a menu, the
  * menu's button, since the menu closes as its item opens the dialog (the ARIA menu button pattern).
  * Read as the dialog renders open, before anything inside it (an autofocused field, the focus trap)
  * can take focus. Mantine's Modal records its opener only when `opened` changes, so a dialog its caller
@@ -23,7 +23,9 @@ function readReturnTargets(): Element[] {
         el.getAttribute('aria-controls')?.split(/\s+/).includes(menu.id),
       )
     : undefined;
-  return menuButton ? [opener, menuButton] : [opener];
+  // The menu's button first: the item stays on the page while its menu's closing transition runs, takes
+  // focus, and then goes with the menu, leaving focus on the page's body.
+  return menuButton ? [menuButton, opener] : [opener];
 }
 
 /**
