@@ -4,6 +4,11 @@ import { gatewayEnv } from '../../../gateway/src/config/gateway.config.js';
 import { documentsEnv } from '../../../services/documents/src/config.js';
 import { identityEnv } from '../../../services/identity/src/config.js';
 import { notificationsEnv } from '../../../services/notifications/src/config.js';
+import {
+  DEFAULT_DELIVERY_LIMITS,
+  stopAllowanceMs,
+} from '../../../services/notifications/src/delivery.limits.js';
+import { find, overlays, render } from '../lib/kustomize.js';
 import { contract, type Deployable, expectedEnv } from '../lib/repo.js';
 
 // The runtime contract (which the compose file and the manifests are checked against) must agree with
@@ -55,4 +60,22 @@ describe('the runtime contract and the code read the same variables', () => {
       missing: ['DATABASE_URL'],
     });
   });
+});
+
+describe("the notifications pod's grace period and its delivery worker's limits", () => {
+  /** After the worker's last outcome: closing the connections and the telemetry's last flush. */
+  const CLOSE_SECONDS = 5;
+
+  it.each(overlays())(
+    'overlay %s: a stopping worker finishes its longest attempt and records it before the pod is killed',
+    (overlay) => {
+      const pod = find(render(`k8s/overlays/${overlay}`), 'Deployment', 'notifications')?.spec.template.spec;
+      const container = pod.containers.find((c: { name: string }) => c.name === 'notifications');
+      // The worker claims until the process is told to stop, after the preStop pause.
+      const [command, seconds] = container.lifecycle?.preStop?.exec?.command ?? [];
+      expect(command).toBe('sleep');
+      const needed = Number(seconds) + stopAllowanceMs(DEFAULT_DELIVERY_LIMITS) / 1_000 + CLOSE_SECONDS;
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(needed);
+    },
+  );
 });

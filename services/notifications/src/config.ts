@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, serviceEnv } from '@portico/platform';
 import { z } from 'zod';
+import { isUrl, skipsCertificateCheck, tlsSwitches } from './delivery/smtp-url.rules.js';
 
 /** An unset variable and an empty one mean the same (compose and Kubernetes pass empty strings). */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -17,16 +18,18 @@ export const notificationsEnv = {
     z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .refine(isUrl, 'must be a valid URL (percent-encode special characters of the user and password)')
       // Whether TLS is required is SMTP_ALLOW_PLAINTEXT's alone: nodemailer would let the URL override it.
       .refine(
-        (url) => !/[?&](requireTLS|ignoreTLS|opportunisticTLS|secure)=/i.test(url),
+        (url) => tlsSwitches(url).length === 0,
         'must not set requireTLS, ignoreTLS, opportunisticTLS or secure (see SMTP_ALLOW_PLAINTEXT)',
       ),
   ),
   /**
    * An smtp:// URL must upgrade to TLS (STARTTLS) or the message is not sent: otherwise a network
    * attacker who strips the server's STARTTLS offer reads the login, the codes and the reset links.
-   * `true` lets it go unencrypted, for a local mail catcher only.
+   * `true` lets it go unencrypted, or to a server whose certificate is not checked, for a local mail
+   * catcher only.
    */
   SMTP_ALLOW_PLAINTEXT: z.preprocess((value) => (value === '' ? undefined : value), flag.default(false)),
   SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
@@ -52,6 +55,11 @@ export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): N
   const config = loadConfig(notificationsEnv, env);
   if (config.SMS_PROVIDER === 'http' && !config.SMS_API_URL) {
     throw new ConfigError('Invalid configuration:\n  SMS_API_URL: required when SMS_PROVIDER=http');
+  }
+  if (config.SMTP_URL && skipsCertificateCheck(config.SMTP_URL) && !config.SMTP_ALLOW_PLAINTEXT) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SMTP_URL: tls.rejectUnauthorized may be off only with SMTP_ALLOW_PLAINTEXT=true',
+    );
   }
   return {
     ...config,

@@ -11,36 +11,12 @@ import { CONFIG, type NotificationsConfig } from './config.js';
 import { DeliveryError } from './delivery/delivery.error.js';
 import { MAIL_PORT, type MailPort } from './delivery/mail.port.js';
 import { SMS_PORT, type SmsPort } from './delivery/sms.port.js';
+import { DEFAULT_DELIVERY_LIMITS, DELIVERY_LIMITS, type DeliveryLimits } from './delivery.limits.js';
 import { afterFailure } from './outbound.rules.js';
 import { CHANNELS, type Channel, type OutboundMessage } from './outbound.schema.js';
 import { OutboxRepository } from './outbox.repository.js';
 
 export const LOGGER = Symbol('Logger');
-
-/** How many messages the worker sends at once and how long it holds each; tests shorten them. */
-export interface DeliveryLimits {
-  /** Sends in flight per channel: a stalled mail server holds up email only, never the SMS codes. */
-  slotsPerChannel: number;
-  /** How long a claimed message is reserved for its worker, after which another may claim it. */
-  leaseMs: number;
-  /** The longest one provider attempt may take; longer counts as a failed attempt, retried. */
-  attemptLimitMs: number;
-  /** Outcome writes stop this long before the lease ends, when another worker may claim the message. */
-  outcomeMarginMs: number;
-}
-
-export const DELIVERY_LIMITS = Symbol('DeliveryLimits');
-
-/**
- * An attempt (2 minutes at most) and the retried writes of its outcome end 30 s before the 5-minute lease
- * does, so no other worker claims a message that is still being sent or recorded.
- */
-export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = {
-  slotsPerChannel: 16,
-  leaseMs: 5 * 60_000,
-  attemptLimitMs: 2 * 60_000,
-  outcomeMarginMs: 30_000,
-};
 
 /** The last_error of a message whose time ran out before an attempt could send it. */
 export const EXPIRED = 'Expired before it could be delivered';
@@ -80,7 +56,9 @@ interface Lane {
  * Sends due messages through the configured ports. Every replica runs one; claims use SKIP LOCKED so
  * two workers never send the same message. Each channel keeps up to `slotsPerChannel` sends in flight
  * and claims more as they finish; it looks every DELIVERY_POLL_MS, and at once when nudged after a new
- * message is stored.
+ * message is stored. A channel whose port only keeps messages is never claimed: its own messages are
+ * stored `kept`, and the queued ones are another replica's, which has a provider (a rollout, or a
+ * replica missing SMTP_URL) and told its caller they would be sent.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -115,10 +93,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.outsideRequests(() => detached(() => this.poll()));
   }
 
-  /** Finishes the sends in flight (each within its attempt limit), then closes the providers. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Claims nothing more, from now: called as the stop begins (start.ts), since Nest runs this class's
+   * hooks only once NATS has drained, for up to a minute in which claimed messages could outlast the
+   * pod. Those already claimed are finished (onApplicationShutdown waits for them); a message stored
+   * meanwhile waits for another replica's poll.
+   */
+  stopClaiming(): void {
     this.stopped = true;
     if (this.pollTimer) clearTimeout(this.pollTimer);
+  }
+
+  /** Finishes the sends in flight (each within its attempt limit), then closes the providers. */
+  async onApplicationShutdown(): Promise<void> {
+    this.stopClaiming();
     await Promise.all([...[...this.lanes.values()].map((lane) => lane.claiming), this.sweeping]);
     await Promise.all(this.inFlight);
     await Promise.all([this.mail.close(), this.sms.close()]);
@@ -150,10 +138,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     for (const channel of CHANNELS) this.fill(channel);
   }
 
+  private port(channel: Channel): MailPort | SmsPort {
+    return channel === 'email' ? this.mail : this.sms;
+  }
+
   /** Claims as many due messages of `channel` as it has free slots, and starts sending them. */
   private fill(channel: Channel): void {
     const lane = this.lanes.get(channel) as Lane;
-    if (this.stopped) return;
+    if (this.stopped || this.port(channel).mode === 'keep') return;
     if (lane.claiming) {
       lane.again = true;
       return;
@@ -217,7 +209,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async attempt(message: OutboundMessage, leaseEndsAt: number, fields: Record<string, unknown>) {
-    const port = message.channel === 'email' ? this.mail : this.sms;
     if (message.expiresAt && message.expiresAt.getTime() <= Date.now()) {
       if (await this.record(() => this.outbox.markFailed(message, EXPIRED), leaseEndsAt, fields))
         this.log.warn(fields, 'Message expired before it could be delivered; not sent');
@@ -229,9 +220,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await this.recordFailure(message, err, leaseEndsAt, fields);
       return;
     }
-    const status = port.mode === 'keep' ? 'kept' : 'sent';
-    if (await this.record(() => this.outbox.markDelivered(message, status), leaseEndsAt, fields))
-      this.log.info(fields, status === 'kept' ? 'Message kept in the outbox' : 'Message delivered');
+    if (await this.record(() => this.outbox.markSent(message), leaseEndsAt, fields))
+      this.log.info(fields, 'Message delivered');
   }
 
   /**

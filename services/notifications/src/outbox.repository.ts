@@ -144,10 +144,10 @@ export class OutboxRepository {
    * The outcome of the attempt a claim counted. Answers false, changing nothing, when the lease was
    * lost: another worker has claimed the message since, or it was given up.
    */
-  async markDelivered(claimed: OutboundMessage, status: 'sent' | 'kept'): Promise<boolean> {
+  async markSent(claimed: OutboundMessage): Promise<boolean> {
     const result = await this.db
       .update(outboundMessages)
-      .set({ status, lastError: null, sentAt: status === 'sent' ? sql`now()` : null })
+      .set({ status: 'sent', lastError: null, sentAt: sql`now()` })
       .where(this.sameAttempt(claimed));
     return (result.rowCount ?? 0) > 0;
   }

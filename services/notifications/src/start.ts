@@ -1,6 +1,7 @@
 import { createLogger, openDatabase, type RunningService, runService } from '@portico/platform';
 import { loadNotificationsConfig } from './config.js';
 import { insecureSettings, undeliveredChannels } from './delivery/providers.js';
+import { DeliveryWorker } from './delivery.worker.js';
 import { MIGRATIONS_FOLDER } from './migrations.js';
 import { NotificationsModule } from './notifications.module.js';
 import { type Schema, schema } from './schema.js';
@@ -21,8 +22,9 @@ export async function startNotificationsService(
   const log = createLogger('notifications', config.LOG_LEVEL);
   for (const warning of [...undeliveredChannels(config), ...insecureSettings(config)]) log.warn(warning);
   const database = openDatabase(config.DATABASE_URL, schema);
+  let service: RunningService<Schema>;
   try {
-    return await runService({
+    service = await runService({
       name: 'notifications',
       natsUrl: config.NATS_URL,
       healthPort: config.HEALTH_PORT,
@@ -35,4 +37,14 @@ export async function startNotificationsService(
     await database.close();
     throw err;
   }
+  // The worker stops claiming first: the stop drains NATS before any of the worker's own hooks run.
+  const worker = service.app.get(DeliveryWorker);
+  const stop = service.stop;
+  return {
+    ...service,
+    stop: () => {
+      worker.stopClaiming();
+      return stop();
+    },
+  };
 }

@@ -64,6 +64,56 @@ describe('notifications configuration', () => {
     );
   });
 
+  it('refuses an SMTP URL whose query would turn TLS off however it is spelled, as nodemailer decodes it', () => {
+    const refused = [
+      // No value: nodemailer reads 0, and requireTLS is off.
+      'requireTLS',
+      'requireTLS&tls.servername=mail.example.com',
+      'requireTLS=0',
+      'RequireTLS=false',
+      // Percent-encoded names and values are decoded before nodemailer reads them.
+      '%69gnoreTLS=true',
+      'ignore%54LS=1',
+      'opportunisticTLS',
+      'secure=false',
+      'secure',
+      // A certificate not checked protects no better than no TLS against an attacker on the path.
+      'tls.rejectUnauthorized=false',
+      'tls.rejectUnauthorized=0',
+      'tls.rejectUnauthorized',
+      'tls.%72ejectUnauthorized=false',
+    ];
+    const smtpUrlRefused = (url: string, env: Record<string, string> = {}) => {
+      try {
+        loadNotificationsConfig({ ...base, ...env, SMTP_URL: url });
+        return false;
+      } catch (err) {
+        return err instanceof ConfigError && /SMTP_URL/.test(err.message);
+      }
+    };
+    expect(refused.filter((query) => !smtpUrlRefused(`smtp://mail.example.com:587?${query}`))).toEqual([]);
+    expect(smtpUrlRefused('smtps://mail.example.com?secure=false')).toBe(true);
+    // Nor does SMTP_ALLOW_PLAINTEXT let the URL decide: the flag alone does.
+    expect(smtpUrlRefused('smtp://127.0.0.1:1025?ignoreTLS=true', { SMTP_ALLOW_PLAINTEXT: 'true' })).toBe(
+      true,
+    );
+    // Other TLS options are the operator's, and so is an unchecked certificate with SMTP_ALLOW_PLAINTEXT.
+    for (const query of [
+      'tls.servername=mail.example.com',
+      'tls.rejectUnauthorized=true',
+      'name=portico.example',
+    ])
+      expect([query, smtpUrlRefused(`smtp://mail.example.com:587?${query}`)]).toEqual([query, false]);
+    const catcher = loadNotificationsConfig({
+      ...base,
+      SMTP_URL: 'smtp://127.0.0.1:1025?tls.rejectUnauthorized=false',
+      SMTP_ALLOW_PLAINTEXT: 'true',
+    });
+    expect(insecureSettings(catcher)).toContain(
+      "Email may be sent to a server whose certificate is not checked (SMTP_URL's tls.rejectUnauthorized): for a local mail catcher only",
+    );
+  });
+
   it('reads empty variables as unset, as compose and Kubernetes pass them', () => {
     const config = loadNotificationsConfig({ ...base, SMTP_URL: '', SMS_API_URL: '', SMS_API_KEY: '' });
     expect(config.SMTP_URL).toBeUndefined();

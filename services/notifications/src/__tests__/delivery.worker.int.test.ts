@@ -15,7 +15,8 @@ import { waitFor } from '@portico/platform/testing';
 import type { NotificationsConfig } from '../config.js';
 import type { MailPort, OutgoingEmail } from '../delivery/mail.port.js';
 import type { OutgoingSms, SmsPort } from '../delivery/sms.port.js';
-import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits, DeliveryWorker } from '../delivery.worker.js';
+import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from '../delivery.limits.js';
+import { DeliveryWorker } from '../delivery.worker.js';
 import { applyMigrations } from '../migrations.js';
 import { OutboxRepository } from '../outbox.repository.js';
 import { schema } from '../schema.js';
@@ -25,7 +26,7 @@ type Logged = Record<string, unknown> & { msg: string };
 
 /** A provider whose answer to each call the test decides; it remembers every call and its context. */
 class FakeProvider implements MailPort, SmsPort {
-  readonly mode = 'deliver';
+  mode: 'deliver' | 'keep' = 'deliver';
   readonly calls: Array<{ to: string; signal?: AbortSignal; traceId?: string; remainingMs?: number }> = [];
   private readonly stalled: Array<() => void> = [];
 
@@ -76,8 +77,8 @@ class RecordingOutbox extends OutboxRepository {
     return claimed;
   }
 
-  override markDelivered(...args: Parameters<OutboxRepository['markDelivered']>) {
-    return this.outcome(args[0].id, () => super.markDelivered(...args));
+  override markSent(...args: Parameters<OutboxRepository['markSent']>) {
+    return this.outcome(args[0].id, () => super.markSent(...args));
   }
 
   override markRetry(...args: Parameters<OutboxRepository['markRetry']>) {
@@ -189,6 +190,21 @@ describe('the delivery worker', () => {
     // Email holds no more than its own slots while its server is stalled.
     expect(mail.calls).toHaveLength(4);
     mail.release();
+  });
+
+  it('leaves alone the messages of a channel it only keeps, which replicas with a provider stored', async () => {
+    // A replica without SMTP_URL (a rollout, a misconfiguration) beside one that has it.
+    const mail = Object.assign(new FakeProvider(), { mode: 'keep' as const });
+    const sms = new FakeProvider();
+    const email = await insert('waiting@example.com');
+    const code = await insert('5550100200', { channel: 'sms' });
+    startWorker({ mail, sms });
+
+    // The SMS is sent in the same round in which email would have been claimed.
+    await h.until(code, 'sent', 5_000);
+    await worker(0).onApplicationShutdown();
+    expect(await h.row(email)).toMatchObject({ status: 'queued', attempts: 0, sent_at: null });
+    expect(mail.calls).toEqual([]);
   });
 
   it('sends first the messages that expire soonest, then those that waited longest', async () => {

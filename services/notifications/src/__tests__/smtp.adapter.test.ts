@@ -15,6 +15,23 @@ describe('SMTP failures', () => {
     expect(smtpFailure(failure({ code: 'ETLS', responseCode: 500, permanent: true })).permanent).toBe(false);
   });
 
+  it('gives up on a message refused for good after the data was sent (5xx)', () => {
+    expect(smtpFailure(failure({ code: 'EMESSAGE', responseCode: 554, permanent: true })).permanent).toBe(
+      true,
+    );
+  });
+
+  it('retries a server that refuses the connection itself with a 5xx, as nodemailer marks it permanent', () => {
+    // A 554 greeting (a server refusing connections for now, a greylisting or blocked address)...
+    expect(smtpFailure(failure({ code: 'EPROTOCOL', responseCode: 554, permanent: true })).permanent).toBe(
+      false,
+    );
+    // ...and an EHLO refused by a server whose STARTTLS this connection needs.
+    expect(smtpFailure(failure({ code: 'ECONNECTION', responseCode: 550, permanent: true })).permanent).toBe(
+      false,
+    );
+  });
+
   it('retries a temporary refusal, a connection failure and a refused login', () => {
     expect(smtpFailure(failure({ code: 'EENVELOPE', responseCode: 451, permanent: false })).permanent).toBe(
       false,

@@ -17,14 +17,21 @@ interface Received {
 /**
  * A real SMTP server on a free loopback port, offering STARTTLS with its own self-signed certificate
  * (unless `plaintextOnly`). It accepts everyone except busy@ (451, try later) and nobody@ (550, no such
- * user), and remembers every recipient it was offered and every login.
+ * user), and remembers every recipient it was offered and every login. While `refusing` is above 0, it
+ * greets the next connections with a 554 and closes them.
  */
 async function startSmtpServer(options: { plaintextOnly?: boolean } = {}) {
   const received: Received[] = [];
   const offered: string[] = [];
   const logins: string[] = [];
+  const state = { refusing: 0 };
   const server = new SMTPServer({
     authOptional: true,
+    onConnect(_session, callback) {
+      if (state.refusing <= 0) return callback();
+      state.refusing--;
+      callback(Object.assign(new Error('No service for you now'), { responseCode: 554 }));
+    },
     // As a server whose STARTTLS offer an attacker on the path has removed: it takes a login regardless.
     ...(options.plaintextOnly ? { disabledCommands: ['STARTTLS'], allowInsecureAuth: true } : {}),
     logger: false,
@@ -62,6 +69,7 @@ async function startSmtpServer(options: { plaintextOnly?: boolean } = {}) {
     received,
     offered,
     logins,
+    state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -74,8 +82,10 @@ describe('email delivery through SMTP', () => {
     smtp = await startSmtpServer();
     h = await Harness.create();
     await h.start({
-      // The test server's certificate is its own, self-signed.
+      // The test server's certificate is its own, self-signed: not checked, which only a mail catcher's
+      // setting allows. The server offers STARTTLS, and it is taken.
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}?tls.rejectUnauthorized=false`,
+      SMTP_ALLOW_PLAINTEXT: 'true',
       MAIL_FROM: 'Demo CPA <no-reply@democpa.example>',
       DELIVERY_POLL_MS: '20',
       DELIVERY_RETRY_BASE_MS: '25',
@@ -112,6 +122,7 @@ describe('email delivery through SMTP', () => {
     expect(mail[0]?.raw).toContain('Open this link to sign in: https://portal.example/magic/abc');
     expect(mail[0]?.raw).toContain('Content-Type: text/html');
     expect(mail[0]?.raw.toLowerCase()).toContain(`x-portico-message-id: ${reply.id}`);
+    expect(mail[0]?.raw).toMatch(new RegExp(`^Message-ID: <${reply.id}@democpa\\.example>\r?$`, 'm'));
 
     const { messages } = await h.bus.request(Notifications.listOutbox, { to: 'client@example.com' });
     expect(messages[0]).toMatchObject({ id: reply.id, status: 'sent', attempts: 1 });
@@ -224,7 +235,43 @@ describe('email to a server that does not offer STARTTLS', () => {
     expect(smtp.received).toEqual([]);
   });
 
+  it('retries a message whose connection the server refused with a 5xx greeting', async () => {
+    smtp.received.length = 0;
+    smtp.state.refusing = 1;
+    const adapter = new SmtpMailAdapter(`smtp://127.0.0.1:${smtp.port}`, 'Portico <a@b.example>', {
+      allowPlaintext: true,
+    });
+    try {
+      const failure = await adapter.send(email).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(failure).toBeInstanceOf(DeliveryError);
+      expect(failure).toMatchObject({ permanent: false, message: expect.stringMatching(/554/) });
+      await adapter.send(email);
+    } finally {
+      await adapter.close();
+    }
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  it('gives every attempt at a message the same Message-ID, so a second copy reads as the same email', async () => {
+    smtp.received.length = 0;
+    const adapter = new SmtpMailAdapter(`smtp://127.0.0.1:${smtp.port}`, 'Portico <no-reply@b.example>', {
+      allowPlaintext: true,
+    });
+    try {
+      await adapter.send(email);
+      await adapter.send(email);
+    } finally {
+      await adapter.close();
+    }
+    const ids = smtp.received.map((m) => /^Message-ID: (.*?)\r?$/m.exec(m.raw)?.[1]);
+    expect(ids).toEqual([`<${email.id}@b.example>`, `<${email.id}@b.example>`]);
+  });
+
   it('sends unencrypted only when allowed (SMTP_ALLOW_PLAINTEXT, for a local mail catcher)', async () => {
+    smtp.received.length = 0;
     const adapter = new SmtpMailAdapter(
       `smtp://portico:secret@127.0.0.1:${smtp.port}`,
       'Portico <a@b.example>',

@@ -4,6 +4,7 @@ import type { MailPort } from './mail.port.js';
 import { OutboxMailAdapter, OutboxSmsAdapter } from './outbox.adapter.js';
 import type { SmsPort } from './sms.port.js';
 import { SmtpMailAdapter } from './smtp.adapter.js';
+import { skipsCertificateCheck } from './smtp-url.rules.js';
 
 /** Email goes through SMTP when SMTP_URL is set, else it stays in the local outbox. */
 export function createMailPort(config: NotificationsConfig): MailPort {
@@ -22,9 +23,14 @@ export function createSmsPort(config: NotificationsConfig): SmsPort {
 
 /** Settings an operator must not leave on by mistake, warned about at start. */
 export function insecureSettings(config: NotificationsConfig): string[] {
-  return config.SMTP_URL?.startsWith('smtp://') && config.SMTP_ALLOW_PLAINTEXT
-    ? ['Email may be sent unencrypted (SMTP_ALLOW_PLAINTEXT=true): for a local mail catcher only']
-    : [];
+  const warnings: string[] = [];
+  if (config.SMTP_URL?.startsWith('smtp://') && config.SMTP_ALLOW_PLAINTEXT)
+    warnings.push('Email may be sent unencrypted (SMTP_ALLOW_PLAINTEXT=true): for a local mail catcher only');
+  if (config.SMTP_URL && skipsCertificateCheck(config.SMTP_URL))
+    warnings.push(
+      "Email may be sent to a server whose certificate is not checked (SMTP_URL's tls.rejectUnauthorized): for a local mail catcher only",
+    );
+  return warnings;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { MailPort, OutgoingEmail } from './mail.port.js';
 interface SmtpFailure extends Error {
   code?: string;
   responseCode?: number;
-  /** Set by nodemailer for 5xx replies other than 503. */
+  /** Set by nodemailer for every 5xx reply other than 503, at whatever step of the session. */
   permanent?: boolean;
 }
 
@@ -21,6 +21,8 @@ export class SmtpMailAdapter implements MailPort {
   private readonly transport;
   /** MAIL_FROM's address, sent with a message's own display name (the firm's). */
   private readonly fromAddress: string;
+  /** The right side of every Message-ID: MAIL_FROM's domain. */
+  private readonly messageIdDomain: string;
 
   constructor(url: string, from: string, options: { allowPlaintext?: boolean } = {}) {
     this.transport = createTransport(
@@ -34,6 +36,9 @@ export class SmtpMailAdapter implements MailPort {
       { from },
     );
     this.fromAddress = addressOf(from);
+    this.messageIdDomain = this.fromAddress.includes('@')
+      ? this.fromAddress.slice(this.fromAddress.lastIndexOf('@') + 1)
+      : 'localhost';
   }
 
   /** `signal` aborts the attempt and closes its connection (the worker's limit on an attempt). */
@@ -50,6 +55,9 @@ export class SmtpMailAdapter implements MailPort {
         subject: mail.subject,
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
+        // The same at every attempt: when one whose message the server took is still counted failed (its
+        // reply lost, its time up), the copy a retry sends is recognisable as the same email, not a new one.
+        messageId: `<${mail.id}@${this.messageIdDomain}>`,
         headers: { 'X-Portico-Message-Id': mail.id },
         ...(signal ? { signal } : {}),
       });
@@ -68,13 +76,17 @@ export function addressOf(from: string): string {
   return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from.trim();
 }
 
+/** nodemailer's codes for a reply to the envelope (MAIL FROM, RCPT TO, DATA) or to the message itself. */
+const ABOUT_THE_MESSAGE = new Set(['EENVELOPE', 'EMESSAGE']);
+
 /**
- * A 5xx reply refusing the sender, recipient or message is final; a 4xx reply, a connection problem,
- * a refused login and a refused STARTTLS (our configuration or the network's, fixed by an operator) are
- * retried.
+ * A 5xx reply refusing the sender, recipient or message is final. Anything else is retried: a 4xx reply,
+ * and a 5xx one that refuses the session rather than this message (a 554 greeting, an EHLO refused, a
+ * refused login or STARTTLS: the server's state, our configuration or the network's, fixed by an
+ * operator), which nodemailer marks permanent too.
  */
 export function smtpFailure(err: SmtpFailure): DeliveryError {
-  const permanent = err.permanent === true && err.code !== 'EAUTH' && err.code !== 'ETLS';
+  const permanent = err.permanent === true && ABOUT_THE_MESSAGE.has(err.code ?? '');
   const reply = err.responseCode ? ` (SMTP ${err.responseCode})` : '';
   return new DeliveryError(`${err.message}${reply}`.slice(0, 1_000), permanent, { cause: err });
 }
