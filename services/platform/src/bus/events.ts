@@ -11,7 +11,6 @@ import {
 import {
   AckPolicy,
   type ConsumerInfo,
-  type ConsumerMessages,
   DeliverPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
@@ -36,6 +35,7 @@ import { extractTraceContext, injectTraceContext, inSpan, SpanKind } from '../te
 import { isUuid } from '../text/text.rules.js';
 import { WIRE_JSON } from './bus-client.js';
 import { outboxEvents, processedEvents } from './outbox.schema.js';
+import { consumeRecovering } from './recovering-consumption.js';
 
 /** The one stream every domain event lands in. */
 export const EVENTS_STREAM = 'EVENTS';
@@ -439,72 +439,42 @@ export async function startDurableConsumer<M extends DescMessage>(
       abort_on_missing_resource: true,
       idle_heartbeat: 5_000,
     });
-  let messages = await open();
   const health: ConsumerHealth = { durable };
   const consumers = consumersOn.get(nc) ?? new Set<ConsumerHealth>();
   consumersOn.set(nc, consumers.add(health));
-
-  let stopping = false;
-  let wakeUp: () => void = () => undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  /** Handles events until the iterator ends: normally on stop, with an error when the consumer is lost. */
-  const consumeAll = async (current: ConsumerMessages) => {
-    for await (const msg of current) {
-      // Stopping: the current event is finished, those fetched ahead are handed back at once for another
-      // replica (or the next start), instead of being handled while the pod's grace period runs out.
-      if (stopping) msg.nak();
-      else await handleOne(options, msg, options.ackWaitMs ?? ACK_WAIT_MS);
-    }
-  };
-
-  const loop = (async () => {
-    for (;;) {
-      try {
-        await consumeAll(messages);
-        if (stopping || nc.isClosed()) return;
-        throw new Error('The consumer stopped delivering');
-      } catch (err) {
-        // A closed connection is the process going away: nothing to make again.
-        if (stopping || nc.isClosed()) return;
-        health.lostSince ??= Date.now();
-        log.error({ err, durable }, 'Durable consumer lost; making it again');
+  const consumption = consumeRecovering({
+    nc,
+    first: await open(),
+    consume: async (messages, stopping) => {
+      for await (const msg of messages) {
+        // Stopping: the current event is finished, those fetched ahead are handed back at once for
+        // another replica (or the next start), instead of being handled while the grace period runs out.
+        if (stopping()) msg.nak();
+        else await handleOne(options, msg, options.ackWaitMs ?? ACK_WAIT_MS);
       }
-      for (let attempt = 1; ; attempt++) {
-        await pause(redeliveryDelayMs(attempt, options.recovery ?? CONSUMER_RECOVERY_DELAYS));
-        if (stopping || nc.isClosed()) return;
-        try {
-          await addOrUpdateConsumer(jsm, options, recreateFrom);
-          messages = await open();
-          break;
-        } catch (err) {
-          log.warn({ err, durable, attempt }, 'Durable consumer could not be made again; will retry');
-        }
-      }
-      if (stopping) {
-        await messages.close();
-        return;
-      }
+    },
+    reopen: async () => {
+      await addOrUpdateConsumer(jsm, options, recreateFrom);
+      return open();
+    },
+    delayMs: (attempt) => redeliveryDelayMs(attempt, options.recovery ?? CONSUMER_RECOVERY_DELAYS),
+    lost: (err) => {
+      health.lostSince ??= Date.now();
+      log.error({ err, durable }, 'Durable consumer lost; making it again');
+    },
+    retryFailed: (err, attempt) =>
+      log.warn({ err, durable, attempt }, 'Durable consumer could not be made again; will retry'),
+    back: () => {
       log.info(
         { durable, lost_ms: Date.now() - (health.lostSince ?? Date.now()) },
         'Durable consumer made again',
       );
       health.lostSince = undefined;
-    }
-  })();
+    },
+  });
   return {
     stop: async () => {
-      stopping = true;
-      wakeUp();
-      await messages.close();
-      await loop;
+      await consumption.stop();
       consumers.delete(health);
     },
   };
@@ -682,61 +652,31 @@ export async function subscribeFanOut<M extends DescMessage>(
     // subscription is made again below.
     return consumer.consume({ abort_on_missing_resource: true, idle_heartbeat: 5_000 });
   };
-  let messages = await open(false);
-
-  let stopping = false;
-  let wakeUp: () => void = () => undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  const consumeAll = async (current: ConsumerMessages) => {
-    for await (const msg of current) {
-      try {
-        handle(fromJson(contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true }));
-      } catch (err) {
-        log.error({ err, subject: msg.subject }, 'Fan-out handler failed');
-      }
-      lastHandledAt = msg.time;
-      if (replayUpTo !== undefined && msg.seq >= replayUpTo) caughtUp();
-    }
-  };
-  // An iterator that ends with an error (its stream gone, JetStream refusing) is made again with a
-  // growing delay: an error left to the promise alone ended the process (an unhandled rejection).
-  const loop = (async () => {
-    for (;;) {
-      try {
-        await consumeAll(messages);
-        if (stopping || nc.isClosed()) return;
-        throw new Error('The subscription stopped delivering');
-      } catch (err) {
-        if (stopping || nc.isClosed()) return;
-        log.error({ err, subject: contract.subject }, 'Fan-out subscription lost; making it again');
-      }
-      for (let attempt = 1; ; attempt++) {
-        await pause(redeliveryDelayMs(attempt, options.recovery ?? CONSUMER_RECOVERY_DELAYS));
-        if (stopping || nc.isClosed()) return;
+  const consumption = consumeRecovering({
+    nc,
+    first: await open(false),
+    consume: async (messages) => {
+      for await (const msg of messages) {
         try {
-          messages = await open(true);
-          break;
+          handle(fromJson(contract.message, msg.json<JsonValue>(), { ignoreUnknownFields: true }));
         } catch (err) {
-          log.warn(
-            { err, subject: contract.subject, attempt },
-            'Fan-out subscription not made again; will retry',
-          );
+          log.error({ err, subject: msg.subject }, 'Fan-out handler failed');
         }
+        lastHandledAt = msg.time;
+        if (replayUpTo !== undefined && msg.seq >= replayUpTo) caughtUp();
       }
-      if (stopping) {
-        await messages.close();
-        return;
-      }
-      log.info({ subject: contract.subject }, 'Fan-out subscription made again');
-    }
-  })();
+    },
+    reopen: () => open(true),
+    delayMs: (attempt) => redeliveryDelayMs(attempt, options.recovery ?? CONSUMER_RECOVERY_DELAYS),
+    lost: (err) =>
+      log.error({ err, subject: contract.subject }, 'Fan-out subscription lost; making it again'),
+    retryFailed: (err, attempt) =>
+      log.warn(
+        { err, subject: contract.subject, attempt },
+        'Fan-out subscription not made again; will retry',
+      ),
+    back: () => log.info({ subject: contract.subject }, 'Fan-out subscription made again'),
+  });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), REPLAY_WAIT_MS);
@@ -744,12 +684,5 @@ export async function subscribeFanOut<M extends DescMessage>(
   if ((await Promise.race([replayed, late])) === 'late')
     log.warn({ subject: contract.subject }, 'Replaying earlier events is slow; going on while it continues');
   clearTimeout(timer);
-  return {
-    stop: async () => {
-      stopping = true;
-      wakeUp();
-      await messages.close();
-      await loop;
-    },
-  };
+  return consumption;
 }
