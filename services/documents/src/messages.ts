@@ -48,6 +48,8 @@ export const Messages = {
   splitWhileProcessing: 'This document is still processing',
   alreadySplit: 'This document has already been split',
   pathTooLong: 'Path is too long',
+  /** The gateway's word for a name over MAX_NAME_LENGTH. */
+  nameTooLong: 'Name is too long',
   badPages: 'Enter pages like 1-3, 5',
   pageOutOfRange: (pages: number) => `This document has ${pages} pages`,
   annotationText: 'Annotation text must be 1 to 32 characters',

@@ -695,6 +695,66 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       ).rejects.toMatchObject({ status: 400 });
     });
 
+    it('keeps every name within the longest the gateway takes, so each item can be renamed and deleted again', async () => {
+      const as = { actor: actor('partner') };
+      const llc = company('llc');
+      const path = '/Long names';
+      await h.bus.request(Documents.createFolder, { companyId: llc, name: 'Long names' }, as);
+      await h.upload(actor('partner'), llc, [{ name: 'a.pdf', body: await pdf() }], { path });
+      // 255 characters typed, and the extension put back: cut to the 255 a name holds, not 259.
+      const long = 'n'.repeat(255);
+      const renamed = await h.bus.request(
+        Documents.renameItem,
+        { companyId: llc, path, itemName: 'a.pdf', newName: long },
+        as,
+      );
+      const stored = `${'n'.repeat(251)}.pdf`;
+      expect(renamed.document?.name).toBe(stored);
+      // The second step, by the name as stored, which the gateway takes.
+      const again = await h.bus.request(
+        Documents.renameItem,
+        { companyId: llc, path, itemName: stored, newName: long },
+        as,
+      );
+      expect(again.document?.name).toBe(stored);
+      // A copy beside it: numbered, the stem cut and the number and extension kept.
+      const copy = await h.bus.request(
+        Documents.moveItem,
+        { companyId: llc, oldPath: `${path}/${stored}`, newPath: path, deleteOldPath: false },
+        as,
+      );
+      const copied = `${'n'.repeat(247)} (1).pdf`;
+      expect(copy.document?.name).toBe(copied);
+      // An upload's own name and the one it is given: within the limit too.
+      const named = await h.upload(actor('partner'), llc, [{ name: 'b.pdf', body: await pdf() }], {
+        path,
+        newName: 'm'.repeat(255),
+      });
+      expect(named.files[0]?.documentName).toBe(`${'m'.repeat(251)}.pdf`);
+      const listed = names((await h.list(actor('partner'), llc, path)).documents);
+      expect(listed.every((name) => name.length <= 255)).toBe(true);
+      for (const documentName of [stored, copied])
+        await h.bus.request(
+          Documents.deleteDocument,
+          { companyId: llc, path, documentName, isFolder: false },
+          as,
+        );
+      expect(names((await h.list(actor('partner'), llc, path)).documents)).toEqual([
+        `${'m'.repeat(251)}.pdf`,
+      ]);
+      // A folder an upload would make under a name no longer than a path allows, not than a name does.
+      await expect(
+        h.upload(actor('partner'), llc, [{ name: 'c.pdf', body: await pdf() }], {
+          path: `${path}/${'f'.repeat(256)}`,
+        }),
+      ).rejects.toMatchObject({ status: 400, message: 'Name is too long' });
+      await h.bus.request(
+        Documents.deleteDocument,
+        { companyId: llc, path: '', documentName: 'Long names', isFolder: true },
+        as,
+      );
+    });
+
     it('moves within a company, copies with a numbered name, and refuses moving or copying a folder into itself', async () => {
       await h.bus.request(
         Documents.createFolder,

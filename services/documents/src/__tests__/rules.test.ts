@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { assertNotMixed, assertZipSize } from '../downloads/downloads.service.js';
 import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.rules.js';
+import { decodeDropOffPage, encodeDropOffPage } from '../drop-links/drop-off-page.rules.js';
 import {
   formatPageRanges,
   normaliseAnnotation,
@@ -23,8 +24,10 @@ import {
 } from '../items/listing.rules.js';
 import {
   clientActionsDisabledIn,
+  fittedName,
   isInSystemFolder,
   isStaffOnly,
+  MAX_NAME_LENGTH,
   normalisePath,
   numberedName,
   renamedFileName,
@@ -78,6 +81,39 @@ describe('name sanitising (spec 1 s.5.5)', () => {
   it('numbers copies before the extension', () => {
     expect(numberedName('a.pdf', 2)).toBe('a (2).pdf');
     expect(numberedName('Folder', 1)).toBe('Folder (1)');
+  });
+
+  it('keeps every name it makes within the longest name, cutting the stem and keeping extension and number', () => {
+    const long = 'a'.repeat(MAX_NAME_LENGTH);
+    // The extension goes back after the new name: 255 characters typed made 259 stored.
+    const renamed = renamedFileName('a.pdf', long);
+    expect(renamed).toBe(`${'a'.repeat(MAX_NAME_LENGTH - 4)}.pdf`);
+    expect(renamedFileName(renamed as string, long)).toBe(renamed);
+    expect(renamedFileName('scan.pdf', `${'b'.repeat(MAX_NAME_LENGTH - 4)}.pdf`)).toHaveLength(
+      MAX_NAME_LENGTH,
+    );
+    // A copy's number and the extension are kept; each number still gives another name.
+    const file = `${'c'.repeat(MAX_NAME_LENGTH - 4)}.pdf`;
+    const copies = [1, 2, 10, 100].map((n) => numberedName(file, n));
+    expect(copies[0]).toBe(`${'c'.repeat(MAX_NAME_LENGTH - 8)} (1).pdf`);
+    expect(copies[3]).toMatch(/^c+ \(100\)\.pdf$/);
+    expect(new Set(copies).size).toBe(copies.length);
+    expect(numberedName('d'.repeat(MAX_NAME_LENGTH), 3)).toBe(`${'d'.repeat(MAX_NAME_LENGTH - 4)} (3)`);
+    for (const name of [...copies, numberedName('d'.repeat(300), 3)])
+      expect(name.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
+    // A cut leaves no space or dot before the extension, nor half of a character beyond U+FFFF.
+    expect(fittedName(`${'e'.repeat(MAX_NAME_LENGTH - 6)} x.pdf`)).toBe(
+      `${'e'.repeat(MAX_NAME_LENGTH - 6)} x.pdf`,
+    );
+    expect(fittedName(`${'e'.repeat(MAX_NAME_LENGTH - 5)}  xx.pdf`)).toBe(
+      `${'e'.repeat(MAX_NAME_LENGTH - 5)}.pdf`,
+    );
+    expect(fittedName(`${'𝐀'.repeat(200)}.pdf`)).toBe(`${'𝐀'.repeat(125)}.pdf`);
+    // An extension that leaves the stem no room: the whole name cut, the number kept.
+    const oddExtension = `a.${'x'.repeat(MAX_NAME_LENGTH - 2)}`;
+    expect(numberedName(oddExtension, 7)).toHaveLength(MAX_NAME_LENGTH);
+    expect(numberedName(oddExtension, 7).endsWith(' (7)')).toBe(true);
+    expect(fittedName('short.pdf', ' (1)')).toBe('short (1).pdf');
   });
 
   it('knows the system folder and everything below it, whatever the case', () => {
@@ -371,6 +407,36 @@ describe('listing pages', () => {
         undefined,
       ]);
     expect(decodePageToken(encodePageToken({ ...cursor, name: 'a\u0000.pdf' }))).toBeUndefined();
+  });
+});
+
+describe('the page of received files (drop-offs)', () => {
+  const id = '00000000-0000-0000-0000-000000000000';
+  const page = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+  it('round-trips the last row of a page', () => {
+    const cursor = { at: '2026-11-26 12:25:57.123456+00', id };
+    expect(decodeDropOffPage(encodeDropOffPage(cursor))).toEqual(cursor);
+    expect(decodeDropOffPage(page(`2024-02-29 23:59:59+05:30|${id}`))).toEqual({
+      at: '2024-02-29 23:59:59+05:30',
+      id,
+    });
+  });
+
+  it('refuses a page of the right shape naming a date or time that does not exist (PostgreSQL failed on it)', () => {
+    for (const at of [
+      '2026-13-45 12:00:00+00',
+      '2023-02-29 00:00:00+00',
+      '2024-00-10 00:00:00+00',
+      '0000-01-01 00:00:00+00',
+      '2024-01-01 24:00:00+00',
+      '2024-01-01 23:60:00+00',
+      '2024-01-01 23:59:60+00',
+      '2024-01-01 00:00:00+99',
+      '2024-01-01 00:00:00+05:60',
+    ])
+      expect([at, decodeDropOffPage(page(`${at}|${id}`))]).toEqual([at, undefined]);
+    expect(decodeDropOffPage(page(`2024-01-01 00:00:00+00|not-a-uuid`))).toBeUndefined();
   });
 });
 

@@ -343,6 +343,50 @@ describe('splitting extracted documents', () => {
     expect(left?.n).toBe(0);
   });
 
+  it("splits and removes a document named by its id alone (spec 2 s.7), and not another firm's", async () => {
+    const id = await bulk('by id.pdf', 3);
+    const stranger = { actor: h.actorOf(h.other, 'partner') };
+    const parts = [{ name: 'By id A', pages: '1-2' }];
+    const before = await holdings();
+    // Another firm's partner, with or without a company: not found, and nothing written.
+    for (const companyId of ['', company()])
+      await expect(
+        h.bus.request(Documents.splitDocuments, { id, companyId, documents: parts }, stranger),
+      ).rejects.toMatchObject({ status: 404 });
+    await expect(h.bus.request(Documents.deleteExtractedDocument, { id }, stranger)).rejects.toMatchObject({
+      status: 404,
+    });
+    // A company sent that is not the document's: not found either.
+    await expect(
+      h.bus.request(
+        Documents.splitDocuments,
+        { id, companyId: h.firm.companies.individual?.id as string, documents: parts },
+        { actor: actor() },
+      ),
+    ).rejects.toMatchObject({ status: 404 });
+    expect(await holdings()).toEqual(before);
+    const res = await h.bus.request(Documents.splitDocuments, { id, documents: parts }, { actor: actor() });
+    expect(res.documents.map((d) => d.name)).toEqual(['By id A.pdf']);
+    const part = res.documents[0]?.id as string;
+    expect(await h.bus.request(Documents.deleteExtractedDocument, { id: part }, { actor: actor() })).toEqual(
+      expect.objectContaining({ message: Messages.removed }),
+    );
+    expect((await h.list(actor(), company())).documents.map((d) => d.name)).not.toContain('By id A.pdf');
+  });
+
+  it("keeps a part's name, and its numbered name, within the longest name", async () => {
+    const id = await bulk('long parts.pdf', 2);
+    const long = 'p'.repeat(255);
+    const res = await split(id, [
+      { name: long, pages: '1' },
+      { name: long, pages: '2' },
+    ]);
+    expect(res.documents.map((d) => d.name)).toEqual([
+      `${'p'.repeat(251)}.pdf`,
+      `${'p'.repeat(247)} (1).pdf`,
+    ]);
+  });
+
   it('names a part without a name after its source and pages, sanitised as every name is', async () => {
     const id = await bulk('ledger.pdf');
     const res = await split(id, [{ name: '', pages: '1,3-4' }]);

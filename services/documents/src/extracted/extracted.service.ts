@@ -34,7 +34,14 @@ import {
 import { recordItemEvent } from '../items/item.events.js';
 import { type DocTx, ItemsRepository, type NewItem } from '../items/items.repository.js';
 import { pathTooLong } from '../items/items.service.js';
-import { extensionOf, joinPath, numberedName, pathsFit, sanitiseName } from '../items/paths.rules.js';
+import {
+  extensionOf,
+  fittedName,
+  joinPath,
+  numberedName,
+  pathsFit,
+  sanitiseName,
+} from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 import type { ExtractedRow, ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
@@ -136,7 +143,7 @@ export class ExtractedService {
    */
   async split(actor: Actor, req: SplitDocumentsRequest) {
     assertAdvisor(actor);
-    const access = await this.access.company(actor, req.companyId);
+    const access = await this.access.company(actor, await this.companyOf(actor, req.companyId, req.id));
     if (!access.preferences?.bulkUploadProcessor)
       throw new AppError('forbidden', 'split_disabled', Messages.splitDisabled);
     if (!req.documents.length) throw badRequest(Messages.badPages, { documents: Messages.badPages });
@@ -283,7 +290,7 @@ export class ExtractedService {
       const { child, name } = await this.insertNumbered(
         tx,
         item,
-        `${base.replace(/\.pdf$/i, '')}.pdf`,
+        fittedName(`${base.replace(/\.pdf$/i, '')}.pdf`),
         (name) => ({
           id: o.id,
           firmId: scope.firmId,
@@ -339,7 +346,10 @@ export class ExtractedService {
 
   async updateDescription(actor: Actor, req: UpdateDescriptionRequest) {
     assertAdvisor(actor);
-    const access = await this.access.company(actor, await this.companyOf(actor, req));
+    const access = await this.access.company(
+      actor,
+      await this.companyOf(actor, req.companyId, req.extractedDocumentId),
+    );
     return this.change(actor, access, req.extractedDocumentId, async (tx, row, item) => {
       const description = req.description.trim().slice(0, 1_000);
       const updated = await this.repo.update(tx, firmScope(actor.firm_id), row.id, { description });
@@ -353,7 +363,10 @@ export class ExtractedService {
 
   async updateTags(actor: Actor, req: UpdateTagsRequest) {
     assertAdvisor(actor);
-    const access = await this.access.company(actor, await this.companyOf(actor, req));
+    const access = await this.access.company(
+      actor,
+      await this.companyOf(actor, req.companyId, req.extractedDocumentId),
+    );
     if (!access.preferences?.documentTagsEnabled)
       throw new AppError('forbidden', 'tags_disabled', Messages.tagsDisabled);
     const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
@@ -381,7 +394,7 @@ export class ExtractedService {
 
   /** Removes the extracted document and its file (soft delete; restorable from the tree). */
   async delete(actor: Actor, req: ExtractedDocumentRequest) {
-    const access = await this.access.company(actor, req.companyId);
+    const access = await this.access.company(actor, await this.companyOf(actor, req.companyId, req.id));
     await this.change(actor, access, req.id, async (tx, row, item) => {
       const scope = firmScope(actor.firm_id);
       await this.repo.update(tx, scope, row.id, { deletedAt: new Date() });
@@ -436,13 +449,14 @@ export class ExtractedService {
   }
 
   /**
-   * The company a call names, or else the extracted document's own: spec 1 s.7.6 gives update_description
-   * and update_tags only the document. Access to that company is then checked as for any call.
+   * The company a call names, or else the extracted document's own (another firm's is not found): spec 1
+   * s.7.6 gives update_description and update_tags only the document, spec 2 s.7 gives a split the
+   * document and its parts, and delete_extracted_document no parameters. Access to that company is then
+   * checked as for any call.
    */
-  private async companyOf(actor: Actor, req: { companyId: string; extractedDocumentId: string }) {
-    if (req.companyId) return req.companyId;
+  private async companyOf(actor: Actor, named: string, id: string) {
+    if (named) return named;
     const scope = firmScope(actor.firm_id);
-    const id = req.extractedDocumentId;
     const companyId = isUuid(id)
       ? await this.items.transaction(scope, (tx) => this.repo.companyOf(tx, scope, id))
       : undefined;

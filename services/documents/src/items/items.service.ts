@@ -64,6 +64,7 @@ import {
   toColumns,
 } from './listing.rules.js';
 import {
+  fittedName,
   isInSystemFolder,
   isStaffOnly,
   isSystemPath,
@@ -331,7 +332,7 @@ export class ItemsService {
     const access = await this.access.company(actor, req.companyId);
     assertDocumentsView(actor, access);
     const asked = requestPath(req.path);
-    const name = sanitiseName(req.name);
+    const name = fittedName(sanitiseName(req.name));
     if (!name) throw badRequest(Messages.folderNameRequired, { name: Messages.folderNameRequired });
     // The system folders are made by the product only.
     if (isInSystemFolder(joinPath(asked, name))) throw systemFolder();
@@ -375,7 +376,9 @@ export class ItemsService {
       if (item.isSystem || isSystemPath(fullPathOf(item))) throw systemFolder();
       assertCanChange(actor, access, kindOf(item), fullPathOf(item));
       const newName =
-        item.type === 'file' ? renamedFileName(item.name, req.newName) : sanitiseName(req.newName);
+        item.type === 'file'
+          ? renamedFileName(item.name, req.newName)
+          : fittedName(sanitiseName(req.newName));
       if (!newName) throw badRequest(Messages.nameRequired, { newName: Messages.nameRequired });
       const newPath = joinPath(item.folder, newName);
       // The system folders are the product's, also before a company's first listing has made them.

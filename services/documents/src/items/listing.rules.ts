@@ -92,9 +92,9 @@ const PG_TIMESTAMP =
 
 /**
  * Whether a cursor's time is one PostgreSQL takes: of PG_TIMESTAMP's shape, and a real date and time
- * (a 13th month or a 30th of February failed the query, a 500).
+ * (a 13th month or a 30th of February failed the query, a 500). The drop-offs' page reads it too.
  */
-function isPgTimestamp(text: string): boolean {
+export function isPgTimestamp(text: string): boolean {
   const match = PG_TIMESTAMP.exec(text);
   if (!match) return false;
   const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [1, 2, 3, 4, 5, 6, 8, 9].map(

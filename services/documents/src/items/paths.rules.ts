@@ -127,8 +127,41 @@ export function extensionOf(name: string): string {
 }
 
 /**
+ * The longest name an item may have, in UTF-16 units as the gateway counts them: it takes no longer
+ * item name, so an item named longer could not be renamed or deleted by its name.
+ */
+export const MAX_NAME_LENGTH = 255;
+
+/**
+ * `text` cut to at most `room` UTF-16 units, never inside a surrogate pair, without the spaces or dots
+ * the cut leaves at its end ('W 2 .pdf', 'W-2..pdf').
+ */
+function cutTo(text: string, room: number): string {
+  if (text.length <= room) return text;
+  if (room <= 0) return '';
+  const cut = text.slice(0, room);
+  return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).replace(/[\s.]+$/, '');
+}
+
+/**
+ * A name that fits MAX_NAME_LENGTH: when too long, its stem is cut and its extension kept, with
+ * `suffix` (a copy's number) between the two. A name whose extension leaves the stem no room is cut as
+ * a whole, the suffix kept.
+ */
+export function fittedName(name: string, suffix = ''): string {
+  const ext = extensionOf(name);
+  const tail = ext ? name.slice(name.length - ext.length - 1) : '';
+  const stem = name.slice(0, name.length - tail.length);
+  if (stem.length + suffix.length + tail.length <= MAX_NAME_LENGTH) return `${stem}${suffix}${tail}`;
+  const cutStem = cutTo(stem, MAX_NAME_LENGTH - suffix.length - tail.length);
+  if (cutStem) return `${cutStem}${suffix}${tail}`;
+  return `${cutTo(name, MAX_NAME_LENGTH - suffix.length)}${suffix}`;
+}
+
+/**
  * A rename keeps the extension (spec 1 s.5.5): the new base name is sanitised and the old extension
- * put back. Typing the extension again does not double it. Undefined when nothing is left.
+ * put back, the base cut where the two together would pass MAX_NAME_LENGTH. Typing the extension again
+ * does not double it. Undefined when nothing is left.
  */
 export function renamedFileName(oldName: string, newName: string): string | undefined {
   const ext = extensionOf(oldName);
@@ -136,13 +169,11 @@ export function renamedFileName(oldName: string, newName: string): string | unde
   if (ext && base.toLowerCase().endsWith(`.${ext}`)) base = base.slice(0, -(ext.length + 1));
   const clean = sanitiseName(base).replace(/\.+$/, '').trim();
   if (!clean) return undefined;
-  return ext ? `${clean}.${oldName.slice(oldName.lastIndexOf('.') + 1)}` : clean;
+  return fittedName(ext ? `${clean}.${oldName.slice(oldName.lastIndexOf('.') + 1)}` : clean);
 }
 
-/** 'report.pdf' taken: 'report (1).pdf', then 'report (2).pdf'. */
-export function numberedName(name: string, n: number): string {
-  const ext = extensionOf(name);
-  if (!ext) return `${name} (${n})`;
-  const base = name.slice(0, name.length - ext.length - 1);
-  return `${base} (${n}).${name.slice(name.length - ext.length)}`;
-}
+/**
+ * 'report.pdf' taken: 'report (1).pdf', then 'report (2).pdf'; within MAX_NAME_LENGTH, the stem cut
+ * and the number and extension kept, so each number still gives another name.
+ */
+export const numberedName = (name: string, n: number): string => fittedName(name, ` (${n})`);

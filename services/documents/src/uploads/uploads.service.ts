@@ -17,14 +17,17 @@ import { type DocTx, ItemsRepository, type NewFile } from '../items/items.reposi
 import { ItemsService, pathTooLong, requestPath, systemFolder } from '../items/items.service.js';
 import {
   extensionOf,
+  fittedName,
   isInSystemFolder,
   isSystemPath,
   joinPath,
+  MAX_NAME_LENGTH,
   pathsFit,
   priorYearFolder,
   renamedFileName,
   SIGNATURE_REQUESTS_FOLDER,
   sanitiseName,
+  splitPath,
   TAX_RETURN_DELIVERY_FOLDER,
 } from '../items/paths.rules.js';
 import { mapLimited } from '../jobs/map-limited.js';
@@ -49,8 +52,8 @@ export function assertUploadFiles(files: readonly UploadFile[]): void {
   }
 }
 
-/** A stored file name: sanitised, never empty. */
-export const storedName = (name: string) => sanitiseName(name) || 'document';
+/** A stored file name: sanitised, never empty, within MAX_NAME_LENGTH (its extension kept). */
+export const storedName = (name: string) => fittedName(sanitiseName(name) || 'document');
 
 /** Where an upload type files its documents; prior-year uploads need a year ('missing year'). */
 export function uploadFolder(actor: Actor, documentType: string, path: string, taxYear: string): string {
@@ -109,9 +112,9 @@ export class UploadsService {
   }
 
   /**
-   * One pending upload per file (a new id, the name as sent cut to 255 characters, the declared size) and
-   * its presigned PUT. `place` says where each one goes: its company (null for the firm's drop link), its
-   * storage key and who asked.
+   * One pending upload per file (a new id, the name as sent cut to MAX_NAME_LENGTH with its extension
+   * kept, the declared size) and its presigned PUT. `place` says where each one goes: its company (null
+   * for the firm's drop link), its storage key and who asked.
    */
   /** Links for `files`; with `quota`, a 429 and none made when they would pass it. */
   async presignedLinks(
@@ -130,7 +133,7 @@ export class UploadsService {
           id,
           firmId: scope.firmId,
           ...place(id),
-          fileName: f.name.slice(0, 255),
+          fileName: fittedName(f.name),
           declaredSize: Number(f.size),
           expiresAt,
         };
@@ -384,6 +387,10 @@ export class UploadsService {
     if (isInSystemFolder(path) && !isInSystemFolder(asked)) throw systemFolder();
     assertCanChange(actor, access, 'upload', path);
     assertCanCreateFolders(actor, access, missing);
+    // A folder it makes is named as any item is: no longer than a name can be, or it could not be
+    // renamed or deleted by its name.
+    if (missing.some((folder) => (splitPath(folder)?.[1] ?? '').length > MAX_NAME_LENGTH))
+      throw badRequest(Messages.nameTooLong, { path: Messages.nameTooLong });
     return path;
   }
 
