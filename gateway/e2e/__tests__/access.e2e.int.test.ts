@@ -77,6 +77,17 @@ describe('API: access rules through the gateway', () => {
         token: as('partner'),
       });
       expect(far).toMatchObject({ status: 400, body: { fields: { page: 'Page is out of range' } } });
+      for (const query of ['?page=0', '?page=-1'])
+        expect(await s.call('GET', `/v2/entities${query}`, { token: as('partner') })).toMatchObject({
+          status: 400,
+          body: { error: 'Page is out of range', fields: { page: 'Page is out of range' } },
+        });
+      // Left empty, as a form leaves them: the first page of 10.
+      const empty = await s.call<{ companies: unknown[] }>('GET', '/v2/entities?page=&rows_per_page=', {
+        token: as('partner'),
+      });
+      expect(empty.status).toBe(200);
+      expect(empty.body.companies.length).toBeLessThanOrEqual(10);
       const llcs = await s.call<{ companies: { entity_type: string }[] }>(
         'GET',
         '/v2/entities?rows_per_page=20&entity_type=Partnership',

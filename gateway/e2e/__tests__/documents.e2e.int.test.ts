@@ -130,6 +130,9 @@ describe('API: documents through the gateway', () => {
         'This document id is not valid',
       ],
       ['process_document', { uploadIds: ['abc'] }, 'uploadIds.0', 'This upload is not valid'],
+      // The longest path taken, in the words of every route that takes a path.
+      ['delete_path', { path: `/${'a'.repeat(2_000)}` }, 'path', 'Path is too long'],
+      ['get_documents', { path: `/${'a'.repeat(2_000)}` }, 'path', 'Path is too long'],
     ];
     for (const [route, fields, field, message] of refused) {
       const res = await s.call<{ fields: Record<string, string> }>('POST', `/integrations/${route}`, {
@@ -275,10 +278,23 @@ describe('API: documents through the gateway', () => {
     );
     expect(listed.status).toBe(200);
     expect(listed.body.drop_offs.map((d) => d.name)).toEqual(['w2.pdf']);
-    for (const query of ['?limit=0', '?limit=501', '?page=%3Bdrop', '?page=bm90LWEtcGFnZQ'])
+    // Not a page at all, or one of the page's shape naming no real time: a 13th month, a 45th day.
+    const unreal = Buffer.from('2026-13-45 12:00:00+00|00000000-0000-0000-0000-000000000000').toString(
+      'base64url',
+    );
+    for (const query of ['?page=%3Bdrop', '?page=bm90LWEtcGFnZQ', `?page=${unreal}`])
+      expect(await s.call('GET', `/integrations/drop_offs${query}`, { token: as('partner') })).toMatchObject({
+        status: 400,
+        body: { fields: { page: 'This page of received files is not valid' } },
+      });
+    for (const query of ['?limit=0', '?limit=501'])
       expect((await s.call('GET', `/integrations/drop_offs${query}`, { token: as('partner') })).status).toBe(
         400,
       );
+    // A limit left empty is the default page.
+    expect((await s.call('GET', '/integrations/drop_offs?limit=', { token: as('partner') })).status).toBe(
+      200,
+    );
     const received = listed.body.drop_offs[0]?.id as string;
     for (const body of [{}, { ids: [] }, { ids: ['not-a-uuid'] }, { ids: 'x' }])
       expect(

@@ -205,6 +205,22 @@ describe('gateway: access tokens verified against identity keys served over NATS
     expect(patch.status).toBe(403);
   });
 
+  it('answers 400 with the field, not 500, for a number JSON cannot carry on (1e400 is Infinity)', async () => {
+    const res = await fetch(`${gateway.url}/firms/update_preferences`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await key.sign(advisorClaims)}`,
+        'content-type': 'application/json',
+      },
+      body: '{"preferences":{"in_app_banner_text":1e400}}',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: 'invalid_input',
+      fields: { preferences: 'Preferences hold a number that is out of range' },
+    });
+  });
+
   it('passes the service error through with its status and message', async () => {
     const res = await fetch(`${gateway.url}/companies/other-firm-company`, {
       method: 'PATCH',

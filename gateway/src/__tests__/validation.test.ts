@@ -7,7 +7,7 @@ import * as firms from '../firms/firms.schemas.js';
 import * as sessions from '../sessions/sessions.schemas.js';
 import * as users from '../users/users.schemas.js';
 import { pathId } from '../validation/fields.js';
-import { nestsAtMost, parseInput } from '../validation/validation.rules.js';
+import { jsonFault, parseInput } from '../validation/validation.rules.js';
 
 const { listCompaniesQuery, updateCompanyBody, updateCompanyProfileBody } = companies;
 const { themeBySlugQuery, updatePreferencesBody } = firms;
@@ -129,6 +129,14 @@ describe('profile and entity input (spec 1 section 5.3)', () => {
     });
   });
 
+  it("takes the addresses the spec's email rule takes, as identity and the portal's forms do", () => {
+    for (const email of ['jane&john@example.com', 'josé@example.fr', "o'brien+tax@mail.example.co.uk"])
+      expect(parseInput(updateProfileBody, { email: ` ${email} ` }).email).toBe(email);
+    // A top-level domain of at least two letters, no spaces, one '@'.
+    for (const email of ['jane@example', 'jane@example.c', 'jane doe@example.com', 'jane@@example.com'])
+      expect(refusal(updateProfileBody, { email }).fields).toEqual({ email: 'Invalid email address' });
+  });
+
   it('keeps profile phones as digits and allows clearing them', () => {
     expect(parseInput(updateProfileBody, { phone_number: '(555) 123-4567' }).phone_number).toBe('5551234567');
     expect(parseInput(updateProfileBody, { phone_number: '' }).phone_number).toBe('');
@@ -239,9 +247,77 @@ describe('nesting of free-form JSON (firm preferences)', () => {
         status: 400,
         fields: { preferences: 'Preferences are nested too deeply' },
       });
-    expect(nestsAtMost(nested(3), 3)).toBe(true);
-    expect(nestsAtMost(nested(4), 3)).toBe(false);
-    expect(nestsAtMost('text', 0)).toBe(true);
+    expect(jsonFault(nested(3), 3)).toBeUndefined();
+    expect(jsonFault(nested(4), 3)).toBe('too_deep');
+    expect(jsonFault('text', 0)).toBeUndefined();
+  });
+
+  it('refuses a number JSON cannot write (1e400 parses as Infinity) with a 400 on the field', () => {
+    for (const body of [
+      '{"preferences":{"in_app_banner_text":1e400}}',
+      '{"preferences":{"customElements":{"header":{"links":[{"width":-1e400}]}}}}',
+    ])
+      expect(refusal(updatePreferencesBody, JSON.parse(body))).toMatchObject({
+        status: 400,
+        fields: { preferences: 'Preferences hold a number that is out of range' },
+      });
+    expect(jsonFault({ a: [Number.NaN] }, 8)).toBe('not_finite');
+    expect(jsonFault({ a: [1e308, -0, 0.5] }, 8)).toBeUndefined();
+    expect(
+      refusal(updatePreferencesBody, JSON.parse('{"preferences":{},"preferences_version":1e400}')),
+    ).toMatchObject({
+      fields: { preferences_version: expect.any(String) },
+    });
+  });
+});
+
+describe('extracted documents named by their id alone (spec 1 s.7.6, spec 2 s.7)', () => {
+  it('takes a split and a removal without a company, and checks one that is sent', () => {
+    const documents_ = [{ name: 'W-2', pages: '1-2' }];
+    expect(parseInput(documents.splitBody, { documents: documents_ })).toEqual({
+      documents: [{ name: 'W-2', differentiator: '', pages: '1-2' }],
+    });
+    expect(parseInput(documents.optionalCompanyQuery, {})).toEqual({});
+    expect(refusal(documents.splitBody, { companyId: ' ', documents: documents_ }).fields).toEqual({
+      companyId: 'Company is missing',
+    });
+    expect(refusal(documents.splitBody, { documents: [] }).fields).toEqual({
+      documents: 'Enter pages like 1-3, 5',
+    });
+  });
+});
+
+describe('query numbers and sizes, in the words of the other checks', () => {
+  it('answers a page before the first as out of range, and takes an empty value as none', () => {
+    for (const page of [0, '0', '-3'])
+      expect(refusal(listCompaniesQuery, { page }).fields).toEqual({ page: 'Page is out of range' });
+    // '?page=&rows_per_page=' as the query parser gives it: the defaults, not 0 refused.
+    expect(parseInput(listCompaniesQuery, { page: '', rows_per_page: '' })).toMatchObject({
+      page: 1,
+      rows_per_page: 10,
+    });
+    expect(parseInput(listCompaniesQuery, { page: '2', rows_per_page: '50' })).toMatchObject({
+      page: 2,
+      rows_per_page: 50,
+    });
+    expect(refusal(listCompaniesQuery, { page: 'two' }).fields).toEqual({ page: 'Page must be a number' });
+    expect(parseInput(documents.dropOffsQuery, { limit: ' ' }).limit).toBe(100);
+    expect(refusal(documents.dropOffsQuery, { limit: '0' }).fields).toEqual({
+      limit: 'Limit must be 1 to 500',
+    });
+  });
+
+  it("answers a path over 2,000 characters 'Path is too long' wherever a path is given", () => {
+    const long = `/${'a'.repeat(2_000)}`;
+    expect(refusal(documents.removePathBody, { companyId: 'c-1', path: long }).fields).toEqual({
+      path: 'Path is too long',
+    });
+    expect(refusal(documents.getDocumentsBody, { companyId: 'c-1', path: long }).fields).toEqual({
+      path: 'Path is too long',
+    });
+    expect(refusal(documents.downloadDocumentBody, { companyId: 'c-1', link: long }).fields).toEqual({
+      link: 'Path is too long',
+    });
   });
 });
 
@@ -250,6 +326,15 @@ describe('messages of every body and query', () => {
   // what to do: each field of each schema says it in its own words.
   const ZOD_DEFAULT =
     /^(Invalid input|Too (big|small)|Invalid (string|option|key|element|union)|Unrecognized)/;
+  /**
+   * A size check left without its own message takes the message the field gives a value of the wrong
+   * type: 'Path is missing' for a path too long, 'Page must be a number' for page 0.
+   */
+  const TYPE_MESSAGE = /missing|must be (a number|text)/i;
+  const misworded = (issue: z.core.$ZodIssue) =>
+    ZOD_DEFAULT.test(issue.message) ||
+    (issue.code === 'too_big' && TYPE_MESSAGE.test(issue.message)) ||
+    (issue.code === 'too_small' && issue.origin === 'number' && TYPE_MESSAGE.test(issue.message));
   const ODD_VALUES: unknown[] = [
     undefined,
     null,
@@ -257,7 +342,9 @@ describe('messages of every body and query', () => {
     5,
     1.5,
     -1,
+    0,
     'x',
+    '',
     'y'.repeat(20_000),
     {},
     [],
@@ -284,7 +371,7 @@ describe('messages of every body and query', () => {
     }
   }
 
-  it('are never the validation library’s defaults', () => {
+  it('are never the validation library’s defaults, nor a type message on a size check', () => {
     const modules = { companies, documents, firms, sessions, users };
     const found = new Set<string>();
     let schemas = 0;
@@ -294,7 +381,7 @@ describe('messages of every body and query', () => {
         schemas++;
         for (const input of oddInputs(schema)) {
           for (const issue of schema.safeParse(input).error?.issues ?? []) {
-            if (!ZOD_DEFAULT.test(issue.message)) continue;
+            if (!misworded(issue)) continue;
             const where = issue.path.map((part) => (typeof part === 'number' ? '#' : String(part))).join('.');
             // Only the field set to the odd value: the others are simply missing.
             if (JSON.stringify(input).includes(`"${String(issue.path[0])}"`))

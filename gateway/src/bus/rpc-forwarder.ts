@@ -63,11 +63,15 @@ export class RpcForwarder {
 
   /**
    * The validated input as the contract's message. A value the route's schema let through and the
-   * message cannot hold (a number past int32) is the caller's mistake, answered 400, not a 500.
+   * message cannot hold (a number past int32) is the caller's mistake, answered 400, not a 500; so is
+   * one it holds and cannot write back as JSON for the wire (Infinity in a free-form value, which JSON
+   * parses from 1e400), written here once to find out.
    */
   private requestOf<Req extends DescMessage>(contract: RpcContract<Req>, input: object) {
     try {
-      return fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
+      const message = fromJson(contract.request, compact(input), { ignoreUnknownFields: true });
+      toJson(contract.request, message, WIRE_JSON);
+      return message;
     } catch {
       // The decoder's text names internal message types: not for the caller.
       throw badRequest('A value is out of range');

@@ -1,6 +1,6 @@
 import { CONTROL_CHARACTERS_MESSAGE } from '@portico/platform';
 import { z } from 'zod';
-import { noControl, optionalBool, optionalText, token } from '../validation/fields.js';
+import { noControl, optionalBool, optionalText, queryNumber, token } from '../validation/fields.js';
 
 /** Entity name rules of spec 1 section 5.3, with its exact messages. */
 const entityName = z
@@ -45,17 +45,21 @@ const MAX_INT32 = 2_147_483_647;
 export const listCompaniesQuery = z.object({
   // Pasted text may bring a tab or a line break, harmless in a search; NUL and the like are refused.
   search_term: optionalText(200, { typed: true }),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1)
-    .max(MAX_INT32, 'Page is out of range')
-    .default(1),
+  page: queryNumber(
+    z.coerce
+      .number({ error: 'Page must be a number' })
+      .int('Page must be a whole number')
+      .min(1, 'Page is out of range')
+      .max(MAX_INT32, 'Page is out of range')
+      .default(1),
+  ),
   // The page sizes of spec 1 s.9; identity would answer any other size with pages of 10.
-  rows_per_page: z.coerce
-    .number({ error: 'Rows per page must be a number' })
-    .refine((n) => ENTITY_PAGE_SIZES.includes(n), 'Rows per page must be 10, 20 or 50')
-    .default(10),
+  rows_per_page: queryNumber(
+    z.coerce
+      .number({ error: 'Rows per page must be a number' })
+      .refine((n) => ENTITY_PAGE_SIZES.includes(n), 'Rows per page must be 10, 20 or 50')
+      .default(10),
+  ),
   descending: flag.optional(),
   include_inactive: flag.optional(),
   entity_type: optionalText(100),

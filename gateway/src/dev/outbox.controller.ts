@@ -5,13 +5,20 @@ import { z } from 'zod';
 import { Public } from '../auth/auth.decorators.js';
 import { RpcForwarder } from '../bus/rpc-forwarder.js';
 import { Describe } from '../http/route.decorators.js';
-import { optionalText } from '../validation/fields.js';
+import { optionalText, queryNumber } from '../validation/fields.js';
 import { ValidQuery } from '../validation/zod.pipe.js';
 
 const listOutboxQuery = z.object({
   to: optionalText(254),
   channel: z.enum(['email', 'sms'], { error: 'Channel must be email or sms' }).optional(),
-  limit: z.coerce.number({ error: 'Limit must be a number' }).int().min(1).max(200).default(50),
+  limit: queryNumber(
+    z.coerce
+      .number({ error: 'Limit must be a number' })
+      .int('Limit must be a whole number')
+      .min(1, 'Limit must be 1 to 200')
+      .max(200, 'Limit must be 1 to 200')
+      .default(50),
+  ),
 });
 
 /**

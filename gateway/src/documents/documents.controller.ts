@@ -29,6 +29,9 @@ import * as s from './documents.schemas.js';
 
 type Body<T extends z.ZodType> = z.output<T>;
 
+/** Documents' answer for a drop link id or firm slug that names no firm. */
+const DROP_LINK_INVALID = 'This drop link is not valid';
+
 /** A drop link id in the path: opaque here, decoded and checked by documents. */
 const DropLinkId = () =>
   Param(
@@ -38,7 +41,7 @@ const DropLinkId = () =>
         .string()
         .trim()
         .min(1, 'Drop link is missing')
-        .max(2_000)
+        .max(2_000, DROP_LINK_INVALID)
         .refine(noControl(), CONTROL_CHARACTERS_MESSAGE),
     ),
   );
@@ -48,7 +51,12 @@ const FirmSlug = () =>
   Param(
     'slug',
     new ZodPipe(
-      z.string().trim().min(1, 'Firm is missing').max(100).refine(noControl(), CONTROL_CHARACTERS_MESSAGE),
+      z
+        .string()
+        .trim()
+        .min(1, 'Firm is missing')
+        .max(100, DROP_LINK_INVALID)
+        .refine(noControl(), CONTROL_CHARACTERS_MESSAGE),
     ),
   );
 

@@ -1,6 +1,6 @@
 import { CONTROL_CHARACTERS_MESSAGE as CONTROL, isUuid } from '@portico/platform';
 import { z } from 'zod';
-import { noControl } from '../validation/fields.js';
+import { noControl, queryNumber } from '../validation/fields.js';
 
 /**
  * Bodies of the documents calls (spec 1 s.7.6), with the spec's camelCase keys. The documents service
@@ -30,7 +30,7 @@ const requiredPath = () =>
   z
     .string({ error: 'Path is missing' })
     .min(1, 'Path is missing')
-    .max(2_000)
+    .max(2_000, 'Path is too long')
     .refine(noControl(), PATH_CONTROL);
 const flag = () => z.boolean({ error: 'Must be true or false' }).default(false);
 const name = (missing: string) =>
@@ -237,8 +237,9 @@ export const saveAnnotationsBody = z.object({
     .max(500, 'At most 500 annotations'),
 });
 
+/** Spec 2 s.7 gives a split the document and its parts; a company sent is checked against it. */
 export const splitBody = z.object({
-  companyId: companyId(),
+  companyId: companyId().optional(),
   documents: z
     .array(
       z.object(
@@ -266,6 +267,8 @@ export const updateMarkedAsOthersBody = z.object({
   markedAsOthers: z.boolean({ error: 'Must be true or false' }),
 });
 export const companyQuery = z.object({ company_id: companyId() });
+/** delete_extracted_document has no parameters in spec 1 s.7.6: the document's company, or the one sent. */
+export const optionalCompanyQuery = z.object({ company_id: companyId().optional() });
 
 export const saveDropLinkBody = z.object({
   notifyUserIds: z
@@ -288,12 +291,14 @@ export const dropOffsQuery = z.object({
     .max(200, 'This page of received files is not valid')
     .regex(/^[A-Za-z0-9_-]*$/, 'This page of received files is not valid')
     .default(''),
-  limit: z.coerce
-    .number({ error: 'Limit must be a number' })
-    .int('Limit must be a whole number')
-    .min(1, 'Limit must be 1 to 500')
-    .max(500, 'Limit must be 1 to 500')
-    .default(100),
+  limit: queryNumber(
+    z.coerce
+      .number({ error: 'Limit must be a number' })
+      .int('Limit must be a whole number')
+      .min(1, 'Limit must be 1 to 500')
+      .max(500, 'Limit must be 1 to 500')
+      .default(100),
+  ),
 });
 
 export const deleteDropOffsBody = z.object({

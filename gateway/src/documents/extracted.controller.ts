@@ -109,7 +109,7 @@ export class ExtractedDocumentsController {
   @Describe('Remove the extracted document and its file', MessageResponseSchema)
   delete(
     @ValidId() id: string,
-    @ValidQuery(s.companyQuery) q: Body<typeof s.companyQuery>,
+    @ValidQuery(s.optionalCompanyQuery) q: Body<typeof s.optionalCompanyQuery>,
     @CurrentCaller() c: Caller,
   ) {
     return this.documents.call(Documents.deleteExtractedDocument, { id, companyId: q.company_id }, c);

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { requiredText } from '../validation/fields.js';
-import { nestsAtMost } from '../validation/validation.rules.js';
+import { type JsonFault, jsonFault } from '../validation/validation.rules.js';
 
 /** Custom elements are the deepest preference (an object of objects); no firm needs more than this. */
 const MAX_PREFERENCE_DEPTH = 8;
+const PREFERENCE_FAULTS: Record<JsonFault, string> = {
+  too_deep: 'Preferences are nested too deeply',
+  // 1e400 parses as Infinity, which the preferences cannot hold (no JSON writes it).
+  not_finite: 'Preferences hold a number that is out of range',
+};
 
 export const themeBySlugQuery = z.object({ slug: requiredText('Slug is missing', 200) });
 
@@ -15,7 +20,10 @@ export const themeBySlugQuery = z.object({ slug: requiredText('Slug is missing',
 export const updatePreferencesBody = z.object({
   preferences: z
     .record(z.string(), z.unknown(), { error: 'Preferences are missing' })
-    .refine((value) => nestsAtMost(value, MAX_PREFERENCE_DEPTH), 'Preferences are nested too deeply'),
+    .superRefine((value, ctx) => {
+      const fault = jsonFault(value, MAX_PREFERENCE_DEPTH);
+      if (fault) ctx.addIssue({ code: 'custom', message: PREFERENCE_FAULTS[fault] });
+    }),
   preferences_version: z
     .number({ error: 'Preferences version must be a number' })
     .int('Preferences version must be a whole number')

@@ -1,12 +1,20 @@
 import { z } from 'zod';
-import { optionalBool, optionalText, phoneDigits, secret, token } from '../validation/fields.js';
+import {
+  EMAIL_PATTERN,
+  INVALID_EMAIL,
+  optionalBool,
+  optionalText,
+  phoneDigits,
+  secret,
+  token,
+} from '../validation/fields.js';
 
 const emailField = z
   .string({ error: 'Email is required' })
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Email is too long')
-  .pipe(z.email({ error: 'Invalid email address' }));
+  .regex(EMAIL_PATTERN, INVALID_EMAIL);
 
 const optionalPhone = z
   .string({ error: 'Phone number must be 10 digits' })
@@ -35,7 +43,10 @@ export const updateProfileBody = z.object({
   out_of_office_message: optionalText(2_000, { typed: true }),
   // Checked by identity when a user who signs in with a password changes their own email or phone, or
   // turns two-factor off.
-  current_password: z.string({ error: 'Must be text' }).max(1_024).optional(),
+  current_password: z
+    .string({ error: 'Must be text' })
+    .max(1_024, 'Must be at most 1024 characters')
+    .optional(),
   // The user's own email change waiting for confirmation is withdrawn (identity retires its link).
   cancel_email_change: optionalBool(),
 });
@@ -50,11 +61,17 @@ export const setSignInMethodBody = z
   .object({
     method: z.enum(['password', 'sms', 'email'], { error: 'Please choose a sign-in method' }),
     password: secret('Password is missing').optional(),
-    password_confirmation: z.string({ error: 'Must be text' }).max(1_024).optional(),
+    password_confirmation: z
+      .string({ error: 'Must be text' })
+      .max(1_024, 'Must be at most 1024 characters')
+      .optional(),
     phone_number: phoneDigits().optional(),
     grant_token: token('Token is missing').optional(),
     // Checked by identity for a signed-in user who signs in with a password.
-    current_password: z.string({ error: 'Must be text' }).max(1_024).optional(),
+    current_password: z
+      .string({ error: 'Must be text' })
+      .max(1_024, 'Must be at most 1024 characters')
+      .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.method === 'password') {

@@ -22,6 +22,15 @@ export const requiredText = (missing: string, max = 1_000) =>
     .max(max, `Must be at most ${max} characters`)
     .refine(noControl(), CONTROL_CHARACTERS_MESSAGE);
 
+/**
+ * The spec's email rule: {email} with a top-level domain of at least two letters (spec 1 s.5.5). It must
+ * agree with identity's EMAIL_PATTERN (services/identity/src/users/profile.rules.ts), which decides, and
+ * with the portal's forms: 'jane&john@example.com' and 'josé@example.fr' are addresses there, and were
+ * refused here by a stricter check.
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+export const INVALID_EMAIL = 'Invalid email address';
+
 /** An email as typed: trimmed. Its format is left to identity (some clients sign in with a username). */
 export const email = (missing = 'Email is missing') => requiredText(missing, 254);
 
@@ -64,3 +73,12 @@ export const pathId = () =>
     .min(1, 'Id is missing')
     .max(100, 'Id is too long')
     .refine(noControl(), CONTROL_CHARACTERS_MESSAGE);
+
+/** A query value left empty ('?page=') is one not given: coerced, '' was 0 and refused. */
+const blankAsAbsent = (value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value);
+
+/**
+ * A number of the query string: `number` is its coerced schema, with its messages and default, which an
+ * empty value takes as an absent one does.
+ */
+export const queryNumber = <T extends z.ZodType>(number: T) => z.preprocess(blankAsAbsent, number);

@@ -23,16 +23,22 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   throw new AppError('bad_request', 'invalid_input', first, { fields });
 }
 
+/** What makes parsed JSON unfit to forward: nesting deeper than allowed, or a number JSON cannot write. */
+export type JsonFault = 'too_deep' | 'not_finite';
+
 /**
- * Whether parsed JSON nests no deeper than `max` arrays or objects. Iterative, so a body of thousands
- * of nested brackets (which JSON.parse takes) cannot exhaust the stack of a recursive check after it.
+ * The first fault of parsed JSON, or undefined: nesting deeper than `maxDepth` arrays or objects, or a
+ * number that is not finite (JSON.parse reads 1e400 as Infinity, which no message can carry on to a
+ * service). Iterative, so a body of thousands of nested brackets (which JSON.parse takes) cannot exhaust
+ * the stack of a recursive check after it.
  */
-export function nestsAtMost(value: unknown, max: number): boolean {
+export function jsonFault(value: unknown, maxDepth: number): JsonFault | undefined {
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
+    if (typeof next.value === 'number' && !Number.isFinite(next.value)) return 'not_finite';
     if (next.value === null || typeof next.value !== 'object') continue;
-    if (next.depth >= max) return false;
+    if (next.depth >= maxDepth) return 'too_deep';
     for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
   }
-  return true;
+  return undefined;
 }
