@@ -49,6 +49,13 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
+/**
+ * The shown toast saying `text`. Toasts are looked for where they show: the region that says them to
+ * screen readers holds the same text, out of sight.
+ */
+export const toastSaying = (page: Page, text: string) =>
+  page.locator('[data-toast]').getByText(text, { exact: true }).first();
+
 /** The ids of the navigation items shown, in order. */
 export async function navigationIds(page: Page, navName: 'Main navigation' | 'Client navigation') {
   const nav = page.getByRole('navigation', { name: navName });

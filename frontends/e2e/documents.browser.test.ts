@@ -13,7 +13,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
-import { accessibilityViolations, keepScreenshot } from './browser.js';
+import { accessibilityViolations, keepScreenshot, toastSaying } from './browser.js';
 import { portalSession } from './portal-session.js';
 import { DEMO_PASSWORD } from './stack.js';
 
@@ -273,7 +273,7 @@ describe('documents', () => {
       { name: 'Engagement letter.pdf', type: 'application/pdf', body: await samplePdf() },
       { name: 'Boat photo.png', type: 'image/png', body: await samplePng() },
     ]);
-    await page.getByText('Document(s) uploaded successfully').first().waitFor();
+    await toastSaying(page, 'Document(s) uploaded successfully').waitFor();
     await row(page, 'Engagement letter.pdf').waitFor();
     await row(page, 'Boat photo.png').waitFor();
 
@@ -439,7 +439,7 @@ describe('documents', () => {
     release();
     const download = await downloading;
     // The notification came with the download, in the notice's place.
-    await page.getByText('Your zip file is ready: Documents.zip').first().waitFor();
+    await toastSaying(page, 'Your zip file is ready: Documents.zip').waitFor();
     await notice.waitFor({ state: 'detached' });
     await page.unroute('**/integrations/download_folder');
     expect(download.suggestedFilename()).toBe('Documents.zip');
@@ -463,7 +463,7 @@ describe('documents', () => {
     };
     /** From the top of a company's documents: Receipts, its file and its sub-folder with its file. */
     const expectReceipts = async (company: string) => {
-      await page.getByText('Document(s) uploaded successfully').first().waitFor();
+      await toastSaying(page, 'Document(s) uploaded successfully').waitFor();
       await row(page, 'Receipts').waitFor();
       // Beside the system folder every company has.
       expect(await listedNames(page)).toEqual(['_portico', 'Receipts']);
@@ -536,7 +536,7 @@ describe('documents', () => {
     await dialog(page, 'Upload')
       .getByLabel('Choose files')
       .setInputFiles({ name: 'Bank statement.pdf', mimeType: 'application/pdf', buffer: await samplePdf() });
-    await page.getByText('Document(s) uploaded successfully').first().waitFor();
+    await toastSaying(page, 'Document(s) uploaded successfully').waitFor();
     // The dialog with each file's progress bar and result, and the toast.
     expect(await accessibilityViolations(page)).toEqual([]);
     await dialog(page, 'Upload').getByRole('button', { name: 'Done', exact: true }).click();
@@ -561,7 +561,7 @@ describe('documents', () => {
     });
     await upload.getByText(/^Uploading/).waitFor();
     await upload.getByRole('button', { name: 'Cancel upload' }).click();
-    await page.getByText('Upload cancelled. The files not yet uploaded were not saved.').first().waitFor();
+    await toastSaying(page, 'Upload cancelled. The files not yet uploaded were not saved.').waitFor();
     await upload.getByText('Cancelled', { exact: true }).waitFor();
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
@@ -588,7 +588,7 @@ describe('documents', () => {
     if (!(await paula.isChecked())) {
       await paula.check();
       await settings.getByRole('button', { name: 'Save', exact: true }).click();
-      await advisor.getByText('Saved!').first().waitFor();
+      await toastSaying(advisor, 'Saved!').waitFor();
     }
     const url = await settings.getByTestId('drop-link-url').inputValue();
     expect(new URL(url).pathname).toBe('/drop-link');
@@ -655,7 +655,7 @@ describe('documents', () => {
       .getByText('Are you sure you want to delete "Passport scan.pdf"? They cannot be restored.')
       .waitFor();
     await question.getByRole('button', { name: 'Delete', exact: true }).click();
-    await advisor.getByText('Deleted successfully').first().waitFor();
+    await toastSaying(advisor, 'Deleted successfully').waitFor();
     await line.waitFor({ state: 'detached' });
     await advisor.reload();
     await advisor.getByText('No files have been dropped off yet.').waitFor();

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, jest } from '@jest/globals';
 import { freePort, waitFor } from '@portico/platform/testing';
 import type { Page } from 'playwright-core';
-import { accessibilityViolations, keepScreenshot, navigationIds, signIn } from './browser.js';
+import { accessibilityViolations, keepScreenshot, navigationIds, signIn, toastSaying } from './browser.js';
 import { portalSession, type Screen } from './portal-session.js';
 import { DEMO_PASSWORD, FRONTENDS } from './stack.js';
 
@@ -616,7 +616,7 @@ describe('profiles', () => {
     await field(page, 'Time Zone').click();
     await page.getByRole('option', { name: 'Eastern Time (US & Canada)' }).click();
     await page.getByRole('button', { name: 'Update Profile' }).click();
-    await page.getByText('Profile updated successfully').waitFor();
+    await toastSaying(page, 'Profile updated successfully').waitFor();
     await keepScreenshot(page, 'client-profile-saved');
 
     await page.reload();
@@ -641,7 +641,7 @@ describe('profiles', () => {
     await keepScreenshot(page, 'client-profile-current-password');
     await field(page, 'Current password').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Update Profile' }).click();
-    await page.getByText('Profile updated successfully').waitFor();
+    await toastSaying(page, 'Profile updated successfully').waitFor();
     expect(await field(page, 'Current password').count()).toBe(0);
     const stored = await portal.stack.identity.query<{
       phone_number: string;
@@ -667,7 +667,7 @@ describe('profiles', () => {
     );
     expect(link).toBeDefined();
     await page.getByRole('button', { name: 'Cancel email change' }).click();
-    await page.getByText('Email change cancelled').waitFor();
+    await toastSaying(page, 'Email change cancelled').waitFor();
     await page.getByText(/Waiting for confirmation/).waitFor({ state: 'detached' });
     expect(await field(page, 'Primary Contact Email').inputValue()).toBe('bob@client.test');
     const [after] = await portal.stack.identity.query<{ pending_email: string | null; consumed: boolean }>(
@@ -687,7 +687,7 @@ describe('profiles', () => {
     await field(page, 'Province/Territory').fill('BC');
     await field(page, 'Postal Code').fill('V6B 1A1');
     await page.getByRole('button', { name: 'Save Information' }).click();
-    await page.getByText('Entity info updated successfully.').waitFor();
+    await toastSaying(page, 'Entity info updated successfully.').waitFor();
     await page.reload();
     await field(page, 'Postal Code').waitFor();
     expect(await field(page, 'Country').inputValue()).toBe('Canada');
