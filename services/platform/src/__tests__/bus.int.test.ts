@@ -73,6 +73,29 @@ class EchoHandler {
         await pool.end();
       }
     }
+    if (req.email === 'deadlock@example.com') {
+      // Two transactions taking the same two rows in opposite orders: the database ends one of them.
+      const pool = new pg.Pool({ connectionString: process.env.TEST_PG_ADMIN_URL, max: 2 });
+      const [a, b] = [await pool.connect(), await pool.connect()];
+      try {
+        await a.query('create table if not exists deadlock_probe (id int primary key)');
+        await a.query('insert into deadlock_probe values (1), (2) on conflict do nothing');
+        await Promise.all([a.query('begin'), b.query('begin')]);
+        await a.query('update deadlock_probe set id = id where id = 1');
+        await b.query('update deadlock_probe set id = id where id = 2');
+        const outcomes = await Promise.allSettled([
+          a.query('update deadlock_probe set id = id where id = 2'),
+          b.query('update deadlock_probe set id = id where id = 1'),
+        ]);
+        const ended = outcomes.find((o) => o.status === 'rejected');
+        if (ended) throw ended.reason;
+      } finally {
+        await Promise.all([a.query('rollback'), b.query('rollback')]);
+        a.release();
+        b.release();
+        await pool.end();
+      }
+    }
     if (req.email === 'missing@example.com')
       throw new AppError('not_found', 'no_user', "Sorry, we couldn't find a user with that email address");
     if (req.email === 'boom@example.com') throw new Error('database password is hunter2');
@@ -198,6 +221,17 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
       warn.mockRestore();
       error.mockRestore();
     }
+  });
+
+  it('answers 503, to be sent again, when the database ends the transaction to break a deadlock', async () => {
+    const err = (await bus
+      .request(echo, { email: 'deadlock@example.com' }, { actor })
+      .catch((e) => e)) as AppError;
+    expect(err).toMatchObject({
+      status: 503,
+      code: 'transaction_conflict',
+      message: SERVICE_UNAVAILABLE_MESSAGE,
+    });
   });
 
   it('answers 400 for text the database cannot store, not 500', async () => {

@@ -18,7 +18,12 @@ import type { RpcContract } from '@portico/proto';
 import { Observable, throwError } from 'rxjs';
 import { ACTOR_HEADER, type Actor, decodeActor } from '../auth/actor.js';
 import { AppError, GENERIC_ERROR_MESSAGE } from '../errors/app-error.js';
-import { isConnectionPoolBusy, isDatabaseUnavailable, isUnstorableText } from '../errors/postgres-errors.js';
+import {
+  isConnectionPoolBusy,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+  isUnstorableText,
+} from '../errors/postgres-errors.js';
 import { createLogger } from '../logging/logger.js';
 import { currentTraceId, extractTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
 import { CONTROL_CHARACTERS_MESSAGE } from '../text/text.rules.js';
@@ -152,6 +157,15 @@ function hideUnexpected(err: unknown, subject: string): AppError {
     const traceId = currentTraceId();
     log.warn({ subject, code: 'overloaded' }, 'Overloaded: no database connection came free in time');
     return new AppError('unavailable', 'overloaded', SERVICE_UNAVAILABLE_MESSAGE, { traceId });
+  }
+  if (isTransactionConflict(err)) {
+    // Two changes met at once and the database ended this one: a 503 the caller may send again.
+    const traceId = currentTraceId();
+    log.warn(
+      { err, subject, code: 'transaction_conflict' },
+      'Transaction ended by the database to let another go on',
+    );
+    return new AppError('unavailable', 'transaction_conflict', SERVICE_UNAVAILABLE_MESSAGE, { traceId });
   }
   if (isDatabaseUnavailable(err)) {
     const traceId = currentTraceId();

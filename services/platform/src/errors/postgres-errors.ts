@@ -17,6 +17,15 @@ export function postgresCode(err: unknown): string | undefined {
 export const isUniqueViolation = (err: unknown): boolean => postgresCode(err) === '23505';
 
 /**
+ * The transaction was chosen to end so another could go on (a deadlock, 40P01, or a serialization
+ * failure, 40001): nothing of it was written, and the same request sent again normally passes.
+ */
+export const isTransactionConflict = (err: unknown): boolean => {
+  const code = postgresCode(err);
+  return code === '40P01' || code === '40001';
+};
+
+/**
  * Text PostgreSQL cannot store: NUL (22021, "invalid byte sequence") or a character the database's
  * encoding lacks (22P05). The caller sent it, so it is their error, not the service's.
  */
