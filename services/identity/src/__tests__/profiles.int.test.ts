@@ -579,22 +579,77 @@ describe('identity users, entities and firm settings over NATS', () => {
       }
     });
 
-    it('tells the user when two-factor is turned off, by them or by an advisor', async () => {
+    it('tells the user when they turn two-factor off, and leaves the toggle to them, not to an advisor', async () => {
       // Its address as it is now (an earlier test moved it).
       const client = await h.bus.request(Identity.currentUser, {}, { actor: actor('other') });
-      const set = (enabled2fa: boolean, by = 'other') =>
+      const set = (enabled2fa: boolean, by = 'other', more: Record<string, unknown> = {}) =>
         h.bus.request(
           Identity.updateProfile,
-          { id: id('other'), enabled2fa, ...(by === 'other' ? { currentPassword: TEST_PASSWORD } : {}) },
+          {
+            id: id('other'),
+            enabled2fa,
+            ...(by === 'other' ? { currentPassword: TEST_PASSWORD } : {}),
+            ...more,
+          },
           { actor: actor(by) },
         );
+      const enabled = async () =>
+        (await h.bus.request(Identity.getUser, { id: id('other') }, { actor: actor('other') })).enabled2fa;
       const before = (await h.messagesOfKind(client.email, 'two_factor_off', 0)).length;
       await set(true);
       await set(false);
       await set(true);
-      await set(false, 'partner');
+      // Spec 1 s.2.8: the toggle is in the user's own profile editor; the firm's edit of a client (spec 3
+      // s.7) has none. Any advisor who may edit the client is refused, and nothing changes.
+      const ownOnly = {
+        status: 403,
+        code: 'own_sign_in_only',
+        message:
+          'Only the firm user can change their own sign-in email, phone number and two-factor authentication',
+      };
+      for (const by of ['partner', 'full', 'group'])
+        await expect(set(false, by)).rejects.toMatchObject(ownOnly);
+      expect(await enabled()).toBe(true);
+      await set(false);
+      await expect(set(true, 'partner')).rejects.toMatchObject(ownOnly);
+      expect(await enabled()).toBe(false);
+      // Sent unchanged with the rest of a form, it changes nothing and is no refusal.
+      await expect(set(false, 'partner', { timeZone: 'Hawaii' })).resolves.toMatchObject({
+        user: { enabled2fa: false, timeZone: 'Hawaii' },
+      });
+      await set(false, 'other', { timeZone: 'Eastern Time (US & Canada)' });
       const notices = await h.messagesOfKind(client.email, 'two_factor_off', before + 2);
       expect(notices[0]?.subject).toMatch(/^Two-factor authentication was turned off/);
+    });
+
+    it("refuses an advisor's form that would put back a client's two-factor they changed meanwhile", async () => {
+      // The client's own save turning two-factor on holds their row; the partner's form, read before it,
+      // sends it off (unchanged as read) with a new time zone.
+      const other = new pg.Client({ connectionString: h.identity.databaseUrl });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query(`select set_config('app.bypass_rls', 'on', true)`);
+        await other.query('update users set enabled_2fa = true where id = $1', [id('other')]);
+        const partnerSave = h.bus
+          .request(
+            Identity.updateProfile,
+            { id: id('other'), enabled2fa: false, timeZone: 'Hawaii' },
+            { actor: actor('partner') },
+          )
+          .catch((e) => e);
+        await waitForLockBehind(other);
+        await other.query('commit');
+        expect(await partnerSave).toMatchObject({ status: 403, code: 'own_sign_in_only' });
+        const [row] = await h.identity.query<{ enabled_2fa: boolean; time_zone: string }>(
+          'select enabled_2fa, time_zone from users where id = $1',
+          [id('other')],
+        );
+        expect(row).toEqual({ enabled_2fa: true, time_zone: 'Eastern Time (US & Canada)' });
+      } finally {
+        await other.end();
+        await h.identity.query('update users set enabled_2fa = false where id = $1', [id('other')]);
+      }
     });
 
     it('refuses profile edits by a read-only account with the read-only message', async () => {
@@ -1028,6 +1083,36 @@ describe('identity users, entities and firm settings over NATS', () => {
         ).rejects.toMatchObject({ status: 404 });
       }
     });
+    it('refuses a read-only account its default company, by the flag as stored', async () => {
+      const readOnly = {
+        status: 403,
+        code: 'account_read_only',
+        message:
+          'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
+      };
+      const stored = async () =>
+        (
+          await h.identity.query<{ default_company_id: string | null }>(
+            'select default_company_id from users where id = $1',
+            [id('readonly')],
+          )
+        )[0]?.default_company_id;
+      const before = await stored();
+      await h.identity.query('update users set default_company_id = null where id = $1', [id('readonly')]);
+      try {
+        // As the access token says, and as the database says when the token is older than the flag.
+        for (const as of [actor('readonly'), { ...actor('readonly'), readonly_access: false }])
+          await expect(
+            h.bus.request(Identity.setDefaultCompany, { companyId: company('rita') }, { actor: as }),
+          ).rejects.toMatchObject(readOnly);
+        expect(await stored()).toBeNull();
+      } finally {
+        await h.identity.query('update users set default_company_id = $2 where id = $1', [
+          id('readonly'),
+          before,
+        ]);
+      }
+    });
   });
 
   describe('entities', () => {
@@ -1265,6 +1350,38 @@ describe('identity users, entities and firm settings over NATS', () => {
       }
     });
 
+    it("refuses a client's entity save on an entity made inactive meanwhile, as an inactive one is refused", async () => {
+      // A partner's save makes the entity inactive and holds its row; the client's save read it active.
+      const other = new pg.Client({ connectionString: h.identity.databaseUrl });
+      await other.connect();
+      const city = async () =>
+        (
+          await h.identity.query<{ city: string }>('select city from companies where id = $1', [
+            company('llc'),
+          ])
+        )[0]?.city;
+      const before = await city();
+      try {
+        await other.query('begin');
+        await other.query(`select set_config('app.bypass_rls', 'on', true)`);
+        await other.query('update companies set inactive = true where id = $1', [company('llc')]);
+        const clientSave = h.bus
+          .request(
+            Identity.updateCompanyProfile,
+            { id: company('llc'), city: 'Late City' },
+            { actor: actor('client') },
+          )
+          .catch((e) => e);
+        await waitForLockBehind(other);
+        await other.query('commit');
+        expect(await clientSave).toMatchObject({ status: 404 });
+        expect(await city()).toBe(before);
+      } finally {
+        await other.end();
+        await h.identity.query('update companies set inactive = false where id = $1', [company('llc')]);
+      }
+    });
+
     it('refuses the firm entity edit to clients and read-only changes while inactive', async () => {
       await expect(
         h.bus.request(
@@ -1341,6 +1458,150 @@ describe('identity users, entities and firm settings over NATS', () => {
       expect(await ofType('S-Corporation', 'partner')).toEqual([company('inactive')]);
       expect(await ofType('S-Corporation', 'client')).toEqual([]);
       expect((await ofType('Individual', 'partner')).length).toBeGreaterThan(1);
+    });
+
+    it("answers clients their entities without the firm's own fields, and advisors with them", async () => {
+      await h.identity.query(
+        `update companies set entity_tags = '{Audit}', external_entity_id = 'EXT-7', tax_return_id = 'TR-7',
+           client_manager_id = $2, cpa_id = $3 where id = $1`,
+        [company('llc'), id('full'), id('partner')],
+      );
+      const internal = {
+        entityTags: ['Audit'],
+        externalEntityId: 'EXT-7',
+        taxReturnId: 'TR-7',
+        clientManagerId: id('full'),
+        cpaId: id('partner'),
+      };
+      const blank = { entityTags: [], externalEntityId: '', taxReturnId: '', clientManagerId: '', cpaId: '' };
+      try {
+        const toAdvisor = await h.bus.request(
+          Identity.getCompany,
+          { id: company('llc') },
+          { actor: actor('partner') },
+        );
+        expect(toAdvisor).toMatchObject(internal);
+        const listedTo = async (key: string) =>
+          (
+            await h.bus.request(Identity.listCompanies, { rowsPerPage: 50 }, { actor: actor(key) })
+          ).companies.find((c) => c.id === company('llc'));
+        expect(await listedTo('full')).toMatchObject(internal);
+
+        // Spec 3 s.1: the firm's records of an entity are for firm staff.
+        const shown = await h.bus.request(
+          Identity.getCompany,
+          { id: company('llc') },
+          { actor: actor('client') },
+        );
+        expect(shown).toMatchObject({ ...blank, name: toAdvisor.name, city: toAdvisor.city });
+        expect(await listedTo('client')).toMatchObject(blank);
+        const saved = await h.bus.request(
+          Identity.updateCompanyProfile,
+          { id: company('llc'), city: 'Sacramento' },
+          { actor: actor('client') },
+        );
+        expect(saved).toMatchObject({ ...blank, city: 'Sacramento' });
+        expect(JSON.stringify([shown, saved])).not.toMatch(/EXT-7|TR-7|Audit/);
+      } finally {
+        await h.identity.query(
+          `update companies set entity_tags = '{}', external_entity_id = '', tax_return_id = '',
+             client_manager_id = null, cpa_id = null where id = $1`,
+          [company('llc')],
+        );
+      }
+    });
+
+    describe('group advisors and the owners of an entity', () => {
+      // A firm of its own, firm groups on: Eve (East) and Wes (West) own East West Partners together,
+      // Wes owns West Co with Lou, of no group, whose account was deleted.
+      let grouped: BuiltFirm;
+      const as = (key: string) => h.actorOf(grouped, key);
+      const of = (key: string) => grouped.companies[key]?.id as string;
+      const user = (key: string) => grouped.users[key]?.id as string;
+
+      beforeAll(async () => {
+        const tag = randomBytes(3).toString('hex');
+        const person = (key: string, fname: string, group?: string) => ({
+          key,
+          fname,
+          lname: 'Owner',
+          email: `${key}.${tag}@example.com`,
+          ...(group ? { group } : {}),
+        });
+        grouped = await h.identity.buildFirm(
+          testFirmSpec('grouped', {
+            groups: ['East', 'West'],
+            preferences: { has_firm_groups: true },
+            clients: [
+              {
+                ...person('east', 'Eve', 'East'),
+                companies: [{ key: 'shared', name: 'East West Partners', entityType: 'Partnership' }],
+              },
+              {
+                ...person('west', 'Wes', 'West'),
+                companies: [{ key: 'westco', name: 'West Co', entityType: 'Partnership' }],
+              },
+              { ...person('loose', 'Lou'), companies: [] },
+            ],
+          }),
+        );
+        await h.identity.query(
+          `insert into company_owners (firm_id, company_id, user_id) values ($1, $2, $3), ($1, $4, $5)`,
+          [grouped.firmId, of('shared'), user('west'), of('westco'), user('loose')],
+        );
+        // Soft deletion, as identity keeps a deleted user: the row stays, with deleted_at set.
+        await h.identity.query('update users set deleted_at = now() where id = $1', [user('loose')]);
+      });
+
+      it('does not open an entity to every group through a deleted owner of no group', async () => {
+        await expect(
+          h.bus.request(Identity.getCompany, { id: of('westco') }, { actor: as('group') }),
+        ).rejects.toMatchObject({ status: 404 });
+        await expect(
+          h.bus.request(Identity.companyAccess, { companyId: of('westco') }, { actor: as('group') }),
+        ).rejects.toMatchObject({ status: 404 });
+        await expect(
+          h.bus.request(
+            Identity.updateCompany,
+            { id: of('westco'), city: 'Eastville' },
+            { actor: as('group') },
+          ),
+        ).rejects.toMatchObject({ status: 404 });
+        const listed = await h.bus.request(
+          Identity.listCompanies,
+          { rowsPerPage: 50, includeInactive: true },
+          { actor: as('group') },
+        );
+        expect(listed.companies.map((c) => c.id)).toEqual([of('shared')]);
+        // Firm-wide advisors still open it.
+        await expect(
+          h.bus.request(Identity.getCompany, { id: of('westco') }, { actor: as('full') }),
+        ).resolves.toMatchObject({ id: of('westco') });
+      });
+
+      it('shows a group advisor only the owners they may see, as identity.user.get.v1 answers them', async () => {
+        const shown = await h.bus.request(Identity.getCompany, { id: of('shared') }, { actor: as('group') });
+        expect(shown.owners.map((o) => o.id)).toEqual([user('east')]);
+        await expect(
+          h.bus.request(Identity.getUser, { id: user('west') }, { actor: as('group') }),
+        ).rejects.toMatchObject({ status: 404 });
+        // A firm-wide advisor sees both; a deleted owner is shown to no one, as it opens for no one.
+        const all = await h.bus.request(Identity.getCompany, { id: of('shared') }, { actor: as('full') });
+        expect(all.owners.map((o) => o.id).sort()).toEqual([user('east'), user('west')].sort());
+        const westco = await h.bus.request(
+          Identity.getCompany,
+          { id: of('westco') },
+          { actor: as('partner') },
+        );
+        expect(westco.owners.map((o) => o.id)).toEqual([user('west')]);
+        // Co-owners see each other on the entity they share.
+        const toClient = await h.bus.request(
+          Identity.getCompany,
+          { id: of('shared') },
+          { actor: as('east') },
+        );
+        expect(toClient.owners.map((o) => o.id).sort()).toEqual([user('east'), user('west')].sort());
+      });
     });
 
     describe('order and pages, over more entities than a page', () => {

@@ -9,7 +9,7 @@ import type { UserRow } from '../schema.js';
  */
 export function canSeeUser(
   actor: Actor,
-  target: UserRow,
+  target: Pick<UserRow, 'id' | 'firmId' | 'firmGroupId'>,
   prefs: Pick<FirmPreferences, 'has_firm_groups'>,
 ): boolean {
   if (target.firmId !== actor.firm_id) return false;

@@ -33,7 +33,10 @@ export class CompaniesRepository {
     return rows[0];
   }
 
-  /** The rule of CompaniesService.visible for group advisors, as a condition on the list. */
+  /**
+   * The rule of CompaniesService.visible for group advisors, as a condition on the list. Only a live owner
+   * opens an entity to a group: a deleted one of no group would open it to every group.
+   */
   private inFirmGroup(tx: Tx<IdentitySchema>, scope: FirmScope, groupId: string | null) {
     if (!groupId) return sql`false`;
     const owned = tx
@@ -47,21 +50,25 @@ export class CompaniesRepository {
       .where(
         and(
           eq(companyOwners.firmId, scope.firmId),
+          isNull(users.deletedAt),
           or(isNull(users.firmGroupId), eq(users.firmGroupId, groupId)),
         ),
       );
     return or(notInArray(companies.id, owned), inArray(companies.id, ownedInGroup));
   }
 
+  /** Every owner of the entity, deleted users among them (`deletedAt`): whether it has owners at all counts. */
   async owners(scope: FirmScope, companyId: string) {
     return readInFirm(this.db, scope, (read) =>
       read
         .select({
           id: users.id,
           uid: users.uid,
+          firmId: users.firmId,
           fname: users.fname,
           lname: users.lname,
           firmGroupId: users.firmGroupId,
+          deletedAt: users.deletedAt,
         })
         .from(companyOwners)
         .innerJoin(users, eq(users.id, companyOwners.userId))

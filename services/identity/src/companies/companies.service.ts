@@ -9,6 +9,7 @@ import {
   recordEvent,
 } from '@portico/platform';
 import { IdentityEvents, type ListCompaniesRequest, type UpdateCompanyRequest } from '@portico/proto';
+import { canSeeUser } from '../access/visibility.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
 import { Messages } from '../messages.js';
@@ -16,7 +17,7 @@ import type { CompanyRow, FirmRow } from '../schema.js';
 import { isValidEmail } from '../users/profile.rules.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { CompaniesRepository, type CompanyChanges } from './companies.repository.js';
-import { toCompanyMessage } from './company.mapper.js';
+import { toClientCompanyMessage, toCompanyMessage } from './company.mapper.js';
 import { isKnownCountry, validateEntityName, validateEntityType } from './company.rules.js';
 
 const notFound = () => new AppError('not_found', 'company_not_found', Messages.notFound);
@@ -129,7 +130,7 @@ export class CompaniesService {
       firmGroup: groupsOn ? { id: actor.firm_group_id || null } : undefined,
     });
     return {
-      companies: rows.map((c) => toCompanyMessage(c)),
+      companies: rows.map((c) => (isClient ? toClientCompanyMessage(c) : toCompanyMessage(c))),
       currentPage: page,
       totalCount: total,
       totalPages: Math.ceil(total / perPage),
@@ -173,6 +174,9 @@ export class CompaniesService {
       if (!current) throw notFound();
       if (changes.readonlyAccess !== undefined && (changes.inactive ?? current.inactive))
         throw badRequest(Messages.readOnlyWhileInactive, { readonly_access: Messages.readOnlyWhileInactive });
+      // A client's save: the entity as a partner's save may have left it. Made inactive, it is answered as
+      // an inactive entity is before the lock (visible); made read-only, as a read-only one.
+      if (actor.role === 'client' && current.inactive) throw notFound();
       if (actor.role === 'client' && current.readonlyAccess)
         throw new AppError('forbidden', 'entity_read_only', Messages.entityReadOnly);
       // The name was checked before this transaction; another save may have given it to another entity
@@ -213,8 +217,11 @@ export class CompaniesService {
       const prefs = await this.preferences.get(actor.firm_id);
       if (prefs.has_firm_groups) {
         const owners = await this.companies.owners(scope, company.id);
+        // Only a live owner opens it: a deleted one of no group would open it to every group.
         const inGroup = owners.some(
-          (o) => !o.firmGroupId || (actor.firm_group_id && o.firmGroupId === actor.firm_group_id),
+          (o) =>
+            !o.deletedAt &&
+            (!o.firmGroupId || (actor.firm_group_id && o.firmGroupId === actor.firm_group_id)),
         );
         if (!actor.firm_group_id || (owners.length > 0 && !inGroup)) throw notFound();
       }
@@ -228,8 +235,22 @@ export class CompaniesService {
     return firm;
   }
 
+  /**
+   * The entity as the actor may see it. An advisor is shown the owners identity.user.get.v1 would answer
+   * them (a group advisor: their group's and those of no group); a client, their co-owners, whom they share
+   * the entity with, and none of the firm's own fields (toClientCompanyMessage). Deleted owners, whom no
+   * one can open, are left out.
+   */
   private async present(actor: Actor, company: CompanyRow) {
-    const owners = await this.companies.owners(firmScope(actor.firm_id), company.id);
-    return toCompanyMessage(company, owners);
+    const [owners, prefs] = await Promise.all([
+      this.companies.owners(firmScope(actor.firm_id), company.id),
+      this.preferences.get(actor.firm_id),
+    ]);
+    const live = owners.filter((o) => !o.deletedAt);
+    if (actor.role === 'client') return toClientCompanyMessage(company, live);
+    return toCompanyMessage(
+      company,
+      live.filter((o) => canSeeUser(actor, o, prefs)),
+    );
   }
 }

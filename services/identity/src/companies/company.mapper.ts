@@ -42,3 +42,22 @@ export function toCompanyMessage(
     foldersWhereClientActionsDisabled: clientBlockedFolders(company),
   };
 }
+
+/**
+ * The entity as its client owners see it: the firm's own records of it (tags, the external and tax
+ * software ids, the client manager and the CPA; spec 3 s.1, firm staff only) blank. The client's screens
+ * read none of them.
+ */
+export function toClientCompanyMessage(
+  company: CompanyRow,
+  owners: Parameters<typeof toCompanyMessage>[1] = [],
+) {
+  return {
+    ...toCompanyMessage(company, owners),
+    entityTags: [],
+    externalEntityId: '',
+    taxReturnId: '',
+    clientManagerId: '',
+    cpaId: '',
+  };
+}

@@ -64,7 +64,21 @@ function changesSignIn(row: UserRow, request: UpdateProfileRequest): boolean {
   );
 }
 
+/**
+ * Whether a save by someone other than the user changes what is the user's alone: a firm user's sign-in
+ * email, phone and two-factor (see changesSignIn), and a client's two-factor. Spec 1 s.2.8 puts the
+ * two-factor toggle in the user's own profile editor; the firm's edit of a client (spec 3 s.7, PATCH
+ * /users/{id}) has none, and an advisor who turned it off would take away the client's second factor.
+ * A client's email and phone stay the firm's to correct (spec 3 s.7 lists the contact fields).
+ */
+function changesOwnSignIn(actor: Actor, row: UserRow, request: UpdateProfileRequest): boolean {
+  if (actor.user_id === row.id) return false;
+  if (row.isAdvisor) return changesSignIn(row, request);
+  return request.enabled2fa !== undefined && request.enabled2fa !== row.enabled2fa;
+}
+
 const notFound = () => new AppError('not_found', 'user_not_found', Messages.notFound);
+const accountReadOnly = () => new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
 const ownSignInOnly = () => new AppError('forbidden', 'own_sign_in_only', Messages.ownSignInOnly);
 const emailExists = () =>
   new AppError('conflict', 'email_exists', Messages.emailExists, { fields: { email: Messages.emailExists } });
@@ -99,9 +113,7 @@ export class UsersService {
   async updateProfile(actor: Actor, request: UpdateProfileRequest) {
     const { user, prefs } = await this.visible(actor, request.id);
     if (!canEditUser(actor, user, prefs)) throw forbidden();
-    if (actor.user_id === user.id && (actor.readonly_access || user.readonlyAccess)) {
-      throw new AppError('forbidden', 'account_read_only', Messages.accountReadOnly);
-    }
+    if (actor.user_id === user.id && (actor.readonly_access || user.readonlyAccess)) throw accountReadOnly();
     // A firm user's sign-in email and two-factor are theirs alone: a partner or admin who could change
     // them would confirm an address of their own and reset the password, taking the account over.
     // A client's profile (spec 1 s.2.8) has no name: names are the firm's record of them, and an
@@ -112,9 +124,9 @@ export class UsersService {
       throw new AppError('forbidden', 'name_by_firm', Messages.nameByFirm);
     // The phone is a sign-in credential too: a texted code signs in (without two-factor), so a partner or
     // admin who set a firm user's phone to their own could sign in as them. Only a change is refused: the
-    // form sends them with every save. Checked again against the row the save holds (see below).
-    const anotherFirmUser = user.isAdvisor && actor.user_id !== user.id;
-    if (anotherFirmUser && changesSignIn(user, request)) throw ownSignInOnly();
+    // form sends them with every save. A client's two-factor is theirs alone too (changesOwnSignIn).
+    // Checked again against the row the save holds (see below).
+    if (changesOwnSignIn(actor, user, request)) throw ownSignInOnly();
     const forced = user.isAdvisor ? prefs.force_2fa_on_firm_users : prefs.force_2fa_on_users;
 
     const askedEmail = request.email === undefined ? '' : normaliseEmail(request.email);
@@ -172,9 +184,9 @@ export class UsersService {
         .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
         .for('update');
       if (!current) throw notFound();
-      // The firm user may have changed their phone since it was read: the form's old value sent back
-      // would be a change now, and is refused rather than written over theirs.
-      if (anotherFirmUser && changesSignIn(current, request)) throw ownSignInOnly();
+      // The user may have changed their phone or two-factor since it was read: the form's old value sent
+      // back would be a change now, and is refused rather than written over theirs.
+      if (changesOwnSignIn(actor, current, request)) throw ownSignInOnly();
       const { changes, fields, newEmail } = this.profileChanges(current, request, forced, emailTaken);
       const problems = Object.values(fields);
       if (problems.length) throw badRequest(problems[0] as string, fields);
@@ -278,8 +290,16 @@ export class UsersService {
     return this.present(updated);
   }
 
+  /**
+   * The entity the client's portal opens with. A read-only account is refused (spec 1 s.6: read-only
+   * disables profile edits), by its flag as stored, not as the access token said when it was issued. The
+   * entity selector switches what is shown without it: the portal does not call this for such an account.
+   */
   async setDefaultCompany(actor: Actor, companyId: string) {
     const scope = firmScope(actor.firm_id);
+    const me = await this.users.get(scope, actor.user_id);
+    if (!me) throw new AppError('unauthorized', 'unauthenticated', Messages.sessionExpired);
+    if (actor.readonly_access || me.readonlyAccess) throw accountReadOnly();
     const owned = await this.users.companyIdsOf(scope, actor.user_id);
     if (!owned.includes(companyId)) throw new AppError('not_found', 'company_not_found', Messages.notFound);
     const updated = await inFirm(this.db, scope, (tx) =>
