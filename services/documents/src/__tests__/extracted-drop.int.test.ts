@@ -354,6 +354,35 @@ describe('extracted documents and the firm drop link', () => {
     ).rejects.toMatchObject({ status: 403 });
   });
 
+  it('shows on the extracted document the description and tags edited in the tree', async () => {
+    const uploaded = await h.upload(
+      actor('partner'),
+      company('llc'),
+      [{ name: 'payslip.pdf', body: await pdf(1) }],
+      { documentType: 'bulk_document' },
+    );
+    const id = uploaded.files[0]?.extractedDocumentId as string;
+    await h.bus.request(
+      Documents.updateItem,
+      {
+        companyId: company('llc'),
+        link: '/payslip.pdf',
+        description: 'March payslip',
+        updateTags: true,
+        tags: ['Payroll'],
+      },
+      { actor: actor('partner') },
+    );
+    // Before, only the tree's item took them, and the extracted document kept the old ones.
+    expect(
+      await h.bus.request(
+        Documents.getExtractedDocument,
+        { id, companyId: company('llc') },
+        { actor: actor('partner') },
+      ),
+    ).toMatchObject({ description: 'March payslip', tags: ['Payroll'] });
+  });
+
   it('updates description, tags and marked-as-others; attaches once to a questionnaire; removes', async () => {
     const [w2] = (await h.list(actor('partner'), company('llc'))).documents.filter(
       (d) => d.name === 'W-2.pdf',

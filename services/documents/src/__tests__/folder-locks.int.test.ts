@@ -2,34 +2,20 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Documents } from '@portico/proto';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { ItemsRepository } from '../items/items.repository.js';
+import { Messages } from '../messages.js';
+import { gate, settledWithin } from './gates.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import { pdf } from './samples.js';
 
 jest.setTimeout(60_000);
 
-/** A promise and the function that settles it. */
-function gate() {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
-const settledWithin = (promise: Promise<unknown>, ms: number) =>
-  Promise.race([
-    promise.then(
-      () => true,
-      () => true,
-    ),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
-  ]);
-
 /**
  * A folder is not deleted from under files being filed into it (an upload, a split's parts): the delete
  * waits for the writer and takes its files with it, so no live item is left under a folder that is gone.
- * (The other way round, an upload after a delete that holds the folder makes the folder again.) And a
- * folder moved to another company deletes the objects of what it removed, not of what left it meanwhile.
+ * (The other way round, an upload after a delete that holds the folder makes the folder again.) A
+ * folder moved to another company holds what is in it while it copies, and deletes the objects of what
+ * it removed, not of what left before. An upload does not file under a folder made meanwhile in another
+ * case than the one it makes.
  */
 describe('deleting or moving a folder while something is written into it', () => {
   let h: DocumentsHarness;
@@ -146,7 +132,41 @@ describe('deleting or moving a folder while something is written into it', () =>
     expect(await orphans()).toEqual([]);
   });
 
-  it('moving a folder to another company deletes the objects of the rows it removed, not of a file deleted meanwhile', async () => {
+  /** The company's label ('here' or 'there'), folder, name and deleted flag of every row named one of `names`. */
+  const placesOf = async (names: string[]) =>
+    h.documents.query<{ company: string; folder: string; name: string; deleted: boolean }>(
+      `select case when company_id = $1 then 'here' else 'there' end as company, folder, name,
+              deleted_at is not null as deleted
+         from items where company_id in ($1, $2) and name = any($3) order by name, company, folder`,
+      [companyId(), h.firm.companies.llc?.id, names],
+    );
+
+  /** Holds the ItemsRepository step `step` (before it runs) until `release`; `reached` once it is there. */
+  const holdRepository = (step: 'removeMoved' | 'subtree' | 'ensureFolders') => {
+    const repo = h.documents.provider(ItemsRepository);
+    const real = repo[step].bind(repo) as (...args: unknown[]) => Promise<unknown>;
+    const reached = gate();
+    const release = gate();
+    let armed = true;
+    (repo as unknown as Record<string, unknown>)[step] = async (...args: unknown[]) => {
+      if (armed) {
+        armed = false;
+        reached.open();
+        await release.opened;
+      }
+      return real(...args);
+    };
+    return {
+      reached: reached.opened,
+      release: release.open,
+      restore: () => {
+        release.open();
+        (repo as unknown as Record<string, unknown>)[step] = real;
+      },
+    };
+  };
+
+  it('moving a folder to another company deletes the objects of the rows it removed, not of a file deleted before it read them', async () => {
     const otherCompany = h.firm.companies.llc?.id as string;
     await h.bus.request(
       Documents.createFolder,
@@ -171,16 +191,8 @@ describe('deleting or moving a folder while something is written into it', () =>
       )[0]?.storage_key as string;
     const kept = await keyOf('kept.pdf');
     const moved = await keyOf('moved.pdf');
-    // The move is held after its copies, just before it removes the rows it moved.
-    const repo = h.documents.provider(ItemsRepository);
-    const removeMoved = repo.removeMoved.bind(repo);
-    const reached = gate();
-    const release = gate();
-    repo.removeMoved = (async (...args: Parameters<ItemsRepository['removeMoved']>) => {
-      reached.open();
-      await release.opened;
-      return removeMoved(...args);
-    }) as ItemsRepository['removeMoved'];
+    // The move holds the folder and is held before it reads (and holds) what is in it.
+    const held = holdRepository('subtree');
     try {
       const moving = h.bus.request(
         Documents.moveItem,
@@ -194,21 +206,25 @@ describe('deleting or moving a folder while something is written into it', () =>
         },
         { actor: actor() },
       );
-      await reached.opened;
+      await held.reached;
       // Meanwhile one of its files is deleted: its row stays here, deleted, and can be restored.
       await h.bus.request(
         Documents.deleteDocument,
         { companyId: companyId(), path: '/Moving', documentName: 'kept.pdf', isFolder: false },
         { actor: actor() },
       );
-      release.open();
+      held.release();
       await moving;
     } finally {
-      repo.removeMoved = removeMoved;
-      release.open();
+      held.restore();
     }
     expect(await h.store.head(moved)).toBeUndefined();
     expect(await h.store.head(kept)).toBeDefined();
+    // Not copied: the file deleted here is not live there.
+    expect(await placesOf(['kept.pdf', 'moved.pdf'])).toEqual([
+      { company: 'here', folder: '/Moving', name: 'kept.pdf', deleted: true },
+      { company: 'there', folder: '/Moving', name: 'moved.pdf', deleted: false },
+    ]);
     await h.bus.request(
       Documents.restoreDeletedDocument,
       { companyId: companyId(), path: '/Moving/kept.pdf' },
@@ -220,5 +236,135 @@ describe('deleting or moving a folder while something is written into it', () =>
       { actor: actor() },
     );
     expect((await fetch(link.document?.data?.link as string)).status).toBe(200);
+  });
+
+  it('moving a folder to another company holds its files: a delete, move out or rename of one waits, then finds it gone', async () => {
+    await h.bus.request(
+      Documents.createFolder,
+      { companyId: companyId(), path: '', name: 'Held' },
+      { actor: actor() },
+    );
+    await h.upload(
+      actor(),
+      companyId(),
+      await Promise.all(
+        ['gone.pdf', 'out.pdf', 'titled.pdf'].map(async (name) => ({ name, body: await pdf(1) })),
+      ),
+      { path: '/Held' },
+    );
+    // The move has copied the folder's rows and objects and is held before it removes them here.
+    const held = holdRepository('removeMoved');
+    let waited = false;
+    let outcomes: PromiseSettledResult<unknown>[] = [];
+    try {
+      const moving = h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: companyId(),
+          oldPath: '/Held',
+          newPath: '',
+          deleteOldPath: true,
+          isFolder: true,
+          newCompanyId: h.firm.companies.llc?.id as string,
+        },
+        { actor: actor() },
+      );
+      await held.reached;
+      const changes = Promise.allSettled([
+        h.bus.request(
+          Documents.deleteDocument,
+          { companyId: companyId(), path: '/Held', documentName: 'gone.pdf', isFolder: false },
+          { actor: actor() },
+        ),
+        h.bus.request(
+          Documents.moveItem,
+          { companyId: companyId(), oldPath: '/Held/out.pdf', newPath: '', deleteOldPath: true },
+          { actor: actor() },
+        ),
+        h.bus.request(
+          Documents.renameItem,
+          { companyId: companyId(), path: '/Held', itemName: 'titled.pdf', newName: 'retitled.pdf' },
+          { actor: actor() },
+        ),
+      ]);
+      waited = !(await settledWithin(changes, 1_500));
+      held.release();
+      await moving;
+      outcomes = await changes;
+    } finally {
+      held.restore();
+    }
+    // Each file is in one company, as the move left it: before, the deleted file was live there and
+    // restorable here, the one moved out was in both, and the rename was lost there.
+    expect(await placesOf(['gone.pdf', 'out.pdf', 'titled.pdf', 'retitled.pdf'])).toEqual([
+      { company: 'there', folder: '/Held', name: 'gone.pdf', deleted: false },
+      { company: 'there', folder: '/Held', name: 'out.pdf', deleted: false },
+      { company: 'there', folder: '/Held', name: 'titled.pdf', deleted: false },
+    ]);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? o.reason.status : 'done'))).toEqual([
+      404, 404, 404,
+    ]);
+    expect(waited).toBe(true);
+  });
+
+  it('refuses an upload whose new folder another request made meanwhile in another case, filing nothing; sent again, it files there', async () => {
+    const body = await pdf(1);
+    const { links } = await h.bus.request(
+      Documents.createUploadLinks,
+      {
+        companyId: companyId(),
+        path: '/receipts',
+        documentType: '',
+        taxYear: '',
+        files: [{ name: 'march.pdf', size: BigInt(body.length) }],
+      },
+      { actor: actor() },
+    );
+    for (const link of links)
+      expect((await fetch(link.url, { method: 'PUT', headers: link.headers, body })).ok).toBe(true);
+    const processing = () =>
+      h.bus.request(
+        Documents.processDocument,
+        {
+          companyId: companyId(),
+          path: '/receipts',
+          documentType: '',
+          taxYear: '',
+          newName: '',
+          tags: [],
+          questionnaireId: '',
+          uploadIds: links.map((l) => l.uploadId),
+        },
+        { actor: actor() },
+      );
+    // The upload found no '/receipts' and is held before it makes it; another request makes 'Receipts'.
+    const held = holdRepository('ensureFolders');
+    let outcome: unknown;
+    try {
+      const first = processing().then(
+        () => 'filed',
+        (err) => err,
+      );
+      await held.reached;
+      await h.bus.request(
+        Documents.createFolder,
+        { companyId: companyId(), path: '', name: 'Receipts' },
+        { actor: actor() },
+      );
+      held.release();
+      outcome = await first;
+    } finally {
+      held.restore();
+    }
+    // Before, the file was filed under '/receipts', a folder that does not exist: out of the tree.
+    expect(await orphans()).toEqual([]);
+    expect(outcome).toMatchObject({ status: 409, message: Messages.uploadFailed });
+    expect((await h.list(actor(), companyId(), '/Receipts')).documents).toEqual([]);
+    // Its uploads were let go: sent again, the path finds the folder made meanwhile.
+    expect((await processing()).files.map((f) => f.documentLocation)).toEqual(['/Receipts/march.pdf']);
+    expect((await h.list(actor(), companyId(), '/Receipts')).documents.map((d) => d.name)).toEqual([
+      'march.pdf',
+    ]);
+    expect(await orphans()).toEqual([]);
   });
 });

@@ -90,6 +90,16 @@ export class ExtractedRepository {
       .for('update');
   }
 
+  /** Soft-deletes the document while it is live; answers whether it was (not deleted or removed meanwhile). */
+  async deleteLive(tx: DocTx, scope: FirmScope, id: string): Promise<boolean> {
+    const rows = await tx
+      .update(extractedDocuments)
+      .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(live(scope, id))
+      .returning({ id: extractedDocuments.id });
+    return rows.length > 0;
+  }
+
   async update(tx: DocTx, scope: FirmScope, id: string, changes: ExtractedChanges): Promise<ExtractedRow> {
     const rows = await tx
       .update(extractedDocuments)

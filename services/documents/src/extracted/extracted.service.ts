@@ -397,11 +397,11 @@ export class ExtractedService {
     const access = await this.access.company(actor, await this.companyOf(actor, req.companyId, req.id));
     await this.change(actor, access, req.id, async (tx, row, item) => {
       const scope = firmScope(actor.firm_id);
-      await this.repo.update(tx, scope, row.id, { deletedAt: new Date() });
-      if (item && !item.deletedAt) {
-        await this.items.softDelete(tx, scope, item);
+      // What was read is not held: a delete or move of its file from the tree meanwhile deleted or removed
+      // it, and announced that. This call then answers as it would after them, and announces nothing.
+      if (!(await this.repo.deleteLive(tx, scope, row.id))) throw notFound();
+      if (item && !item.deletedAt && (await this.items.softDelete(tx, scope, item)))
         await recordItemEvent(tx, 'deleted', actor, item);
-      }
     });
     return { message: Messages.removed };
   }

@@ -601,15 +601,22 @@ export class ItemsRepository {
       .where(and(eq(items.firmId, scope.firmId), inArray(items.id, ids)));
   }
 
-  /** Everything inside the folder at `fullPath` (not the folder itself), without the listing's JSON. */
-  subtree(
+  /**
+   * Everything inside the folder at `fullPath` (not the folder itself), without the listing's JSON.
+   * `lock` holds the rows read until the transaction ends (see RowLock), taken in the order read: each
+   * folder before what is inside it (a path sorts before the longer paths it begins), as a delete or
+   * rename of a folder inside takes that folder, then its contents, so neither waits on the other's
+   * later rows.
+   */
+  async subtree(
     tx: DocTx,
     scope: FirmScope,
     companyId: string,
     fullPath: string,
     filter: 'live' | 'all' = 'live',
+    lock?: RowLock,
   ): Promise<SubtreeRow[]> {
-    return tx
+    const query = tx
       .select({
         id: items.id,
         folder: items.folder,
@@ -634,6 +641,7 @@ export class ItemsRepository {
         ),
       )
       .orderBy(asc(items.folder), asc(items.name));
+    return lock ? query.for(lock) : query;
   }
 
   /**
@@ -818,14 +826,18 @@ export class ItemsRepository {
     return this.withContents(scope, item, isNull(items.deletedAt));
   }
 
-  /** Soft-deletes an item and, for a folder, everything live inside it, with one timestamp. */
-  async softDelete(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
+  /**
+   * Soft-deletes an item and, for a folder, everything live inside it, with one timestamp. Answers
+   * whether the item itself was live to delete (not deleted or moved away meanwhile).
+   */
+  async softDelete(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<boolean> {
     const deleted = await tx
       .update(items)
       .set({ deletedAt: sql`now()` })
       .where(this.liveWithContents(scope, item))
       .returning({ id: items.id });
     await this.extractedFollow(tx, scope, deleted, 'deleted');
+    return deleted.some((row) => row.id === item.id);
   }
 
   /**
@@ -865,7 +877,7 @@ export class ItemsRepository {
    * Removes for good an item that moved to another company, with its live contents: their objects are
    * gone with the move, so a deleted row here would offer a restore of files that no longer exist.
    * Answers the storage and preview keys of the rows it removed, and only those: a row deleted or moved
-   * out meanwhile keeps its object.
+   * out before the move held the folder's contents was not copied, and keeps its object.
    */
   async removeMoved(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<string[]> {
     const removed = await tx
@@ -887,8 +899,11 @@ export class ItemsRepository {
     return row?.longest ? Number(row.longest) - fullPath.length : 0;
   }
 
-  /** Restores an item and what was deleted with it (same timestamp, same place). */
-  async restore(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<void> {
+  /**
+   * Restores an item and what was deleted with it (same timestamp, same place). Answers whether the item
+   * itself was restored here: false when another call restored it first (this one waited for its row).
+   */
+  async restore(tx: DocTx, scope: FirmScope, item: ItemRow): Promise<boolean> {
     // Compared in SQL: the stored timestamp has microseconds a JavaScript Date cannot hold.
     const deletedWithIt = sql`${items.deletedAt} = (select d.deleted_at from items d where d.id = ${item.id})`;
     const restored = await tx
@@ -897,5 +912,6 @@ export class ItemsRepository {
       .where(this.withContents(scope, item, deletedWithIt))
       .returning({ id: items.id });
     await this.extractedFollow(tx, scope, restored, 'restored');
+    return restored.some((row) => row.id === item.id);
   }
 }

@@ -35,6 +35,7 @@ import {
   isClient,
   notFound,
 } from '../access/access.rules.js';
+import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import type { ItemRow } from '../schema.js';
@@ -111,6 +112,7 @@ export class ItemsService {
   constructor(
     private readonly repo: ItemsRepository,
     private readonly uploads: UploadsRepository,
+    private readonly extracted: ExtractedRepository,
     private readonly access: AccessClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(BUS) private readonly bus: BusClient,
@@ -125,6 +127,15 @@ export class ItemsService {
   /**
    * Creates the missing folders down to each of `folders` (stored paths), announcing each as created.
    * The system folders are the product's: no actor.
+   *
+   * Answers whether every one of `folders` is now there as a folder spelled so, each of its path held
+   * 'share' (RowLock) for what the caller writes into it. A name is skipped when it is taken, and
+   * another request can take it after the caller found it free ('Receipts' made while an upload makes
+   * 'receipts', or a file of that name): what is then filed there hangs under a path that does not exist,
+   * missing from the tree and from the folder's count, and a delete or rename of the folder leaves it
+   * behind. The caller refuses then (409, and nothing written); sent again, the path finds the folder
+   * made meanwhile. The system folders' names are reserved (no one else makes them in any case), and the
+   * listing that makes them writes nothing into them, so they are not checked.
    */
   async ensureFolders(
     tx: DocTx,
@@ -133,7 +144,7 @@ export class ItemsService {
     companyId: string,
     folders: string | readonly string[],
     isSystem = false,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const scope = firmScope(firmId);
     const created = await this.repo.ensureFolders(
       tx,
@@ -144,6 +155,10 @@ export class ItemsService {
       isSystem,
     );
     await recordItemEvents(tx, 'created', actor, created);
+    if (isSystem) return true;
+    for (const folder of typeof folders === 'string' ? [folders] : folders)
+      if (!(await this.repo.holdFolders(tx, scope, companyId, folder))) return false;
+    return true;
   }
 
   /**
@@ -465,11 +480,19 @@ export class ItemsService {
           return moved;
         }
         // Copies, and moves to another company, write new rows and objects under the target's keys.
-        const copies = await this.copyRows(tx, actor, item, target.companyId, destination, name, created);
+        const copies = await this.copyRows(tx, actor, item, {
+          companyId: target.companyId,
+          destination,
+          name,
+          created,
+          // A folder's contents held as the folder is: a file in it deleted, renamed or moved out while
+          // it was copied stayed live in the target too (or under its old name), and was still here.
+          lock: moving ? 'update' : 'share',
+        });
         if (moving) {
           // The files and previews of the rows removed, and no others: a file deleted or moved out of the
-          // folder meanwhile keeps its row here, and so its object. Nothing points at these once their
-          // rows are gone.
+          // folder before its contents were held was not copied, and keeps its row here and so its
+          // object. Nothing points at these once their rows are gone.
           obsolete.push(...(await this.repo.removeMoved(tx, scope, item)));
           await this.uploads.discardStoredAt(tx, scope, obsolete);
           await recordItemEvent(tx, 'moved', actor, item, {
@@ -493,22 +516,29 @@ export class ItemsService {
     }
   }
 
+  /**
+   * Writes `item` (and a folder's contents) as new rows and objects at `destination` in `companyId`, each
+   * object key noted in `created`; the contents read held by `lock` until the transaction ends.
+   */
   private async copyRows(
     tx: DocTx,
     actor: Actor,
     item: ItemRow,
-    companyId: string,
-    destination: string,
-    name: string,
-    created: string[],
+    to: { companyId: string; destination: string; name: string; created: string[]; lock: RowLock },
   ): Promise<ItemRow> {
+    const { companyId, destination, name, created } = to;
     const scope = firmScope(actor.firm_id);
     const oldFull = fullPathOf(item);
     const newFull = joinPath(destination, name);
     // A split's hidden source is not copied: its parts are, and a copy would show it again beside them.
     const rows: SubtreeRow[] =
       item.type === 'folder'
-        ? [item, ...(await this.repo.subtree(tx, scope, item.companyId, oldFull)).filter((r) => !r.hidden)]
+        ? [
+            item,
+            ...(await this.repo.subtree(tx, scope, item.companyId, oldFull, 'live', to.lock)).filter(
+              (r) => !r.hidden,
+            ),
+          ]
         : [item];
     const ids = rows.map(() => randomUUID());
     // The objects first, a few copies at a time (each is a round trip to the store, a few milliseconds),
@@ -556,13 +586,18 @@ export class ItemsService {
       throw new AppError('forbidden', 'tags_disabled', Messages.tagsDisabled);
     const path = requestPath(req.link);
     const scope = firmScope(actor.firm_id);
+    const changes = {
+      ...(req.description !== undefined ? { description: req.description.trim().slice(0, 1_000) } : {}),
+      ...(req.updateTags ? { tags: [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))] } : {}),
+    };
     const row = await this.repo.transaction(scope, async (tx) => {
-      const item = await this.liveOrThrow(tx, actor, access.companyId, path);
+      // Held as a delete holds it, so an item deleted or moved away meanwhile is not found (404).
+      const item = await this.liveOrThrow(tx, actor, access.companyId, path, 'update');
       assertCanChange(actor, access, 'file_edit', fullPathOf(item));
-      const updated = await this.repo.update(tx, scope, item.id, {
-        ...(req.description !== undefined ? { description: req.description.trim().slice(0, 1_000) } : {}),
-        ...(req.updateTags ? { tags: [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))] } : {}),
-      });
+      const updated = await this.repo.update(tx, scope, item.id, changes);
+      // Its extracted document shows the same description and tags, as update_description and
+      // update_tags keep them: it showed the old ones after an edit in the tree.
+      if (item.extractedDocumentId) await this.extracted.update(tx, scope, item.extractedDocumentId, changes);
       await recordItemEvent(tx, 'updated', actor, item);
       return updated;
     });
@@ -622,8 +657,11 @@ export class ItemsService {
         // Into the folders as they are now: one recreated since under another case keeps its spelling.
         const parent = (await this.storedFolder(tx, actor.firm_id, access.companyId, item.folder, 'share'))
           .path;
-        await this.ensureFolders(tx, actor, actor.firm_id, access.companyId, parent);
-        await this.repo.restore(tx, scope, item);
+        if (!(await this.ensureFolders(tx, actor, actor.firm_id, access.companyId, parent)))
+          throw new AppError('conflict', 'restore_conflict', Messages.restoreConflict);
+        // Two restores at once both found it deleted: the second waited for the first's row and restored
+        // nothing, and answers as it would after it (nothing written, nothing announced).
+        if (!(await this.repo.restore(tx, scope, item))) throw badRequest(Messages.notDeleted);
         if (parent !== item.folder) {
           await this.repo.update(tx, scope, item.id, { folder: parent });
           if (item.type === 'folder')

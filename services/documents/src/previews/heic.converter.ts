@@ -98,15 +98,22 @@ export class HeicConverter implements OnModuleDestroy {
       throw err;
     }
     await this.store.put(previewKey, jpeg, 'image/jpeg');
-    await this.record(item, { previewKey, previewStatus: 'ready' });
+    // A file moved to another company meanwhile has no row here any more (the move's delete took its
+    // preview key only if the row had it): nothing would point at this preview, under the old company.
+    if (!(await this.record(item, { previewKey, previewStatus: 'ready' })))
+      await this.store.delete(previewKey);
   }
 
-  /** The preview's state on the item, announced as an update (no actor: the product made it). */
-  private record(item: HeicItem, changes: ItemChanges) {
+  /**
+   * The preview's state on the item, announced as an update (no actor: the product made it). Answers
+   * whether the item was still there to take it.
+   */
+  private record(item: HeicItem, changes: ItemChanges): Promise<boolean> {
     const scope = firmScope(item.firmId);
     return this.repo.transaction(scope, async (tx) => {
       const updated = await this.repo.update(tx, scope, item.id, changes);
       if (updated) await recordItemEvent(tx, 'updated', undefined, updated);
+      return Boolean(updated);
     });
   }
 }

@@ -9,8 +9,11 @@ export interface TestDocuments {
   previewsIdle(): Promise<void>;
   /** Runs SQL as the service's own role, across firms. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** One of the running service's own providers, for a test that holds a step of it back. */
-  provider<T>(type: abstract new (...args: never[]) => T): T;
+  /**
+   * One of the running service's own providers (a class, or an injection token of tokens.ts), for a test
+   * that holds a step of it back.
+   */
+  provider<T>(type: (abstract new (...args: never[]) => T) | symbol): T;
   stop(): Promise<void>;
 }
 

@@ -248,8 +248,13 @@ export class UploadsService {
       }
       if (!pathsFit(toFile.map((f) => joinPath(folder, f.name)))) throw pathTooLong();
       if (isInSystemFolder(folder)) await this.tree.ensureSystemFolders(tx, scope.firmId, access.companyId);
-      if (!isSystemPath(folder))
-        await this.tree.ensureFolders(tx, actor, scope.firmId, access.companyId, folder);
+      // A folder of the path made meanwhile by another request under another case (or a file of that
+      // name) is refused: the call's uploads are let go, to be sent again (see ItemsService.ensureFolders).
+      if (
+        !isSystemPath(folder) &&
+        !(await this.tree.ensureFolders(tx, actor, scope.firmId, access.companyId, folder))
+      )
+        throw new AppError('conflict', 'folder_changed', Messages.uploadFailed);
       const filed = await this.items.insertFiles(
         tx,
         scope,
