@@ -107,6 +107,17 @@ describe('client layout', () => {
     expect(screen.getByTestId('entity-selector').textContent).toContain('Alice Anders');
   });
 
+  it("keeps a read-only client's choice of entity for the visit without saving it as the default", async () => {
+    const second = { ...entity, id: 'c2', hash_id: 'h2', name: 'Anders Trust' };
+    const { calls } = renderLayout(withEntities([entity, second]), {
+      user: aCurrentUser({ readonly_access: true }),
+    });
+    fireEvent.click(await screen.findByTestId('entity-selector'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Anders Trust' }));
+    await waitFor(() => expect(screen.getByTestId('entity-selector').textContent).toContain('Anders Trust'));
+    expect(calls.filter((c) => c.path === '/set_default_company')).toEqual([]);
+  });
+
   it('tells a read-only client of the account only, whatever the entity', async () => {
     renderLayout(withEntities([{ ...entity, readonly_access: true }]), {
       user: aCurrentUser({ readonly_access: true }),

@@ -66,10 +66,14 @@ export function ClientLayout({ user, firm, ctx }: LayoutProps) {
       null,
     [list, location.pathname, chosenId, user.default_company_id],
   );
-  /** Choosing an entity on a page of another one opens the same page for the chosen one. */
+  /**
+   * Choosing an entity on a page of another one opens the same page for the chosen one, and makes it the
+   * user's default (the first shown next time).
+   */
   const select = (entity: Entity) => {
     setChosenId(entity.id);
-    setDefault.mutate(entity);
+    // A read-only account changes nothing, its default entity included: its choice holds for this visit.
+    if (!user.readonly_access) setDefault.mutate(entity);
     const samePage = selected && samePageFor(location.pathname, selected.hash_id, entity.hash_id);
     if (samePage && samePage !== location.pathname) navigate(samePage);
   };
