@@ -4,11 +4,17 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import userEvent from '@testing-library/user-event';
 import { type DropLink, documentsApi } from '../api/documents-api.js';
 import { DropLinkDialog } from '../documents/DropLinkDialog.js';
-import { TAG_EXISTS, TagsDialog } from '../documents/dialogs.js';
+import {
+  CreateFolderDialog,
+  FOLDER_NAME_REQUIRED,
+  RenameDialog,
+  TAG_EXISTS,
+  TagsDialog,
+} from '../documents/dialogs.js';
 import { FileManager } from '../documents/FileManager.js';
-import { capabilitiesFor, type Role } from '../rules/capabilities.js';
+import { capabilitiesFor, type Role, SYSTEM_FOLDER_RESERVED } from '../rules/capabilities.js';
 import { DROP_LINK_MESSAGES } from '../rules/drop-link.js';
-import { linkedFile } from '../rules/names.js';
+import { linkedFile, RENAME_MESSAGES } from '../rules/names.js';
 import { aCompany, anItem, type Call, fakeApi } from './fixtures.js';
 
 const w2 = anItem({ name: 'W-2 2024.pdf' });
@@ -223,6 +229,56 @@ describe('the system folder', () => {
   });
 });
 
+describe('inside the system folder', () => {
+  const signed = anItem({ name: 'Engagement letter.pdf', path: '/_portico/Signature Requests' });
+
+  function insideSystemFolder() {
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/get_documents') {
+        const path = String(call.body.path || '/');
+        const docs = path === '/_portico/Signature Requests' ? [signed] : [];
+        return { body: { documents: docs, path, count: docs.length } };
+      }
+      if (call.path === '/integrations/move_item') return { body: { document: signed } };
+      return undefined;
+    });
+    renderWithClient(
+      <FileManager
+        api={documentsApi(gw.client)}
+        company={anders}
+        caps={capabilitiesFor({ role: 'advisor', firmAccess: 'partner' })}
+      />,
+      gw.client,
+      '/admin/h1/documents?path=/_portico/Signature Requests',
+    );
+    return gw;
+  }
+
+  it('refuses Add and Add Folder with the reason the service gives', async () => {
+    insideSystemFolder();
+    await within(await screen.findByTestId('documents-table')).findByText('Engagement letter.pdf');
+    for (const name of ['Add', 'Add Folder']) {
+      const button = screen.getByRole('button', { name, description: SYSTEM_FOLDER_RESERVED });
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+      fireEvent.click(button);
+      expect(screen.queryByRole('dialog')).toBeNull();
+    }
+  });
+
+  it('starts the copy of a file filed there at All Files, never in the system folder', async () => {
+    const gw = insideSystemFolder();
+    const dialog = await openAction('Engagement letter.pdf', 'Copy');
+    expect(within(dialog).getByText(/Choose a location/).textContent).toBe('Choose a location: All Files');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Copy here' }));
+    await waitFor(() => expect(gw.calls.some((c) => c.path === '/integrations/move_item')).toBe(true));
+    expect(gw.calls.find((c) => c.path === '/integrations/move_item')?.body).toMatchObject({
+      oldPath: '/_portico/Signature Requests/Engagement letter.pdf',
+      newPath: '',
+      deleteOldPath: false,
+    });
+  });
+});
+
 describe('a folder the company blocks for its clients', () => {
   it('is no move or copy target for a client, and is for an advisor', async () => {
     const final = anItem({ type: 'folder', name: 'Final', items_count: 1 });
@@ -382,5 +438,55 @@ describe('Edit Tags', () => {
     expect(saved).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saved).toEqual([['W2', '1099-INT']]));
+  });
+});
+
+describe("a name the spec's sanitising leaves empty", () => {
+  it('is refused by Add Folder as a blank name is, without a call', async () => {
+    const created: string[] = [];
+    renderWithClient(
+      <CreateFolderDialog
+        onClose={() => undefined}
+        onCreate={async (name) => {
+          created.push(name);
+        }}
+      />,
+      fakeApi().client,
+    );
+    const input = await screen.findByRole('textbox', { name: 'Folder name' });
+    for (const name of ['###', ' / & ', '..']) {
+      fireEvent.change(input, { target: { value: name } });
+      fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+      expect(await screen.findByText(FOLDER_NAME_REQUIRED)).toBeTruthy();
+    }
+    fireEvent.change(input, { target: { value: '#2024 (Q1)' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(created).toEqual(['#2024 (Q1)']));
+    expect(screen.queryByText(FOLDER_NAME_REQUIRED)).toBeNull();
+  });
+
+  it('is refused by Rename as a blank name is, for files and folders', async () => {
+    for (const [item, name] of [
+      [anItem({ name: 'scan.pdf' }), '#.pdf'],
+      [anItem({ name: 'scan.pdf' }), '???'],
+      [anItem({ type: 'folder', name: 'Receipts' }), '@@'],
+    ] as const) {
+      const renamed: string[] = [];
+      renderWithClient(
+        <RenameDialog
+          item={item}
+          onClose={() => undefined}
+          onRename={async (newName) => {
+            renamed.push(newName);
+          }}
+        />,
+        fakeApi().client,
+      );
+      fireEvent.change(await screen.findByRole('textbox', { name: 'Name' }), { target: { value: name } });
+      fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
+      expect(await screen.findByText(RENAME_MESSAGES.required)).toBeTruthy();
+      expect(renamed).toEqual([]);
+      cleanup();
+    }
   });
 });

@@ -266,6 +266,32 @@ describe('the public drop-off page', () => {
     }
   });
 
+  it('refuses a message with control characters before any file is sent, keeping tabs and line breaks', async () => {
+    const gw = visit(`id=${ID}`, processing());
+    await fill([file('w2.pdf')]);
+    const message = screen.getByRole('textbox', { name: /Message/ });
+    fireEvent.change(message, { target: { value: 'For the\u0007 2024 return' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    // Focused, with the error read with it (and the field's own description).
+    expect(
+      await screen.findByRole('textbox', {
+        name: /Message/,
+        description: (text) => text.includes(DROP_OFF_MESSAGES.noteCharacters),
+      }),
+    ).toBe(document.activeElement);
+    expect(screen.getByRole('alert').textContent).toBe(DROP_OFF_MESSAGES.noteCharacters);
+    expect(gw.calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(FakeXhr.all).toHaveLength(0);
+
+    fireEvent.change(message, { target: { value: 'For the 2024 return:\n\tW-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(1));
+    expect(screen.queryByText(DROP_OFF_MESSAGES.noteCharacters)).toBeNull();
+    act(() => (FakeXhr.all[0] as FakeXhr).respond(200));
+    expect((await screen.findByTestId('drop-off-success')).textContent).toBe(UPLOAD_MESSAGES.success);
+    expect(gw.calls.find((c) => c.path.endsWith('/process'))?.body.note).toBe('For the 2024 return:\n\tW-2');
+  });
+
   it('lets a visitor remove a chosen file, and refuses a file over 150 MB', async () => {
     visit(`id=${ID}`);
     const big = file('huge.pdf');
@@ -541,10 +567,15 @@ describe('the drop link settings page', () => {
   function settings(
     over: Partial<DropLink> = {},
     preferences: Record<string, unknown> = {},
-    receivedFiles?: (call: Call) => { status?: number; body: unknown } | undefined,
+    receivedFiles?: (
+      call: Call,
+    ) =>
+      | { status?: number; body: unknown }
+      | undefined
+      | Promise<{ status?: number; body: unknown } | undefined>,
   ) {
-    const gw = fakeApi((call) => {
-      const answer = receivedFiles?.(call);
+    const gw = fakeApi(async (call) => {
+      const answer = await receivedFiles?.(call);
       if (answer) return answer;
       if (call.path === '/integrations/drop_link') return { body: link(over) };
       if (call.path === '/integrations/drop_offs') return { body: { drop_offs: [received], next_page: '' } };
@@ -645,6 +676,42 @@ describe('the drop link settings page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Deleted Failed')).toBeTruthy();
     expect(within(table).getByText('passport.pdf')).toBeTruthy();
+  });
+
+  it('deletes more received files than one call takes in calls of 500, one after the other', async () => {
+    const many: DropOff[] = Array.from({ length: 600 }, (_, i) => ({
+      ...received,
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      name: `scan-${i}.pdf`,
+    }));
+    const sent: string[][] = [];
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    settings({}, {}, async (call) => {
+      if (call.path === '/integrations/drop_offs')
+        return { body: { drop_offs: many.filter((f) => !sent.flat().includes(f.id)), next_page: '' } };
+      if (call.path !== '/integrations/drop_offs/delete') return undefined;
+      const ids = (call.body as { ids: string[] }).ids;
+      inFlight += 1;
+      mostAtOnce = Math.max(mostAtOnce, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      inFlight -= 1;
+      sent.push(ids);
+      return { body: { deleted: ids.length, message: 'Deleted successfully' } };
+    });
+    const table = await screen.findByRole('table', { name: 'Received files' });
+    await within(table).findByText('scan-599.pdf');
+    fireEvent.click(within(table).getByRole('checkbox', { name: 'Select all received files shown' }));
+    expect(screen.getByText('600 selected')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Deleted successfully')).toBeTruthy();
+    expect(sent.map((ids) => ids.length)).toEqual([500, 100]);
+    expect(sent.flat()).toEqual(many.map((f) => f.id));
+    expect(mostAtOnce).toBe(1);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete' })).toBeNull());
+    await waitFor(() => expect(screen.getByText('No files have been dropped off yet.')).toBeTruthy());
   });
 
   it('keeps the at-least-one-user rule of the dialog', async () => {

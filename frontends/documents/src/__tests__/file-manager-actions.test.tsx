@@ -110,6 +110,62 @@ describe('file manager actions', () => {
     expect(gw.calls.some((c) => c.path === '/integrations/create_folder')).toBe(false);
   });
 
+  it('leaves the dialog and selection of the folder gone to alone when a bulk action ends there', async () => {
+    const y2024 = anItem({ type: 'folder', name: '2024', items_count: 2 });
+    const [first, second] = [anItem({ name: 'a.pdf' }), anItem({ name: 'b.pdf' })];
+    const w2 = anItem({ name: 'w2.pdf', path: '/2024' });
+    const notes = anItem({ name: 'notes.pdf', path: '/2024' });
+    const held: (() => void)[] = [];
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/get_documents') {
+        const path = String(call.body.path || '/');
+        const documents = path === '/2024' ? [w2, notes] : [y2024, first, second];
+        return { body: { documents, path, count: documents.length } };
+      }
+      if (call.path === '/integrations/delete_path')
+        return new Promise((resolve) => held.push(() => resolve({ body: { message: '' } })));
+      return undefined;
+    });
+    renderAdvisor(gw);
+    const list = await table();
+    fireEvent.click(within(list).getByRole('checkbox', { name: 'Select a.pdf' }));
+    fireEvent.click(within(list).getByRole('checkbox', { name: 'Select b.pdf' }));
+    fireEvent.click(within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(held).toHaveLength(2));
+    expect(screen.getByText('0 of 2 done')).toBeTruthy();
+
+    // Another folder: the Delete dialog closes while its calls are still out.
+    act(() => {
+      void navigate('/?path=/2024');
+    });
+    await within(await table()).findByText('w2.pdf');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const box = (name: string) =>
+      screen.getByRole('checkbox', { name: `Select ${name}` }) as HTMLInputElement;
+    fireEvent.click(box('w2.pdf'));
+    fireEvent.click(box('notes.pdf'));
+    // A Delete of this folder's files shows none of the other run's progress.
+    fireEvent.click(within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete' }));
+    const other = await screen.findByRole('dialog');
+    expect(within(other).getByText('Are you sure you want to delete 2 items?')).toBeTruthy();
+    expect(within(other).queryByText(/done/)).toBeNull();
+    fireEvent.click(within(other).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for w2.pdf' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+    const rename = await screen.findByRole('dialog', { name: 'Rename file' });
+    act(() => {
+      for (const answer of held) answer();
+    });
+    // The run's end is still told.
+    expect(await screen.findByText('Deleted successfully')).toBeTruthy();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(screen.getByRole('dialog', { name: 'Rename file' })).toBe(rename);
+    expect([box('w2.pdf').checked, box('notes.pdf').checked]).toEqual([true, true]);
+  });
+
   it('does not mark the list disabled for screen readers when nothing may be dropped on it', async () => {
     const gw = fakeApi((call) => (call.path === '/integrations/get_documents' ? listed(many) : undefined));
     renderWithClient(

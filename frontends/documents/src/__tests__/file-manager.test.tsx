@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { type ReactNode, useState } from 'react';
 import { documentsApi } from '../api/documents-api.js';
 import { FileManager } from '../documents/FileManager.js';
 import { BULK_PARALLEL_CALLS, MESSAGES } from '../documents/file-manager.messages.js';
@@ -438,6 +439,17 @@ describe('file manager', () => {
   });
 });
 
+/** Its children once 'Show documents' is pressed: a page opened after the test has seeded the cache. */
+function ShownOnClick({ children }: { children: ReactNode }) {
+  const [shown, setShown] = useState(false);
+  if (shown) return children;
+  return (
+    <button type="button" onClick={() => setShown(true)}>
+      Show documents
+    </button>
+  );
+}
+
 describe('a documents link to a file', () => {
   const w2 = anItem({ name: 'W-2.pdf', path: '/2024' });
   const other = anItem({ name: 'notes.pdf', path: '/2024' });
@@ -484,6 +496,38 @@ describe('a documents link to a file', () => {
       expect(screen.getByText('2024')).toBeTruthy();
     },
   );
+
+  it('opens a file the cached listing of its folder predates, deciding on the listing asked again', async () => {
+    const added = anItem({ name: 'new.pdf', path: '/2024' });
+    const gw = fakeApi((call) => {
+      if (call.path === '/integrations/get_documents')
+        return { body: { documents: [w2, added], path: '/2024', count: 2 } };
+      if (call.path === '/integrations/download_document')
+        return { body: { document: { data: { link: '', file_name: 'new.pdf', expires_at: '' } } } };
+      return undefined;
+    });
+    const view = renderWithClient(
+      <ShownOnClick>
+        <FileManager
+          api={documentsApi(gw.client)}
+          company={aCompany()}
+          caps={capabilitiesFor({ role: 'client' })}
+        />
+      </ShownOnClick>,
+      gw.client,
+      '/documents/h1?file=/2024/new.pdf',
+    );
+    // The folder as listed earlier in the session, before new.pdf was filed.
+    view.queryClient.setQueryData(['documents', 'c-1', 'list', '/2024', false], {
+      documents: [w2],
+      path: '/2024',
+      count: 1,
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Show documents' }));
+    expect(await screen.findByRole('dialog', { name: 'new.pdf' })).toBeTruthy();
+    expect(within(await table()).getByText('new.pdf')).toBeTruthy();
+    expect(screen.queryByText(/not in this folder/)).toBeNull();
+  });
 
   it('shows the folder, and says the file is not in it any more, when the link names a file gone', async () => {
     open('file=/2024/gone.pdf');

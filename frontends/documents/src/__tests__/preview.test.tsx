@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { focusManager } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { PREVIEW_FAILED } from '../preview/PreviewDialog.js';
+import { HEIC_POLL_LIMIT, HEIC_POLL_MS, PREVIEW_FAILED } from '../preview/PreviewDialog.js';
 import { anItem, fakeApi, SLOW_SERVICE_TEXT, slowServiceAnswer } from './fixtures.js';
 import { renderPreview } from './render-preview.js';
 
@@ -45,6 +45,49 @@ describe('HEIC preview', () => {
     expect(await screen.findByText(PREVIEW_FAILED, undefined, { timeout: 8_000 })).toBeTruthy();
     expect(screen.queryByText('Loading')).toBeNull();
     expect(gw.calls.filter((c) => c.path === '/integrations/download_document')).toHaveLength(2);
+  });
+
+  it('says the preview failed once the conversion is still pending past the polling limit, and asks again on Try again', async () => {
+    jest.useFakeTimers();
+    try {
+      let status = 'pending';
+      const gw = fakeApi((call) =>
+        call.path === '/integrations/download_document'
+          ? {
+              body: {
+                document: {
+                  data: {
+                    link: status === 'ready' ? 'http://s3.test/bucket/photo.jpg' : '',
+                    file_name: 'photo.heic',
+                    expires_at: '',
+                    preview_status: status,
+                  },
+                },
+              },
+            }
+          : undefined,
+      );
+      renderPreview(anItem({ name: 'photo.heic', content_type: 'image/heic' }), gw);
+      const asked = () => gw.calls.filter((c) => c.path === '/integrations/download_document').length;
+      await act(() => jest.advanceTimersByTimeAsync(HEIC_POLL_MS * (HEIC_POLL_LIMIT + 10)));
+      expect(asked()).toBe(HEIC_POLL_LIMIT);
+      expect(screen.getByRole('alert').textContent).toBe(PREVIEW_FAILED);
+      expect(screen.queryByText('Loading')).toBeNull();
+
+      // Try again starts the polling afresh: Loading while pending, the image once converted.
+      fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+      await act(() => jest.advanceTimersByTimeAsync(HEIC_POLL_MS * 3));
+      expect(asked()).toBe(HEIC_POLL_LIMIT + 4);
+      expect(screen.getByText('Loading')).toBeTruthy();
+      expect(screen.queryByText(PREVIEW_FAILED)).toBeNull();
+      status = 'ready';
+      await act(() => jest.advanceTimersByTimeAsync(HEIC_POLL_MS * 2));
+      expect(screen.getByRole('img', { name: 'photo.heic' }).getAttribute('src')).toBe(
+        'http://s3.test/bucket/photo.jpg',
+      );
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('shows the converted image once it is ready', async () => {

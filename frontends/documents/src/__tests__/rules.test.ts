@@ -7,6 +7,7 @@ import {
   DISABLED_BY_FIRM,
   ENTITY_READ_ONLY,
   itemActions,
+  SYSTEM_FOLDER_RESERVED,
   visibleItems,
 } from '../rules/capabilities.js';
 import {
@@ -126,6 +127,21 @@ describe('capabilities per role', () => {
     expect(capabilitiesAt(staff, '/2024/Final').upload.enabled).toBe(true);
     const readOnly = capabilitiesFor({ role: 'client', blockedFolders, userReadOnly: true });
     expect(capabilitiesAt(readOnly, '/2024/Final').upload.reason).toBe(ACCOUNT_READ_ONLY);
+  });
+
+  it('refuses uploads and new folders in the system folder, as the service does, and nothing else there', () => {
+    const reserved = { visible: true, enabled: false, reason: SYSTEM_FOLDER_RESERVED };
+    for (const path of ['/_portico', '/_portico/Signature Requests', '/_PORTICO/Tax Return Delivery/2024']) {
+      for (const caps of [advisor, client]) {
+        const here = capabilitiesAt(caps, path);
+        expect([here.upload, here.folderUpload, here.createFolder]).toEqual([reserved, reserved, reserved]);
+        // A file filed there can still be renamed, moved, copied or deleted.
+        expect(here.fileEdit.enabled).toBe(true);
+      }
+    }
+    expect(capabilitiesAt(advisor, '/_portico archive').upload.enabled).toBe(true);
+    const readOnly = capabilitiesFor({ role: 'client', userReadOnly: true });
+    expect(capabilitiesAt(readOnly, '/_portico').upload.reason).toBe(ACCOUNT_READ_ONLY);
   });
 
   it('makes read-only users, read-only and inactive entities change nothing', () => {

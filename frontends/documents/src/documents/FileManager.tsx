@@ -139,6 +139,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     api,
     company,
     path,
+    dialog,
     refresh,
     close,
     selectOnly,
@@ -208,7 +209,8 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     [open, download, copyFolderUrl, copyClientFileUrl],
   );
 
-  // Adding here: the company may block clients' actions in this folder (items check their own paths).
+  // Adding here: nothing goes into the system folder, and the company may block clients' actions in this
+  // folder (items check their own paths).
   const here = capabilitiesAt(caps, path);
 
   /** Uploads into the current folder; a folder is refused when the firm keeps clients from creating folders. */

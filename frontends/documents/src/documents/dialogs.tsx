@@ -13,7 +13,14 @@ import {
 import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
 import type { DocItem, DocumentsApi } from '../api/documents-api.js';
 import type { Capabilities } from '../rules/capabilities.js';
-import { normalizePath, parentPath, renamedName, splitExtension } from '../rules/names.js';
+import {
+  isSystemFolderPath,
+  normalizePath,
+  parentPath,
+  renamedName,
+  sanitisedName,
+  splitExtension,
+} from '../rules/names.js';
 import { FolderTree } from './FolderTree.js';
 
 /** A dialog's busy flag, set while `work` runs (its submit button shows a spinner meanwhile). */
@@ -105,7 +112,8 @@ export function CreateFolderDialog({
     <Dialog opened persistent={busy} onClose={onClose} title="Add Folder">
       <Form
         onSubmit={async () => {
-          if (!name.trim()) return setError(FOLDER_NAME_REQUIRED);
+          // Blank, or nothing left once sanitised as the service will ('###'): no name.
+          if (!sanitisedName(name)) return setError(FOLDER_NAME_REQUIRED);
           await whileBusy(() => onCreate(name.trim()));
         }}
       >
@@ -363,7 +371,8 @@ export interface Destination {
 
 /**
  * Move or copy with a location picker: for advisors a company selector (the firm's companies), then the
- * folder tree of the chosen company. An item cannot go into itself.
+ * folder tree of the chosen company. An item cannot go into itself, nor into the system folder: a file
+ * filed there starts at All Files.
  */
 export function MoveCopyDialog({
   mode,
@@ -384,14 +393,18 @@ export function MoveCopyDialog({
   onConfirm: (destination: Destination) => Promise<void>;
 }) {
   const from = normalizePath(items[0]?.path ?? parentPath(items[0]?.link ?? '/'));
-  const [target, setTarget] = useState(from);
+  const start = isSystemFolderPath(from) ? '/' : from;
+  const [target, setTarget] = useState(start);
   const [targetCompany, setTargetCompany] = useState<Entity>(company);
   const [busy, whileBusy] = useBusy();
   const sameCompany = targetCompany.id === company.id;
   const folders = items.filter((i) => i.type === 'folder').map((i) => normalizePath(i.link));
-  // Not into itself, and for a client not into a folder the company blocks (the service refuses both).
+  // Not into itself, not into the system folder, and for a client not into a folder the company blocks
+  // (the service refuses all three).
   const blocked = (p: string) =>
-    (sameCompany && folders.some((f) => p === f || p.startsWith(`${f}/`))) || caps.blockedAt(p);
+    (sameCompany && folders.some((f) => p === f || p.startsWith(`${f}/`))) ||
+    isSystemFolderPath(p) ||
+    caps.blockedAt(p);
   const verb = mode === 'move' ? 'Move' : 'Copy';
   return (
     <Dialog opened persistent={busy} onClose={onClose} title={`${verb} ${describe(items)}`} size="wide">
@@ -408,7 +421,7 @@ export function MoveCopyDialog({
               value={targetCompany}
               onChange={(next) => {
                 setTargetCompany(next);
-                setTarget(next.id === company.id ? from : '/');
+                setTarget(next.id === company.id ? start : '/');
               }}
             />
             <Text size="xs" c="dimmed">
@@ -438,7 +451,11 @@ export function MoveCopyDialog({
           <Button variant="default" onClick={onClose} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" loading={busy} disabled={mode === 'move' && sameCompany && target === from}>
+          <Button
+            type="submit"
+            loading={busy}
+            disabled={(mode === 'move' && sameCompany && target === from) || blocked(target)}
+          >
             {verb} here
           </Button>
         </Group>

@@ -1,11 +1,11 @@
 import { type Entity, isApiError, toast } from '@portico/kit';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DocItem, DocumentsApi, LinkResponse } from '../api/documents-api.js';
 import { failureText } from '../rules/failure-text.js';
 import { inParallel } from '../rules/in-parallel.js';
 import { apiFolder, normalizePath, parentPath } from '../rules/names.js';
 import { FOLDERS_NOT_DOWNLOADABLE } from '../rules/selection.js';
-import type { DownloadChoice } from './dialog-state.js';
+import type { DialogState, DownloadChoice } from './dialog-state.js';
 import type { BulkProgress, Destination } from './dialogs.js';
 import { clickLink } from './download-link.js';
 import { BULK_PARALLEL_CALLS, MESSAGES } from './file-manager.messages.js';
@@ -15,6 +15,8 @@ interface CommandsInput {
   company: Entity;
   /** The folder listed, where a new folder goes. */
   path: string;
+  /** The dialog open now (`close` closes it). */
+  dialog: DialogState;
   /** Asks again for everything listed of this company. */
   refresh: () => Promise<void>;
   /** Closes the open dialog. */
@@ -25,22 +27,39 @@ interface CommandsInput {
   isAdvisor: boolean;
 }
 
+/** Where the user is: the folder shown and the dialog open. */
+interface Place {
+  path: string;
+  dialog: DialogState;
+}
+
 /**
  * What the file manager's buttons and dialogs do: each call to the documents API with its toasts, the
  * dialog closed and the listing asked again on success; a dialog stays open on failure, so its input
- * can be corrected.
+ * can be corrected. A change still running once the user has gone to another folder or dialog (Back
+ * closes the dialog it began in) still tells how it ended, but leaves the dialog, the selection and the
+ * progress shown there alone: they are no longer its own.
  */
 export function useDocumentCommands({
   api,
   company,
   path,
+  dialog,
   refresh,
   close,
   selectOnly,
   isAdvisor,
 }: CommandsInput) {
   const companyId = company.id;
-  const [bulkProgress, setBulkProgress] = useState<BulkProgress>();
+  /** A bulk action's progress, with the dialog it is shown in. */
+  const [bulk, setBulk] = useState<BulkProgress & { dialog: DialogState }>();
+  const here = useRef<Place>({ path, dialog });
+  useEffect(() => {
+    here.current = { path, dialog };
+  }, [path, dialog]);
+  /** Whether the user is still where a change began: the same folder ('/TAXES' is '/Taxes'), the same dialog. */
+  const stillAt = (began: Place) =>
+    here.current.dialog === began.dialog && here.current.path.toLowerCase() === began.path.toLowerCase();
 
   const download = useCallback(
     async (item: DocItem) => {
@@ -101,10 +120,11 @@ export function useDocumentCommands({
 
   /** Runs a call that changes the listing: the toast, the dialog closed and the listing asked again. */
   const change = async (work: () => Promise<unknown>, failed: (err: unknown) => string) => {
+    const began = here.current;
     try {
       await work();
       toast.success(MESSAGES.updated);
-      close();
+      if (stillAt(began)) close();
       await refresh();
     } catch (err) {
       toast.error(failed(err));
@@ -134,7 +154,7 @@ export function useDocumentCommands({
   /**
    * A bulk action, one call per item, a few at a time: a whole large folder selected is thousands of
    * calls, which at once would queue in the browser with no word of how far they are. The dialog shows
-   * how many are done.
+   * how many are done, while it is the one the action began in.
    */
   const runAll = async (
     work: (item: DocItem) => Promise<unknown>,
@@ -142,10 +162,15 @@ export function useDocumentCommands({
     ok: string,
     failed: string,
   ) => {
+    const began = here.current;
+    const total = targets.length;
     const errors: unknown[] = [];
     const failedItems: DocItem[] = [];
     let done = 0;
-    setBulkProgress({ done, total: targets.length });
+    const showProgress = () => {
+      if (stillAt(began)) setBulk({ done, total, dialog: began.dialog });
+    };
+    showProgress();
     await inParallel(targets, BULK_PARALLEL_CALLS, async (item) => {
       try {
         await work(item);
@@ -154,15 +179,17 @@ export function useDocumentCommands({
         failedItems.push(item);
       }
       done += 1;
-      setBulkProgress({ done, total: targets.length });
+      showProgress();
     });
-    setBulkProgress(undefined);
-    if (errors.length < targets.length) toast.success(ok);
+    setBulk((shown) => (shown?.dialog === began.dialog ? undefined : shown));
+    if (errors.length < total) toast.success(ok);
     if (errors.length) toast.error(failureText(errors[0], failed));
     // What failed stays selected, to try again or look at; when nothing went through, the dialog stays
-    // open too, as for a single action.
-    selectOnly(failedItems.map((item) => item.id));
-    if (failedItems.length < targets.length) close();
+    // open too, as for a single action. Elsewhere by now, the user's new selection and dialog stay.
+    if (stillAt(began)) {
+      selectOnly(failedItems.map((item) => item.id));
+      if (failedItems.length < total) close();
+    }
     await refresh();
   };
 
@@ -228,7 +255,8 @@ export function useDocumentCommands({
   );
 
   return {
-    bulkProgress,
+    /** The progress of the bulk action begun in the dialog open now, if any. */
+    bulkProgress: bulk && bulk.dialog === dialog ? { done: bulk.done, total: bulk.total } : undefined,
     download,
     downloadChoice,
     createFolder,

@@ -44,7 +44,8 @@ export function useFolderAddress(onMove: () => void) {
  * Keeps the address true to what is listed: a folder asked in another case ('/TAXES') is listed as stored
  * ('/Taxes') and the address follows it; a linked file's preview opens once its folder is listed, and the
  * link becomes the folder's. A file no longer there is said, rather than showing the folder as if the
- * link had worked (a folder it cannot list says so itself).
+ * link had worked (a folder it cannot list says so itself). The file is looked for in a listing answered
+ * since the page opened, not in one cached earlier in the session: that one may predate the file.
  */
 export function useListedAddress({
   path,
@@ -59,12 +60,22 @@ export function useListedAddress({
   linkedName: string | undefined;
   replaceWith: (folder: string) => void;
   searching: boolean;
-  /** The listing's answer, once it has one, and whether its last request succeeded. */
-  listing: { data?: { path?: string }; isSuccess: boolean };
+  /**
+   * The listing's answer, once it has one, whether its last request succeeded, whether it has answered
+   * since the page opened and whether it is being asked again.
+   */
+  listing: {
+    data?: { path?: string };
+    isSuccess: boolean;
+    isFetchedAfterMount: boolean;
+    isFetching: boolean;
+  };
   items: DocItem[];
   onPreview: (item: DocItem) => void;
 }) {
   const { data: listed, isSuccess } = listing;
+  // A listing cached earlier (another visit of the folder) is shown at once while it is asked again.
+  const answered = listing.isFetchedAfterMount && !listing.isFetching;
   const listedPath = searching ? undefined : listed?.path;
   useEffect(() => {
     if (!listedPath || listedPath === path || linkedName) return;
@@ -72,10 +83,10 @@ export function useListedAddress({
   }, [listedPath, path, linkedName, replaceWith]);
 
   useEffect(() => {
-    if (!linkedName || searching || !listed) return;
+    if (!linkedName || searching || !listed || !answered) return;
     const item = items.find((i) => i.type !== 'folder' && !i.deleted_at && i.name === linkedName);
     replaceWith(path);
     if (item) onPreview(item);
     else if (isSuccess) toast.info(MESSAGES.linkedFileGone(linkedName));
-  }, [linkedName, path, searching, listed, isSuccess, items, replaceWith, onPreview]);
+  }, [linkedName, path, searching, listed, answered, isSuccess, items, replaceWith, onPreview]);
 }

@@ -30,6 +30,7 @@ import {
   DROP_OFF_MESSAGES,
   dropOffParams,
   EMAIL_PATTERN,
+  noteProblem,
   SECURE_UPLOAD_PATH,
   uploaderNameProblem,
 } from '../rules/drop-link.js';
@@ -160,6 +161,7 @@ const ALERT = { role: 'alert' } as const;
 interface Errors {
   name?: string;
   email?: string;
+  note?: string;
   files?: string;
 }
 
@@ -190,6 +192,7 @@ export function DropOffForm({
   const touchOnly = useTouchOnly();
   const nameInput = useRef<HTMLInputElement>(null);
   const emailInput = useRef<HTMLInputElement>(null);
+  const noteInput = useRef<HTMLTextAreaElement>(null);
   const chooseFiles = useRef<HTMLButtonElement>(null);
   const filesErrorId = useId();
 
@@ -210,6 +213,7 @@ export function DropOffForm({
     const found: Errors = {};
     found.name = uploaderNameProblem(name);
     if (!EMAIL_PATTERN.test(email.trim())) found.email = DROP_OFF_MESSAGES.emailInvalid;
+    found.note = noteProblem(note);
     if (!files.length) found.files = DROP_OFF_MESSAGES.filesRequired;
     else found.files = checkUpload(files.map(({ file }) => ({ file, dir: '' })));
     return found;
@@ -219,9 +223,17 @@ export function DropOffForm({
     const found = validate();
     // Rendered at once, so the field focused already has its error (aria-describedby) when it is read.
     flushSync(() => setErrors(found));
-    const invalid = found.name ? nameInput : found.email ? emailInput : found.files ? chooseFiles : null;
+    // The first field in error, in the order of the page.
+    const invalid = (
+      [
+        [found.name, nameInput],
+        [found.email, emailInput],
+        [found.note, noteInput],
+        [found.files, chooseFiles],
+      ] as const
+    ).find(([error]) => error);
     if (invalid) {
-      invalid.current?.focus();
+      invalid[1].current?.focus();
       return;
     }
     setBusy(true);
@@ -330,6 +342,9 @@ export function DropOffForm({
             description="Optional: tell the firm what these files are."
             value={note}
             onChange={(e) => setNote(e.currentTarget.value)}
+            error={errors.note}
+            errorProps={ALERT}
+            ref={noteInput}
             disabled={busy || sent}
             maxLength={2_000}
             rows={3}

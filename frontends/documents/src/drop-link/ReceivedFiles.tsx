@@ -15,11 +15,14 @@ import {
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { DocumentsApi, DropOff } from '../api/documents-api.js';
-import { Confirm } from '../documents/dialogs.js';
+import { type BulkProgress, Confirm } from '../documents/dialogs.js';
 import { clickLink, DOWNLOAD_MESSAGES } from '../documents/download-link.js';
 import { formatSize } from '../rules/names.js';
 
 export const dropOffsKey = ['documents', 'drop-offs'] as const;
+
+/** The most received files one delete call takes (the gateway refuses more: 'Delete at most 500 files at once'). */
+export const DELETE_AT_ONCE = 500;
 
 /** Spec 1 s.8, Documents. */
 export const RECEIVED_FILES_MESSAGES = {
@@ -54,6 +57,7 @@ export function ReceivedFiles({ api }: { api: ReceivedFilesApi }) {
   const files = received.data?.pages.flatMap((page) => page.drop_offs) ?? [];
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
+  const [progress, setProgress] = useState<BulkProgress>();
   // Only what is listed counts: a file deleted elsewhere drops out of the choice.
   const selected = files.filter((f) => chosen.has(f.id));
 
@@ -79,15 +83,30 @@ export function ReceivedFiles({ api }: { api: ReceivedFilesApi }) {
     }
   };
 
+  /**
+   * Deletes the chosen files, DELETE_AT_ONCE a call, one call after the other, the dialog saying how
+   * many are done. A refusal stops there: what was deleted drops out of the list and the choice, the
+   * rest stays chosen, to try again.
+   */
   const remove = async () => {
+    const ids = selected.map((f) => f.id);
+    let done = 0;
+    let message = '';
+    setProgress({ done, total: ids.length });
     try {
-      const res = await api.deleteDropOffs(selected.map((f) => f.id));
-      toast.success(res.message || RECEIVED_FILES_MESSAGES.deleted);
+      for (let start = 0; start < ids.length; start += DELETE_AT_ONCE) {
+        const res = await api.deleteDropOffs(ids.slice(start, start + DELETE_AT_ONCE));
+        message = res.message;
+        done = Math.min(start + DELETE_AT_ONCE, ids.length);
+        setProgress({ done, total: ids.length });
+      }
+      toast.success(message || RECEIVED_FILES_MESSAGES.deleted);
       setChosen(new Set());
       setConfirming(false);
     } catch (err) {
       toast.error(isApiError(err) && err.status < 500 ? err.message : RECEIVED_FILES_MESSAGES.deleteFailed);
     } finally {
+      setProgress(undefined);
       await queryClient.invalidateQueries({ queryKey: dropOffsKey });
     }
   };
@@ -213,6 +232,7 @@ export function ReceivedFiles({ api }: { api: ReceivedFilesApi }) {
           text={`Are you sure you want to delete ${describeFiles(selected)}? They cannot be restored.`}
           submit="Delete"
           danger
+          progress={progress}
           onClose={() => setConfirming(false)}
           onConfirm={remove}
         />

@@ -1,10 +1,12 @@
 import type { DocItem } from '../api/documents-api.js';
 import { blockedPrefixes, isInBlockedFolder } from './blocked-folders.js';
-import { isStaffOnly } from './names.js';
+import { isStaffOnly, isSystemFolderPath } from './names.js';
 
 export const DISABLED_BY_FIRM = 'Disabled by firm';
 export const ACCOUNT_READ_ONLY = 'This account is read-only';
 export const ENTITY_READ_ONLY = 'This entity is read-only';
+/** The documents service's refusal of any change in the system folder (/_portico and below). */
+export const SYSTEM_FOLDER_RESERVED = 'This folder is reserved and cannot be changed';
 
 export type Role = 'advisor' | 'client';
 
@@ -110,21 +112,41 @@ function blockedAtFor(entries: readonly string[]): (path: string) => boolean {
   return prefixes.length ? (path) => isInBlockedFolder(path, prefixes) : () => false;
 }
 
+/** A verdict refused for `reason` unless it is refused already (a read-only reason shows first). */
+const heldFor =
+  (reason: string) =>
+  (v: Verdict): Verdict =>
+    v.enabled ? blocked(reason) : v;
+
 /**
- * The capabilities at a path: where the company blocks clients' actions, every change a client could
- * make there is disabled by firm (a read-only reason, when there is one, still shows first).
+ * The capabilities at a path: in the system folder nothing is uploaded or created, by anyone (its files
+ * can still be renamed, moved, copied or deleted); where the company blocks clients' actions, every
+ * change a client could make there is disabled by firm. A read-only reason, when there is one, still
+ * shows first. The service refuses the same.
  */
 export function capabilitiesAt(caps: Capabilities, path: string): Capabilities {
-  if (!caps.blockedAt(path)) return caps;
-  const held = (v: Verdict): Verdict => (v.enabled ? blocked(DISABLED_BY_FIRM) : v);
-  return {
-    ...caps,
-    upload: held(caps.upload),
-    folderUpload: held(caps.folderUpload),
-    createFolder: held(caps.createFolder),
-    folderEdit: held(caps.folderEdit),
-    fileEdit: held(caps.fileEdit),
-  };
+  let here = caps;
+  if (isSystemFolderPath(path)) {
+    const held = heldFor(SYSTEM_FOLDER_RESERVED);
+    here = {
+      ...here,
+      upload: held(here.upload),
+      folderUpload: held(here.folderUpload),
+      createFolder: held(here.createFolder),
+    };
+  }
+  if (caps.blockedAt(path)) {
+    const held = heldFor(DISABLED_BY_FIRM);
+    here = {
+      ...here,
+      upload: held(here.upload),
+      folderUpload: held(here.folderUpload),
+      createFolder: held(here.createFolder),
+      folderEdit: held(here.folderEdit),
+      fileEdit: held(here.fileEdit),
+    };
+  }
+  return here;
 }
 
 export interface ItemActions {

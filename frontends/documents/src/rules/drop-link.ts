@@ -14,6 +14,7 @@ export const DROP_OFF_MESSAGES = {
   nameCharacters: 'Your name contains characters that are not allowed',
   nameAddress: 'Your name cannot contain a web address',
   emailInvalid: 'Please enter a valid email',
+  noteCharacters: 'The note contains characters that are not allowed',
   filesRequired: 'Please choose at least one file',
   missingLink: 'This drop link is incomplete. Please ask the firm for the full link.',
   missingFirm: 'This page does not know which firm to upload to. Please ask the firm for its link.',
@@ -22,9 +23,15 @@ export const DROP_OFF_MESSAGES = {
 /** Spec 1 s.5.5: an address with a top-level domain of at least 2 letters. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
 
-/** C0 controls and DEL (by code: a lint rule keeps them out of patterns), then what hides or reorders text. */
-const hasControl = (value: string) =>
-  [...value].some((c) => (c.codePointAt(0) ?? 0) < 0x20 || c === '\u007f');
+/**
+ * C0 controls and DEL (by code: a lint rule keeps them out of patterns); typed text (a message) may keep
+ * tabs and line breaks. Then what hides or reorders text.
+ */
+const hasControl = (value: string, typed = false) =>
+  [...value].some((c) => {
+    if (typed && (c === '\t' || c === '\n' || c === '\r')) return false;
+    return (c.codePointAt(0) ?? 0) < 0x20 || c === '\u007f';
+  });
 const HIDDEN = /[\u0080-\u009f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 const WEB_ADDRESS = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
 
@@ -38,6 +45,14 @@ export function uploaderNameProblem(name: string): string | undefined {
   if (hasControl(name) || HIDDEN.test(name)) return DROP_OFF_MESSAGES.nameCharacters;
   if (WEB_ADDRESS.test(name)) return DROP_OFF_MESSAGES.nameAddress;
   return undefined;
+}
+
+/**
+ * What the documents service refuses in the visitor's message (it goes into the firm's email): control
+ * characters other than tabs and line breaks. Checked before any file is sent.
+ */
+export function noteProblem(note: string): string | undefined {
+  return hasControl(note, true) ? DROP_OFF_MESSAGES.noteCharacters : undefined;
 }
 
 /** The public page of the firm drop link (spec 1 s.2.1). */

@@ -10,12 +10,20 @@ export const isStaffOnly = (item: Pick<DocItem, 'name' | 'staff_only'>) =>
 export const SYSTEM_FOLDER = '/_portico';
 
 /**
+ * Whether a path is the system folder or below it (in any case, as the service compares it): only the
+ * product files there, so nothing is uploaded, created, moved or copied into it by hand.
+ */
+export function isSystemFolderPath(path: string): boolean {
+  const p = normalizePath(path).toLowerCase();
+  return p === SYSTEM_FOLDER || p.startsWith(`${SYSTEM_FOLDER}/`);
+}
+
+/**
  * The system folder or anything below it: the product files signature requests and delivered returns
  * there, so it is never a move or copy target (the service refuses it too).
  */
 export function isInSystemFolder(item: Pick<DocItem, 'is_system' | 'link'>): boolean {
-  const path = normalizePath(item.link).toLowerCase();
-  return item.is_system || path === SYSTEM_FOLDER || path.startsWith(`${SYSTEM_FOLDER}/`);
+  return item.is_system || isSystemFolderPath(item.link);
 }
 
 export const isDeleted = (item: Pick<DocItem, 'deleted_at'>) => Boolean(item.deleted_at);
@@ -36,8 +44,21 @@ export function splitExtension(name: string, isFolder = false): { base: string; 
 export const RENAME_MESSAGES = { required: 'Name is required' } as const;
 
 /**
+ * A name as the documents service stores it (spec 1 s.5.5): letters, digits and ! - _ . * ' ( ) kept,
+ * every other run of characters one space, spaces at the ends gone; a name of dots only is no name. A
+ * name this leaves empty ('###') is refused as a blank one is, before the call.
+ */
+export function sanitisedName(name: string): string {
+  const sanitised = name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}!\-_.*'()]+/gu, ' ')
+    .trim();
+  return /^\.+$/.test(sanitised) ? '' : sanitised;
+}
+
+/**
  * Rename keeps the extension (shown read-only): the new name is the edited base plus the old extension.
- * Returns the error for an empty name.
+ * Returns the error for a name empty once sanitised (a file's base also loses its trailing dots there).
  */
 export function renamedName(
   oldName: string,
@@ -49,7 +70,8 @@ export function renamedName(
   const { ext } = splitExtension(oldName, isFolder);
   const withoutRepeat =
     ext && base.toLowerCase().endsWith(ext.toLowerCase()) ? base.slice(0, -ext.length) : base;
-  if (!withoutRepeat.trim()) return { error: RENAME_MESSAGES.required };
+  const kept = sanitisedName(withoutRepeat);
+  if (!(isFolder ? kept : kept.replace(/\.+$/, '').trim())) return { error: RENAME_MESSAGES.required };
   return { name: `${withoutRepeat.trim()}${ext}` };
 }
 
