@@ -186,6 +186,75 @@ describe('ApiClient', () => {
     }
   });
 
+  /** A refresh identity carries out (it rotates the token) but whose answer comes `late` ms after it was sent. */
+  function lateRefreshFetch(late: number) {
+    const refresh: { signal?: AbortSignal | null } = {};
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.endsWith('/sessions/sign_out')) return jsonResponse(200, {});
+      if (!url.endsWith('/sessions/refresh')) return jsonResponse(401, { error: 'unauthorized' });
+      refresh.signal = init?.signal;
+      return new Promise<Response>((resolve, reject) => {
+        setTimeout(() => resolve(jsonResponse(200, { ...sessionTokens(2), expires_in: 900 })), late);
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    }) as typeof globalThis.fetch;
+    return { fetch, refresh };
+  }
+
+  it('stops waiting for a refresh at REFRESH_TIMEOUT_MS without abandoning it: its tokens, when they come, are kept', async () => {
+    jest.useFakeTimers();
+    try {
+      // Identity has rotated the refresh token by then: the old one kept here would be refused as reused.
+      const { fetch, refresh } = lateRefreshFetch(REFRESH_TIMEOUT_MS + 5_000);
+      const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+      const outcome = api.get('/current_user').then(
+        () => 'answered',
+        (err: Error) => err.name,
+      );
+      await jest.advanceTimersByTimeAsync(REFRESH_TIMEOUT_MS);
+      expect(await outcome).toBe('TimeoutError');
+      expect(session.get()?.refresh_token).toBe('refresh-1');
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(refresh.signal?.aborted ?? false).toBe(false);
+      expect(session.get()?.refresh_token).toBe('refresh-2');
+      expect(signedOut).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('signs out the late tokens of a refresh given up on, when the session changed meanwhile', async () => {
+    jest.useFakeTimers();
+    try {
+      const { fetch } = lateRefreshFetch(REFRESH_TIMEOUT_MS + 5_000);
+      const calls: Array<{ url: string; body: unknown }> = [];
+      const api = new ApiClient({
+        baseUrl: 'http://api.test',
+        session,
+        fetch: (input, init) => {
+          calls.push({ url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined });
+          return fetch(input, init);
+        },
+      });
+      const outcome = api.get('/current_user').catch((err: Error) => err.name);
+      await jest.advanceTimersByTimeAsync(REFRESH_TIMEOUT_MS);
+      expect(await outcome).toBe('TimeoutError');
+      // Someone else signs in, in this tab or another, before the late answer.
+      const other = { ...sessionTokens(3), user_id: 'u2', expires_at: Date.now() + 900_000 };
+      window.localStorage.setItem(SESSION_KEY, JSON.stringify(other));
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(session.get()).toEqual(other);
+      expect(calls.at(-1)).toEqual({
+        url: 'http://api.test/sessions/sign_out',
+        body: { refresh_token: 'refresh-2' },
+      });
+      expect(signedOut).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('gives up any call after REQUEST_TIMEOUT_MS, and a call its caller aborts at once', async () => {
     jest.useFakeTimers();
     try {
@@ -280,6 +349,62 @@ describe('ApiClient', () => {
     expect(calls).toHaveLength(1);
     expect(session.get()?.user_id).toBe('u2');
     expect(signedOut).toEqual([]);
+  });
+
+  it('keeps a session stored meanwhile when the refresh is refused: a new sign-in revoked the old one', async () => {
+    const newer = { ...sessionTokens(3), user_id: 'u2', expires_at: Date.now() + 900_000 };
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.url.endsWith('/sessions/refresh')) {
+        // Someone signs in in another tab, which ends this browser's previous session on the server.
+        window.localStorage.setItem(SESSION_KEY, JSON.stringify(newer));
+        return jsonResponse(401, { error: 'unauthorized', code: 'refresh_revoked' });
+      }
+      return jsonResponse(401, { error: 'unauthorized' });
+    });
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).rejects.toMatchObject({ status: 401 });
+    expect(calls).toHaveLength(2);
+    expect(session.get()).toEqual(newer);
+    expect(signedOut).toEqual([]);
+  });
+
+  it('goes on with the new session of the same user when the refresh of the old one is refused', async () => {
+    const newer = { ...sessionTokens(3), expires_at: Date.now() + 900_000 };
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.url.endsWith('/sessions/refresh')) {
+        window.localStorage.setItem(SESSION_KEY, JSON.stringify(newer));
+        return jsonResponse(401, { error: 'unauthorized' });
+      }
+      return call.auth === 'Bearer access-3'
+        ? jsonResponse(200, { ok: 1 })
+        : jsonResponse(401, { error: 'x' });
+    });
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    await expect(api.get('/current_user')).resolves.toEqual({ ok: 1 });
+    expect(calls.map((c) => c.auth)).toEqual(['Bearer access-1', undefined, 'Bearer access-3']);
+    expect(session.get()).toEqual(newer);
+    expect(signedOut).toEqual([]);
+  });
+
+  it("shows the generic text for an error whose body is not JSON (a proxy's page), on 429 too", async () => {
+    for (const status of [502, 429]) {
+      const { fetch } = fakeFetch(
+        () => new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status }),
+      );
+      const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+      const err = await api.get('/current_user').catch((e: unknown) => e);
+      expect(err).toMatchObject({ status });
+      expect(errorMessage(err)).toBe('Something went wrong');
+      expect(errorMessage(err, 'Failed to send SMS code')).toBe(
+        status === 429 ? 'Something went wrong' : 'Failed to send SMS code',
+      );
+    }
+    // A page where JSON was expected is a failure even with a 2xx status (a fallback page of a web server).
+    const { fetch } = fakeFetch(() => new Response('<!doctype html><title>Portico</title>', { status: 200 }));
+    const api = new ApiClient({ baseUrl: 'http://api.test', session, fetch });
+    const err = await api.get('/current_user').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(errorMessage(err)).toBe('Something went wrong');
   });
 
   it('does not refresh public calls', async () => {
@@ -444,6 +569,43 @@ describe('SessionStore across tabs', () => {
     expect(store.isOtherSession(accessTokenWith({ sub: 'u2' }))).toBe(false);
     // What cannot be read is not taken for another session.
     expect(store.isOtherSession('not-a-token')).toBe(false);
+  });
+
+  it('ends only the session a sign-out expects: not one stored since', async () => {
+    const store = tab();
+    const told = watch(store);
+    const first = store.set({ ...sessionTokens(1), expires_in: 900 });
+    const second = store.set({ ...sessionTokens(2), expires_in: 900 });
+    store.signOut('expired', first);
+    expect(store.get()).toEqual(second);
+    expect(told.seen).toEqual([]);
+    store.signOut('expired', second);
+    expect(store.get()).toBeNull();
+    expect(told.seen).toEqual([{ reason: 'expired', notice: true }]);
+  });
+
+  it('keeps the session in the tab where the browser refuses site data (localStorage throws)', () => {
+    const blocked = jest.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    });
+    try {
+      const here = new SessionStore();
+      opened.push(here);
+      expect(here.get()).toBeNull();
+      here.set({ ...sessionTokens(1), expires_in: 900 });
+      expect(here.get()?.access_token).toBe('access-1');
+      expect(here.accessToken).toBe('access-1');
+      // The same answer each time while nothing changed (a snapshot React can compare).
+      expect(here.get()).toBe(here.get());
+      // Kept in this tab's memory only: another tab (another store) does not have it.
+      const other = new SessionStore();
+      opened.push(other);
+      expect(other.get()).toBeNull();
+      here.signOut('user');
+      expect(here.get()).toBeNull();
+    } finally {
+      blocked.mockRestore();
+    }
   });
 
   it('says nothing more once signed out: the echoes of a sign-out reach no tab', async () => {

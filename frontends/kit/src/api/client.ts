@@ -36,7 +36,10 @@ const SESSION_OVER = [400, 401, 403];
 /** How long before its expiry a token is refreshed for a connection that cannot be retried on 401. */
 const TOKEN_MARGIN_MS = 30_000;
 
-/** How long a refresh of the session may take before it is given up (the session is kept). */
+/**
+ * How long a call waits for a refresh of the session before it fails (the session is kept). The refresh
+ * itself is not aborted: identity may have rotated the token already, and its answer is kept if it comes.
+ */
 export const REFRESH_TIMEOUT_MS = 15_000;
 /**
  * How long any call may wait for its answer: longer than the gateway's longest deadline (60 s, a zip),
@@ -95,14 +98,16 @@ export class ApiClient {
       // A refresh that could not be made (offline, a 5xx, a 429) fails this call with its error and
       // keeps the session for the next call; only a refused refresh token ends the session. A call made
       // for one user is never sent again as another, who signed in meanwhile in another tab.
+      // The sign-out ends only the session that failed: one stored since (another tab's sign-in) stays.
       const outcome = await this.refreshOnce(sent);
       if (outcome !== 'refreshed') {
-        if (outcome === 'over') this.session.signOut('expired');
+        if (outcome === 'over') this.session.signOut('expired', sent);
         throw await this.failure(response);
       }
-      response = await this.send(method, path, options, this.session.accessToken);
+      const renewed = this.session.get();
+      response = await this.send(method, path, options, renewed?.access_token);
       if (response.status === 401) {
-        this.session.signOut('expired');
+        if (renewed) this.session.signOut('expired', renewed);
         throw await this.failure(response);
       }
     }
@@ -120,7 +125,7 @@ export class ApiClient {
     if (!current) return undefined;
     if (current.expires_at - Date.now() > TOKEN_MARGIN_MS) return current.access_token;
     const outcome = await this.refreshOnce(current);
-    if (outcome === 'over') this.session.signOut('expired');
+    if (outcome === 'over') this.session.signOut('expired', current);
     return outcome === 'refreshed' ? this.session.accessToken : undefined;
   }
 
@@ -140,10 +145,7 @@ export class ApiClient {
     // Aborted when the answer is late (a TimeoutError, on the page's own timers) or when the caller
     // aborts (with its reason). Written out: AbortSignal.any is missing from the Safari versions supported.
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException('The request took too long', 'TimeoutError')),
-      limit,
-    );
+    const timer = setTimeout(() => controller.abort(timedOut()), limit);
     const callerAborted = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) callerAborted();
     else options.signal?.addEventListener('abort', callerAborted, { once: true });
@@ -162,9 +164,13 @@ export class ApiClient {
    * same user in storage (another tab refreshed) uses it instead of rotating again. Web Locks keep two
    * tabs from rotating the same refresh token at once. 'over' when the session is (none stored, or its
    * refresh token refused), 'another_user' when someone else signed in meanwhile in another tab; a
-   * refresh that could not be made at all rejects with why. The new tokens are stored only if the
-   * session they renew is still the stored one: a sign-out or another sign-in while the refresh was under
-   * way would otherwise be undone, the tokens written back, and they are signed out instead.
+   * refresh that could not be made at all rejects with why. A refused refresh token ends nothing when a
+   * session was stored meanwhile (a sign-in in another tab, which revoked the old session): that one
+   * stands. The new tokens are stored only if the session they renew is still the stored one: a sign-out
+   * or another sign-in while the refresh was under way would otherwise be undone, the tokens written
+   * back, and they are signed out instead. The same goes for the answer of a refresh the calls stopped
+   * waiting for (REFRESH_TIMEOUT_MS): identity may have rotated the token already, and the old one,
+   * offered again, would be refused as reused.
    */
   private refreshOnce(failed: StoredSession): Promise<RefreshOutcome> {
     // What a session found in storage makes of the failed one: none, someone else's, or the same user's.
@@ -174,18 +180,24 @@ export class ApiClient {
       const current = this.session.get();
       // Gone, or already replaced (another tab refreshed, or someone signed in): nothing to rotate here.
       if (!current || current.access_token !== failed.access_token) return standing(current);
+      // Bounded as any call is (REQUEST_TIMEOUT_MS), past the wait of the calls below.
+      const answer = this.send('POST', '/sessions/refresh', {
+        body: { refresh_token: current.refresh_token },
+      }).then((response) => this.parse<TokenPair>(response));
       let tokens: TokenPair;
       try {
-        tokens = await this.parse<TokenPair>(
-          // Bounded: every tab's calls wait on this lock, and a request stalled by a network change
-          // would hold them all; a refresh that times out fails that call, the session is kept.
-          await this.send('POST', '/sessions/refresh', {
-            body: { refresh_token: current.refresh_token },
-            timeoutMs: REFRESH_TIMEOUT_MS,
-          }),
-        );
+        // The wait is bounded: every tab's calls wait on this lock, and a request stalled by a network
+        // change would hold them all; a refresh that times out fails that call, the session is kept.
+        tokens = await withinRefreshTimeout(answer);
       } catch (err) {
-        if (err instanceof ApiError && SESSION_OVER.includes(err.status)) return 'over';
+        if (isTimeout(err)) {
+          answer.then((late) => this.adopt(current, late)).catch(() => {});
+          throw err;
+        }
+        if (err instanceof ApiError && SESSION_OVER.includes(err.status)) {
+          const now = this.session.get();
+          return now && now.refresh_token !== current.refresh_token ? standing(now) : 'over';
+        }
         // 409: another tab renewed this session a moment ago, and its tokens are on their way into this
         // tab's copy of the storage. They are waited for, a little, rather than failing the call.
         if (err instanceof ApiError && err.status === 409) {
@@ -194,19 +206,28 @@ export class ApiClient {
         }
         throw err;
       }
-      const now = this.session.get();
-      if (now?.refresh_token !== current.refresh_token) {
-        void this.send('POST', '/sessions/sign_out', { body: { refresh_token: tokens.refresh_token } }).catch(
-          () => {},
-        );
-        return standing(now);
-      }
-      this.session.set(tokens);
-      return 'refreshed';
+      const now = this.adopt(current, tokens);
+      return now === 'adopted' ? 'refreshed' : standing(now);
     }).finally(() => {
       this.refreshing = undefined;
     });
     return this.refreshing;
+  }
+
+  /**
+   * Stores the tokens a refresh of `refreshed` answered if that session is still the stored one;
+   * otherwise signs them out on the server and answers the session stored now.
+   */
+  private adopt(refreshed: StoredSession, tokens: TokenPair): 'adopted' | StoredSession | null {
+    const now = this.session.get();
+    if (now?.refresh_token !== refreshed.refresh_token) {
+      void this.send('POST', '/sessions/sign_out', { body: { refresh_token: tokens.refresh_token } }).catch(
+        () => {},
+      );
+      return now;
+    }
+    this.session.set(tokens);
+    return 'adopted';
   }
 
   /** The session once storage shows it renewed by another tab (or replaced); null if it does not soon. */
@@ -227,7 +248,7 @@ export class ApiClient {
 
   private async parse<T>(response: Response): Promise<T> {
     const body = await readJson(response);
-    if (!response.ok) throw new ApiError(response.status, body as Partial<ErrorBody>);
+    if (!response.ok || body === NOT_JSON) throw new ApiError(response.status, body as Partial<ErrorBody>);
     if (body && typeof body === 'object' && 'error' in body && (body as ErrorBody).error) {
       throw new ApiError(response.status, body as ErrorBody);
     }
@@ -239,12 +260,31 @@ export class ApiClient {
   }
 }
 
+/** Why a call failed after waiting its limit (the page's own timer). */
+const timedOut = () => new DOMException('The request took too long', 'TimeoutError');
+const isTimeout = (err: unknown) => err instanceof DOMException && err.name === 'TimeoutError';
+
+/** The answer of a refresh, or a TimeoutError once REFRESH_TIMEOUT_MS have passed; the request goes on. */
+function withinRefreshTimeout<T>(answer: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut()), REFRESH_TIMEOUT_MS);
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A body that is not JSON: a page of a proxy or a web server (an HTML 502), not the gateway's answer. A
+ * failure with no message of its own, so the generic text is shown rather than the page's markup.
+ */
+const NOT_JSON: Partial<ErrorBody> = { code: 'invalid_response' };
+
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    return { error: 'invalid_response', message: text.slice(0, 200) };
+    return NOT_JSON;
   }
 }

@@ -7,7 +7,10 @@ export interface ErrorBody {
   trace_id?: string;
 }
 
-/** A failed call: a non-2xx status, or a 2xx body carrying an `error` field. */
+/**
+ * A failed call: a non-2xx status, a 2xx body carrying an `error` field, or a body that is not JSON (a
+ * proxy's page: `code` 'invalid_response', and the generic message, never the page's markup).
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code?: string;

@@ -27,6 +27,9 @@ export const SIGNED_OUT_NOTICE_MS = 10_000;
 
 type Listener = (event: { reason: SignOutReason; notice: boolean }) => void;
 
+/** What the store needs of a Storage. */
+type SessionStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
 /**
  * The session shared by every tab: tokens in localStorage (so a reload and a second tab stay signed
  * in, and a refresh in one tab is seen by the others), sign-out broadcast over BroadcastChannel, with
@@ -40,6 +43,9 @@ export class SessionStore {
   private readonly userChangedListeners = new Set<() => void>();
   /** The user this tab last knew signed in (null: none), to tell another tab's sign-in as someone else. */
   private userHere: string | null = null;
+  private found?: SessionStorage;
+  /** The stored value last read and what it parsed to: the same object while the value is the same. */
+  private last?: { raw: string | null; session: StoredSession | null };
 
   /**
    * `storage` defaults to localStorage, looked up on first use, not here: the first access to it in a
@@ -48,8 +54,20 @@ export class SessionStore {
    */
   constructor(private readonly storageOverride?: Storage) {}
 
-  private get storage(): Storage {
-    return this.storageOverride ?? window.localStorage;
+  /**
+   * A browser that blocks site data throws from `localStorage` itself: the session is then kept in this
+   * tab's memory, for as long as the tab (a reload or another tab starts signed out).
+   */
+  private get storage(): SessionStorage {
+    if (this.storageOverride) return this.storageOverride;
+    if (!this.found) {
+      try {
+        this.found = window.localStorage;
+      } catch {
+        this.found = memoryStorage();
+      }
+    }
+    return this.found;
   }
 
   /**
@@ -74,8 +92,11 @@ export class SessionStore {
     }
   }
 
+  /** The stored session; the same object until it changes (a snapshot for React to compare). */
   get(): StoredSession | null {
-    return parseSession(this.storage.getItem(SESSION_KEY));
+    const raw = this.storage.getItem(SESSION_KEY);
+    if (this.last?.raw !== raw) this.last = { raw, session: parseSession(raw) };
+    return this.last.session;
   }
 
   get accessToken(): string | undefined {
@@ -98,11 +119,13 @@ export class SessionStore {
    * this one unless the user asked to sign out. Without a session here nothing is said: the tab that
    * ended it told every tab already, and the echoes that follow (a socket closed by the revocation, a
    * call refused with the old token) would show the notice again, in the tab of the user who signed out.
+   * With `expected`, only that session is ended: one stored since (a sign-in in another tab) is kept.
    */
-  signOut(reason: SignOutReason): void {
-    const had = this.get() !== null;
+  signOut(reason: SignOutReason, expected?: StoredSession): void {
+    const stored = this.get();
+    if (expected && stored && stored.refresh_token !== expected.refresh_token) return;
     this.storage.removeItem(SESSION_KEY);
-    if (!had) return;
+    if (!stored) return;
     this.listen();
     this.userHere = null;
     this.channel?.postMessage({ type: 'signed_out', reason } satisfies TabMessage);
@@ -174,6 +197,15 @@ export class SessionStore {
   private emitChange(): void {
     for (const l of this.changeListeners) l();
   }
+}
+
+function memoryStorage(): SessionStorage {
+  const items = new Map<string, string>();
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, String(value)),
+    removeItem: (key) => void items.delete(key),
+  };
 }
 
 function parseSession(raw: string | null): StoredSession | null {

@@ -4,6 +4,7 @@ import { sessionTokens } from '@portico/kit/testing';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { SignedOutWatcher } from '../app/SignedOutWatcher.js';
+import type { AreaStatus } from '../remotes/registry.js';
 import { useSession } from '../session/useSession.js';
 
 function Where() {
@@ -33,14 +34,30 @@ describe('a tab signed out', () => {
     jest.useRealTimers();
   });
 
-  function mount() {
+  /** The areas as a portal with the documents area loads them: its drop-off pages are public. */
+  const areas: Promise<AreaStatus[]> = Promise.resolve([
+    {
+      name: 'documents',
+      descriptor: {
+        name: 'documents',
+        routes: [
+          { path: '/documents', layout: 'client', audience: 'client' },
+          { path: '/drop-link', module: './DropOff', layout: 'public', audience: 'public' },
+          { path: '/secure-upload', module: './DropOff', layout: 'public', audience: 'public' },
+        ],
+      },
+    },
+  ]);
+
+  function mount(at = '/profile') {
     render(
       <KitProvider env="test">
-        <MemoryRouter initialEntries={['/profile']}>
-          <SignedOutWatcher session={session} />
+        <MemoryRouter initialEntries={[at]}>
+          <SignedOutWatcher session={session} areas={areas} />
           <Where />
           <Routes>
             <Route path="/signin" element={<p>sign in</p>} />
+            <Route path="/drop-link" element={<p>drop-off</p>} />
             <Route path="*" element={<Page session={session} />} />
           </Routes>
         </MemoryRouter>
@@ -84,10 +101,49 @@ describe('a tab signed out', () => {
     expect(screen.queryByText(SIGNED_OUT_NOTICE)).toBeNull();
   });
 
-  it('opens /signin without the notice in the tab whose user signed out', () => {
+  it('opens /signin without the notice in the tab whose user signed out', async () => {
     mount();
-    act(() => session.signOut('user'));
+    await act(async () => session.signOut('user'));
     expect(screen.getByTestId('where').textContent).toBe('/signin');
     expect(screen.queryByText(SIGNED_OUT_NOTICE)).toBeNull();
+  });
+
+  it('leaves a public page where it is, a visitor may be uploading there; the notice still shows', async () => {
+    mount('/drop-link?id=x');
+    await toldByAnotherTab(1);
+    await act(() => areas);
+    expect(screen.getByTestId('where').textContent).toBe('/drop-link?id=x');
+    expect(screen.getByText('drop-off')).toBeTruthy();
+    expect(screen.getByText(SIGNED_OUT_NOTICE)).toBeTruthy();
+  });
+
+  describe('in a tab out of sight', () => {
+    let visibility: DocumentVisibilityState;
+    beforeEach(() => {
+      visibility = 'hidden';
+      jest.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+    });
+    afterEach(() => {
+      jest.restoreAllMocks();
+    });
+
+    const comeBack = () =>
+      act(() => {
+        visibility = 'visible';
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+
+    it("counts the notice's 10 s from when the tab is seen", async () => {
+      mount();
+      await toldByAnotherTab(1);
+      expect(screen.getByTestId('where').textContent).toBe('/signin');
+      act(() => jest.advanceTimersByTime(11_000));
+      expect(screen.queryByText(SIGNED_OUT_NOTICE)).toBeTruthy();
+      comeBack();
+      act(() => jest.advanceTimersByTime(9_999));
+      expect(screen.queryByText(SIGNED_OUT_NOTICE)).toBeTruthy();
+      act(() => jest.advanceTimersByTime(1));
+      expect(screen.queryByText(SIGNED_OUT_NOTICE)).toBeNull();
+    });
   });
 });

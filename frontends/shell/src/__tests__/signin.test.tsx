@@ -4,6 +4,8 @@ import { ApiClient, ApiProvider, KitThemeProvider, SessionStore, ShellContext } 
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ShellRuntime } from '../app/services.js';
 import { ShellRuntimeContext } from '../app/services.js';
+import { forgetRecentEntities, readRecentEntities, rememberEntity } from '../layouts/recent-entities.js';
+import { useSession } from '../session/useSession.js';
 import { loadLaterSteps } from '../signin/first-steps.js';
 import { MESSAGES } from '../signin/messages.js';
 import { SignInNavigationContext } from '../signin/navigation.js';
@@ -35,8 +37,8 @@ function renderSignIn(
   search: string,
   answer: (path: string, body: unknown) => Response | Promise<Response>,
   initial?: SignInState,
+  session = new SessionStore(window.localStorage),
 ) {
-  const session = new SessionStore(window.localStorage);
   stores.push(session);
   const calls: string[] = [];
   const client = new ApiClient({
@@ -91,6 +93,11 @@ function renderExpiredLinkOfSmsUser(answer: (path: string, body: unknown) => Res
   });
 }
 
+/** The user of the session as the signed-in shell reads it. */
+function SignedInAs({ session }: { session: SessionStore }) {
+  return <output data-testid="signed-in-as">{useSession(session)?.user_id}</output>;
+}
+
 /** An answer the test holds back until it calls `release`. */
 function heldAnswer() {
   let release: (response: Response) => void = () => undefined;
@@ -141,6 +148,56 @@ describe('sign-in page without the router', () => {
       '/sessions/verify_password',
       '/sessions/exchange_token',
     ]);
+  });
+
+  it('signs in where the browser refuses site data, the session kept in the tab', async () => {
+    const blocked = jest.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    });
+    try {
+      const { navigation, session } = renderSignIn(
+        '?redirect=%2Fprofile',
+        (path) => {
+          if (path === '/sessions/get_preferred_sign_in_method')
+            return json({
+              uid: 'u1',
+              accountant_id: 'a1',
+              preferred_sign_in_method: 'password',
+              methods: [],
+            });
+          if (path === '/sessions/verify_password') return json({ auth_token: 'grant' });
+          if (path === '/sessions/exchange_token')
+            return json({ access_token: 'at', refresh_token: 'rt', expires_in: 900, user_id: 'u1' });
+          return json({ error: 'not found' }, 404);
+        },
+        undefined,
+        new SessionStore(),
+      );
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'alice@client.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'secret' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+      await waitFor(() => expect(navigation.navigate).toHaveBeenCalledWith('/profile'));
+      expect(screen.queryByText(MESSAGES.signInProblem)).toBeNull();
+      expect(session.get()?.access_token).toBe('at');
+
+      // The signed-in shell reads it as well, and the switcher's recent entities are simply not kept.
+      render(<SignedInAs session={session} />);
+      expect(screen.getByTestId('signed-in-as').textContent).toBe('u1');
+      expect(readRecentEntities('u1')).toEqual([]);
+      expect(
+        rememberEntity('u1', {
+          id: 'c1',
+          hash_id: 'h1',
+          name: 'C',
+          entity_type: 'Individual',
+          inactive: false,
+        }),
+      ).toHaveLength(1);
+      expect(() => forgetRecentEntities()).not.toThrow();
+    } finally {
+      blocked.mockRestore();
+    }
   });
 
   it('ends on the server the session this browser held when someone signs in over it, not only here', async () => {

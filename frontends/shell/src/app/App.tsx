@@ -99,7 +99,7 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
             <ThemePrimaryContext.Provider value={setPrimary}>
               <KitProvider primary={primary}>
                 <BrowserRouter>
-                  <SignedOutWatcher session={runtime.session} />
+                  <SignedOutWatcher session={runtime.session} areas={runtime.areas} />
                   <SharedMismatchWarning />
                   <Realtime />
                   <Routes>

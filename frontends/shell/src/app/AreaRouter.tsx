@@ -27,6 +27,7 @@ import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
 import { rememberFirm } from '../signin/remembered-firm.js';
 import { AreasContext } from './areas-context.js';
 import { homePath } from './home.js';
+import { isPublicRoute, pattern } from './public-routes.js';
 import { useShellRuntime } from './services.js';
 import { useThemePrimary } from './theme-context.js';
 
@@ -44,9 +45,6 @@ function areaElement(route: MountedRoute) {
   return <RemoteArea remote={route.remote} module={route.module} basePath={route.path} />;
 }
 
-/** A route path for react-router: '/admin-profile' owns '/admin-profile/*'. */
-const pattern = (path: string) => (path === '/' ? '/' : `${path.replace(/\/$/, '')}/*`);
-
 /** Everything but /signin: public area routes, then the signed-in shell. */
 export default function AreaRouter() {
   const runtime = useShellRuntime();
@@ -61,7 +59,7 @@ export default function AreaRouter() {
   if (session) hadSession.current = true;
   const location = useLocation();
 
-  const publicRoutes = routes.filter((r) => r.layout === 'public' || r.audience === 'public');
+  const publicRoutes = routes.filter(isPublicRoute);
   return (
     <AreasContext.Provider value={{ areas, descriptors }}>
       <Routes>

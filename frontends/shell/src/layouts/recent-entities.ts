@@ -12,10 +12,12 @@ export type RecentEntity = Pick<Entity, 'id' | 'hash_id' | 'name' | 'entity_type
 const KEY_PREFIX = 'portico.recent-entities.';
 const keyOf = (userId: string) => `${KEY_PREFIX}${userId}`;
 
+// A browser that blocks site data throws from `localStorage` itself: it is read inside each try.
+
 /** This user's recent entities in this browser, most recent first; nothing when unreadable. */
-export function readRecentEntities(userId: string, storage: Storage = window.localStorage): RecentEntity[] {
+export function readRecentEntities(userId: string, storage?: Storage): RecentEntity[] {
   try {
-    const list: unknown = JSON.parse(storage.getItem(keyOf(userId)) ?? '[]');
+    const list: unknown = JSON.parse((storage ?? window.localStorage).getItem(keyOf(userId)) ?? '[]');
     if (!Array.isArray(list)) return [];
     return list
       .filter((e): e is RecentEntity => typeof e?.id === 'string' && typeof e?.hash_id === 'string')
@@ -26,18 +28,14 @@ export function readRecentEntities(userId: string, storage: Storage = window.loc
 }
 
 /** Puts `entity` first, once, and keeps the list at RECENT_ENTITIES; answers the new list. */
-export function rememberEntity(
-  userId: string,
-  entity: RecentEntity,
-  storage: Storage = window.localStorage,
-): RecentEntity[] {
+export function rememberEntity(userId: string, entity: RecentEntity, storage?: Storage): RecentEntity[] {
   const { id, hash_id, name, entity_type, inactive } = entity;
   const list = [
     { id, hash_id, name, entity_type, inactive },
     ...readRecentEntities(userId, storage).filter((e) => e.id !== id),
   ].slice(0, RECENT_ENTITIES);
   try {
-    storage.setItem(keyOf(userId), JSON.stringify(list));
+    (storage ?? window.localStorage).setItem(keyOf(userId), JSON.stringify(list));
   } catch {
     // Storage full or refused: the switcher still works, without recents.
   }
@@ -49,10 +47,11 @@ export function rememberEntity(
  * a forced sign-out) and when someone else signs in here: their names (for individuals, people's
  * names) are not left to the next person at a shared computer.
  */
-export function forgetRecentEntities(storage: Storage = window.localStorage): void {
+export function forgetRecentEntities(storage?: Storage): void {
   try {
-    const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i));
-    for (const key of keys) if (key?.startsWith(KEY_PREFIX)) storage.removeItem(key);
+    const store = storage ?? window.localStorage;
+    const keys = Array.from({ length: store.length }, (_, i) => store.key(i));
+    for (const key of keys) if (key?.startsWith(KEY_PREFIX)) store.removeItem(key);
   } catch {
     // Storage refused: nothing was kept either.
   }

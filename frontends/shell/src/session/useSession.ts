@@ -1,13 +1,15 @@
-import { SESSION_KEY, type SessionStore, type StoredSession } from '@portico/kit';
-import { useMemo, useSyncExternalStore } from 'react';
+import type { SessionStore, StoredSession } from '@portico/kit';
+import { useSyncExternalStore } from 'react';
 
-/** The stored session, re-rendering when it changes in this tab or another. */
+/**
+ * The stored session, re-rendering when it changes in this tab or another. Read through the store (the
+ * same object while it is unchanged), which keeps it in the tab's memory where the browser refuses
+ * localStorage.
+ */
 export function useSession(store: SessionStore): StoredSession | null {
-  const raw = useSyncExternalStore(
+  return useSyncExternalStore(
     (onChange) => store.onChange(onChange),
-    () => window.localStorage.getItem(SESSION_KEY),
+    () => store.get(),
     () => null,
   );
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the raw value is the cache key
-  return useMemo(() => store.get(), [raw, store]);
 }
