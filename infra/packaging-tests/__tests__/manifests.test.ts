@@ -1,14 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { containerEnv } from '../lib/contract-check.js';
 import { byKind, find, type K8sObject, kustomizeVersion, overlays, render } from '../lib/kustomize.js';
 import { contract, deployableServiceDirs, parseYamlDocuments, repoPath } from '../lib/repo.js';
 import {
+  connectionAllowed,
   deploymentProblems,
+  heapFlagProblems,
   imagePinProblem,
   imageProblems,
   namespaceProblems,
   networkProblems,
+  podOwners,
+  policiesSelecting,
   referenceProblems,
+  singleInstancePdbProblems,
 } from '../lib/rules.js';
 import { cnpgConsistency, validateObject } from '../lib/schema.js';
 
@@ -177,6 +183,67 @@ describe('the rules catch bad manifests (fixtures)', () => {
     expect(networkProblems(withoutDeny, c)).toEqual(
       expect.arrayContaining(['no default-deny NetworkPolicy for the namespace']),
     );
+  });
+});
+
+describe('the rules catch risky operations settings (fixtures)', () => {
+  it('reject a V8 old space the memory limit cannot hold four times over, from the command or NODE_OPTIONS', () => {
+    const objects = goodApp();
+    const container = containerOf(objects);
+    container.command = ['node', '--initial-old-space-size=32', 'main.js'];
+    expect(heapFlagProblems(objects)).toEqual([]);
+    container.command = ['node', '--max-old-space-size=40', 'main.js'];
+    container.env = [{ name: 'NODE_OPTIONS', value: '--initial-old-space-size=48' }];
+    expect(heapFlagProblems(objects)).toEqual([
+      'Deployment/demo container demo: memory limit 128Mi is under 4 x its V8 old space (48 MiB)',
+    ]);
+    container.resources.limits.memory = '0.25Gi';
+    expect(heapFlagProblems(objects)).toEqual([]);
+  });
+
+  it('reject a single-instance PostgreSQL cluster whose PodDisruptionBudget would block node drains', () => {
+    const cluster = (spec: object): K8sObject => ({
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'Cluster',
+      metadata: { name: 'pg' },
+      spec: { storage: { size: '1Gi' }, ...spec },
+    });
+    expect(singleInstancePdbProblems([cluster({ instances: 1 })])).toEqual([
+      expect.stringMatching(/Cluster\/pg: one instance with enablePDB/),
+    ]);
+    expect(singleInstancePdbProblems([cluster({ instances: 1, enablePDB: true })])).toHaveLength(1);
+    expect(singleInstancePdbProblems([cluster({ instances: 1, enablePDB: false })])).toEqual([]);
+    expect(singleInstancePdbProblems([cluster({ instances: 3, enablePDB: true })])).toEqual([]);
+  });
+
+  it('follow NetworkPolicy selection: expressions, both ends of a connection, ports', () => {
+    const policy = (name: string, spec: object): K8sObject => ({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name },
+      spec,
+    });
+    const db = { matchExpressions: [{ key: 'db', operator: 'In', values: ['a', 'b'] }] };
+    const objects = [
+      policy('deny', { podSelector: {}, policyTypes: ['Ingress', 'Egress'] }),
+      policy('to-db', {
+        podSelector: { matchLabels: { client: 'true' } },
+        policyTypes: ['Egress'],
+        egress: [{ to: [{ podSelector: db }], ports: [{ port: 5432 }] }],
+      }),
+      policy('db', {
+        podSelector: db,
+        policyTypes: ['Ingress'],
+        ingress: [{ from: [{ podSelector: { matchLabels: { client: 'true' } } }], ports: [{ port: 5432 }] }],
+      }),
+    ];
+    const client = { client: 'true' };
+    expect(connectionAllowed(objects, client, { db: 'b' }, 5432)).toBe(true);
+    expect(connectionAllowed(objects, client, { db: 'c' }, 5432)).toBe(false);
+    expect(connectionAllowed(objects, client, { db: 'a' }, 5433)).toBe(false);
+    expect(connectionAllowed(objects, { other: 'true' }, { db: 'a' }, 5432)).toBe(false);
+    expect(policiesSelecting(objects, { db: 'a' })).toEqual(['db', 'deny']);
+    expect(policiesSelecting(objects, { db: 'c' })).toEqual(['deny']);
   });
 });
 
@@ -357,6 +424,64 @@ describe.each(overlays())('overlay %s', (overlay) => {
       (e: { name: string }) => e.name === 'STREAM_REPLICAS',
     );
     expect(Number(replicas.value)).toBe(overlay === 'local' ? 1 : c.streams[0]?.productionReplicas);
+  });
+
+  it('counts a NATS node started only once its streams have caught up (startup probe: the full /healthz)', () => {
+    const nats = find(objects, 'StatefulSet', 'nats') as K8sObject;
+    const container = nats.spec.template.spec.containers.find((x: { name: string }) => x.name === 'nats');
+    expect(container.startupProbe?.httpGet?.path).toBe('/healthz');
+  });
+
+  it('gives every container with a V8 old-space flag a memory limit of four times that flag or more', () => {
+    const flagged = podOwners(objects).filter(({ spec }) =>
+      JSON.stringify(spec.containers).includes('old-space-size'),
+    );
+    expect(flagged.map(({ owner }) => owner.metadata.name)).toEqual(
+      expect.arrayContaining(['documents', 'gateway']),
+    );
+    expect(heapFlagProblems(objects)).toEqual([]);
+  });
+
+  it('keeps the edge inside the cluster where the development routes (sign-in codes) are on', () => {
+    const devRoutes = byKind(objects, 'Deployment').some((d) =>
+      d.spec.template.spec.containers.some(
+        (k: object) => containerEnv(objects, k).get('DEV_ROUTES_ENABLED')?.value === 'true',
+      ),
+    );
+    expect(devRoutes).toBe(overlay === 'local');
+    if (!devRoutes) return;
+    const proxy = find(objects, 'Service', 'kong-proxy') as K8sObject;
+    expect(proxy.spec.type ?? 'ClusterIP').toBe('ClusterIP');
+  });
+
+  it('lets a single-instance PostgreSQL cluster be drained (no PodDisruptionBudget)', () => {
+    expect(singleInstancePdbProblems(objects)).toEqual([]);
+  });
+
+  it("lets the runbook's restored PostgreSQL cluster (portico-pg-restore) reach and be reached as the cluster itself", () => {
+    const cluster = byKind(objects, 'Cluster')[0];
+    if (!cluster) return;
+    const instance = (name: string) => ({ 'cnpg.io/cluster': name });
+    const reach = (self: Record<string, string>) => {
+      const peers = [
+        ...podOwners(objects).map((p) => [`${p.owner.kind}/${p.owner.metadata.name}`, p.labels] as const),
+        ['its own instances', self] as const,
+      ];
+      return peers.flatMap(([peer, labels]) =>
+        [443, 5432, 6443, 8000].flatMap((port) => [
+          `${peer} -> it:${port} ${connectionAllowed(objects, labels, self, port)}`,
+          `it -> ${peer}:${port} ${connectionAllowed(objects, self, labels, port)}`,
+        ]),
+      );
+    };
+    const name = cluster.metadata.name;
+    const restore = instance(`${name}-restore`);
+    // Policies with namespace or address peers (the operator, the object store) apply alike.
+    expect(policiesSelecting(objects, restore)).toEqual(policiesSelecting(objects, instance(name)));
+    expect(reach(restore)).toEqual(reach(instance(name)));
+    expect(reach(restore)).toContain('Deployment/identity -> it:5432 true');
+    // Only those two: a cluster of another name is not let in.
+    expect(reach(instance(`${name}-other`))).toContain('Deployment/identity -> it:5432 false');
   });
 
   it('has a database and role per service (CloudNativePG) or an external database policy', () => {

@@ -34,6 +34,26 @@ export const selectorMatches = (matchLabels: Labels | undefined, labels: Labels)
   Object.keys(matchLabels).length > 0 &&
   Object.entries(matchLabels).every(([k, v]) => labels[k] === v);
 
+export interface LabelSelector {
+  matchLabels?: Labels;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+/** Kubernetes label-selector semantics, expressions included; an empty selector selects every pod. */
+export function labelSelectorMatches(selector: LabelSelector | undefined, labels: Labels): boolean {
+  if (selector === undefined) return false;
+  const byLabel = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  const byExpression = (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+    const value = labels[key];
+    if (operator === 'In') return value !== undefined && values.includes(value);
+    if (operator === 'NotIn') return value === undefined || !values.includes(value);
+    if (operator === 'Exists') return value !== undefined;
+    if (operator === 'DoesNotExist') return value === undefined;
+    return false;
+  });
+  return byLabel && byExpression;
+}
+
 /** Why an image reference is not pinned, or undefined when it is (a digest, or an exact version tag). */
 export function imagePinProblem(image: unknown): string | undefined {
   if (typeof image !== 'string' || image === '') return 'no image';
@@ -228,10 +248,7 @@ export function networkProblems(objects: K8sObject[], c: RuntimeContract): strin
       !p.spec?.egress?.length,
   );
   if (!deny) problems.push('no default-deny NetworkPolicy for the namespace');
-  const selects = (p: K8sObject, labels: Labels) => {
-    const sel = p.spec?.podSelector?.matchLabels;
-    return sel === undefined || Object.keys(sel).length === 0 ? true : selectorMatches(sel, labels);
-  };
+  const selects = (p: K8sObject, labels: Labels) => labelSelectorMatches(p.spec?.podSelector ?? {}, labels);
   const egressTargets = (p: K8sObject): string[] =>
     (p.spec?.egress ?? []).flatMap((rule: Rule) => {
       const ports = (rule.ports ?? []).map((x: Rule) => x.port).join(',');
@@ -241,7 +258,11 @@ export function networkProblems(objects: K8sObject[], c: RuntimeContract): strin
         const l = t.podSelector?.matchLabels ?? {};
         if (t.namespaceSelector)
           return `ns(${JSON.stringify(t.namespaceSelector.matchLabels ?? {})}):${ports}`;
-        return `pod(${l['app.kubernetes.io/name'] ?? l['cnpg.io/cluster'] ?? JSON.stringify(l)}):${ports}`;
+        const expressions = (t.podSelector?.matchExpressions ?? []).map((e: Rule) =>
+          `${e.key} ${e.operator} ${(e.values ?? []).join('|')}`.trim(),
+        );
+        const named = l['app.kubernetes.io/name'] ?? l['cnpg.io/cluster'];
+        return `pod(${named ?? (expressions.length > 0 ? expressions.join(', ') : JSON.stringify(l))}):${ports}`;
       });
     });
   for (const [name, d] of Object.entries(c.deployables)) {
@@ -265,6 +286,96 @@ export function networkProblems(objects: K8sObject[], c: RuntimeContract): strin
       problems.push(`${name}: cannot reach the object store`);
   }
   return problems;
+}
+
+const policyTypes = (p: K8sObject): string[] =>
+  p.spec?.policyTypes ?? ['Ingress', ...(p.spec?.egress ? ['Egress'] : [])];
+
+/** NetworkPolicies whose podSelector selects pods with these labels, by name. */
+export const policiesSelecting = (objects: K8sObject[], labels: Labels): string[] =>
+  objects
+    .filter((o) => o.kind === 'NetworkPolicy' && labelSelectorMatches(o.spec?.podSelector ?? {}, labels))
+    .map((o) => o.metadata.name)
+    .sort();
+
+/** One direction of a connection: the policies that isolate `self` for `type` let `peer` through on `port`. */
+function admits(policies: K8sObject[], type: 'Ingress' | 'Egress', self: Labels, peer: Labels, port: number) {
+  const isolating = policies.filter(
+    (p) => policyTypes(p).includes(type) && labelSelectorMatches(p.spec?.podSelector ?? {}, self),
+  );
+  if (isolating.length === 0) return true;
+  const [rulesKey, peersKey] = type === 'Ingress' ? ['ingress', 'from'] : ['egress', 'to'];
+  return isolating.some((p) =>
+    (p.spec?.[rulesKey] ?? []).some(
+      (rule: Rule) =>
+        (!rule.ports?.length || rule.ports.some((x: Rule) => x.port === undefined || x.port === port)) &&
+        (!rule[peersKey]?.length ||
+          rule[peersKey].some(
+            // A pod of this namespace: a podSelector alone (namespace and address peers are other places).
+            (x: Rule) =>
+              x.podSelector &&
+              !x.namespaceSelector &&
+              !x.ipBlock &&
+              labelSelectorMatches(x.podSelector, peer),
+          )),
+    ),
+  );
+}
+
+/** Whether a pod labelled `from` may connect to a pod labelled `to` on `port`, both in the namespace. */
+export function connectionAllowed(objects: K8sObject[], from: Labels, to: Labels, port: number): boolean {
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  return admits(policies, 'Egress', from, to, port) && admits(policies, 'Ingress', to, from, port);
+}
+
+/** Bytes of a Kubernetes quantity (512Mi, 1Gi, 1G, 536870912); undefined when it is not one. */
+export function quantityBytes(quantity: unknown): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(String(quantity ?? ''));
+  if (!m) return undefined;
+  const unit = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  return Number(m[1]) * (m[2] ? unit[m[2] as keyof typeof unit] : 1);
+}
+
+const V8_OLD_SPACE_FLAG = /--(?:initial|max)[-_]old[-_]space[-_]size[= ](\d+)/g;
+
+/**
+ * V8 sizes its heap's ceiling from the container's memory (about half of it): a first old-generation
+ * budget (in MiB) near that ceiling leaves no full collection before it, and the kernel kills the pod
+ * first. A limit of four times the flag keeps the ceiling at twice the budget, with room for the rest.
+ */
+export function heapFlagProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const configMaps = objects.filter((o) => o.kind === 'ConfigMap');
+  for (const { owner, spec } of podOwners(objects)) {
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+      const nodeOptions = [
+        ...(c.envFrom ?? []).map(
+          (f: Rule) => configMaps.find((m) => m.metadata.name === f.configMapRef?.name)?.data?.NODE_OPTIONS,
+        ),
+        ...(c.env ?? []).filter((e: Rule) => e.name === 'NODE_OPTIONS').map((e: Rule) => e.value),
+      ];
+      const text = [...(c.command ?? []), ...(c.args ?? []), ...nodeOptions].filter(Boolean).join(' ');
+      const mib = Math.max(0, ...[...text.matchAll(V8_OLD_SPACE_FLAG)].map((m) => Number(m[1])));
+      if (mib === 0) continue;
+      const limit = c.resources?.limits?.memory;
+      if (!((quantityBytes(limit) ?? 0) >= 4 * mib * 2 ** 20))
+        problems.push(
+          `${id(owner)} container ${c.name}: memory limit ${limit ?? 'none'} is under 4 x its V8 old space (${mib} MiB)`,
+        );
+    }
+  }
+  return problems;
+}
+
+/**
+ * CloudNativePG's PodDisruptionBudget for a single instance allows no eviction, so it blocks every node
+ * drain; such a cluster must turn it off.
+ */
+export function singleInstancePdbProblems(objects: K8sObject[]): string[] {
+  return objects
+    .filter((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('postgresql.cnpg.io/'))
+    .filter((o) => o.spec?.instances === 1 && o.spec?.enablePDB !== false)
+    .map((o) => `${id(o)}: one instance with enablePDB (the default), which blocks node drains`);
 }
 
 /** Keys in *.env.example files that name something but hold nothing secret. */
