@@ -418,7 +418,8 @@ function startOfLostConsumer(
  * event that cannot be read as its contract's message is logged and terminated, not delivered for ever.
  * A consumer deleted on the server, or lost with its stream, is made again (`CONSUMER_RECOVERY_DELAYS`)
  * and the events go on; one lost for a minute makes readiness fail (`assertDurableConsumersRunning`).
- * The stream itself is never made again here: an operator restoring it needs it absent.
+ * The stream is made at start when absent (`ensureEventStream`), never again while running: an operator
+ * restoring it needs it absent (k8s/README.md scales the services to zero first).
  */
 export async function startDurableConsumer<M extends DescMessage>(
   options: DurableConsumerOptions<M>,
