@@ -49,7 +49,7 @@ export const Messages = {
   nameTooLong: 'Names must be at most 100 characters',
   outOfOfficeTooLong: 'The out-of-office message must be at most 2000 characters',
   ownSignInOnly:
-    'Only the firm user can change their own sign-in email, phone number and two-factor authentication',
+    'Only the user can change their own sign-in email, phone number and two-factor authentication',
   accountReadOnly:
     'This account is read-only. If you need to upload documents or answer questionnaires, please send us an email.',
   entityReadOnly:

@@ -605,7 +605,7 @@ describe('identity users, entities and firm settings over NATS', () => {
         status: 403,
         code: 'own_sign_in_only',
         message:
-          'Only the firm user can change their own sign-in email, phone number and two-factor authentication',
+          'Only the user can change their own sign-in email, phone number and two-factor authentication',
       };
       for (const by of ['partner', 'full', 'group'])
         await expect(set(false, by)).rejects.toMatchObject(ownOnly);
