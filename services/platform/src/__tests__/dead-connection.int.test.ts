@@ -1,6 +1,8 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type DatabaseHandle, openDatabase, QUERY_TIMEOUT_MARGIN_MS } from '../db/database.js';
+import { sql } from 'drizzle-orm';
+import { acrossFirms, type DatabaseHandle, openDatabase, QUERY_TIMEOUT_MARGIN_MS } from '../db/database.js';
+import { isDatabaseUnavailable } from '../errors/postgres-errors.js';
 import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.js';
 
 /**
@@ -9,15 +11,16 @@ import { createServiceDatabase, uniqueDatabaseName } from '../testing/postgres.j
  */
 async function silenceableProxy(target: URL) {
   const sockets: Socket[] = [];
-  let silent = false;
+  // The connections open when it went silent; those made later pass, as to a database back elsewhere.
+  const silenced = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = tcpConnect(Number(target.port || 5432), target.hostname);
     sockets.push(client, upstream);
     client.on('data', (chunk) => {
-      if (!silent) upstream.write(chunk);
+      if (!silenced.has(client)) upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
-      if (!silent) client.write(chunk);
+      if (!silenced.has(client)) client.write(chunk);
     });
     for (const socket of [client, upstream]) socket.on('error', () => undefined);
     client.on('close', () => upstream.destroy());
@@ -33,7 +36,7 @@ async function silenceableProxy(target: URL) {
       return url.href;
     })(),
     goSilent: () => {
-      silent = true;
+      for (const socket of sockets) silenced.add(socket);
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -68,5 +71,18 @@ describe('a database connection whose other end is gone without a reset', () => 
     const waited = Date.now() - started;
     expect(waited).toBeGreaterThanOrEqual(300 + QUERY_TIMEOUT_MARGIN_MS - 100);
     expect(waited).toBeLessThan(300 + QUERY_TIMEOUT_MARGIN_MS + 3_000);
+  });
+
+  it("ends a transaction's lost connection instead of giving it back to the pool, and says the database is away", async () => {
+    // The pool's one connection is made anew (the one above was dropped by pool.query), then lost.
+    await acrossFirms(database.db, (tx) => tx.execute(sql`select 1`));
+    proxy.goSilent();
+    const started = Date.now();
+    const err = await acrossFirms(database.db, (tx) => tx.execute(sql`select 1`)).catch((e: unknown) => e);
+    // No rollback waited behind the lost answer as long again.
+    expect(Date.now() - started).toBeLessThan(300 + QUERY_TIMEOUT_MARGIN_MS + 3_000);
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    // The next transaction gets a new connection, which works.
+    await expect(acrossFirms(database.db, (tx) => tx.execute(sql`select 1 as ok`))).resolves.toBeTruthy();
   });
 });

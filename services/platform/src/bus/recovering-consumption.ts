@@ -30,6 +30,8 @@ export function consumeRecovering(options: RecoveringConsumption): { stop: () =>
   let wakeUp: () => void = () => undefined;
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      // A stop that came during a try to open it again is not kept waiting a whole delay.
+      if (stopping) return resolve();
       const timer = setTimeout(resolve, ms);
       wakeUp = () => {
         clearTimeout(timer);

@@ -3,6 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { assertBeforeDeadline } from '../bus/deadline.js';
+import { isQueryReadTimeout } from '../errors/postgres-errors.js';
 import {
   connectWithinDeadline,
   deadlineErrorOf,
@@ -39,8 +40,8 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
  * The server ends a statement at statement_timeout, but only a server that still answers: a connection
  * whose other end is gone without a reset (the primary's node lost in a failover) would hold its query
  * for as long as TCP retransmits, about a quarter of an hour. The client gives up a little after the
- * server would have (a pool query then also drops its connection; a transaction's fails each later
- * query the same way until TCP ends it), and TCP keepalives find an idle connection's end gone.
+ * server would have, the connection is ended rather than given back to the pool (a pool query's by pg,
+ * a transaction's and a scoped read's here), and TCP keepalives find an idle connection's end gone.
  */
 function deadConnectionLimits(statementTimeoutMs: number) {
   return {
@@ -180,6 +181,9 @@ async function inTransaction<S extends Record<string, unknown>, T>(
     boundToClient.set(client, tx);
   }
   let timeoutMs: number | undefined;
+  // A connection that may still be in a transaction, or whose answer never came, is not given back to
+  // the pool for another request: release(err) ends it.
+  let broken: Error | undefined;
   try {
     // The caller may have given up while this waited for a connection; otherwise no statement of the
     // transaction runs longer than the caller still waits (the pool's own timeout is 10 s).
@@ -190,10 +194,15 @@ async function inTransaction<S extends Record<string, unknown>, T>(
     await client.query('commit');
     return result;
   } catch (err) {
-    await client.query('rollback').catch(() => undefined);
+    // After a query's answer never came, a rollback would wait behind it as long again.
+    if (isQueryReadTimeout(err)) broken = err as Error;
+    else
+      await client.query('rollback').catch((rollbackFailed: Error) => {
+        broken = rollbackFailed;
+      });
     throw deadlineErrorOf(err, timeoutMs);
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 

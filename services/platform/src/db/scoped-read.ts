@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { isQueryReadTimeout } from '../errors/postgres-errors.js';
 import type { Database, FirmScope } from './database.js';
 import {
   connectWithinDeadline,
@@ -142,6 +143,8 @@ class ScopedReadClient {
       typeof config === 'string' ? { text: config, values } : { ...config, values: values ?? config.values };
     const client = await connectWithinDeadline(this.pool);
     let timeoutMs: number | undefined;
+    // A connection whose answer never came is ended, not given back to the pool for another request.
+    let broken: Error | undefined;
     try {
       timeoutMs = statementTimeoutWithinDeadline(this.pool);
       return await new Promise<pg.QueryResult>((resolve, reject) => {
@@ -152,9 +155,10 @@ class ScopedReadClient {
         );
       });
     } catch (err) {
+      if (isQueryReadTimeout(err)) broken = err as Error;
       throw deadlineErrorOf(err, timeoutMs);
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 }

@@ -55,14 +55,24 @@ export function isConnectionPoolBusy(err: unknown): boolean {
 }
 
 /**
+ * The client gave up waiting for a query's answer (the pool's query_timeout: the server would have ended
+ * the statement by then, so its connection is taken for lost). The connection cannot be used again.
+ */
+export function isQueryReadTimeout(err: unknown): boolean {
+  for (const { message } of causeChain(err))
+    if (typeof message === 'string' && /^Query read timeout/.test(message)) return true;
+  return false;
+}
+
+/**
  * The database away or full rather than the request wrong: the pool found no connection in time, the
  * server refused or dropped it, or is shutting down, starting up, or out of connections (SQLSTATE class
- * 08, 57P01-57P03, 53300). The caller is told the service is unavailable (503), as when it is down. A
+ * 08, 57P01-57P03, 53300), or a query's answer never came (`isQueryReadTimeout`). The caller is told the service is unavailable (503), as when it is down. A
  * wait for the pool's own connections (`isConnectionPoolBusy`) is among them, but is this replica being
  * busy, not an outage: the RPC layer tells it apart and logs it as overload.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (isConnectionPoolBusy(err)) return true;
+  if (isConnectionPoolBusy(err) || isQueryReadTimeout(err)) return true;
   for (const { code, message } of causeChain(err)) {
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
     if (typeof message === 'string' && /^Connection terminated/.test(message)) return true;
