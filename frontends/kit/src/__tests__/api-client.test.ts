@@ -224,6 +224,35 @@ describe('ApiClient', () => {
     }
   });
 
+  it('sends the refresh token once while its refresh is out, also for calls made after the first gave up', async () => {
+    jest.useFakeTimers();
+    try {
+      const { fetch } = lateRefreshFetch(REFRESH_TIMEOUT_MS + 20_000);
+      let refreshes = 0;
+      const api = new ApiClient({
+        baseUrl: 'http://api.test',
+        session,
+        fetch: (input, init) => {
+          if (String(input).endsWith('/sessions/refresh')) refreshes += 1;
+          return fetch(input, init);
+        },
+      });
+      const first = api.get('/current_user').catch((err: Error) => err.name);
+      await jest.advanceTimersByTimeAsync(REFRESH_TIMEOUT_MS);
+      expect(await first).toBe('TimeoutError');
+      await jest.advanceTimersByTimeAsync(1_000);
+      const second = api.get('/current_user').catch((err: Error) => err.name);
+      await jest.advanceTimersByTimeAsync(REFRESH_TIMEOUT_MS);
+      expect(await second).toBe('TimeoutError');
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(refreshes).toBe(1);
+      expect(session.get()?.refresh_token).toBe('refresh-2');
+      expect(signedOut).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('signs out the late tokens of a refresh given up on, when the session changed meanwhile', async () => {
     jest.useFakeTimers();
     try {

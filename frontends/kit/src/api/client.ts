@@ -170,7 +170,7 @@ export class ApiClient {
    * or another sign-in while the refresh was under way would otherwise be undone, the tokens written
    * back, and they are signed out instead. The same goes for the answer of a refresh the calls stopped
    * waiting for (REFRESH_TIMEOUT_MS): identity may have rotated the token already, and the old one,
-   * offered again, would be refused as reused.
+   * offered again, would be refused as reused; so it is not offered again while that refresh is out.
    */
   private refreshOnce(failed: StoredSession): Promise<RefreshOutcome> {
     // What a session found in storage makes of the failed one: none, someone else's, or the same user's.
@@ -180,20 +180,15 @@ export class ApiClient {
       const current = this.session.get();
       // Gone, or already replaced (another tab refreshed, or someone signed in): nothing to rotate here.
       if (!current || current.access_token !== failed.access_token) return standing(current);
-      // Bounded as any call is (REQUEST_TIMEOUT_MS), past the wait of the calls below.
-      const answer = this.send('POST', '/sessions/refresh', {
-        body: { refresh_token: current.refresh_token },
-      }).then((response) => this.parse<TokenPair>(response));
       let tokens: TokenPair;
       try {
-        // The wait is bounded: every tab's calls wait on this lock, and a request stalled by a network
-        // change would hold them all; a refresh that times out fails that call, the session is kept.
-        tokens = await withinRefreshTimeout(answer);
+        // Bounded as any call is (REQUEST_TIMEOUT_MS). The lock is held until it answers, so no call of
+        // any tab sends the same refresh token again meanwhile (identity would take the second for a
+        // stolen token's reuse); the calls themselves wait for it no longer than REFRESH_TIMEOUT_MS.
+        tokens = await this.parse<TokenPair>(
+          await this.send('POST', '/sessions/refresh', { body: { refresh_token: current.refresh_token } }),
+        );
       } catch (err) {
-        if (isTimeout(err)) {
-          answer.then((late) => this.adopt(current, late)).catch(() => {});
-          throw err;
-        }
         if (err instanceof ApiError && SESSION_OVER.includes(err.status)) {
           const now = this.session.get();
           return now && now.refresh_token !== current.refresh_token ? standing(now) : 'over';
@@ -211,7 +206,9 @@ export class ApiClient {
     }).finally(() => {
       this.refreshing = undefined;
     });
-    return this.refreshing;
+    // A refresh that takes longer fails this call (the session is kept) and goes on: its answer is kept
+    // if the session is still the one it renews, and later calls wait for the same refresh.
+    return withinRefreshTimeout(this.refreshing);
   }
 
   /**
@@ -262,9 +259,7 @@ export class ApiClient {
 
 /** Why a call failed after waiting its limit (the page's own timer). */
 const timedOut = () => new DOMException('The request took too long', 'TimeoutError');
-const isTimeout = (err: unknown) => err instanceof DOMException && err.name === 'TimeoutError';
-
-/** The answer of a refresh, or a TimeoutError once REFRESH_TIMEOUT_MS have passed; the request goes on. */
+/** The outcome of a refresh, or a TimeoutError once REFRESH_TIMEOUT_MS have passed; the refresh goes on. */
 function withinRefreshTimeout<T>(answer: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
