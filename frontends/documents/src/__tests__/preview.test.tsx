@@ -75,10 +75,14 @@ describe('HEIC preview', () => {
       expect(screen.queryByText('Loading')).toBeNull();
 
       // Try again starts the polling afresh: Loading while pending, the image once converted.
-      fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+      const tryAgain = screen.getByRole('button', { name: 'Try again' });
+      tryAgain.focus();
+      fireEvent.click(tryAgain);
       await act(() => jest.advanceTimersByTimeAsync(HEIC_POLL_MS * 3));
       expect(asked()).toBe(HEIC_POLL_LIMIT + 4);
       expect(screen.getByText('Loading')).toBeTruthy();
+      // The button gave way to the loader: focus stayed in the dialog, not on the page behind it.
+      expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true);
       expect(screen.queryByText(PREVIEW_FAILED)).toBeNull();
       status = 'ready';
       await act(() => jest.advanceTimersByTimeAsync(HEIC_POLL_MS * 2));

@@ -113,8 +113,10 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
   // The same when the address changes by other means than the tree (Back, Forward, a link); a folder
   // listed in its stored case ('/TAXES' shown as '/Taxes') is the same folder.
   const folderShown = useRef(path.toLowerCase());
-  const searchInput = useRef<HTMLInputElement>(null);
-  const focusSearch = useCallback(() => searchInput.current, []);
+  // Where a dialog whose opener went with what it changed gives focus back: the page's heading, not a
+  // text field (on a phone, focusing one opens the keyboard over half the screen).
+  const heading = useRef<HTMLHeadingElement>(null);
+  const focusHeading = useCallback(() => heading.current, []);
   useEffect(() => {
     if (folderShown.current === path.toLowerCase()) return;
     folderShown.current = path.toLowerCase();
@@ -236,7 +238,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
     <Stack p="md" gap="md" data-testid="file-manager" data-role={caps.role}>
       <Group justify="space-between" align="flex-end">
         <Stack gap={2}>
-          <Title order={1} size="h2">
+          <Title order={1} size="h2" ref={heading} tabIndex={-1}>
             Documents
           </Title>
           <Text size="sm" c="dimmed">
@@ -316,7 +318,6 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
 
             <Group gap="sm" align="center">
               <TextInput
-                ref={searchInput}
                 placeholder="Search documents"
                 aria-label="Search documents"
                 value={term}
@@ -421,7 +422,7 @@ export function FileManager({ api, company, caps, firmTags = [], makeXhr }: File
       </div>
 
       {/* A dialog whose opener went with what it changed (the bulk bar after a delete) gives focus here. */}
-      <DialogFocusFallback.Provider value={focusSearch}>
+      <DialogFocusFallback.Provider value={focusHeading}>
         <FileManagerDialogs
           dialog={dialog}
           onClose={close}

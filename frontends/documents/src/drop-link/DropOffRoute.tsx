@@ -155,9 +155,6 @@ interface Picked {
 }
 let picks = 0;
 
-/** A field's error is announced as it appears. */
-const ALERT = { role: 'alert' } as const;
-
 interface Errors {
   name?: string;
   email?: string;
@@ -317,7 +314,6 @@ export function DropOffForm({
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
               error={errors.name}
-              errorProps={ALERT}
               ref={nameInput}
               disabled={busy || sent}
               maxLength={200}
@@ -330,7 +326,6 @@ export function DropOffForm({
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
               error={errors.email}
-              errorProps={ALERT}
               ref={emailInput}
               disabled={busy || sent}
               maxLength={254}
@@ -343,7 +338,6 @@ export function DropOffForm({
             value={note}
             onChange={(e) => setNote(e.currentTarget.value)}
             error={errors.note}
-            errorProps={ALERT}
             ref={noteInput}
             disabled={busy || sent}
             maxLength={2_000}
@@ -378,7 +372,7 @@ export function DropOffForm({
             </Button>
           </div>
           {errors.files ? (
-            <Text c="red.9" size="sm" role="alert" id={filesErrorId}>
+            <Text c="red.9" size="sm" id={filesErrorId}>
               {errors.files}
             </Text>
           ) : null}

@@ -71,7 +71,11 @@ export function PreviewDialog({
     Boolean(data) &&
     !link.isFetching &&
     answersThisTry(queryClient.getQueryState<LinkResponse>(queryKey)) >= HEIC_POLL_LIMIT;
-  const tryAgain = () => {
+  // Try again gives way to the loader: focus goes to the dialog first, not with the button to the page.
+  const keepFocusInDialog = (e: React.MouseEvent<HTMLElement>) =>
+    e.currentTarget.closest<HTMLElement>('[role="dialog"]')?.focus();
+  const tryAgain = (e: React.MouseEvent<HTMLElement>) => {
+    keepFocusInDialog(e);
     answersBefore.current = queryClient.getQueryState(queryKey)?.dataUpdateCount ?? 0;
     void link.refetch();
   };
@@ -94,7 +98,13 @@ export function PreviewDialog({
           <Text c="red.9" role="alert">
             {failureText(link.error, 'There was a problem downloading the document.')}
           </Text>
-          <Button variant="light" onClick={() => void link.refetch()}>
+          <Button
+            variant="light"
+            onClick={(e) => {
+              keepFocusInDialog(e);
+              void link.refetch();
+            }}
+          >
             Try again
           </Button>
         </Stack>
