@@ -354,7 +354,13 @@ function unavailableOnFailure(body: Readable): Readable {
       body.destroy();
     }
   };
-  return Readable.from(mapped(), { objectMode: false });
+  const out = Readable.from(mapped(), { objectMode: false });
+  // Destroyed before its first read (a zip that failed with files opened ahead), the generator never
+  // ran, so its `finally` would not end the body: the connection to the store would stay open.
+  out.once('close', () => body.destroy());
+  // A body that fails before its turn fails its reader at once, as the body itself did.
+  body.once('error', (err) => out.destroy(unavailableIfUnreachable(err) as Error));
+  return out;
 }
 
 async function readInto(stream: Readable, length: number): Promise<Buffer> {
