@@ -9,6 +9,8 @@ export const Messages = {
   noFilesUploaded: 'Could not upload those files. Try uploading them one at a time.',
   uploaded: 'Document(s) uploaded successfully',
   uploadFailed: 'File upload failed, please try again.',
+  /** A folder whose files changed while they were copied (ItemsService.copyRows): sent again, it copies them as they are. */
+  folderChangedWhileCopied: 'This folder changed while it was being copied; please try again.',
   tooLargeToDownload:
     "Unfortunately, that folder/file is too large to download. Can you split it up into smaller batches? Generally, the total size should be less than 150MB. And if you're converting images to PDF, it should be less than 15MB.",
   foldersNotSupported: 'Downloading folders is not supported. Please select files only.',

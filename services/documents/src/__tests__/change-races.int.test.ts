@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Documents, DocumentsEvents } from '@portico/proto';
+import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { ItemsRepository } from '../items/items.repository.js';
 import { Messages } from '../messages.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
@@ -30,7 +31,7 @@ describe('two changes of one item at once', () => {
     )[0]?.n;
 
   beforeAll(async () => {
-    h = await startDocumentsHarness('change_races');
+    h = await startDocumentsHarness('change_races', { document_tags_enabled: true });
   });
   afterAll(async () => {
     await h.stop();
@@ -171,4 +172,71 @@ describe('two changes of one item at once', () => {
       expect(outcome).toMatchObject({ status: 404 });
     },
   );
+
+  it('takes a file and its extracted document in one order: an edit in the tree and one of the extracted document at once both succeed', async () => {
+    const res = await h.upload(partner().actor, individual(), [{ name: 'both.pdf', body: await pdf(1) }], {
+      documentType: 'bulk_document',
+    });
+    const id = res.files[0]?.extractedDocumentId as string;
+    // The tree's edit has written (and holds) the file, and is held before it writes the extracted document.
+    const repo = h.documents.provider(ExtractedRepository);
+    const update = repo.update.bind(repo);
+    const reached = gate();
+    const release = gate();
+    let armed = true;
+    repo.update = (async (...args: Parameters<ExtractedRepository['update']>) => {
+      if (armed) {
+        armed = false;
+        reached.open();
+        await release.opened;
+      }
+      return update(...args);
+    }) as ExtractedRepository['update'];
+    let outcomes: PromiseSettledResult<unknown>[];
+    try {
+      const tree = h.bus.request(
+        Documents.updateItem,
+        {
+          companyId: individual(),
+          link: '/both.pdf',
+          description: 'From the tree',
+          updateTags: false,
+          tags: [],
+        },
+        partner(),
+      );
+      await reached.opened;
+      const extracted = h.bus.request(
+        Documents.updateTags,
+        { extractedDocumentId: id, tags: ['extracted'] },
+        partner(),
+      );
+      // The extracted edit waits on a row lock (before, it wrote the extracted document first and then
+      // waited for the file, and the tree's edit then waited for it: a deadlock, answered 503).
+      const deadline = Date.now() + 10_000;
+      while (
+        !(
+          await h.documents.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+          )
+        )[0]?.n
+      ) {
+        if (Date.now() > deadline) throw new Error('the extracted edit never waited');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      release.open();
+      outcomes = await Promise.allSettled([tree, extracted]);
+    } finally {
+      repo.update = update;
+      release.open();
+    }
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? 'done' : o.reason.status))).toEqual([
+      'done',
+      'done',
+    ]);
+    expect(
+      await h.bus.request(Documents.getExtractedDocument, { id, companyId: individual() }, partner()),
+    ).toMatchObject({ description: 'From the tree', tags: ['extracted'] });
+  });
 });

@@ -3,6 +3,8 @@ import { Documents } from '@portico/proto';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { ItemsRepository } from '../items/items.repository.js';
 import { Messages } from '../messages.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { OBJECT_STORE } from '../tokens.js';
 import { gate, settledWithin } from './gates.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import { pdf } from './samples.js';
@@ -366,5 +368,125 @@ describe('deleting or moving a folder while something is written into it', () =>
       'march.pdf',
     ]);
     expect(await orphans()).toEqual([]);
+  });
+
+  /** Holds the object store's copies (the first one, before it runs) until `release`; notes their keys. */
+  const holdCopies = () => {
+    const store = h.documents.provider<ObjectStore>(OBJECT_STORE);
+    const copy = store.copy.bind(store);
+    const reached = gate();
+    const release = gate();
+    const made: string[] = [];
+    store.copy = async (from, to) => {
+      made.push(to);
+      reached.open();
+      await release.opened;
+      return copy(from, to);
+    };
+    return {
+      reached: reached.opened,
+      release: release.open,
+      made,
+      restore: () => {
+        release.open();
+        store.copy = copy;
+      },
+    };
+  };
+
+  const folderWith = async (folder: string, names: string[]) => {
+    await h.bus.request(
+      Documents.createFolder,
+      { companyId: companyId(), path: '', name: folder },
+      { actor: actor() },
+    );
+    await h.upload(
+      actor(),
+      companyId(),
+      await Promise.all(names.map(async (name) => ({ name, body: await pdf(1) }))),
+      { path: `/${folder}` },
+    );
+  };
+
+  const copyToOther = (folder: string) =>
+    h.bus.request(
+      Documents.moveItem,
+      {
+        companyId: companyId(),
+        oldPath: `/${folder}`,
+        newPath: '',
+        deleteOldPath: false,
+        isFolder: true,
+        newCompanyId: h.firm.companies.llc?.id as string,
+      },
+      { actor: actor() },
+    );
+
+  it('copying a folder holds nothing inside it while its objects are copied: an edit of a file there is not held back', async () => {
+    await folderWith('Copied', ['edited.pdf']);
+    const held = holdCopies();
+    try {
+      const copying = copyToOther('Copied');
+      await held.reached;
+      const editing = h.bus.request(
+        Documents.updateItem,
+        {
+          companyId: companyId(),
+          link: '/Copied/edited.pdf',
+          description: 'Edited',
+          updateTags: false,
+          tags: [],
+        },
+        { actor: actor() },
+      );
+      // Before, the copy held the file until its objects were copied (up to the request's limit).
+      expect(await settledWithin(editing, 5_000)).toBe(true);
+      await editing;
+      held.release();
+      await copying;
+    } finally {
+      held.restore();
+    }
+    // The copy takes the file as it is once copied.
+    const [copied] = await h.documents.query<{ description: string }>(
+      `select description from items where company_id = $1 and folder = '/Copied' and name = 'edited.pdf'`,
+      [h.firm.companies.llc?.id],
+    );
+    expect(copied?.description).toBe('Edited');
+  });
+
+  it('copying a folder whose file is deleted while its objects are copied answers 409 and leaves nothing there', async () => {
+    await folderWith('Changing', ['dropped.pdf', 'stays.pdf']);
+    const held = holdCopies();
+    let outcome: unknown;
+    try {
+      const copying = copyToOther('Changing').then(
+        () => 'copied',
+        (err) => err,
+      );
+      await held.reached;
+      await h.bus.request(
+        Documents.deleteDocument,
+        { companyId: companyId(), path: '/Changing', documentName: 'dropped.pdf', isFolder: false },
+        { actor: actor() },
+      );
+      held.release();
+      outcome = await copying;
+    } finally {
+      held.restore();
+    }
+    expect(outcome).toMatchObject({ status: 409 });
+    expect(await placesOf(['Changing', 'dropped.pdf', 'stays.pdf'])).toEqual([
+      { company: 'here', folder: '', name: 'Changing', deleted: false },
+      { company: 'here', folder: '/Changing', name: 'dropped.pdf', deleted: true },
+      { company: 'here', folder: '/Changing', name: 'stays.pdf', deleted: false },
+    ]);
+    expect(held.made).toHaveLength(2);
+    for (const key of held.made) expect(await h.store.head(key)).toBeUndefined();
+    // Sent again, it copies the folder as it is now.
+    await copyToOther('Changing');
+    expect((await placesOf(['dropped.pdf', 'stays.pdf'])).filter((p) => p.company === 'there')).toEqual([
+      { company: 'there', folder: '/Changing', name: 'stays.pdf', deleted: false },
+    ]);
   });
 });

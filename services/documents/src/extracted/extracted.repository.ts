@@ -49,8 +49,28 @@ export class ExtractedRepository {
   }
 
   /**
+   * The files of the extracted documents `ids`, locked (select ... for update) until the transaction
+   * ends, in id order. Whatever writes a file and its extracted document takes the file first, as the
+   * tree's edit and delete do: two calls taking the two rows in opposite orders deadlocked (40P01).
+   */
+  async lockItemsOf(tx: DocTx, scope: FirmScope, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const itemIds = tx
+      .select({ itemId: extractedDocuments.itemId })
+      .from(extractedDocuments)
+      .where(and(eq(extractedDocuments.firmId, scope.firmId), inArray(extractedDocuments.id, ids)));
+    await tx
+      .select({ id: items.id })
+      .from(items)
+      .where(and(eq(items.firmId, scope.firmId), inArray(items.id, itemIds)))
+      .orderBy(items.id)
+      .for('update');
+  }
+
+  /**
    * The extracted row and its file, locked (select ... for update) until the transaction ends, deleted
    * or not: a split re-checks both under the lock, so two splits of one document cannot both succeed.
+   * The join locks the extracted row first: the caller holds the file already (lockItemsOf).
    */
   async lockWithItem(
     tx: DocTx,

@@ -273,6 +273,7 @@ export class ExtractedService {
   ): Promise<{ documents: ReturnType<typeof toExtracted>[] } | { movedTo: string }> {
     const scope = firmScope(actor.firm_id);
     const held = await this.items.holdFolders(tx, scope, companyId, folder);
+    await this.repo.lockItemsOf(tx, scope, [id]);
     const locked = await this.repo.lockWithItem(tx, scope, id);
     if (!locked) throw notFound();
     const { row, item } = locked;
@@ -397,8 +398,8 @@ export class ExtractedService {
     const access = await this.access.company(actor, await this.companyOf(actor, req.companyId, req.id));
     await this.change(actor, access, req.id, async (tx, row, item) => {
       const scope = firmScope(actor.firm_id);
-      // What was read is not held: a delete or move of its file from the tree meanwhile deleted or removed
-      // it, and announced that. This call then answers as it would after them, and announces nothing.
+      // Read under its file's lock (change): a delete or move of the file from the tree before it is not
+      // found, and announced itself. This call then answers as it would after them, and announces nothing.
       if (!(await this.repo.deleteLive(tx, scope, row.id))) throw notFound();
       if (item && !item.deletedAt && (await this.items.softDelete(tx, scope, item)))
         await recordItemEvent(tx, 'deleted', actor, item);
@@ -417,6 +418,8 @@ export class ExtractedService {
     assertCanChange(actor, access, 'file_edit', '');
     const scope = firmScope(actor.firm_id);
     const documents = await this.items.transaction(scope, async (tx) => {
+      // The files before their extracted documents (see lockItemsOf).
+      await this.repo.lockItemsOf(tx, scope, ids.filter(isUuid));
       const rows = await this.repo.many(tx, scope, access.companyId, ids.filter(isUuid));
       if (rows.length !== ids.length) throw notFound();
       if (rows.some((r) => r.questionnaireId))
@@ -487,7 +490,13 @@ export class ExtractedService {
     id: string,
     work: (tx: DocTx, row: ExtractedRow, item: ItemRow | undefined) => Promise<T>,
   ): Promise<T> {
-    return this.items.transaction(firmScope(actor.firm_id), async (tx) => {
+    const scope = firmScope(actor.firm_id);
+    return this.items.transaction(scope, async (tx) => {
+      // Checked first, holding nothing; then its file locked before the extracted document is written, as
+      // the tree's edit and delete take them (see lockItemsOf), and both read again under it: deleted,
+      // moved or removed meanwhile, they are not found.
+      await this.loadIn(tx, actor, access, id);
+      await this.repo.lockItemsOf(tx, scope, [id]);
       const { row, item } = await this.loadIn(tx, actor, access, id);
       assertCanChange(actor, access, 'file_edit', item?.folder ?? '');
       return work(tx, row, item);

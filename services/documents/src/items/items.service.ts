@@ -485,13 +485,13 @@ export class ItemsService {
           destination,
           name,
           created,
-          // A folder's contents held as the folder is: a file in it deleted, renamed or moved out while
-          // it was copied stayed live in the target too (or under its old name), and was still here.
+          // A folder's contents held as the folder is once copied (see copyRows): a file in it deleted,
+          // renamed or moved out meanwhile stayed live in the target too (or under its old name).
           lock: moving ? 'update' : 'share',
         });
         if (moving) {
           // The files and previews of the rows removed, and no others: a file deleted or moved out of the
-          // folder before its contents were held was not copied, and keeps its row here and so its
+          // folder before its contents were read was not copied, and keeps its row here and so its
           // object. Nothing points at these once their rows are gone.
           obsolete.push(...(await this.repo.removeMoved(tx, scope, item)));
           await this.uploads.discardStoredAt(tx, scope, obsolete);
@@ -518,7 +518,8 @@ export class ItemsService {
 
   /**
    * Writes `item` (and a folder's contents) as new rows and objects at `destination` in `companyId`, each
-   * object key noted in `created`; the contents read held by `lock` until the transaction ends.
+   * object key noted in `created`; the contents held by `lock` from after their objects are copied until
+   * the transaction ends.
    */
   private async copyRows(
     tx: DocTx,
@@ -531,20 +532,29 @@ export class ItemsService {
     const oldFull = fullPathOf(item);
     const newFull = joinPath(destination, name);
     // A split's hidden source is not copied: its parts are, and a copy would show it again beside them.
-    const rows: SubtreeRow[] =
+    const contents = async (lock?: RowLock): Promise<SubtreeRow[]> =>
       item.type === 'folder'
         ? [
             item,
-            ...(await this.repo.subtree(tx, scope, item.companyId, oldFull, 'live', to.lock)).filter(
+            ...(await this.repo.subtree(tx, scope, item.companyId, oldFull, 'live', lock)).filter(
               (r) => !r.hidden,
             ),
           ]
         : [item];
-    const ids = rows.map(() => randomUUID());
+    // The objects are copied from the contents read unheld: held, every change of a file inside (an edit,
+    // a delete, the preview's record) waited for the copies, up to the request's limit, and failed on its
+    // statement timeout. Held once copied, the contents must still be the files copied, each with its
+    // object; the names, folders and details are taken as they are then (a rename or an edit meanwhile is
+    // kept). Otherwise the call answers 409 and its copies are deleted (the caller's `created`): a file
+    // gone meanwhile would need its copy taken back, one come in (uploaded, split) a copy not made, and
+    // one answer for both writes nothing half-way. It is rare: a move holds the folder against what is
+    // filed into it, and a copy is sent again.
+    const read = await contents();
+    const ids = read.map(() => randomUUID());
     // The objects first, a few copies at a time (each is a round trip to the store, a few milliseconds),
     // each key noted before its copy so that a failure deletes whatever was made; no copy is started
     // once the caller has stopped waiting. Then the rows, in a statement per thousand.
-    const keys = await mapLimited(rows, COPY_CONCURRENCY, async (r, i) => {
+    const keys = await mapLimited(read, COPY_CONCURRENCY, async (r, i) => {
       if (!r.storageKey) return null;
       assertBeforeDeadline();
       const storageKey = StorageKeys.file(scope.firmId, companyId, ids[i] as string);
@@ -552,6 +562,13 @@ export class ItemsService {
       await this.store.copy(r.storageKey, storageKey);
       return storageKey;
     });
+    const copied = new Map(read.map((r) => [r.id, r.storageKey]));
+    const rows = await contents(to.lock);
+    if (rows.length !== copied.size || rows.some((r) => copied.get(r.id) !== r.storageKey))
+      throw new AppError('conflict', 'folder_changed', Messages.folderChangedWhileCopied);
+    // In the order read: the new ids and keys follow the rows copied.
+    const order = new Map(read.map((r, i) => [r.id, i]));
+    rows.sort((a, b) => (order.get(a.id) as number) - (order.get(b.id) as number));
     const inserted = await this.repo.insertMany(
       tx,
       rows.map((r, i) => {
