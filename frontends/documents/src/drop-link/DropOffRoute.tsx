@@ -10,6 +10,7 @@ import {
   isApiError,
   Loader,
   Paper,
+  PUBLIC_QUERY,
   type RemoteRouteProps,
   ShellContext,
   SimpleGrid,
@@ -66,6 +67,8 @@ export default function DropOffRoute({
     enabled: Boolean(key),
     retry: false,
     staleTime: 5 * 60_000,
+    // The same for anyone: kept when a session of this browser ends while a visitor fills the form.
+    meta: PUBLIC_QUERY,
   });
   const id = bySlug ? (info.data?.drop_link_id ?? '') : linkId;
   const firmName = info.data?.firm_name ?? '';

@@ -2,6 +2,7 @@ import '@portico/kit/styles.css';
 import {
   ApiProvider,
   Center,
+  forgetSignedInQueries,
   GlobalNotice,
   KitProvider,
   Loader,
@@ -63,7 +64,7 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
         // session's sockets, and a tab still signed in when that arrives would take it for a forced sign-out.
         const refresh = runtime.session.get()?.refresh_token;
         runtime.session.signOut('user');
-        queryClient.clear();
+        forgetSignedInQueries(queryClient);
         if (refresh) {
           await runtime.client
             .post('/sessions/sign_out', { refresh_token: refresh }, { auth: false })
@@ -76,7 +77,7 @@ export function App({ runtime, initialPrimary }: { runtime: ShellRuntime; initia
   useEffect(
     () =>
       runtime.session.onSignedOut(() => {
-        queryClient.clear();
+        forgetSignedInQueries(queryClient);
         forgetRecentEntities();
       }),
     [runtime, queryClient],
