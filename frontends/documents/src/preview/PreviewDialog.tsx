@@ -93,36 +93,16 @@ export function PreviewDialog({
     );
   } else if (link.isError) {
     body = (
-      <Center p="xl">
-        <Stack align="center" gap="xs">
-          <Text c="red.9" role="alert">
-            {failureText(link.error, 'There was a problem downloading the document.')}
-          </Text>
-          <Button
-            variant="light"
-            onClick={(e) => {
-              keepFocusInDialog(e);
-              void link.refetch();
-            }}
-          >
-            Try again
-          </Button>
-        </Stack>
-      </Center>
+      <FailedWithTryAgain
+        text={failureText(link.error, 'There was a problem downloading the document.')}
+        onTryAgain={(e) => {
+          keepFocusInDialog(e);
+          void link.refetch();
+        }}
+      />
     );
   } else if (gaveUp) {
-    body = (
-      <Center p="xl">
-        <Stack align="center" gap="xs">
-          <Text c="red.9" role="alert">
-            {PREVIEW_FAILED}
-          </Text>
-          <Button variant="light" onClick={tryAgain}>
-            Try again
-          </Button>
-        </Stack>
-      </Center>
-    );
+    body = <FailedWithTryAgain text={PREVIEW_FAILED} onTryAgain={tryAgain} />;
   } else if (failed) {
     body = (
       <Center p="xl">
@@ -168,6 +148,28 @@ export function PreviewDialog({
 }
 
 /** An image, or the loading error when the browser cannot show it (damaged, or not the image it claims). */
+/** Why the preview is not shown, read as it appears, with Try again. */
+function FailedWithTryAgain({
+  text,
+  onTryAgain,
+}: {
+  text: string;
+  onTryAgain: (e: React.MouseEvent<HTMLElement>) => void;
+}) {
+  return (
+    <Center p="xl">
+      <Stack align="center" gap="xs">
+        <Text c="red.9" role="alert">
+          {text}
+        </Text>
+        <Button variant="light" onClick={onTryAgain}>
+          Try again
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
+
 function ImagePreview({ src, name }: { src: string; name: string }) {
   const [broken, setBroken] = useState(false);
   if (broken)
