@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { ApiClient, type CurrentUser, SessionStore, ShellContext } from '@portico/kit';
-import { aCurrentUser, renderWithClient, sessionTokens } from '@portico/kit/testing';
+import { type CurrentUser, SessionStore, ShellContext } from '@portico/kit';
+import { aCurrentUser, renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { useLocation } from 'react-router';
 import AreaRouter from '../app/AreaRouter.js';
-import type { ShellRuntime } from '../app/services.js';
 import { ShellRuntimeContext } from '../app/services.js';
 import { loadLaterSteps } from '../signin/first-steps.js';
+import { testRuntime } from './support/test-runtime.js';
 
 const stores: SessionStore[] = [];
 afterEach(() => {
@@ -30,28 +30,11 @@ const firm = {
 
 /** The signed-in shell's routes at `path`, for the user `GET /current_user` answers. */
 async function renderSignedIn(user: CurrentUser, path: string) {
-  const session = new SessionStore(window.localStorage);
-  stores.push(session);
-  session.set(sessionTokens(1));
-  const answers: Record<string, unknown> = { '/current_user': user, '/current_user_firm': firm };
-  const client = new ApiClient({
-    baseUrl: 'http://api.test',
-    session,
-    fetch: async (input) => {
-      const body = answers[new URL(String(input)).pathname];
-      return new Response(JSON.stringify(body ?? { error: 'Not found' }), {
-        status: body ? 200 : 404,
-        headers: { 'content-type': 'application/json' },
-      });
-    },
+  const runtime = testRuntime({
+    answers: { '/current_user': user, '/current_user_firm': firm },
+    signedIn: true,
   });
-  const runtime: ShellRuntime = {
-    config: { apiUrl: 'http://api.test', remotes: {} },
-    session,
-    client,
-    reportError: async () => undefined,
-    areas: Promise.resolve([]),
-  };
+  stores.push(runtime.session);
   const signOut = jest.fn(async () => undefined);
   // Awaited: the router waits for the areas (`use`), which React resumes only in an awaited act.
   await act(async () => {
@@ -64,7 +47,7 @@ async function renderSignedIn(user: CurrentUser, path: string) {
           <Where />
         </ShellContext.Provider>
       </ShellRuntimeContext.Provider>,
-      client,
+      runtime.client,
       path,
     );
   });

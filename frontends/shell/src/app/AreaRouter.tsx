@@ -60,6 +60,15 @@ export default function AreaRouter() {
   const location = useLocation();
 
   const publicRoutes = routes.filter(isPublicRoute);
+  const failed = areas.filter((a) => a.error);
+  // A visitor without a session on a page no loaded area knows (a drop-off link while its area is down)
+  // gets the area's fallback: the sign-in form is of no use to them. Someone who just signed out here
+  // still goes to /signin.
+  const areaMayBeDown =
+    failed.length > 0 &&
+    !hadSession.current &&
+    location.pathname !== '/' &&
+    !routes.some((r) => matchPath(pattern(r.path), location.pathname));
   return (
     <AreasContext.Provider value={{ areas, descriptors }}>
       <Routes>
@@ -75,6 +84,8 @@ export default function AreaRouter() {
                 descriptors={descriptors}
                 routes={routes.filter((r) => !publicRoutes.includes(r))}
               />
+            ) : areaMayBeDown ? (
+              <AreaDownFallback failed={failed} />
             ) : (
               <Navigate
                 to={
@@ -165,7 +176,10 @@ function SignedIn({
             <Route key={`${r.remote}${r.path}`} path={pattern(r.path)} element={areaElement(r)} />
           ))}
         {ctx.isAdvisor && !mainRoutes.some((r) => r.path === ENTITY_HOME) && (
-          <Route path={ENTITY_HOME} element={<EntityHome descriptors={descriptors} ctx={ctx} />} />
+          <Route
+            path={ENTITY_HOME}
+            element={<EntityHome descriptors={descriptors} ctx={ctx} failed={failed} />}
+          />
         )}
         <Route
           index
@@ -203,14 +217,26 @@ const profilePath = (ctx: AccessContext) =>
 /** An entity's own page: the entity navigation's Dashboard, which no area serves yet. */
 const ENTITY_HOME = '/admin/:companyHash';
 
-/** Until an area serves /admin/{hash}, it opens the entity's first page that one does (its Documents). */
-function EntityHome({ descriptors, ctx }: { descriptors: RemoteDescriptor[]; ctx: AccessContext }) {
+/**
+ * Until an area serves /admin/{hash}, it opens the entity's first page that one does (its Documents).
+ * With none, and an area down, that area's fallback: the entity's pages are likely its own.
+ */
+function EntityHome({
+  descriptors,
+  ctx,
+  failed,
+}: {
+  descriptors: RemoteDescriptor[];
+  ctx: AccessContext;
+  failed: AreaStatus[];
+}) {
   const { companyHash = '' } = useParams();
   const own = `/admin/${companyHash}/`;
   const first = buildNavigation(descriptors, 'entity', ctx, { companyHash }).find((item) =>
     item.path.startsWith(own),
   );
-  return first ? <Navigate to={first.path} replace /> : <NotFound />;
+  if (first) return <Navigate to={first.path} replace />;
+  return failed.length ? <AreaDownFallback failed={failed} /> : <NotFound />;
 }
 
 function Welcome({ name }: { name: string }) {

@@ -1,4 +1,4 @@
-import type { RemoteDescriptor, RemoteRouteModule } from '@portico/kit';
+import type { NavItem, RemoteDescriptor, RemoteRoute, RemoteRouteModule } from '@portico/kit';
 import { federation } from './federation.js';
 
 export interface AreaStatus {
@@ -10,6 +10,39 @@ export interface AreaStatus {
 }
 
 const DESCRIPTOR_TIMEOUT_MS = 8000;
+
+/** Every layout the shell has; a record so that a layout added to the kit must be added here. */
+const LAYOUTS: Record<RemoteRoute['layout'], true> = {
+  advisor: true,
+  client: true,
+  centered: true,
+  public: true,
+};
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+/**
+ * What is wrong with a descriptor, if anything: the router and the navigation read each route's path and
+ * layout and each item's id, label, path and section while rendering, so one bad entry would take every
+ * page down instead of its own area.
+ */
+export function descriptorProblem(descriptor: unknown): string | undefined {
+  const { routes, nav } = (descriptor ?? {}) as { routes?: unknown; nav?: unknown };
+  if (!Array.isArray(routes)) return 'no routes';
+  for (const route of routes as Partial<Record<keyof RemoteRoute, unknown>>[]) {
+    if (!isString(route?.path) || !route.path.startsWith('/'))
+      return `a route without a path: ${JSON.stringify(route)}`;
+    if (!isString(route.layout) || !Object.hasOwn(LAYOUTS, route.layout))
+      return `route ${route.path} has no known layout`;
+    if (route.module !== undefined && !isString(route.module)) return `route ${route.path} has a bad module`;
+  }
+  if (nav === undefined) return undefined;
+  if (!Array.isArray(nav)) return 'nav is not a list';
+  for (const item of nav as Partial<Record<keyof NavItem, unknown>>[])
+    if (![item?.id, item?.label, item?.path, item?.section].every(isString))
+      return `a navigation item without an id, label, path or section: ${JSON.stringify(item)}`;
+  return undefined;
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -48,7 +81,8 @@ export async function loadAreas(remotes: Record<string, string>): Promise<AreaSt
           `${name}/descriptor`,
         );
         const descriptor = mod?.default;
-        if (!descriptor || !Array.isArray(descriptor.routes)) throw new Error(`${name}: no descriptor`);
+        const problem = descriptor ? descriptorProblem(descriptor) : 'no descriptor';
+        if (problem) throw new Error(`${name}: ${problem}`);
         return { name, descriptor };
       } catch (error) {
         console.error(`[portico] area ${name} is unavailable`, error);
