@@ -12,7 +12,7 @@ import { act, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import type { AreaStatus } from '../remotes/registry.js';
-import { testRuntime } from './support/test-runtime.js';
+import { TEST_FIRM, testRuntime } from './support/test-runtime.js';
 
 /** The remotes as the federation runtime would load them: descriptors and route modules by id. */
 const remoteModules = new Map<string, unknown>();
@@ -41,14 +41,6 @@ function Where() {
   return <output data-testid="where">{location.pathname + location.search}</output>;
 }
 
-const firm = {
-  id: 'f-1',
-  name: 'Demo CPA',
-  slug: 'demo-cpa',
-  logo_url: '',
-  preferences: { in_app_banner_enabled: false, in_app_banner_text: '' },
-};
-
 /** An area that loaded: Profile Settings for advisors, Profile for clients. */
 const admin: RemoteDescriptor = {
   name: 'admin',
@@ -69,7 +61,7 @@ const advisor = aCurrentUser({ is_advisor: true, firm_access: 'partner' });
 /** AreaRouter at `path` with `areas`, signed in as `user` (signed out without one). */
 async function renderShell(areas: AreaStatus[], path: string, user?: CurrentUser) {
   const runtime = testRuntime({
-    answers: { '/current_user': user, '/current_user_firm': firm },
+    answers: { '/current_user': user, '/current_user_firm': TEST_FIRM },
     areas,
     signedIn: Boolean(user),
   });

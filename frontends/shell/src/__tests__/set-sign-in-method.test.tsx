@@ -7,7 +7,7 @@ import { useLocation } from 'react-router';
 import AreaRouter from '../app/AreaRouter.js';
 import { ShellRuntimeContext } from '../app/services.js';
 import { loadLaterSteps } from '../signin/first-steps.js';
-import { testRuntime } from './support/test-runtime.js';
+import { TEST_FIRM, testRuntime } from './support/test-runtime.js';
 
 const stores: SessionStore[] = [];
 afterEach(() => {
@@ -20,18 +20,10 @@ function Where() {
   return <output data-testid="where">{location.pathname}</output>;
 }
 
-const firm = {
-  id: 'f-1',
-  name: 'Demo CPA',
-  slug: 'demo-cpa',
-  logo_url: '',
-  preferences: { in_app_banner_enabled: false, in_app_banner_text: '' },
-};
-
 /** The signed-in shell's routes at `path`, for the user `GET /current_user` answers. */
 async function renderSignedIn(user: CurrentUser, path: string) {
   const runtime = testRuntime({
-    answers: { '/current_user': user, '/current_user_firm': firm },
+    answers: { '/current_user': user, '/current_user_firm': TEST_FIRM },
     signedIn: true,
   });
   stores.push(runtime.session);

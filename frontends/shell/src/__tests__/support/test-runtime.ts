@@ -3,6 +3,15 @@ import { sessionTokens } from '@portico/kit/testing';
 import type { ShellRuntime } from '../../app/services.js';
 import type { AreaStatus } from '../../remotes/registry.js';
 
+/** The firm `GET /current_user_firm` answers in the router tests. */
+export const TEST_FIRM = {
+  id: 'f-1',
+  name: 'Demo CPA',
+  slug: 'demo-cpa',
+  logo_url: '',
+  preferences: { in_app_banner_enabled: false, in_app_banner_text: '' },
+};
+
 /**
  * A shell runtime for component tests: a session (signed in when `signedIn`), an API whose GETs answer
  * `answers` by path (404 otherwise), and the areas given.
