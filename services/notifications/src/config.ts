@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, serviceEnv } from '@portico/platform';
 import { z } from 'zod';
-import { isUrl, skipsCertificateCheck, tlsSwitches } from './delivery/smtp-url.rules.js';
+import { isUrl, loggingSwitches, skipsCertificateCheck, tlsSwitches } from './delivery/smtp-url.rules.js';
 
 /** An unset variable and an empty one mean the same (compose and Kubernetes pass empty strings). */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -23,6 +23,10 @@ export const notificationsEnv = {
       .refine(
         (url) => tlsSwitches(url).length === 0,
         'must not set requireTLS, ignoreTLS, opportunisticTLS or secure (see SMTP_ALLOW_PLAINTEXT)',
+      )
+      .refine(
+        (url) => loggingSwitches(url).length === 0,
+        'must not set debug, logger or transactionLog (the mail library would log the messages, sign-in codes included)',
       ),
   ),
   /**

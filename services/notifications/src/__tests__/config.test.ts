@@ -82,6 +82,11 @@ describe('notifications configuration', () => {
       'tls.rejectUnauthorized=0',
       'tls.rejectUnauthorized',
       'tls.%72ejectUnauthorized=false',
+      // The mail library would log each message, sign-in codes and reset links included.
+      'debug=true',
+      'logger',
+      '%6Cogger=true',
+      'transactionLog=true',
     ];
     const smtpUrlRefused = (url: string, env: Record<string, string> = {}) => {
       try {

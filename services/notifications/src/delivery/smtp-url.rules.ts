@@ -35,3 +35,13 @@ export function skipsCertificateCheck(url: string): boolean {
     ([name, value]) => name === 'tls.rejectunauthorized' && value.toLowerCase() !== 'true',
   );
 }
+
+/** Options that make nodemailer log the SMTP conversation, messages included (sign-in codes, links). */
+const LOGGING = new Set(['debug', 'logger', 'transactionlog']);
+
+/** The parameters of the URL that would log what is sent, whatever their value. */
+export function loggingSwitches(url: string): string[] {
+  return query(url)
+    .map(([name]) => name)
+    .filter((name) => LOGGING.has(name));
+}
