@@ -300,13 +300,13 @@ http {
       );
       expect(sameOrigin).toEqual([]);
 
-      // The remote's descriptor is refused, so the shell does not know the public page and asks for a
-      // sign-in.
+      // The remote's descriptor is refused, so the shell does not know the public page: with an area
+      // down, it shows the error fallback in place (not a sign-in the visitor could not use).
       writeRuntimeConfig(`http://127.0.0.1:${remote}/mf-manifest.json`);
       const otherOrigin = await refusalsWhileOpening(
         browser,
         `http://127.0.0.1:${edge}/drop-link`,
-        'Sign In',
+        'Something went wrong. Please refresh this page to try again.',
       );
       expect(otherOrigin).toContain(`script-src-elem http://127.0.0.1:${remote}/remoteEntry.js`);
     } finally {
