@@ -13,8 +13,9 @@ import {
   useApi,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { useFocusFirstError } from '../forms/focus-first-error.js';
 import { isValidEmail } from '../profile/profile-rules.js';
 import { addressLabels, countryOptions, DEFAULT_COUNTRY, isKnownCountry } from './countries.js';
 
@@ -138,14 +139,11 @@ export function EntityProfileForm({
     },
   });
 
-  // A failed save, refused by the rules or by identity: once its messages show, the first field in error
-  // takes focus, so a screen reader reads the field with its message (aria-invalid, aria-describedby).
-  const { submitCount, errors } = formState;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per submit and per refused save
-  useEffect(() => {
-    const first = FIELDS.find((field) => errors[field]);
-    if (first) setFocus(first);
-  }, [submitCount, save.error]);
+  useFocusFirstError(
+    FIELDS,
+    { submitCount: formState.submitCount, errors: formState.errors, setFocus },
+    save.error,
+  );
 
   return (
     <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate aria-label="Entity information">

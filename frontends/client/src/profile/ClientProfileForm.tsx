@@ -25,8 +25,9 @@ import {
   usePendingEmail,
 } from '@portico/kit';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { useFocusFirstError } from '../forms/focus-first-error.js';
 import {
   CONTACT_METHODS,
   changedProfileFields,
@@ -151,15 +152,14 @@ export function ClientProfileForm({ user, readOnly = false, preview = false }: C
     setCurrentPasswordError(missing ? CURRENT_PASSWORD_MESSAGES.missing : undefined);
     if (!missing) save.mutate(withPassword ? { ...changes, current_password: currentPassword } : changes);
   };
-  // A failed save, refused by the rules or by identity: once its messages show, the first field in error
-  // takes focus, so a screen reader reads the field with its message (aria-invalid, aria-describedby).
-  const { submitCount, errors } = formState;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per submit and per refused save
-  useEffect(() => {
-    const first = FIELDS.find((field) => errors[field]);
-    if (first) setFocus(first);
-    else if (currentPasswordError) passwordInput.current?.focus();
-  }, [submitCount, save.error]);
+  useFocusFirstError(
+    FIELDS,
+    { submitCount: formState.submitCount, errors: formState.errors, setFocus },
+    save.error,
+    () => {
+      if (currentPasswordError) passwordInput.current?.focus();
+    },
+  );
   return (
     <form onSubmit={handleSubmit(submit)} noValidate aria-label="Profile">
       <Stack gap="md" maw={720}>
