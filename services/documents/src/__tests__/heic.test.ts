@@ -45,6 +45,16 @@ const converterWith = (repo: ItemsRepository, store: ObjectStore) =>
     HEIC_CONCURRENCY: 1,
   } as DocumentsConfig);
 
+/** A repository whose transactions run at once and whose updates of a preview's state are told to `record`. */
+const recordingRepo = (record: (id: string, previewStatus: string | undefined) => void) =>
+  ({
+    transaction: async (_scope: unknown, work: (tx: unknown) => Promise<unknown>) => work({}),
+    update: async (_tx: unknown, _scope: unknown, id: string, changes: { previewStatus?: string }) => {
+      record(id, changes.previewStatus);
+      return undefined;
+    },
+  }) as unknown as ItemsRepository;
+
 const heicItem = (id: string, size: number) => ({
   id,
   firmId: '00000000-0000-4000-8000-000000000001',
@@ -56,13 +66,7 @@ const heicItem = (id: string, size: number) => ({
 describe('HEIC previews', () => {
   it('stay pending when storage fails for a moment, and fail only for an image that cannot be decoded', async () => {
     const recorded: unknown[] = [];
-    const repo = {
-      transaction: async (_scope: unknown, work: (tx: unknown) => Promise<unknown>) => work({}),
-      update: async (_tx: unknown, _scope: unknown, _id: string, changes: { previewStatus?: string }) => {
-        recorded.push(changes.previewStatus);
-        return undefined;
-      },
-    } as unknown as ItemsRepository;
+    const repo = recordingRepo((_id, status) => recorded.push(status));
     let reads = 0;
     const store = {
       read: async () => {
@@ -87,13 +91,7 @@ describe('HEIC previews', () => {
 describe('HEIC previews queued at shutdown', () => {
   it('finish the conversion under way and leave those not started pending', async () => {
     const recorded: string[] = [];
-    const repo = {
-      transaction: async (_scope: unknown, work: (tx: unknown) => Promise<unknown>) => work({}),
-      update: async (_tx: unknown, _scope: unknown, id: string, changes: { previewStatus?: string }) => {
-        recorded.push(`${id}:${changes.previewStatus}`);
-        return undefined;
-      },
-    } as unknown as ItemsRepository;
+    const repo = recordingRepo((id, status) => recorded.push(`${id}:${status}`));
     let reads = 0;
     const store = {
       read: async () => {
