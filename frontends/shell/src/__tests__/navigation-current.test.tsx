@@ -3,6 +3,7 @@ import { defineDescriptor, ShellContext } from '@portico/kit';
 import { aCurrentUser, renderArea } from '@portico/kit/testing';
 import { screen, within } from '@testing-library/react';
 import { AreasContext } from '../app/areas-context.js';
+import { AdvisorLayout } from '../layouts/AdvisorLayout.js';
 import { ClientLayout } from '../layouts/ClientLayout.js';
 import { isCurrentPage } from '../layouts/current-page.js';
 import { LeftNavigation } from '../layouts/LeftNavigation.js';
@@ -101,5 +102,31 @@ describe('the current page in the navigation', () => {
     const nav = await screen.findByRole('navigation', { name: 'Client navigation' });
     expect(within(nav).getByRole('link', { name: 'Documents' }).getAttribute('aria-current')).toBe('page');
     expect(within(nav).getByRole('link', { name: 'Profile' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it("is one navigation landmark in the advisor's layout, not a named one inside an unnamed one", async () => {
+    renderArea(
+      <ShellContext.Provider value={{ signOut: async () => undefined, apiUrl: 'http://api.test' }}>
+        <AreasContext.Provider value={{ areas: [], descriptors: [advisorArea] }}>
+          <AdvisorLayout
+            user={aCurrentUser({ role: 'partner' })}
+            firm={
+              {
+                name: 'Demo CPA',
+                logo_url: '',
+                preferences: { in_app_banner_enabled: false, in_app_banner_text: '' },
+              } as never
+            }
+            ctx={{ signedIn: true, isAdvisor: true, preferences: {} }}
+          />
+        </AreasContext.Provider>
+      </ShellContext.Provider>,
+      () => undefined,
+      '/admin-profile',
+    );
+    await screen.findByRole('link', { name: 'Profile Settings' });
+    expect(screen.getAllByRole('navigation').map((nav) => nav.getAttribute('aria-label'))).toEqual([
+      'Main navigation',
+    ]);
   });
 });

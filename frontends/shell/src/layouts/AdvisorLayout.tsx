@@ -65,7 +65,9 @@ export function AdvisorLayout({ user, firm, ctx }: LayoutProps) {
           <UserMenu user={user} />
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs">
+      {/* A plain box: the left navigation inside is the page's one navigation landmark, which a nav here
+          would wrap in a second, unnamed one. */}
+      <AppShell.Navbar p="xs" component="div">
         <LeftNavigation descriptors={descriptors} ctx={ctx} userId={user.id} />
       </AppShell.Navbar>
       <AppShell.Main>
