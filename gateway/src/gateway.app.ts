@@ -8,7 +8,7 @@ import { frameworkErrorResponse } from './errors/error-response.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { registerCompression } from './http/compression.js';
 import { corsOptions } from './http/cors.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { applySecurityHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document.js';
 import { registerClientErrorsRateLimit } from './rate-limit/client-errors-rate-limit.js';
 import { registerPublicUploadRateLimit } from './rate-limit/public-upload-rate-limit.js';
@@ -37,6 +37,7 @@ export function fastifyOptions(config: GatewayConfig): FastifyServerOptions {
     forceCloseConnections: 'idle',
     frameworkErrors: (err, _request, reply) => {
       const { status, body } = frameworkErrorResponse(err);
+      applySecurityHeaders(reply as FastifyReply);
       void (reply as FastifyReply).status(status).send(body);
     },
   };

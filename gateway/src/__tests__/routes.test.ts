@@ -49,6 +49,14 @@ describe('every route of the gateway', () => {
     const long = await fastify.inject({ method: 'GET', url: `/companies/${'x'.repeat(2_100)}` });
     expect(long.statusCode).toBe(414);
     expect(long.json()).toMatchObject({ code: 'uri_too_long', error: 'The address is too long' });
+    // Answered before any route or hook, with the same headers as every other answer.
+    for (const answer of [malformed, long])
+      expect(answer.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+        'cache-control': 'no-store',
+      });
     // A drop link id grows with its firm's name: one of 1,500 characters reaches the route.
     const dropLink = await fastify.inject({
       method: 'GET',

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * Headers on every answer of the API, errors included. Its answers carry firms' and clients' data:
@@ -13,8 +13,14 @@ export const API_SECURITY_HEADERS = {
 } as const;
 
 export function registerSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (_request, reply) => {
-    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) reply.header(name, value);
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
+  fastify.addHook('onSend', async (_request, reply) => applySecurityHeaders(reply));
+}
+
+/**
+ * The headers set on one answer. Also called by the answers Fastify gives before routing (a malformed
+ * or too long address), which no hook sees.
+ */
+export function applySecurityHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) reply.header(name, value);
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
 }
