@@ -135,7 +135,12 @@ const acceptsGzip = (req) =>
   );
 
 async function fileAt(urlPath) {
-  const decoded = decodeURIComponent(urlPath.split('?')[0]);
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath.split('?')[0]);
+  } catch {
+    return null; // a malformed escape names no file
+  }
   const path = normalize(join(root, decoded));
   if (path !== root && !path.startsWith(root + sep)) return null;
   try {
@@ -169,7 +174,17 @@ async function isCopyOf(copy, file) {
   return checkedCopies.get(key);
 }
 
-const server = createServer(async (req, res) => {
+// A failure while answering ends that answer with 500, never the server (the handler is async: a throw
+// would be an unhandled rejection).
+const server = createServer((req, res) =>
+  answer(req, res).catch((err) => {
+    console.error(`${req.method} ${req.url}: ${err?.stack ?? err}`);
+    if (res.headersSent) res.destroy();
+    else res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Server error\n');
+  }),
+);
+
+async function answer(req, res) {
   const url = new URL(req.url ?? '/', 'http://local');
   res.setHeader('Access-Control-Allow-Origin', '*');
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
@@ -218,8 +233,11 @@ const server = createServer(async (req, res) => {
     ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
   });
   if (req.method === 'HEAD') res.end();
-  else createReadStream((gzipped ?? file).path).pipe(res);
-});
+  else
+    createReadStream((gzipped ?? file).path)
+      .on('error', () => res.destroy()) // gone since it was found: the answer is cut short
+      .pipe(res);
+}
 
 server.listen(Number(values.port), values.host, () => {
   const { port } = server.address();
