@@ -1443,6 +1443,7 @@ describe('documents: uploads, the tree, downloads and permissions', () => {
       );
       const got = await fetch(res.document?.data?.link as string);
       expect(got.headers.get('content-disposition')).toContain('attachment');
+      expect(got.headers.get('cache-control')).toBe('private, no-store');
       expect(
         Buffer.from(await got.arrayBuffer())
           .subarray(1, 4)

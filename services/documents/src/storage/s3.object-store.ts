@@ -134,6 +134,9 @@ export class S3ObjectStore implements ObjectStore {
       new GetObjectCommand({
         Bucket: this.bucket,
         Key: key,
+        // A client's tax return or scan is not left in the browser's cache (a shared computer) after
+        // the link was used, nor in a cache between.
+        ResponseCacheControl: 'private, no-store',
         ...(downloadAs ? { ResponseContentDisposition: attachmentDisposition(downloadAs) } : {}),
       }),
       { expiresIn: ttlSeconds },
