@@ -56,7 +56,24 @@ describe('every route of the gateway', () => {
         'referrer-policy': 'no-referrer',
         'x-frame-options': 'DENY',
         'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
       });
+  });
+
+  it('serves its OpenAPI page under a policy that lets it load only its own files', async () => {
+    // The page is HTML on the portal's origin, where the portal keeps its tokens.
+    const fastify = app.getHttpAdapter().getInstance();
+    const page = await fastify.inject({ method: 'GET', url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    // Its scripts are files (the policy lets no inline script run).
+    expect(page.body).not.toMatch(/<script>(?!\s*<\/script>)/);
+    const document = await fastify.inject({ method: 'GET', url: '/docs/openapi.json' });
+    expect(document.headers['content-security-policy']).toBe(policy);
     // A drop link id grows with its firm's name: one of 1,500 characters reaches the route.
     const dropLink = await fastify.inject({
       method: 'GET',

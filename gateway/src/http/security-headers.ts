@@ -12,8 +12,30 @@ export const API_SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 } as const;
 
+/**
+ * What a page of the API may load. Its answers are JSON, which loads nothing. The OpenAPI page at /docs
+ * is HTML on the portal's own origin (where the portal keeps its tokens): its scripts, styles and the
+ * document are its own files; its inline styles and data: icons are all it needs besides.
+ */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const isDocsPage = (url: string) => url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
+
 export function registerSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (_request, reply) => applySecurityHeaders(reply));
+  fastify.addHook('onSend', async (request, reply) => {
+    applySecurityHeaders(reply);
+    if (isDocsPage(request.url)) reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY);
+  });
 }
 
 /**
@@ -22,5 +44,6 @@ export function registerSecurityHeaders(fastify: FastifyInstance): void {
  */
 export function applySecurityHeaders(reply: FastifyReply): void {
   for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) reply.header(name, value);
+  reply.header('content-security-policy', API_CONTENT_SECURITY_POLICY);
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
 }
