@@ -62,7 +62,7 @@ describe('gateway/kong/kong.yml', () => {
     expect(configProblems(load())).toEqual([]);
   });
 
-  it('sets the edge plugins globally: correlation id, Prometheus, CORS, rate limit, body size, HSTS', () => {
+  it('sets the edge plugins globally: correlation id, Prometheus, CORS, rate limit, body size, trace headers, HSTS', () => {
     const names = (load().plugins ?? []).map((p) => p.name).sort();
     expect(names).toEqual([
       'correlation-id',
@@ -70,8 +70,18 @@ describe('gateway/kong/kong.yml', () => {
       'prometheus',
       'rate-limiting',
       'request-size-limiting',
+      'request-transformer',
       'response-transformer',
     ]);
+    // No route has its own request-transformer, which would replace the global one there.
+    const traceHeaders = (load().plugins ?? []).find((p) => p.name === 'request-transformer') as
+      | { config?: { remove?: { headers?: string[] } } }
+      | undefined;
+    expect(traceHeaders?.config?.remove?.headers).toEqual(['traceparent', 'tracestate']);
+    const routePlugins = (load().services ?? []).flatMap((s) =>
+      (s.routes ?? []).flatMap((r) => (r.plugins ?? []).map((p) => p.name)),
+    );
+    expect(routePlugins).not.toContain('request-transformer');
     const hsts = (load().plugins ?? []).find((p) => p.name === 'response-transformer') as
       | { config?: { add?: { headers?: string[] } } }
       | undefined;
