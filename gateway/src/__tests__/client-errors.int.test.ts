@@ -78,6 +78,25 @@ describe('gateway: errors of the portal pages reported by the browser (POST /cli
     ]);
   });
 
+  it('logs no query or fragment value quoted in the message or the stacks', async () => {
+    const res = await report({
+      kind: 'promise',
+      message:
+        'Failed to load https://portal.test/signin?firm=demo#token=SECRET1 (Minified React error #418)',
+      stack: 'Error: at /profile?email_token=SECRET2\n    at main.js:1:2',
+      component_stack: 'at Link (/signin?token=SECRET3)',
+      page: '/signin',
+    });
+    expect(res.status).toBe(204);
+    const [line] = reports();
+    expect(JSON.stringify(line)).not.toMatch(/SECRET|firm=/);
+    expect(line?.client_error).toMatchObject({
+      message: 'Failed to load https://portal.test/signin (Minified React error #418)',
+      stack: 'Error: at /profile\n    at main.js:1:2',
+      component_stack: 'at Link (/signin)',
+    });
+  });
+
   it('logs an anonymous crash as a warning, as anyone can send one', async () => {
     const res = await report(crash);
     expect(res.status).toBe(204);
