@@ -116,12 +116,15 @@ describe('docker-compose.yml and the manifests agree with the contract and each 
     expect(composeEnv(box ?? {}).STREAM_REPLICAS).toBe('1');
   });
 
-  it("gives compose's NATS the cluster's message size and shutdown, and every app the cluster's grace period", () => {
+  it("gives compose's NATS the cluster's message size, shutdown and disk syncs, and every app the cluster's grace period", () => {
     const setting = (text: string, key: string) => new RegExp(`^${key}:\\s*(\\S+)`, 'm').exec(text)?.[1];
     const cluster = readText('k8s/base/nats/nats.conf');
     const local = readText('infra/docker/nats.conf');
     for (const key of ['max_payload', 'lame_duck_duration', 'lame_duck_grace_period'])
       expect([key, setting(local, key)]).toEqual([key, setting(cluster, key)]);
+    // An event acknowledged is on disk: the outbox counts it published then, and keeps no other copy.
+    for (const conf of [cluster, local])
+      expect(/jetstream\s*\{[^}]*^\s*sync_interval:\s*always\s*$/m.test(conf)).toBe(true);
     const services = compose().services;
     expect(services.nats?.volumes).toContain('./nats.conf:/etc/nats/nats.conf:ro');
     const seconds = (grace: unknown) => Number(/^(\d+)s$/.exec(String(grace))?.[1] ?? 0);
