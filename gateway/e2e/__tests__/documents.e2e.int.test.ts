@@ -257,6 +257,13 @@ describe('API: documents through the gateway', () => {
     );
     const link = links.body.links[0] as UploadLink;
     await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+    // The visitor's name is required here as on the page; a refused call files nothing.
+    for (const uploaderName of [undefined, '', '   '])
+      expect(
+        await s.call('POST', `/integrations/drop_link/${id}/process`, {
+          body: { uploadIds: [link.upload_id], uploaderName, uploaderEmail: 'pat@example.com' },
+        }),
+      ).toMatchObject({ status: 400, body: { fields: { uploaderName: 'Please enter your name' } } });
     const done = await s.call('POST', `/integrations/drop_link/${id}/process`, {
       body: { uploadIds: [link.upload_id], uploaderName: 'Pat Visitor', uploaderEmail: 'pat@example.com' },
     });

@@ -316,12 +316,13 @@ export const dropOffLinksBody = z.object({
 
 export const dropOffProcessBody = z.object({
   uploadIds: filesOfOneUpload(uuid('Upload is missing', 'This upload is not valid')),
+  // Required, as on the page: the firm is told who dropped the files off.
   uploaderName: z
-    .string({ error: 'Must be text' })
+    .string({ error: 'Please enter your name' })
     .trim()
+    .min(1, 'Please enter your name')
     .max(200, 'Must be at most 200 characters')
-    .refine(noControl(), 'Your name contains characters that are not allowed')
-    .default(''),
+    .refine(noControl(), 'Your name contains characters that are not allowed'),
   uploaderEmail: z
     .string({ error: 'Please enter a valid email' })
     .trim()
