@@ -109,7 +109,7 @@ describe('the current page in the navigation', () => {
       <ShellContext.Provider value={{ signOut: async () => undefined, apiUrl: 'http://api.test' }}>
         <AreasContext.Provider value={{ areas: [], descriptors: [advisorArea] }}>
           <AdvisorLayout
-            user={aCurrentUser({ role: 'partner' })}
+            user={aCurrentUser({ is_advisor: true })}
             firm={
               {
                 name: 'Demo CPA',
