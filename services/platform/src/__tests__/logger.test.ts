@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { withoutRejectedValue } from '../logging/logger.js';
+import { JsonNestLogger, withoutRejectedValue } from '../logging/logger.js';
 import { capturedLog } from '../testing/captured-log.js';
 
 /** An error shaped as the database layer throws a failed query: the values in its message and fields. */
@@ -91,5 +91,46 @@ describe('logged errors', () => {
     const message = 'relation "users" does not exist';
     logger.error({ err: Object.assign(new Error(message), { code: '42P01' }) }, 'Failed');
     expect(lines[0]?.err).toMatchObject({ code: '42P01', message });
+  });
+});
+
+describe("Nest's error lines", () => {
+  it('log an Error given as the message as `err`, cleaned, with its stack and context', () => {
+    const { lines, logger } = capturedLog();
+    new JsonNestLogger(logger).error(failedQuery(), undefined, 'Server');
+    const line = lines[0] as { msg: string; context: string; err: { message: string; stack: string } };
+    for (const secret of ['jane@example.com', '482913']) expect(JSON.stringify(line)).not.toContain(secret);
+    expect(line.context).toBe('Server');
+    expect(line.msg).toBe(
+      'Failed query: insert into "outbox" ("to", "text") values ($1, $2)\nparams: [not logged]',
+    );
+    expect(line.err.message).toBe(line.msg);
+    expect(line.err.stack).toContain('\n    at ');
+  });
+
+  it('clean a message and trace given as text', () => {
+    const { lines, logger } = capturedLog();
+    const err = failedQuery();
+    new JsonNestLogger(logger).error(err.message, err.stack, 'ExceptionsHandler');
+    const line = lines[0] as { msg: string; stack: string; context: string };
+    expect(JSON.stringify(line)).not.toContain('jane@example.com');
+    expect(line.stack).toContain('params: [not logged]\n    at ');
+    expect(line.context).toBe('ExceptionsHandler');
+  });
+});
+
+describe('a URL refused by its parser', () => {
+  it('is logged without the input it quoted (a password)', () => {
+    const { lines, logger } = capturedLog();
+    let refused: unknown;
+    try {
+      new URL('http://user:s3cr#et@host');
+    } catch (err) {
+      refused = err;
+    }
+    expect((refused as { input?: string }).input).toContain('s3cr');
+    logger.fatal({ err: new Error('Could not start', { cause: refused }) }, 'Start failed');
+    expect(JSON.stringify(lines[0])).not.toContain('s3cr');
+    expect(lines[0]?.err).toMatchObject({ cause: { code: 'ERR_INVALID_URL' } });
   });
 });

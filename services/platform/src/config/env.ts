@@ -21,11 +21,31 @@ export function loadConfig<S extends z.ZodRawShape>(
   return result.data;
 }
 
+/**
+ * Whether the NATS client can read `url` as one server, and reads it as it is written: the client drops
+ * the scheme and parses the rest as an http:// URL, throwing, on a failure, an error that quotes the whole
+ * URL, password included; a '#' or '?' in the password would cut the rest off (the client would read the
+ * password's start as a port, or connect somewhere else).
+ */
+export function isNatsUrl(url: string): boolean {
+  if (!/^(nats|tls):\/\/./.test(url) || !URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  if (parsed.search || parsed.hash || !parsed.hostname) return false;
+  return URL.canParse(`http://${url.trim().replace(/^(.*:\/\/)(.*)/m, '$2')}`);
+}
+
 /** Variables every process reads. */
 export const commonEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  // The message never quotes the value: it may hold a password.
+  NATS_URL: z
+    .string()
+    .refine(
+      isNatsUrl,
+      'must be a nats:// or tls:// URL of one server (percent-encode special characters of the user and password)',
+    )
+    .default('nats://127.0.0.1:4222'),
 };
 
 export const serviceEnv = {

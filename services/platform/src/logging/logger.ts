@@ -45,9 +45,30 @@ export function withoutRejectedValue(message: string): string {
   return message.replace(/"[\s\S]*"/, `"${NOT_LOGGED}"`);
 }
 
+/**
+ * An error's message (or any text about a failure: a span's status) as `scrub` leaves it: without a
+ * failed query's 'params:' tail, and without the value PostgreSQL quoted where `code` is one of
+ * REJECTED_VALUE_CODES. Where the code is not known (undefined), a message shaped as such a refusal
+ * ('…: "value"', 'invalid value "…" for "…"') loses its quoted value all the same.
+ */
+export function messageWithoutValues(message: string, code?: string): string {
+  const withoutParams = message.replace(PARAMS_TAIL, `\nparams: ${NOT_LOGGED}`);
+  const refusal =
+    code === undefined
+      ? FORMAT_FIELD_VALUE.test(withoutParams) || QUOTED_VALUE_LAST.test(withoutParams)
+      : REJECTED_VALUE_CODES.has(code);
+  return refusal ? withoutRejectedValue(withoutParams) : withoutParams;
+}
+
+/** A stack as `scrub` leaves it, for one given apart from its error (Nest's `trace` argument). */
+export function stackWithoutValues(stack: string): string {
+  return stack.replace(PARAMS_TAIL, `\nparams: ${NOT_LOGGED}`);
+}
+
 function scrub(value: unknown, depth = 0): unknown {
   if (!value || typeof value !== 'object' || depth > 5) return value;
-  const { params: _params, detail: _detail, ...rest } = value as Record<string, unknown>;
+  // `input`: what a parser refused, whole (a URL with its password, for ERR_INVALID_URL).
+  const { params: _params, detail: _detail, input: _input, ...rest } = value as Record<string, unknown>;
   for (const key of ['message', 'stack'] as const)
     if (typeof rest[key] === 'string')
       rest[key] = (rest[key] as string).replace(PARAMS_TAIL, `\nparams: ${NOT_LOGGED}`);
@@ -87,8 +108,18 @@ export class JsonNestLogger implements LoggerService {
   log(message: unknown, context?: string) {
     this.logger.info({ context }, String(message));
   }
+  /**
+   * Nest passes the error itself where it has one (a reply it could not publish, an exception at start,
+   * a server's failure): logged as `err`, through the same cleaning as every other, with its stack.
+   */
   error(message: unknown, trace?: string, context?: string) {
-    this.logger.error({ context, stack: trace }, String(message));
+    if (message instanceof Error) {
+      const { message: text } = errorWithoutValues(message) as { message: string };
+      this.logger.error({ err: message, context }, text);
+      return;
+    }
+    const stack = typeof trace === 'string' ? stackWithoutValues(trace) : trace;
+    this.logger.error({ context, stack }, stackWithoutValues(String(message)));
   }
   warn(message: unknown, context?: string) {
     this.logger.warn({ context }, String(message));

@@ -19,6 +19,21 @@ export function extractTraceContext(get: (key: string) => string | undefined): C
 
 const tracer = () => trace.getTracer('portico');
 
+/**
+ * What a failed span's status says of the error: its name and code ('AppError not_found', 'Error 22P02'
+ * for a query refused), never its message, which may quote what the request carried (a query's params,
+ * a refused value). The code is the error's, else the one of the error it wraps (a query builder's).
+ */
+function failureStatus(err: unknown): string {
+  const codeOf = (value: unknown) => {
+    const code = (value as { code?: unknown } | null | undefined)?.code;
+    return typeof code === 'string' || typeof code === 'number' ? String(code) : undefined;
+  };
+  const name = err instanceof Error ? err.name : typeof err;
+  const code = codeOf(err) ?? (err instanceof Error ? codeOf(err.cause) : undefined);
+  return code ? `${name} ${code}` : name;
+}
+
 /** Runs `work` in a span that is a child of `parent`, recording failures on the span. */
 export async function inSpan<T>(
   name: string,
@@ -30,7 +45,7 @@ export async function inSpan<T>(
     try {
       return await work();
     } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failureStatus(err) });
       throw err;
     } finally {
       span.end();
