@@ -55,7 +55,15 @@ export const outboundMessages = pgTable(
   (t) => [
     check('outbound_messages_channel_check', sql`${t.channel} in (${inList(CHANNELS)})`),
     check('outbound_messages_status_check', sql`${t.status} in (${inList(STATUSES)})`),
-    index('outbound_messages_due_idx').on(t.nextAttemptAt).where(sql`status in ('queued', 'sending')`),
+    // The delivery worker's claim (OutboxRepository.claimDue): one channel's messages waiting, in the
+    // claim's order (expires_at, nulls last, then next_attempt_at), those not yet due skipped in the index.
+    // An index of next_attempt_at alone had every claim sort the whole backlog (an SMTP outage's 100k
+    // emails, on disk) and an SMS claim read every queued email.
+    index('outbound_messages_claim_idx')
+      .on(t.channel, t.expiresAt.asc().nullsLast(), t.nextAttemptAt)
+      .where(sql`status in ('queued', 'sending')`),
+    // giveUpSpent's rows, looked for at every poll of every replica: those waiting with no attempt left.
+    index('outbound_messages_spent_idx').on(t.attempts).where(sql`status in ('queued', 'sending')`),
     index('outbound_messages_recipient_idx').on(t.recipient, t.createdAt),
     index('outbound_messages_created_idx').on(t.createdAt),
     // The retention pass's rows: those whose text is still there. Without it each of its batches read

@@ -328,6 +328,48 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await handle.db.execute(sql`delete from outbox_events where id = '00000000-0000-4000-8000-0000000000e2'`);
   });
 
+  it('prunes a bounded batch per statement, however many are due', async () => {
+    await handle.db.execute(
+      sql.raw(`
+      insert into outbox_events (id, subject, payload, created_at, published_at)
+        select gen_random_uuid(), 'events.test.v1', '{}', now() - interval '8 days', now() - interval '8 days'
+        from generate_series(1, 5);
+      insert into processed_events (consumer, event_id, processed_at)
+        select 'batch_test', g::text, now() - interval '32 days' from generate_series(1, 5) g;
+      create table deleted_per_statement (tab text not null, n int not null);
+      create function count_deleted() returns trigger language plpgsql as $$
+      begin
+        insert into deleted_per_statement select tg_table_name, count(*) from gone;
+        return null;
+      end $$;
+      create trigger count_deleted after delete on outbox_events
+        referencing old table as gone for each statement execute function count_deleted();
+      create trigger count_deleted after delete on processed_events
+        referencing old table as gone for each statement execute function count_deleted();`),
+    );
+    try {
+      expect(await pruneEventRecords(handle.db, new Date(), 2)).toEqual({ published: 5, processed: 5 });
+      const counted = await handle.db.execute<{ tab: string; n: number }>(
+        sql`select tab, n from deleted_per_statement where n > 0`,
+      );
+      for (const tab of ['outbox_events', 'processed_events'])
+        expect(
+          counted.rows
+            .filter((r) => r.tab === tab)
+            .map((r) => r.n)
+            .sort(),
+        ).toEqual([1, 2, 2]);
+    } finally {
+      await handle.db.execute(
+        sql.raw(`
+        drop trigger count_deleted on outbox_events;
+        drop trigger count_deleted on processed_events;
+        drop function count_deleted;
+        drop table deleted_per_statement;`),
+      );
+    }
+  });
+
   it('keeps events in the outbox while NATS is unreachable and relays them later', async () => {
     const deadNc = await connect({ servers: nats.url });
     await deadNc.close();

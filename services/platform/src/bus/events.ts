@@ -27,7 +27,7 @@ import {
   RequestError,
 } from '@nats-io/transport-node';
 import type { EventContract } from '@portico/proto';
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type Database, type FirmScope, inFirm, type Tx } from '../db/database.js';
 import { AppError, type ErrorKind } from '../errors/app-error.js';
@@ -90,21 +90,47 @@ const PRUNE_EVERY_MS = 3600_000;
 /**
  * Deletes the outbox rows published more than EVENT_MAX_AGE_MS ago (JetStream deduplicates within
  * minutes; nothing reads them after) and the records of events handled more than HANDLED_EVENT_KEPT_MS
- * ago: the tables would otherwise grow with every change for ever. Answers how many of each.
+ * ago: the tables would otherwise grow with every change for ever. `batch` rows per statement, each
+ * short however many are due (a first prune after a long time, a month of records at once), found
+ * through outbox_events_published_idx and processed_events_processed_idx; rows another replica's prune
+ * holds are skipped, not waited for. Answers how many of each.
  */
 export async function pruneEventRecords(
   db: Database,
   now = new Date(),
+  batch = 5_000,
 ): Promise<{ published: number; processed: number }> {
   const publishedBefore = new Date(now.getTime() - EVENT_MAX_AGE_MS).toISOString();
   const processedBefore = new Date(now.getTime() - HANDLED_EVENT_KEPT_MS).toISOString();
-  const published = await db.execute(
-    sql`delete from outbox_events where published_at < ${publishedBefore}::timestamptz`,
+  const published = await deleteInBatches(
+    db,
+    batch,
+    sql`delete from outbox_events where ctid = any(array(
+      select ctid from outbox_events where published_at < ${publishedBefore}::timestamptz
+      limit ${batch} for update skip locked))`,
   );
-  const processed = await db.execute(
-    sql`delete from processed_events where processed_at < ${processedBefore}::timestamptz`,
+  const processed = await deleteInBatches(
+    db,
+    batch,
+    sql`delete from processed_events where ctid = any(array(
+      select ctid from processed_events where processed_at < ${processedBefore}::timestamptz
+      limit ${batch} for update skip locked))`,
   );
-  return { published: published.rowCount ?? 0, processed: processed.rowCount ?? 0 };
+  return { published, processed };
+}
+
+/**
+ * Runs `statement`, a delete of at most `batch` rows, until it deletes fewer; answers how many in all.
+ * The rows are named by their ctid, locked by the same statement (so none moves before it is deleted):
+ * `id in (select …)` had the planner read the whole table to join the batch against it.
+ */
+async function deleteInBatches(db: Database, batch: number, statement: SQL): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = (await db.execute(statement)).rowCount ?? 0;
+    total += n;
+    if (n < batch) return total;
+  }
 }
 
 /**

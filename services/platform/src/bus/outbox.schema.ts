@@ -19,7 +19,11 @@ export const outboxEvents = pgTable(
     retryAt: timestamp('retry_at', { withTimezone: true }),
     lastError: text('last_error'),
   },
-  (t) => [index('outbox_events_unpublished_idx').on(t.createdAt).where(sqlUnpublished)],
+  (t) => [
+    index('outbox_events_unpublished_idx').on(t.createdAt).where(sqlUnpublished),
+    // The hourly prune's rows (`pruneEventRecords`): published a week ago.
+    index('outbox_events_published_idx').on(t.publishedAt).where(sql`published_at is not null`),
+  ],
 );
 
 /** Events a durable consumer already handled: the idempotency record. */
@@ -30,5 +34,9 @@ export const processedEvents = pgTable(
     eventId: text('event_id').notNull(),
     processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.consumer, t.eventId] })],
+  (t) => [
+    primaryKey({ columns: [t.consumer, t.eventId] }),
+    // The hourly prune's rows (`pruneEventRecords`): handled a month ago.
+    index('processed_events_processed_idx').on(t.processedAt),
+  ],
 );
