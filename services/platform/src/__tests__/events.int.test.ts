@@ -4,7 +4,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { context } from '@opentelemetry/api';
 import { IdentityEvents, type UserUpdated } from '@portico/proto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { pino } from 'pino';
 import {
@@ -610,6 +610,22 @@ describe('database scoping, outbox relay and durable consumers', () => {
     expect(handled).toEqual(['republished']);
     await consumer.stop();
     expect(await runRepublishOutbox(['--since', 'yesterday'], { DATABASE_URL: databaseUrl })).toBe(1);
+  });
+
+  it('sends again at once the events held back since that time, as the published ones', async () => {
+    const before = new Date(Date.now() - 1);
+    await handle.db.transaction((tx) =>
+      recordEvent(tx, IdentityEvents.userUpdated, { userId: 'held-back', firmId: FIRM_A }),
+    );
+    // As the relay leaves an event refused while the stream was missing: waiting for its next try.
+    await handle.db
+      .update(outboxEvents)
+      .set({ attempts: 6, retryAt: new Date(Date.now() + 600_000), lastError: 'no stream' })
+      .where(isNull(outboxEvents.publishedAt));
+    expect(await republishOutboxSince(handle.db, before)).toBe(1);
+    const [row] = await handle.db.select().from(outboxEvents).where(isNull(outboxEvents.publishedAt));
+    expect(row).toMatchObject({ attempts: 0, retryAt: null, lastError: null });
+    expect(await new OutboxRelay(handle.db, nc, log).flush()).toBe(1);
   });
 
   it('waits for a deleted stream without making it, fails readiness after a minute, and goes on once it is back', async () => {

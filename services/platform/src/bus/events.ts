@@ -144,8 +144,11 @@ async function deleteInBatches(db: Database, batch: number, statement: SQL): Pro
 export async function republishOutboxSince(db: Database, since: Date): Promise<number> {
   // Across firms by design, as the relay: the outbox is infrastructure, not tenant data.
   const marked = await db.execute(
+    // Rows held back meanwhile too: while the stream was missing, every event was refused 'for itself'
+    // and waits up to 10 minutes; once it is back they go at once with the rest.
     sql`update outbox_events set published_at = null, attempts = 0, retry_at = null, last_error = null
-        where created_at >= ${since.toISOString()}::timestamptz and published_at is not null`,
+        where created_at >= ${since.toISOString()}::timestamptz
+          and (published_at is not null or retry_at is not null)`,
   );
   return marked.rowCount ?? 0;
 }
