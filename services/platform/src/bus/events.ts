@@ -367,9 +367,10 @@ export const CONSUMER_LOST_UNREADY_AFTER_MS = 60_000;
 
 /**
  * How long to wait before delivering again an event whose handler failed on its `deliveryCount`-th
- * delivery: `firstMs`, doubling, at most `maxMs`. An event stays until it is handled: its
- * outbox row is already gone, so JetStream holds the only copy (a limit on deliveries dropped an event
- * after about 100 s of a database outage).
+ * delivery: `firstMs`, doubling, at most `maxMs`. No limit on deliveries (one dropped an event after
+ * about 100 s of a database outage): an event comes again for as long as the stream keeps it, its max
+ * age (30 days in production), each failure logged at error; one its handler never takes is then gone,
+ * as its outbox row is after 7 days (`republishOutboxSince` can send it again within them).
  */
 export function redeliveryDelayMs(deliveryCount: number, delays = REDELIVERY_DELAYS): number {
   return Math.min(delays.maxMs, delays.firstMs * 2 ** Math.max(0, Math.min(deliveryCount, 30) - 1));
