@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Logger } from '@portico/platform';
 import { Documents } from '@portico/proto';
 import { ExtractedRepository } from '../extracted/extracted.repository.js';
 import { ItemsRepository } from '../items/items.repository.js';
 import { Messages } from '../messages.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { OBJECT_STORE } from '../tokens.js';
+import { LOG, OBJECT_STORE } from '../tokens.js';
 import { gate, settledWithin } from './gates.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import { pdf } from './samples.js';
@@ -487,6 +488,130 @@ describe('deleting or moving a folder while something is written into it', () =>
     await copyToOther('Changing');
     expect((await placesOf(['dropped.pdf', 'stays.pdf'])).filter((p) => p.company === 'there')).toEqual([
       { company: 'there', folder: '/Changing', name: 'stays.pdf', deleted: false },
+    ]);
+  });
+  it('copying a file to another company holds neither it nor the folders while its object is copied: an edit of it is not held back', async () => {
+    await folderWith('Single', ['single.pdf']);
+    const held = holdCopies();
+    let copied: Awaited<ReturnType<typeof copyToOther>> | undefined;
+    try {
+      const copying = h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: companyId(),
+          oldPath: '/Single/single.pdf',
+          newPath: '',
+          deleteOldPath: false,
+          newCompanyId: h.firm.companies.llc?.id as string,
+        },
+        { actor: actor() },
+      );
+      await held.reached;
+      const editing = h.bus.request(
+        Documents.updateItem,
+        {
+          companyId: companyId(),
+          link: '/Single/single.pdf',
+          description: 'Edited meanwhile',
+          updateTags: false,
+          tags: [],
+        },
+        { actor: actor() },
+      );
+      // Before, the copy held the file 'share' (and the destination's folders, and a pooled connection)
+      // until its object was copied: the edit waited for it.
+      expect(await settledWithin(editing, 1_500)).toBe(true);
+      await editing;
+      held.release();
+      copied = await copying;
+    } finally {
+      held.restore();
+    }
+    expect(copied?.document?.name).toBe('single.pdf');
+    const [there] = await h.documents.query<{ description: string; storage_key: string }>(
+      `select description, storage_key from items where company_id = $1 and folder = '' and name = 'single.pdf'`,
+      [h.firm.companies.llc?.id],
+    );
+    expect(there?.description).toBe('Edited meanwhile');
+    expect(held.made).toEqual([there?.storage_key]);
+    expect(await h.store.head(there?.storage_key as string)).toBeDefined();
+  });
+
+  it('moving a folder to another company holds nothing while its objects are copied: an upload into it files, and the move answers 409 and leaves nothing there', async () => {
+    await folderWith('Busy', ['first.pdf']);
+    const held = holdCopies();
+    let outcome: unknown;
+    try {
+      const moving = h.bus
+        .request(
+          Documents.moveItem,
+          {
+            companyId: companyId(),
+            oldPath: '/Busy',
+            newPath: '',
+            deleteOldPath: true,
+            isFolder: true,
+            newCompanyId: h.firm.companies.llc?.id as string,
+          },
+          { actor: actor() },
+        )
+        .then(
+          () => 'moved',
+          (err) => err,
+        );
+      await held.reached;
+      // Before, the move held the folder FOR UPDATE while it copied: every upload into it waited.
+      const uploading = h.upload(actor(), companyId(), [{ name: 'second.pdf', body: await pdf(1) }], {
+        path: '/Busy',
+      });
+      expect(await settledWithin(uploading, 1_500)).toBe(true);
+      await uploading;
+      held.release();
+      outcome = await moving;
+    } finally {
+      held.restore();
+    }
+    expect(outcome).toMatchObject({ status: 409, message: Messages.folderChangedWhileCopied });
+    expect(await placesOf(['Busy', 'first.pdf', 'second.pdf'])).toEqual([
+      { company: 'here', folder: '', name: 'Busy', deleted: false },
+      { company: 'here', folder: '/Busy', name: 'first.pdf', deleted: false },
+      { company: 'here', folder: '/Busy', name: 'second.pdf', deleted: false },
+    ]);
+    expect(held.made.length).toBeGreaterThan(0);
+    for (const key of held.made) expect(await h.store.head(key)).toBeUndefined();
+  });
+  it("warns once of a moved file's object it could not delete, and still moves it", async () => {
+    await folderWith('Leaving', ['leaving.pdf']);
+    const store = h.documents.provider<ObjectStore>(OBJECT_STORE);
+    const log = h.documents.provider<Logger>(LOG);
+    const realDelete = store.delete.bind(store);
+    store.delete = async () => {
+      throw Object.assign(new Error('Access Denied'), { name: 'AccessDenied' });
+    };
+    const warn = jest.spyOn(log, 'warn');
+    let warnings: unknown[][] = [];
+    try {
+      await h.bus.request(
+        Documents.moveItem,
+        {
+          companyId: companyId(),
+          oldPath: '/Leaving/leaving.pdf',
+          newPath: '',
+          deleteOldPath: true,
+          newCompanyId: h.firm.companies.llc?.id as string,
+        },
+        { actor: actor() },
+      );
+      warnings = [...warn.mock.calls];
+    } finally {
+      store.delete = realDelete;
+      warn.mockRestore();
+    }
+    // Before, the failure was dropped: the old object stayed, named by nothing, and no one knew.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.[0]).toMatchObject({ failed: 1, of: 1, err: { message: 'Access Denied' } });
+    expect(await placesOf(['leaving.pdf'])).toEqual([
+      { company: 'there', folder: '', name: 'leaving.pdf', deleted: false },
     ]);
   });
 });

@@ -31,17 +31,11 @@ import {
   isClient,
   notFound,
 } from '../access/access.rules.js';
+import { FreeNames } from '../items/free-names.js';
 import { recordItemEvent } from '../items/item.events.js';
 import { type DocTx, ItemsRepository, type NewItem } from '../items/items.repository.js';
 import { pathTooLong } from '../items/items.service.js';
-import {
-  extensionOf,
-  fittedName,
-  joinPath,
-  numberedName,
-  pathsFit,
-  sanitiseName,
-} from '../items/paths.rules.js';
+import { extensionOf, fittedName, joinPath, pathsFit, sanitiseName } from '../items/paths.rules.js';
 import { Messages } from '../messages.js';
 import type { ExtractedRow, ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
@@ -189,24 +183,23 @@ export class ExtractedService {
   }
 
   /**
-   * Inserts a part under its name, or the first numbered one free ('W-2 (1).pdf'). Free is checked, then
-   * taken: a file of that name written meanwhile by another split or an upload (writers into one folder
-   * all hold it 'share', which does not keep them apart) makes the insert fail on the live-path index,
-   * and the next number is tried, the failed insert undone to a savepoint so the split's transaction
-   * goes on.
+   * Inserts a part under its name, or the first numbered one free ('W-2 (1).pdf'), as `names` finds it
+   * (which of the numbers are taken read in one query for all the parts named alike, then remembered).
+   * Free is checked, then taken: a file of that name written meanwhile by another split or an upload
+   * (writers into one folder all hold it 'share', which does not keep them apart) makes the insert fail
+   * on the live-path index, and the next number is tried, the failed insert undone to a savepoint so the
+   * split's transaction goes on.
    */
   private async insertNumbered(
     tx: DocTx,
-    source: Pick<ItemRow, 'firmId' | 'companyId' | 'folder'>,
-    first: string,
+    folder: string,
+    names: FreeNames,
+    first: { name: string; alike: number },
     rowOf: (name: string) => NewItem,
   ) {
-    const scope = firmScope(source.firmId);
-    const { companyId, folder } = source;
-    for (let n = 0; ; n++) {
-      const name = n === 0 ? first : numberedName(first, n);
+    for (let tries = 1; ; tries++) {
+      const { name, n } = await names.next(first.name, first.alike);
       const path = joinPath(folder, name);
-      if (await this.items.findLive(tx, scope, companyId, path)) continue;
       // A part's own path must fit as every other file's does, or it could not be opened or changed.
       if (!pathsFit([path])) throw pathTooLong();
       // A savepoint by hand: the transaction is the connection's own (begin and commit are issued on it),
@@ -215,10 +208,12 @@ export class ExtractedService {
       try {
         const child = await this.items.insert(tx, rowOf(name));
         await tx.execute(sql`release savepoint split_part_name`);
+        names.take(first.name, n);
         return { child, name };
       } catch (err) {
         await tx.execute(sql`rollback to savepoint split_part_name`);
-        if (!isUniqueViolation(err) || n >= MAX_NAME_RETRIES) throw err;
+        if (!isUniqueViolation(err) || tries > MAX_NAME_RETRIES) throw err;
+        names.take(first.name, n);
       }
     }
   }
@@ -282,16 +277,26 @@ export class ExtractedService {
     if (item.folder !== folder) return { movedTo: item.folder };
     // Its folder gone while the source is not deleted: nothing to file the parts under.
     if (!held) throw notFound();
-    const results = [];
-    for (const o of outputs) {
-      // A default name is made of the source's and the pages' ('1,3-5'), sanitised as any name is.
+    // A default name is made of the source's and the pages' ('1,3-5'), sanitised as any name is.
+    const firstNames = outputs.map((o) => {
       const base =
         sanitiseName(o.part.part.name) ||
         sanitiseName(`${item.name.replace(/\.pdf$/i, '')} pages ${formatPageRanges(o.part.pages)}`);
+      return fittedName(`${base.replace(/\.pdf$/i, '')}.pdf`);
+    });
+    const alike = new Map<string, number>();
+    for (const name of firstNames) alike.set(name, (alike.get(name) ?? 0) + 1);
+    const names = new FreeNames((candidates) =>
+      this.items.takenAmong(tx, scope, item.companyId, item.folder, candidates),
+    );
+    const results = [];
+    for (const [i, o] of outputs.entries()) {
+      const first = firstNames[i] as string;
       const { child, name } = await this.insertNumbered(
         tx,
-        item,
-        fittedName(`${base.replace(/\.pdf$/i, '')}.pdf`),
+        item.folder,
+        names,
+        { name: first, alike: alike.get(first) ?? 1 },
         (name) => ({
           id: o.id,
           firmId: scope.firmId,

@@ -541,6 +541,31 @@ export class ItemsRepository {
     return rows.sort((a, b) => lower.indexOf(a.name.toLowerCase()) - lower.indexOf(b.name.toLowerCase()))[0];
   }
 
+  /**
+   * Which of `names` are taken in `folder` (as stored) by a live item the tree shows: their indices into
+   * `names`. Compared as findLive compares a name (lower() on both sides, the name also in its composed
+   * form), so as the unique index decides; one query for all of them (FreeNames).
+   */
+  async takenAmong(
+    tx: DocTx,
+    scope: FirmScope,
+    companyId: string,
+    folder: string,
+    names: readonly string[],
+  ): Promise<Set<number>> {
+    if (!names.length) return new Set();
+    const result = await tx.execute<{ i: number }>(sql`
+      select (c.i - 1)::int as i
+      from unnest(${sql.param([...names])}::text[], ${sql.param(names.map((n) => n.normalize('NFC')))}::text[])
+           with ordinality as c(name, composed, i)
+      where exists (
+        select 1 from items
+        where items.firm_id = ${scope.firmId} and items.company_id = ${companyId} and items.folder = ${folder}
+          and items.deleted_at is null and not items.hidden
+          and lower(items.name) in (lower(c.name), lower(c.composed)))`);
+    return new Set(result.rows.map((r) => r.i));
+  }
+
   /** Items not deleted in `folder` named one of `names` (folded by the database), hidden or shown. */
   private liveNamed(
     scope: FirmScope,

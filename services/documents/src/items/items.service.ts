@@ -42,6 +42,7 @@ import type { ItemRow } from '../schema.js';
 import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
 import { BUS, LOG, OBJECT_STORE } from '../tokens.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
+import { FreeNames } from './free-names.js';
 import { recordItemEvent, recordItemEvents } from './item.events.js';
 import { listedToDocumentItem, toDocumentItem } from './item.mapper.js';
 import {
@@ -72,7 +73,6 @@ import {
   isWithin,
   joinPath,
   normalisePath,
-  numberedName,
   pathsFit,
   renamedFileName,
   SIGNATURE_REQUESTS_FOLDER,
@@ -116,7 +116,7 @@ export class ItemsService {
     private readonly access: AccessClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(BUS) private readonly bus: BusClient,
-    @Inject(LOG) readonly _log: Logger,
+    @Inject(LOG) private readonly log: Logger,
   ) {}
 
   /** The system folder and its two subfolders exist in every company's tree (spec 3 s.9). */
@@ -198,9 +198,18 @@ export class ItemsService {
     return { path, missing: [] };
   }
 
-  /** An existing folder's stored path, or 404; its folders held while something is written into it. */
-  private async existingFolder(tx: DocTx, actor: Actor, companyId: string, folder: string) {
-    const { path, missing } = await this.storedFolder(tx, actor.firm_id, companyId, folder, 'share');
+  /**
+   * An existing folder's stored path, or 404; its folders held while something is written into it
+   * (unless `held` is false: a check before the writing transaction).
+   */
+  private async existingFolder(tx: DocTx, actor: Actor, companyId: string, folder: string, held = true) {
+    const { path, missing } = await this.storedFolder(
+      tx,
+      actor.firm_id,
+      companyId,
+      folder,
+      held ? 'share' : undefined,
+    );
     if (missing.length) throw notFound(Messages.folderNotFound);
     return path;
   }
@@ -414,7 +423,17 @@ export class ItemsService {
     return { document: toDocumentItem(row, isClient(actor)), message: Messages.updated };
   }
 
-  /** Move (deleteOldPath) or copy an item into a folder of the same or another company of the firm. */
+  /**
+   * Move (deleteOldPath) or copy an item into a folder of the same or another company of the firm.
+   *
+   * A copy, and a move to another company, copy their objects first, outside any transaction
+   * (copyObjects): copied inside it, the item and the destination's folders stayed held and a pooled
+   * connection taken for as long as the copies took (sixteen at a time, each up to 10 s and its
+   * retries), so a large folder's copy kept every upload, new folder, move or delete there waiting until
+   * it failed (504), and a few at once took the replica's connections. The transaction then finds and
+   * checks everything again, holds it, and writes the rows only if what it holds is what was copied
+   * (writeCopies); otherwise it answers 409 and the copies are deleted.
+   */
   async move(actor: Actor, req: MoveItemRequest) {
     const toOtherCompany = Boolean(req.newCompanyId) && req.newCompanyId !== req.companyId;
     // Choosing another company is the advisors' (the file manager offers it to them only): a client
@@ -423,50 +442,36 @@ export class ItemsService {
     const source = await this.access.company(actor, req.companyId);
     assertDocumentsView(actor, source);
     const target = toOtherCompany ? await this.access.company(actor, req.newCompanyId) : source;
-    const askedOldPath = requestPath(req.oldPath);
-    const askedDestination = requestPath(req.newPath);
     const moving = req.deleteOldPath;
+    const request: MoveRequest = {
+      actor,
+      source,
+      target,
+      askedOldPath: requestPath(req.oldPath),
+      askedDestination: requestPath(req.newPath),
+      moving,
+    };
+    const sameCompany = target.companyId === source.companyId;
     const scope = firmScope(actor.firm_id);
     const created: string[] = [];
     const obsolete: string[] = [];
     try {
+      // A move within its company changes rows only; everything else writes objects under new keys.
+      const copied = moving && sameCompany ? undefined : await this.copyObjects(request, created);
       const row = await this.repo.transaction(scope, async (tx) => {
         // A copy holds its source as a writer does ('share'): not deleted or moved while it is read.
-        const item = await this.liveOrThrow(
-          tx,
-          actor,
-          source.companyId,
-          askedOldPath,
-          moving ? 'update' : 'share',
-        );
-        // As stored: the asked path may differ from it in case.
+        const { item, destination } = await this.checkedMove(tx, request, moving ? 'update' : 'share');
         const oldPath = fullPathOf(item);
-        // The system folders stay where they are, and nothing goes into them by hand (spec 3 s.9).
-        if (item.isSystem || isSystemPath(oldPath) || isInSystemFolder(askedDestination))
-          throw systemFolder();
-        if (moving) assertCanChange(actor, source, kindOf(item), oldPath);
-        assertCanChange(actor, target, kindOf(item), joinPath(askedDestination, item.name));
-        const destination = await this.existingFolder(tx, actor, target.companyId, askedDestination);
-        // Again as stored: a segment matched by its sanitised name can be the system folder or a blocked one.
-        if (isInSystemFolder(destination)) throw systemFolder();
-        assertCanChange(actor, target, kindOf(item), joinPath(destination, item.name));
-        if (item.type === 'folder' && target.companyId === source.companyId && isWithin(destination, oldPath))
-          throw badRequest(moving ? Messages.intoItself : Messages.copyIntoItself);
-        const sameCompany = target.companyId === source.companyId;
         if (moving && sameCompany && item.folder === destination) return item;
-        await this.assertCanCarryContents(tx, actor, item, source, {
-          access: target,
-          path: joinPath(destination, item.name),
-        });
-        let name = item.name;
-        for (
-          let n = 1;
-          await this.repo.findLive(tx, scope, target.companyId, joinPath(destination, name));
-          n++
-        ) {
-          if (moving) throw nameTaken();
-          name = numberedName(item.name, n);
-        }
+        const name = moving
+          ? item.name
+          : (
+              await new FreeNames((names) =>
+                this.repo.takenAmong(tx, scope, target.companyId, destination, names),
+              ).next(item.name)
+            ).name;
+        if (moving && (await this.repo.findLive(tx, scope, target.companyId, joinPath(destination, name))))
+          throw nameTaken();
         const newFull = joinPath(destination, name);
         // Nor does an item become one (a folder named _portico moved to the root before the company's
         // first listing has made the real one).
@@ -479,14 +484,13 @@ export class ItemsService {
           await recordItemEvent(tx, 'moved', actor, item, { newPath: newFull });
           return moved;
         }
-        // Copies, and moves to another company, write new rows and objects under the target's keys.
-        const copies = await this.copyRows(tx, actor, item, {
+        // Copies, and moves to another company: new rows for the objects copied, under the target's keys.
+        const copies = await this.writeCopies(tx, actor, item, copied as CopiedObjects, {
           companyId: target.companyId,
           destination,
           name,
-          created,
-          // A folder's contents held as the folder is once copied (see copyRows): a file in it deleted,
-          // renamed or moved out meanwhile stayed live in the target too (or under its old name).
+          // A folder's contents held as the folder is (see writeCopies): a file in it deleted, renamed
+          // or moved out meanwhile stayed live in the target too (or under its old name).
           lock: moving ? 'update' : 'share',
         });
         if (moving) {
@@ -507,81 +511,138 @@ export class ItemsService {
         }
         return copies;
       });
-      await deleteObjects(this.store, obsolete);
+      await deleteObjects(this.store, obsolete, this.log);
       return { document: toDocumentItem(row, isClient(actor)), message: Messages.updated };
     } catch (err) {
-      await deleteObjects(this.store, created);
+      await deleteObjects(this.store, created, this.log);
       if (isUniqueViolation(err)) throw nameTaken();
       throw err;
     }
   }
 
   /**
-   * Writes `item` (and a folder's contents) as new rows and objects at `destination` in `companyId`, each
-   * object key noted in `created`; the contents held by `lock` from after their objects are copied until
-   * the transaction ends.
+   * The item a move or copy takes and the destination folder as stored, checked (404, 403 and 400 as
+   * the request deserves). With `lock`, the item is held so and each folder of the destination 'share'
+   * (RowLock) until the transaction ends; unheld, it is the check a copy makes before it copies anything.
    */
-  private async copyRows(
-    tx: DocTx,
-    actor: Actor,
-    item: ItemRow,
-    to: { companyId: string; destination: string; name: string; created: string[]; lock: RowLock },
-  ): Promise<ItemRow> {
-    const { companyId, destination, name, created } = to;
+  private async checkedMove(tx: DocTx, request: MoveRequest, lock?: RowLock) {
+    const { actor, source, target, askedOldPath, askedDestination, moving } = request;
+    const item = await this.liveOrThrow(tx, actor, source.companyId, askedOldPath, lock);
+    // As stored: the asked path may differ from it in case.
+    const oldPath = fullPathOf(item);
+    // The system folders stay where they are, and nothing goes into them by hand (spec 3 s.9).
+    if (item.isSystem || isSystemPath(oldPath) || isInSystemFolder(askedDestination)) throw systemFolder();
+    if (moving) assertCanChange(actor, source, kindOf(item), oldPath);
+    assertCanChange(actor, target, kindOf(item), joinPath(askedDestination, item.name));
+    const destination = await this.existingFolder(tx, actor, target.companyId, askedDestination, !!lock);
+    // Again as stored: a segment matched by its sanitised name can be the system folder or a blocked one.
+    if (isInSystemFolder(destination)) throw systemFolder();
+    assertCanChange(actor, target, kindOf(item), joinPath(destination, item.name));
+    const sameCompany = target.companyId === source.companyId;
+    if (item.type === 'folder' && sameCompany && isWithin(destination, oldPath))
+      throw badRequest(moving ? Messages.intoItself : Messages.copyIntoItself);
+    // A move to where it is already changes nothing.
+    if (!(moving && sameCompany && item.folder === destination))
+      await this.assertCanCarryContents(tx, actor, item, source, {
+        access: target,
+        path: joinPath(destination, item.name),
+      });
+    return { item, destination };
+  }
+
+  /**
+   * What a copy (or a move to another company) takes, copied before its transaction: the request checked
+   * and the item and its contents read in a short transaction that holds nothing, then each object copied
+   * to a key of the target company under a new id, a few at a time (each copy is a round trip to the
+   * store), each key noted in `created` before its copy so that a failure deletes whatever was made; no
+   * copy is started once the caller has stopped waiting.
+   */
+  private async copyObjects(request: MoveRequest, created: string[]): Promise<CopiedObjects> {
+    const { actor, target, moving } = request;
     const scope = firmScope(actor.firm_id);
-    const oldFull = fullPathOf(item);
-    const newFull = joinPath(destination, name);
-    // A split's hidden source is not copied: its parts are, and a copy would show it again beside them.
-    const contents = async (lock?: RowLock): Promise<SubtreeRow[]> =>
-      item.type === 'folder'
-        ? [
-            item,
-            ...(await this.repo.subtree(tx, scope, item.companyId, oldFull, 'live', lock)).filter(
-              (r) => !r.hidden,
-            ),
-          ]
-        : [item];
-    // The objects are copied from the contents read unheld: held, every change of a file inside (an edit,
-    // a delete, the preview's record) waited for the copies, up to the request's limit, and failed on its
-    // statement timeout. Held once copied, the contents must still be the files copied, each with its
-    // object; the names, folders and details are taken as they are then (a rename or an edit meanwhile is
-    // kept). Otherwise the call answers 409 and its copies are deleted (the caller's `created`): a file
-    // gone meanwhile would need its copy taken back, one come in (uploaded, split) a copy not made, and
-    // one answer for both writes nothing half-way. It is rare: a move holds the folder against what is
-    // filed into it, and a copy is sent again.
-    const read = await contents();
+    const { item, read } = await this.repo.transaction(scope, async (tx) => {
+      const { item, destination } = await this.checkedMove(tx, request);
+      // Refused before anything is copied, as the transaction would refuse it: a move onto a name
+      // taken, a path too long (a copy's number, added later, is checked there).
+      const full = joinPath(destination, item.name);
+      if (moving && (await this.repo.findLive(tx, scope, target.companyId, full))) throw nameTaken();
+      if (moving && isSystemPath(full)) throw systemFolder();
+      await this.assertFits(tx, item, full);
+      return { item, read: await this.contentsOf(tx, item) };
+    });
     const ids = read.map(() => randomUUID());
-    // The objects first, a few copies at a time (each is a round trip to the store, a few milliseconds),
-    // each key noted before its copy so that a failure deletes whatever was made; no copy is started
-    // once the caller has stopped waiting. Then the rows, in a statement per thousand.
     const keys = await mapLimited(read, COPY_CONCURRENCY, async (r, i) => {
       if (!r.storageKey) return null;
       assertBeforeDeadline();
-      const storageKey = StorageKeys.file(scope.firmId, companyId, ids[i] as string);
+      const storageKey = StorageKeys.file(scope.firmId, target.companyId, ids[i] as string);
       created.push(storageKey);
       await this.store.copy(r.storageKey, storageKey);
       return storageKey;
     });
-    const copied = new Map(read.map((r) => [r.id, r.storageKey]));
-    const rows = await contents(to.lock);
-    if (rows.length !== copied.size || rows.some((r) => copied.get(r.id) !== r.storageKey))
-      throw new AppError('conflict', 'folder_changed', Messages.folderChangedWhileCopied);
-    // In the order read: the new ids and keys follow the rows copied.
-    const order = new Map(read.map((r, i) => [r.id, i]));
-    rows.sort((a, b) => (order.get(a.id) as number) - (order.get(b.id) as number));
+    return { itemId: item.id, read, ids, keys };
+  }
+
+  /**
+   * What a copy takes: the item and, for a folder, what is live inside it, held by `lock` until the
+   * transaction ends. A split's hidden source is not copied: its parts are, and a copy would show it
+   * again beside them.
+   */
+  private async contentsOf(tx: DocTx, item: ItemRow, lock?: RowLock): Promise<SubtreeRow[]> {
+    if (item.type !== 'folder') return [item];
+    const inside = await this.repo.subtree(
+      tx,
+      firmScope(item.firmId),
+      item.companyId,
+      fullPathOf(item),
+      'live',
+      lock,
+    );
+    return [item, ...inside.filter((r) => !r.hidden)];
+  }
+
+  /**
+   * Writes the rows of what `copied` copied, `item` at `destination` in `companyId` under `name` and a
+   * folder's contents below it; the contents held by `lock` until the transaction ends. The objects were
+   * copied from the contents read unheld (held, every change of a file inside, an edit, a delete, the
+   * preview's record, waited for the copies, up to the request's limit, and failed on its statement
+   * timeout). Held now, item and contents must still be the files copied, each with its object; the
+   * names, folders and details are taken as they are now (a rename or an edit meanwhile is kept).
+   * Otherwise the call answers 409 and the caller deletes its copies: a file gone meanwhile would need
+   * its copy taken back, one come in (uploaded, split) a copy not made, and one answer for both writes
+   * nothing half-way. It is rare: a copy is sent again.
+   */
+  private async writeCopies(
+    tx: DocTx,
+    actor: Actor,
+    item: ItemRow,
+    copied: CopiedObjects,
+    to: { companyId: string; destination: string; name: string; lock: RowLock },
+  ): Promise<ItemRow> {
+    const { companyId, destination, name } = to;
+    // Another item of that name since (the one read moved away or deleted, another put in its place).
+    if (item.id !== copied.itemId) throw folderChanged();
+    const rows = await this.contentsOf(tx, item, to.lock);
+    const keyOf = new Map(copied.read.map((r) => [r.id, r.storageKey]));
+    if (rows.length !== keyOf.size || rows.some((r) => !keyOf.has(r.id) || keyOf.get(r.id) !== r.storageKey))
+      throw folderChanged();
+    const oldFull = fullPathOf(item);
+    const newFull = joinPath(destination, name);
+    // Each row with the id and key its object was copied to.
+    const at = new Map(copied.read.map((r, i) => [r.id, i]));
     const inserted = await this.repo.insertMany(
       tx,
-      rows.map((r, i) => {
+      rows.map((r) => {
+        const i = at.get(r.id) as number;
         // The item itself is the first row; the rest keep their place below it.
-        const isTop = i === 0;
+        const isTop = r.id === item.id;
         return {
-          id: ids[i] as string,
-          firmId: scope.firmId,
+          id: copied.ids[i] as string,
+          firmId: item.firmId,
           companyId,
           folder: isTop ? destination : newFull + r.folder.slice(oldFull.length),
           name: isTop ? name : r.name,
           type: r.type,
-          storageKey: keys[i] ?? null,
+          storageKey: copied.keys[i] ?? null,
           size: r.size,
           contentType: r.contentType,
           description: r.description,
@@ -592,7 +653,7 @@ export class ItemsService {
         };
       }),
     );
-    const top = inserted.find((row) => row.id === ids[0]);
+    const top = inserted.find((row) => row.id === copied.ids[0]);
     return top as ItemRow;
   }
 
@@ -771,5 +832,28 @@ export class ItemsService {
 
 const SYSTEM_FOLDERS = [SIGNATURE_REQUESTS_FOLDER, TAX_RETURN_DELIVERY_FOLDER];
 const nameTaken = () => new AppError('conflict', 'name_taken', Messages.nameTaken);
+/** 409: what a copy holds is not what it copied (see writeCopies). */
+const folderChanged = () => new AppError('conflict', 'folder_changed', Messages.folderChangedWhileCopied);
+
+/** A move or copy as asked, its companies' access known. */
+type MoveRequest = {
+  actor: Actor;
+  source: CompanyAccess;
+  target: CompanyAccess;
+  askedOldPath: string;
+  askedDestination: string;
+  moving: boolean;
+};
+
+/**
+ * What a copy copied before its transaction: the item's id, the item and its contents as read (in that
+ * order), and for each the new item's id and the key its object was copied to (null for a folder).
+ */
+type CopiedObjects = {
+  itemId: string;
+  read: SubtreeRow[];
+  ids: string[];
+  keys: (string | null)[];
+};
 /** 403: the system folder and what is in it are the product's. */
 export const systemFolder = () => new AppError('forbidden', 'system_folder', Messages.systemFolder);

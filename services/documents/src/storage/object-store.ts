@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Logger } from '@portico/platform';
 import { mapLimited } from '../jobs/map-limited.js';
 
 /** Where file bytes live. The database holds the tree; this holds the objects, one key per file. */
@@ -69,12 +70,30 @@ export const StorageKeys = {
 /** Deletes a store keeps in flight at once when removing many objects. */
 const DELETE_CONCURRENCY = 16;
 
+/** Keys named in the warning of failed deletes: enough to find them again, not a whole folder's. */
+const KEYS_LOGGED = 20;
+
 /**
  * Best effort: deletes objects no row names any more (uploads not filed, a move's old objects, a failed
- * copy's new ones), a few at a time, since one by one a large folder's would hold the reply back for
- * seconds. A delete that fails is not the caller's error: the object is left to the sweep of abandoned
- * uploads, or to the store.
+ * copy's new ones, drop-offs deleted for good), a few at a time, since one by one a large folder's would
+ * hold the reply back for seconds. A delete that fails is not the caller's error, but it is not dropped
+ * unseen either: an object nothing names and older than the sweep's reach would stay for ever, and a
+ * store that refuses every delete (a key without DeleteObject) would go unnoticed. Each call that had
+ * failures logs one warning (with the request's trace): how many of how many, the first error, and the
+ * first keys (ids only: firms, companies, items, uploads).
  */
-export async function deleteObjects(store: ObjectStore, keys: readonly string[]): Promise<void> {
-  await mapLimited(keys, DELETE_CONCURRENCY, (key) => store.delete(key).catch(() => undefined));
+export async function deleteObjects(store: ObjectStore, keys: readonly string[], log: Logger): Promise<void> {
+  const failed: string[] = [];
+  let first: unknown;
+  await mapLimited(keys, DELETE_CONCURRENCY, (key) =>
+    store.delete(key).catch((err: unknown) => {
+      failed.push(key);
+      first ??= err;
+    }),
+  );
+  if (failed.length)
+    log.warn(
+      { err: first, failed: failed.length, of: keys.length, keys: failed.slice(0, KEYS_LOGGED) },
+      'Objects could not be deleted; nothing names them any more',
+    );
 }
