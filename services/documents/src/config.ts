@@ -27,10 +27,16 @@ export const documentsEnv = {
   DROP_LINK_KEY: z.string().min(8).default('portico-drop-link'),
   /**
    * What a firm's drop link takes from anonymous uploaders in 24 hours, counted by the links handed out
-   * (files and declared sizes): storage and the emails to the firm's users stay bounded.
+   * (files and declared sizes) that can still be used or were filed: storage and the emails to the
+   * firm's users stay bounded.
    */
   DROP_OFF_DAILY_FILES: z.coerce.number().int().min(1).default(2_000),
   DROP_OFF_DAILY_GB: z.coerce.number().min(0.001).default(20),
+  /**
+   * The part of those one caller's address (an IPv6 one by its /64) may take, every link it was handed
+   * counted: one anonymous caller cannot use up the firm's day by asking for links it never uses.
+   */
+  DROP_OFF_ADDRESS_SHARE: z.coerce.number().gt(0).max(1).default(0.25),
   /** The portal's public address, used in drop-off notification emails. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
 };

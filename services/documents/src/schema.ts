@@ -105,6 +105,11 @@ export const uploads = pgTable(
      * link may still put one there until it expires, so the sweep deletes the key again after that.
      */
     discarded: boolean('discarded').notNull().default(false),
+    /**
+     * Who asked for a drop-off link: a hash of the firm and the caller's address group (never the
+     * address), so one caller's share of the drop link's daily budget can be counted. Null otherwise.
+     */
+    caller: text('caller'),
     createdAt: createdAt(),
   },
   (t) => [index('uploads_firm_idx').on(t.firmId)],
@@ -138,7 +143,12 @@ export const extractedDocuments = pgTable(
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [index('extracted_company_idx').on(t.firmId, t.companyId)],
+  (t) => [
+    index('extracted_company_idx').on(t.firmId, t.companyId),
+    // A file's extracted document, found by its item: deleted, restored and removed with it
+    // (ItemsRepository.extractedFollow), inside the transactions that hold the file's folder.
+    index('extracted_item_idx').on(t.firmId, t.itemId),
+  ],
 );
 
 /** Files left through the firm drop link by someone without an account. */

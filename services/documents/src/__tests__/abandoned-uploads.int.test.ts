@@ -6,6 +6,7 @@ import { S3ObjectStore } from '../storage/s3.object-store.js';
 import { sweepAbandonedUploads } from '../uploads/abandoned-uploads.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { withClaimedUploads } from '../uploads/uploads.service.js';
+import { gate, settledWithin } from './gates.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 import { pdf, png } from './samples.js';
 
@@ -231,5 +232,67 @@ describe('uploads never processed', () => {
       orphan,
     ]);
     expect((await process([orphan as string])).files[0]?.documentName).toBe('orphan.pdf');
+  });
+  it('holds no row while it deletes the objects: a process call of one is answered at once, and files nothing', async () => {
+    const [slow] = (await uploaded(['slow.pdf'])) as string[];
+    const key = await keyOf(slow as string);
+    await h.documents.query(`update uploads set expires_at = now() - interval '2 hours' where id = $1`, [
+      slow,
+    ]);
+    const deleting = gate();
+    const release = gate();
+    /** The real store, whose deletes wait (as a slow store's do, up to 10 s each) until released. */
+    class SlowDeletes extends S3ObjectStore {
+      override async delete(key: string): Promise<void> {
+        deleting.open();
+        await release.opened;
+        await super.delete(key);
+      }
+    }
+    const slowStore = new SlowDeletes({
+      endpoint: h.s3.endpoint,
+      bucket: h.s3.bucket,
+      region: h.s3.region,
+      accessKeyId: h.s3.accessKeyId,
+      secretAccessKey: h.s3.secretAccessKey,
+    });
+    try {
+      const sweeping = sweepAbandonedUploads(new UploadsRepository(database.db), slowStore);
+      await deleting.opened;
+      // Before, the sweep held the row FOR UPDATE (and its connection) until the objects were deleted:
+      // the process call waited for it, and a lock taken without waiting was refused.
+      const locked = await h.documents.query<{ id: string }>(
+        'select id from uploads where id = $1 for update nowait',
+        [slow],
+      );
+      expect(locked).toHaveLength(1);
+      const processing = process([slow as string]);
+      expect(await settledWithin(processing, 1_000)).toBe(true);
+      await expect(processing).rejects.toMatchObject({ status: 404 });
+      release.open();
+      expect(await sweeping).toMatchObject({ removed: 1 });
+    } finally {
+      release.open();
+      slowStore.destroy();
+    }
+    expect(await rows([slow as string])).toBe(0);
+    expect(await store().head(key)).toBeUndefined();
+    expect((await h.list(actor(), company())).documents.map((d) => d.name)).not.toContain('slow.pdf');
+  });
+  it('passes over an upload a process call is still checking, and takes it once that claim has lapsed', async () => {
+    const [checking] = (await uploaded(['checking.pdf'])) as string[];
+    await h.documents.query(
+      `update uploads set expires_at = now() - interval '2 hours', claimed_until = now() + interval '1 minute'
+        where id = $1`,
+      [checking],
+    );
+    const repo = new UploadsRepository(database.db);
+    expect((await sweepAbandonedUploads(repo, store())).removed).toBe(0);
+    expect(await rows([checking as string])).toBe(1);
+    await h.documents.query(`update uploads set claimed_until = now() - interval '1 second' where id = $1`, [
+      checking,
+    ]);
+    expect((await sweepAbandonedUploads(repo, store())).removed).toBe(1);
+    expect(await rows([checking as string])).toBe(0);
   });
 });

@@ -3,10 +3,10 @@ import { AppError, type BusClient, createLogger } from '@portico/platform';
 import type { DropOffReceived } from '@portico/proto';
 import type { AccessClient } from '../access/access.client.js';
 import type { DocumentsConfig } from '../config.js';
-import { DropOffNotifier } from '../drop-links/drop-off-notifier.js';
+import { DropOffNotifier, readsAsWebAddress } from '../drop-links/drop-off-notifier.js';
 
 /** A firm with two users chosen for drop-off notices, and a bus that records the emails asked for. */
-function notifierWith(send: (to: string) => Promise<unknown>) {
+function notifierWith(send: (to: string, text: string) => Promise<unknown>) {
   const access = {
     firmContacts: async () => ({
       preferences: { firmUserIdsToReceiveDropLinkNotification: ['u-1', 'u-2'] },
@@ -17,7 +17,7 @@ function notifierWith(send: (to: string) => Promise<unknown>) {
     }),
   } as unknown as AccessClient;
   const bus = {
-    request: async (_contract: unknown, req: { to: string }) => send(req.to),
+    request: async (_contract: unknown, req: { to: string; text: string }) => send(req.to, req.text),
   } as unknown as BusClient;
   const config = { PUBLIC_URL: 'https://portal.test' } as DocumentsConfig;
   return new DropOffNotifier(access, bus, config, createLogger('test', 'silent'));
@@ -51,5 +51,39 @@ describe('drop-off notices', () => {
       );
     });
     await expect(notifier.notify(event, 'e-2')).rejects.toMatchObject({ kind: 'unavailable' });
+  });
+  it('leave out, counted, the file names a mail program could show as a web address', async () => {
+    const texts: string[] = [];
+    const notifier = notifierWith(async (_to, text) => {
+      texts.push(text);
+    });
+    await notifier.notify(
+      {
+        ...event,
+        names: [
+          'W-2.pdf',
+          'Verify account at www.evil-login.com.pdf',
+          'evil-login.com.pdf',
+          '1099.INT 2024.pdf',
+          'Smith J. 2024.pdf',
+        ],
+      } as DropOffReceived,
+      'e-3',
+    );
+    const text = texts[0] as string;
+    // Before, every name was listed as the uploader chose it.
+    expect(text).not.toMatch(/evil-login|www\./);
+    expect(text).toContain('5 file(s) were dropped off');
+    expect(text).toContain(
+      '- W-2.pdf\n- 1099.INT 2024.pdf\n- Smith J. 2024.pdf\n- and 2 file(s) whose name could read as a web address, not shown here (see them in Drop Link)',
+    );
+  });
+
+  it('read a name as a web address by its host name or www., not by its extension', () => {
+    // An extension the portal does not know is read as part of the name ('evil.com', 'x.constructor').
+    const links = ['www.x.pdf', 'login.evil.support.pdf', 'evil.com', 'éa.help.docx', 'x.constructor'];
+    for (const name of links) expect([name, readsAsWebAddress(name)]).toEqual([name, true]);
+    for (const name of ['W-2.pdf', 'scan 3.jpeg', 'Q1 1099.INT.pdf', 'notes.txt', 'Smith J. 2024.pdf'])
+      expect([name, readsAsWebAddress(name)]).toEqual([name, false]);
   });
 });

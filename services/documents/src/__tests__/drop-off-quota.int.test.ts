@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Documents } from '@portico/proto';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
 
@@ -20,7 +20,8 @@ describe("a firm's drop link takes a bounded amount from anonymous uploaders", (
     h = await startDocumentsHarness(
       'quota',
       { drop_link_enabled: true },
-      { DROP_OFF_DAILY_FILES: String(FILES), DROP_OFF_DAILY_GB: '0.001' },
+      // One caller may take it all here (the calls carry no address); its share is tested below.
+      { DROP_OFF_DAILY_FILES: String(FILES), DROP_OFF_DAILY_GB: '0.001', DROP_OFF_ADDRESS_SHARE: '1' },
     );
     const actor = h.actorOf(h.firm, 'partner');
     ({ id: dropLinkId } = await h.bus.request(Documents.getDropLink, {}, { actor }));
@@ -76,5 +77,77 @@ describe("a firm's drop link takes a bounded amount from anonymous uploaders", (
     // 0.001 GB is about 1.07 MB.
     expect((await links(['big.pdf'], 1_000_000)).links).toHaveLength(1);
     await expect(links(['more.pdf'], 100_000)).rejects.toMatchObject({ status: 429, message: QUOTA_MESSAGE });
+  });
+});
+
+describe("one caller takes a share of a firm's drop link day, and links never used stop counting", () => {
+  let h: DocumentsHarness;
+  let dropLinkId: string;
+  /** Links asked for from `ip` (the address the gateway sends with every call). */
+  const links = (ip: string, names: string[], size = 10) =>
+    h.bus.request(
+      Documents.createDropOffLinks,
+      { dropLinkId, files: names.map((name) => ({ name, size: BigInt(size) })) },
+      { headers: { 'x-portico-client-ip': ip } },
+    );
+  const refused = { status: 429, message: QUOTA_MESSAGE };
+
+  beforeAll(async () => {
+    // Four files or about a megabyte a day; one address takes half of either.
+    h = await startDocumentsHarness(
+      'quota_share',
+      { drop_link_enabled: true },
+      { DROP_OFF_DAILY_FILES: '4', DROP_OFF_DAILY_GB: '0.001', DROP_OFF_ADDRESS_SHARE: '0.5' },
+    );
+    const actor = h.actorOf(h.firm, 'partner');
+    ({ id: dropLinkId } = await h.bus.request(Documents.getDropLink, {}, { actor }));
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+  beforeEach(async () => {
+    await h.documents.query('delete from uploads where firm_id = $1', [h.firm.firmId]);
+  });
+
+  it('refuses one address past its share while others still get links, up to the firm’s day', async () => {
+    expect((await links('198.51.100.7', ['a.txt', 'b.txt'])).links).toHaveLength(2);
+    // Before, one caller could take the whole day: here two more files, there 136 of 150 MB.
+    await expect(links('198.51.100.7', ['c.txt'])).rejects.toMatchObject(refused);
+    expect((await links('203.0.113.9', ['c.txt', 'd.txt'])).links).toHaveLength(2);
+    await expect(links('192.0.2.1', ['e.txt'])).rejects.toMatchObject(refused);
+    // Declared bytes too: about 0.6 MB is more than half of the day's megabyte.
+    await h.documents.query('delete from uploads where firm_id = $1', [h.firm.firmId]);
+    await expect(links('198.51.100.7', ['big.pdf'], 600_000)).rejects.toMatchObject(refused);
+    expect((await links('198.51.100.7', ['half.pdf'], 500_000)).links).toHaveLength(1);
+  });
+
+  it('counts an IPv6 caller by its /64, and an IPv4 address mapped into IPv6 as itself', async () => {
+    expect((await links('2001:db8:1:2::1', ['a.txt', 'b.txt'])).links).toHaveLength(2);
+    await expect(links('2001:db8:1:2:ffff::9', ['c.txt'])).rejects.toMatchObject(refused);
+    expect((await links('192.0.2.44', ['c.txt', 'd.txt'])).links).toHaveLength(2);
+    await h.documents.query('delete from uploads where firm_id = $1', [h.firm.firmId]);
+    expect((await links('192.0.2.44', ['a.txt', 'b.txt'])).links).toHaveLength(2);
+    await expect(links('::ffff:192.0.2.44', ['c.txt'])).rejects.toMatchObject(refused);
+  });
+
+  it('stops counting against the firm the links that expired unused, but not against their caller', async () => {
+    const unused = await links('198.51.100.7', ['a.txt', 'b.txt']);
+    expect((await links('203.0.113.9', ['c.txt', 'd.txt'])).links).toHaveLength(2);
+    await expect(links('192.0.2.1', ['e.txt'])).rejects.toMatchObject(refused);
+    // The first caller's links expire without a file put or processed.
+    await h.documents.query(
+      `update uploads set expires_at = now() - interval '1 minute' where id = any($1)`,
+      [unused.links.map((l) => l.uploadId)],
+    );
+    expect((await links('192.0.2.1', ['e.txt', 'f.txt'])).links).toHaveLength(2);
+    // Its own share still holds them: asking again as its links expire does not take the day.
+    await expect(links('198.51.100.7', ['g.txt'])).rejects.toMatchObject(refused);
+    // The rows keep a hash of each caller's address, not the address.
+    const callers = await h.documents.query<{ caller: string }>(
+      'select distinct caller from uploads where firm_id = $1',
+      [h.firm.firmId],
+    );
+    expect(callers).toHaveLength(3);
+    for (const { caller } of callers) expect(caller).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 });

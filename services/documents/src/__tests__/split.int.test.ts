@@ -401,12 +401,12 @@ describe('splitting extracted documents', () => {
     const db = openDatabase(h.documents.databaseUrl, schema, { max: 2 });
     try {
       const items = new ItemsRepository(db.db);
-      const realFindLive = items.findLive.bind(items);
+      const realTakenAmong = items.takenAmong.bind(items);
       let looks = 0;
-      items.findLive = (async (...args: Parameters<ItemsRepository['findLive']>) => {
+      items.takenAmong = (async (...args: Parameters<ItemsRepository['takenAmong']>) => {
         looks += 1;
-        return looks === 1 ? undefined : realFindLive(...args);
-      }) as ItemsRepository['findLive'];
+        return looks === 1 ? new Set<number>() : realTakenAmong(...args);
+      }) as ItemsRepository['takenAmong'];
       const service = new ExtractedService(
         new ExtractedRepository(db.db),
         items,
@@ -417,6 +417,45 @@ describe('splitting extracted documents', () => {
       const res = await service.split(actor(), request(id, [{ name: 'W-2', pages: '2' }]));
       expect(res.documents.map((d) => d.name)).toEqual(['W-2 (1).pdf']);
       expect(await statusOf(id)).toBe('split_succeeded');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('numbers many parts of one name from one read of the names taken, as a look at each name did', async () => {
+    // Taken in the folder already: 'W-2.pdf' and 'W-2 (1).pdf' (the test before), and 'w-2 (3).pdf'.
+    await h.upload(actor(), company(), [{ name: 'w-2 (3).pdf', body: await pdf(1) }]);
+    const parts = 30;
+    const id = await bulk('many w2s.pdf', parts);
+    // Each look at one name was a query (two when free), in the transaction that holds the folder: a
+    // split of 200 parts all named 'W-2' made 20,100 of them.
+    const items = h.documents.provider(ItemsRepository);
+    const looks = jest.spyOn(items, 'findChild');
+    try {
+      const res = await split(
+        id,
+        Array.from({ length: parts }, (_, i) => ({ name: 'W-2', pages: String(i + 1) })),
+      );
+      const numbers = [2, ...Array.from({ length: parts - 1 }, (_, i) => i + 4)];
+      expect(res.documents.map((d) => d.name)).toEqual(numbers.map((n) => `W-2 (${n}).pdf`));
+      expect(looks.mock.calls.length).toBeLessThan(5);
+    } finally {
+      looks.mockRestore();
+    }
+  });
+
+  it("finds a file's extracted document by an index on its item, not by reading the table", async () => {
+    // Deletes, restores and moves to another company follow the file to its extracted document by
+    // (firm_id, item_id), in the transaction holding the file's folder: a scan of every row grew with them.
+    const db = openDatabase(h.documents.databaseUrl, schema, { max: 1 });
+    try {
+      const { rows } = await db.pool.query<{ indexname: string; indexdef: string }>(
+        `select indexname, indexdef from pg_indexes where tablename = 'extracted_documents'`,
+      );
+      expect(rows).toContainEqual({
+        indexname: 'extracted_item_idx',
+        indexdef: expect.stringMatching(/USING btree \(firm_id, item_id\)$/),
+      });
     } finally {
       await db.close();
     }

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { type Actor, CurrentActor, Rpc } from '@portico/platform';
+import { type Actor, CurrentActor, RequestHeader, Rpc } from '@portico/platform';
 import {
   type DeleteDropOffsRequest,
   Documents,
@@ -11,6 +11,7 @@ import {
   type ListDropOffsRequest,
   type SaveDropLinkRequest,
 } from '@portico/proto';
+import { CLIENT_IP_HEADER } from './caller-address.rules.js';
 import { DropLinksService } from './drop-links.service.js';
 
 @Controller()
@@ -33,9 +34,10 @@ export class DropLinksHandler {
     return this.dropLinks.info(req);
   }
 
+  /** Public too; the caller's address (the gateway's header) counts its share of the drop link's day. */
   @Rpc(Documents.createDropOffLinks)
-  createLinks(@Payload() req: DropOffLinksRequest) {
-    return this.dropLinks.createLinks(req);
+  createLinks(@Payload() req: DropOffLinksRequest, @RequestHeader(CLIENT_IP_HEADER) ip?: string) {
+    return this.dropLinks.createLinks(req, ip);
   }
 
   @Rpc(Documents.processDropOff)

@@ -8,6 +8,7 @@ import {
   hasControlCharacters,
   hasHiddenCharacters,
   isUuid,
+  type Logger,
 } from '@portico/platform';
 import type {
   DeleteDropOffsRequest,
@@ -22,7 +23,7 @@ import { mapLimited } from '../jobs/map-limited.js';
 import { Messages } from '../messages.js';
 import type { dropOffs, UploadRow } from '../schema.js';
 import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
-import { CONFIG, OBJECT_STORE } from '../tokens.js';
+import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 import { MAX_FILES_PER_UPLOAD } from '../uploads/file-type.rules.js';
 import { type Checked, UploadValidator } from '../uploads/upload-validator.js';
 import { distinctUploadIds, UploadsRepository } from '../uploads/uploads.repository.js';
@@ -34,6 +35,7 @@ import {
   VALIDATE_CONCURRENCY,
   withClaimedUploads,
 } from '../uploads/uploads.service.js';
+import { callerOf } from './caller-address.rules.js';
 import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
 import { DropLinksRepository } from './drop-links.repository.js';
 import { decodeDropOffPage, encodeDropOffPage } from './drop-off-page.rules.js';
@@ -80,6 +82,7 @@ export class DropLinksService {
     private readonly access: AccessClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(CONFIG) private readonly config: DocumentsConfig,
+    @Inject(LOG) private readonly log: Logger,
   ) {}
 
   /**
@@ -140,18 +143,26 @@ export class DropLinksService {
     };
   }
 
-  async createLinks(req: DropOffLinksRequest) {
+  /**
+   * Upload links for an anonymous uploader, within the drop link's day (UploadsRepository.create): the
+   * firm's budget, and the caller's share of it, the caller known by the address the gateway saw
+   * (`ip`, grouped as the gateway groups addresses and kept only hashed).
+   */
+  async createLinks(req: DropOffLinksRequest, ip?: string) {
     const firm = await this.firmOf(req.dropLinkId);
     assertUploadFiles(req.files);
     const scope = firmScope(firm.firmId);
+    const caller = callerOf(scope.firmId, ip);
     const links = await this.uploadLinks.presignedLinks(
       scope,
       req.files,
-      (id) => ({ companyId: null, storageKey: StorageKeys.dropOff(scope.firmId, id) }),
+      (id) => ({ companyId: null, storageKey: StorageKeys.dropOff(scope.firmId, id), caller }),
       {
         files: this.config.DROP_OFF_DAILY_FILES,
         bytes: this.config.DROP_OFF_DAILY_GB * 1024 ** 3,
         since: new Date(Date.now() - DAY_MS),
+        caller,
+        callerShare: this.config.DROP_OFF_ADDRESS_SHARE,
       },
     );
     return { links };
@@ -255,6 +266,7 @@ export class DropLinksService {
     await deleteObjects(
       this.store,
       unfiled.map((u) => u.storageKey),
+      this.log,
     );
     if (!good.length) throw badRequest(Messages.invalidFiles, undefined, 'invalid_files');
     return { files, invalid };
@@ -301,7 +313,7 @@ export class DropLinksService {
       return deleted;
     });
     if (!keys.length) throw notFound();
-    await deleteObjects(this.store, keys);
+    await deleteObjects(this.store, keys, this.log);
     return { deleted: keys.length, message: Messages.deleted };
   }
 

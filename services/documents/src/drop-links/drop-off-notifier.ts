@@ -10,7 +10,24 @@ import {
 import { DocumentsEvents, type DropOffReceived, Notifications } from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import type { DocumentsConfig } from '../config.js';
+import { extensionOf } from '../items/paths.rules.js';
 import { BUS, CONFIG, LOG } from '../tokens.js';
+import { CONTENT_TYPES } from '../uploads/file-type.rules.js';
+
+/**
+ * What a mail program could show as a link in a file name: 'www.', or a host name ('evil-login.com',
+ * 'login.evil.support': a label with a letter, a dot, two letters or more) in the name before its
+ * extension (the whole name when its extension is not one the portal knows). Names are sanitised when
+ * uploaded, so they hold no ':', '/' or '@' (no scheme, no email address). 'W-2.pdf', '1099.INT.pdf' or
+ * 'Smith J. 2024.pdf' are not; a rare name with a dot between words ('report.final.pdf') is left out too.
+ */
+const WEB_ADDRESS_LIKE = /www\.|[\p{L}\p{N}-]*\p{L}[\p{L}\p{N}-]*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
+
+export function readsAsWebAddress(name: string): boolean {
+  const ext = extensionOf(name);
+  const stem = Object.hasOwn(CONTENT_TYPES, ext) ? name.slice(0, name.length - ext.length - 1) : name;
+  return WEB_ADDRESS_LIKE.test(stem);
+}
 
 /** The durable consumer's name: the replicas of the documents service share its deliveries. */
 export const DROP_OFF_NOTIFICATIONS_CONSUMER = 'documents_drop_off_notifications';
@@ -44,7 +61,18 @@ export class DropOffNotifier {
     }
     // What the uploader typed is theirs, unverified: said so, and kept out of the subject line.
     const from = event.uploaderName ? `${event.uploaderName} <${event.uploaderEmail}>` : event.uploaderEmail;
-    const list = event.names.map((n) => `- ${n}`).join('\n');
+    // A name that could read as a web address is left out, counted: the uploader chose it, and a mail
+    // program would show 'Verify account at www.evil-login.com.pdf' as a link in an email the portal sent.
+    const shown = event.names.filter((n) => !readsAsWebAddress(n));
+    const left = event.names.length - shown.length;
+    const list = [
+      ...shown.map((n) => `- ${n}`),
+      ...(left
+        ? [
+            `- ${shown.length ? 'and ' : ''}${left} file(s) whose name could read as a web address, not shown here (see them in Drop Link)`,
+          ]
+        : []),
+    ].join('\n');
     const text = `${event.names.length} file(s) were dropped off through your firm's drop link by someone who gave the name and email address ${from} (not verified):\n\n${list}\n\nDownload them from Drop Link in Portico: ${new URL('/drop-link-settings', this.config.PUBLIC_URL)}`;
     await Promise.all(
       recipients.map((user) =>

@@ -5,11 +5,16 @@ import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
 
-/** How many files and declared bytes a firm's drop link may take since a time. */
+/**
+ * How many files and declared bytes a firm's drop link may take since a time, and the part of them one
+ * caller (`caller`, the hash the rows keep) may take.
+ */
 export interface UploadQuota {
   files: number;
   bytes: number;
   since: Date;
+  caller: string;
+  callerShare: number;
 }
 
 /** Upload ids as stored (lower case), each once. */
@@ -22,10 +27,15 @@ export class UploadsRepository {
   constructor(@Inject(DB) private readonly db: DocumentsDb) {}
 
   /**
-   * Records upload links. With `quota` (the drop link's, whose uploaders are anonymous): the firm's
-   * drop-off links since `quota.since`, these included, must stay within its files and declared bytes,
-   * or nothing is recorded and the answer is undefined. The firm's lock makes two calls at once count
-   * each other.
+   * Records upload links. With `quota` (the drop link's, whose uploaders are anonymous), these links
+   * must fit two budgets since `quota.since`, or nothing is recorded and the answer is undefined:
+   * - the firm's: the links that can still be used (not expired) and the files filed from them. A link
+   *   handed out and never used stops counting once it expires: 136 links declaring 150 MB each, asked
+   *   for in one call and never used, held the firm's 20 GB for the day's rest (until the sweep, 1.25 to
+   *   2.25 hours later, dropped their rows);
+   * - the caller's (`quota.caller`): `callerShare` of the firm's, every link it was handed counted,
+   *   used or not, so that one address cannot take the firm's day, nor ask again as its links expire.
+   * The firm's lock makes two calls at once count each other.
    */
   async create(
     scope: FirmScope,
@@ -36,13 +46,29 @@ export class UploadsRepository {
     return inFirm(this.db, scope, async (tx) => {
       if (quota) {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`drop-offs:${scope.firmId}`}))`);
-        const used = await tx.execute<{ files: number; bytes: number }>(sql`
-          select count(*)::int as files, coalesce(sum(declared_size), 0)::float8 as bytes from uploads
+        const counted = sql`(expires_at > now() or (consumed_at is not null and not discarded))`;
+        const theirs = sql`caller = ${quota.caller}`;
+        const used = await tx.execute<{
+          files: number;
+          bytes: number;
+          callerFiles: number;
+          callerBytes: number;
+        }>(sql`
+          select count(*) filter (where ${counted})::int as files,
+                 coalesce(sum(declared_size) filter (where ${counted}), 0)::float8 as bytes,
+                 count(*) filter (where ${theirs})::int as "callerFiles",
+                 coalesce(sum(declared_size) filter (where ${theirs}), 0)::float8 as "callerBytes"
+          from uploads
           where firm_id = ${scope.firmId}::uuid and company_id is null
             and created_at > ${quota.since.toISOString()}::timestamptz`);
         const adding = rows.reduce((sum, r) => sum + Number(r.declaredSize), 0);
-        const { files = 0, bytes = 0 } = used.rows[0] ?? {};
+        const { files = 0, bytes = 0, callerFiles = 0, callerBytes = 0 } = used.rows[0] ?? {};
         if (files + rows.length > quota.files || bytes + adding > quota.bytes) return undefined;
+        if (
+          callerFiles + rows.length > Math.ceil(quota.files * quota.callerShare) ||
+          callerBytes + adding > quota.bytes * quota.callerShare
+        )
+          return undefined;
       }
       return tx.insert(uploads).values(rows).returning();
     });
@@ -145,28 +171,50 @@ export class UploadsRepository {
 
   /**
    * Across firms (a sweep cannot know the firm first): up to `limit` uploads never processed, or processed
-   * and discarded, whose link expired before `cutoff`, locked so a process call at the same moment waits
-   * and then finds them gone.
-   * `removeObjects` deletes their objects; the rows go once it has succeeded, in the same transaction.
-   * Answers how many were removed.
+   * and discarded, whose link expired before `cutoff`, and that no process call is checking now. Their
+   * objects are deleted outside any transaction: holding the rows (and a pooled connection) while
+   * `removeObjects` deleted up to 200 objects, each up to 10 s, kept a process call of any of them
+   * waiting, and with it the replica's pool. So the rows are claimed in a short transaction, marked
+   * consumed and discarded: a process call then finds them spent (404), as it found them gone, and can
+   * never file an upload whose object is being deleted (its consume takes only rows not consumed, and a
+   * call still checking one holds it, `claimed_until`, so the sweep passes it over). The claim lasts
+   * `leaseMs`, so two sweeps at once take different rows. Once `removeObjects` has succeeded the rows go,
+   * in a second short transaction; when it fails they are let go, to be swept again (as discarded uploads,
+   * which no call can take), and its error is thrown. Answers how many were removed.
    */
   async removeAbandoned(
     cutoff: Date,
     limit: number,
     removeObjects: (keys: string[]) => Promise<void>,
+    leaseMs = 15 * 60_000,
   ): Promise<number> {
-    return acrossFirms(this.db, async (tx) => {
-      const claimed = await tx.execute<{ id: string; storage_key: string }>(sql`
-        select id, storage_key from uploads
-        where (consumed_at is null or discarded) and expires_at < ${cutoff.toISOString()}::timestamptz
-        order by expires_at limit ${limit} for update skip locked`);
-      if (!claimed.rows.length) return 0;
-      await removeObjects(claimed.rows.map((r) => r.storage_key));
-      await tx.execute(
-        sql`delete from uploads where id = any(${sql.param(claimed.rows.map((r) => r.id))}::uuid[])`,
-      );
-      return claimed.rows.length;
+    const claimed = await acrossFirms(this.db, async (tx) => {
+      const result = await tx.execute<{ id: string; storage_key: string }>(sql`
+        update uploads
+           set consumed_at = coalesce(consumed_at, now()), discarded = true,
+               claimed_until = now() + ${`${leaseMs} milliseconds`}::interval
+         where id in (
+           select id from uploads
+            where (consumed_at is null or discarded) and expires_at < ${cutoff.toISOString()}::timestamptz
+              and (claimed_until is null or claimed_until < now())
+            order by expires_at limit ${limit} for update skip locked)
+        returning id, storage_key`);
+      return result.rows;
     });
+    if (!claimed.length) return 0;
+    const ids = sql.param(claimed.map((r) => r.id));
+    try {
+      await removeObjects(claimed.map((r) => r.storage_key));
+    } catch (err) {
+      await acrossFirms(this.db, (tx) =>
+        tx.execute(sql`update uploads set claimed_until = null where id = any(${ids}::uuid[])`),
+      ).catch(() => undefined);
+      throw err;
+    }
+    await acrossFirms(this.db, (tx) =>
+      tx.execute(sql`delete from uploads where id = any(${ids}::uuid[]) and discarded`),
+    );
+    return claimed.length;
   }
 
   /**

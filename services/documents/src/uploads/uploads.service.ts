@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, badRequest, type FirmScope, firmScope, remainingMs } from '@portico/platform';
+import {
+  type Actor,
+  AppError,
+  badRequest,
+  type FirmScope,
+  firmScope,
+  type Logger,
+  remainingMs,
+} from '@portico/platform';
 import type {
   CompanyAccess,
   CreateUploadLinksRequest,
@@ -35,7 +43,7 @@ import { Messages } from '../messages.js';
 import { HeicConverter } from '../previews/heic.converter.js';
 import type { UploadRow } from '../schema.js';
 import { deleteObjects, type ObjectStore, StorageKeys } from '../storage/object-store.js';
-import { CONFIG, OBJECT_STORE } from '../tokens.js';
+import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 import { contentTypeOf, isUploadType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './file-type.rules.js';
 import { tooLateToProcess } from './upload-expiry.rules.js';
 import { type Checked, UploadValidator } from './upload-validator.js';
@@ -92,6 +100,7 @@ export class UploadsService {
     private readonly heic: HeicConverter,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(CONFIG) private readonly config: DocumentsConfig,
+    @Inject(LOG) private readonly log: Logger,
   ) {}
 
   /** Step one: a presigned PUT per file, straight to storage. */
@@ -120,7 +129,12 @@ export class UploadsService {
   async presignedLinks(
     scope: FirmScope,
     files: readonly UploadFile[],
-    place: (id: string) => { companyId: string | null; storageKey: string; createdBy?: string },
+    place: (id: string) => {
+      companyId: string | null;
+      storageKey: string;
+      createdBy?: string;
+      caller?: string;
+    },
     quota?: UploadQuota,
   ) {
     const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
@@ -356,7 +370,7 @@ export class UploadsService {
         message: Messages.uploaded,
       });
     });
-    await deleteObjects(this.store, unfiled);
+    await deleteObjects(this.store, unfiled, this.log);
     const filed = files.filter((f) => !f.invalid && !f.isDuplicate);
     const duplicates = files.filter((f) => f.isDuplicate);
     if (!filed.length && !duplicates.length)
