@@ -25,6 +25,7 @@ export * from './pickers/useEntitySearch.js';
 export * from './session/email-confirmation.js';
 export * from './session/entity-context.js';
 export * from './session/hooks.js';
+export * from './session/link-secret.js';
 export * from './session/session-store.js';
 export * from './theme/KitProvider.js';
 export * from './theme/KitThemeProvider.js';

@@ -38,7 +38,12 @@ afterEach(() => {
 
 function Where() {
   const location = useLocation();
-  return <output data-testid="where">{location.pathname + location.search}</output>;
+  return (
+    <>
+      <output data-testid="where">{location.pathname + location.search + location.hash}</output>
+      <output data-testid="where-state">{JSON.stringify(location.state ?? null)}</output>
+    </>
+  );
 }
 
 /** An area that loaded: Profile Settings for advisors, Profile for clients. */
@@ -115,6 +120,17 @@ describe('while an area is down', () => {
       expect(screen.getByTestId('where').textContent).toBe(signIn);
     },
   );
+
+  it("keeps the fragment of a signed-out visitor's page (an emailed #email_token=) with the entry, out of ?redirect=", async () => {
+    await renderShell(
+      [{ name: 'admin', descriptor: admin }, documentsDown],
+      '/profile?tab=me#email_token=e-1',
+    );
+    expect(screen.getByTestId('where').textContent).toBe('/signin?redirect=%2Fprofile%3Ftab%3Dme');
+    expect(JSON.parse(screen.getByTestId('where-state').textContent ?? '')).toEqual({
+      redirectHash: '#email_token=e-1',
+    });
+  });
 });
 
 describe('a descriptor with a bad route or navigation item', () => {

@@ -8,7 +8,7 @@ import { forgetRecentEntities, readRecentEntities, rememberEntity } from '../lay
 import { useSession } from '../session/useSession.js';
 import { loadLaterSteps } from '../signin/first-steps.js';
 import { MESSAGES } from '../signin/messages.js';
-import { SignInNavigationContext } from '../signin/navigation.js';
+import { SignInNavigationContext, windowNavigation } from '../signin/navigation.js';
 import { SignInPage } from '../signin/SignInPage.js';
 import type { SignInState } from '../signin/states.js';
 
@@ -17,6 +17,7 @@ afterEach(() => {
   for (const s of stores.splice(0)) s.close();
   window.localStorage.clear();
   window.sessionStorage.clear();
+  window.history.replaceState(null, '', '/');
 });
 
 const json = (body: unknown, status = 200) =>
@@ -33,12 +34,20 @@ const twoFactorAsked = () =>
     two_factor_methods: [{ name: 'email', value: 'c***@client.test' }],
   });
 
+/** The page reloaded: the address and the history entry as the page left them. */
+const RELOAD = Symbol('reload');
+
+/**
+ * The sign-in page opened at /signin`address` (a query and fragment) as on a first load, the window's
+ * address and history entry its own; `RELOAD` opens it again as the previous one left them.
+ */
 function renderSignIn(
-  search: string,
+  address: string | typeof RELOAD,
   answer: (path: string, body: unknown) => Response | Promise<Response>,
   initial?: SignInState,
   session = new SessionStore(window.localStorage),
 ) {
+  if (address !== RELOAD) window.history.replaceState(null, '', `/signin${address}`);
   stores.push(session);
   const calls: string[] = [];
   const client = new ApiClient({
@@ -57,7 +66,7 @@ function renderSignIn(
     reportError: async () => undefined,
     areas: Promise.resolve([]),
   };
-  const navigation = { params: new URLSearchParams(search), navigate: jest.fn(), signedIn: jest.fn() };
+  const navigation = { ...windowNavigation(() => undefined), navigate: jest.fn(), signedIn: jest.fn() };
   // The shell's own sign-out, which /set-sign-in-method offers (it is opened signed in).
   const signOut = jest.fn(async () => undefined);
   render(
@@ -81,7 +90,7 @@ function renderSignIn(
  * sent (the SMS failure the expired-link step offers a way around); `answer` answers first.
  */
 function renderExpiredLinkOfSmsUser(answer: (path: string, body: unknown) => Response | undefined) {
-  return renderSignIn('?token=used-link', (path, body) => {
+  return renderSignIn('#token=used-link', (path, body) => {
     const own = answer(path, body);
     if (own) return own;
     if (path === '/sessions/verify_auth_link') return json({ error: 'link_expired', message: 'gone' }, 410);
@@ -348,40 +357,113 @@ describe('sign-in page without the router', () => {
     });
   });
 
-  it('goes on with the set-password step when the page of an opened reset link reloads, and forgets it once set', async () => {
-    let verifies = 0;
-    const resets: unknown[] = [];
-    const answer = (path: string, body: unknown) => {
+  it.each([
+    ['#token=reset-link', 'its token in the fragment'],
+    ['?token=reset-link', 'its token in the query, as sent before'],
+  ])(
+    'goes on with the set-password step when the page of an opened reset link reloads, and forgets it once set (%s: %s)',
+    async (link) => {
+      let verifies = 0;
+      const resets: unknown[] = [];
+      const answer = (path: string, body: unknown) => {
+        if (path === '/sessions/verify_auth_link') {
+          verifies += 1;
+          // The link is spent once opened.
+          return verifies === 1
+            ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
+            : json({ error: 'link_expired', message: 'gone' }, 410);
+        }
+        if (path === '/sessions/reset_password') {
+          resets.push(body);
+          return json({ auth_token: 'signed-in' });
+        }
+        if (path === '/sessions/exchange_token')
+          return json({ access_token: 'at', refresh_token: 'rt', expires_in: 900, user_id: 'u1' });
+        return json({ error: 'not found' }, 404);
+      };
+      renderSignIn(link, answer);
+      await screen.findByLabelText(/New password/);
+      // The token left the address (the spent token kept with the history entry), and the page reloads.
+      expect(window.location.href).toBe('http://localhost/signin');
+      cleanup();
+      const { navigation } = renderSignIn(RELOAD, answer);
+      const password = await screen.findByLabelText(/New password/);
+      expect(verifies).toBe(1);
+      // Not signed in: nothing to sign out of.
+      expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+      fireEvent.change(password, { target: { value: 'Good-Password-1' } });
+      fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+      await waitFor(() => expect(navigation.signedIn).toHaveBeenCalled());
+      expect(resets).toEqual([expect.objectContaining({ token: 'grant-1' })]);
+      expect(window.sessionStorage.length).toBe(0);
+    },
+  );
+
+  describe('emailed links', () => {
+    const address = () => window.location.pathname + window.location.search + window.location.hash;
+    const signInLink = (held: Promise<Response>, bodies: unknown[]) => (path: string, body: unknown) => {
       if (path === '/sessions/verify_auth_link') {
-        verifies += 1;
-        // The link is spent once opened.
-        return verifies === 1
-          ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
-          : json({ error: 'link_expired', message: 'gone' }, 410);
-      }
-      if (path === '/sessions/reset_password') {
-        resets.push(body);
-        return json({ auth_token: 'signed-in' });
+        bodies.push(body);
+        return held;
       }
       if (path === '/sessions/exchange_token')
         return json({ access_token: 'at', refresh_token: 'rt', expires_in: 900, user_id: 'u1' });
       return json({ error: 'not found' }, 404);
     };
-    renderSignIn('?token=reset-link', answer);
-    await screen.findByLabelText(/New password/);
-    // The page reloads.
-    cleanup();
-    const { navigation } = renderSignIn('?token=reset-link', answer);
-    const password = await screen.findByLabelText(/New password/);
-    expect(verifies).toBe(1);
-    // Not signed in: nothing to sign out of.
-    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
-    fireEvent.change(password, { target: { value: 'Good-Password-1' } });
-    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
-    await waitFor(() => expect(navigation.signedIn).toHaveBeenCalled());
-    expect(resets).toEqual([expect.objectContaining({ token: 'grant-1' })]);
-    expect(window.sessionStorage.length).toBe(0);
+
+    it.each([
+      ['?firm=demo-cpa&redirect=%2Fdocuments#token=link-1', 'in the fragment'],
+      ['?token=link-1&firm=demo-cpa&redirect=%2Fdocuments', 'in the query, as sent before'],
+    ])(
+      'follows a sign-in link (%s: its token %s) once, taking the token out of the address before its answer',
+      async (link) => {
+        const { answer, release } = heldAnswer();
+        const bodies: unknown[] = [];
+        const { navigation } = renderSignIn(link, signInLink(answer, bodies));
+        await waitFor(() => expect(bodies).toEqual([{ token: 'link-1' }]));
+        // Out of the address while the link is checked; the firm and the redirect stay, in the same entry.
+        expect(address()).toBe('/signin?firm=demo-cpa&redirect=%2Fdocuments');
+        expect(window.history.length).toBe(1);
+        release(json({ auth_token: 'grant', uid: 'u1', purpose: 'sign_in', redirect: '' }));
+        await waitFor(() => expect(navigation.navigate).toHaveBeenCalledWith('/documents'));
+        expect(bodies).toHaveLength(1);
+      },
+    );
+
+    it('shows the expired-link step for a spent link of the fragment, its token gone from the address', async () => {
+      renderSignIn('#token=spent', (path) =>
+        path === '/sessions/verify_auth_link'
+          ? json({ error: 'link_expired', message: 'gone' }, 410)
+          : json({ error: 'not found' }, 404),
+      );
+      await screen.findByText('This link has expired or was already used. Get a new one:');
+      expect(address()).toBe('/signin');
+      // Nor kept with the entry: opening /signin again shows the sign-in form, not this step.
+      expect(window.history.state?.usr).toEqual({});
+    });
+
+    it('puts back the fragment of the page a visitor without a session opened on the way there', async () => {
+      // As the shell's router left the entry, sending a visitor of /profile#email_token=e-1 to sign in.
+      window.history.replaceState(
+        { usr: { redirectHash: '#email_token=e-1' }, key: 'k', idx: 0 },
+        '',
+        '/signin?redirect=%2Fprofile',
+      );
+      const { navigation } = renderSignIn(RELOAD, (path) => {
+        if (path === '/sessions/get_preferred_sign_in_method')
+          return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'password', methods: [] });
+        if (path === '/sessions/verify_password') return json({ auth_token: 'grant' });
+        if (path === '/sessions/exchange_token')
+          return json({ access_token: 'at', refresh_token: 'rt', expires_in: 900, user_id: 'u1' });
+        return json({ error: 'not found' }, 404);
+      });
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@client.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'pw' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+      await waitFor(() => expect(navigation.navigate).toHaveBeenCalledWith('/profile#email_token=e-1'));
+    });
   });
 
   it('asks for a new link when the kept grant of a reloaded reset page has run out', async () => {
@@ -389,7 +471,7 @@ describe('sign-in page without the router', () => {
       'portico.reset-grant',
       JSON.stringify({ token: 'old-link', grant: 'stale' }),
     );
-    renderSignIn('?token=old-link', (path) =>
+    renderSignIn('#token=old-link', (path) =>
       path === '/sessions/reset_password'
         ? json({ error: 'link_expired', message: 'gone' }, 410)
         : json({ error: 'not found' }, 404),
@@ -511,21 +593,32 @@ describe('sign-in page without the router', () => {
       expect(screen.queryByTestId('signin-error')).toBeNull();
     });
 
-    it('confirms the email from the emailed link on /signin and offers to sign in with it', async () => {
-      const bodies: unknown[] = [];
-      renderSignIn('?email_token=tok-1', (path, body) => {
-        if (path === '/users/confirm_email') {
-          bodies.push(body);
-          return json({ ...tempUser, email: 'cleo@real.test', preferences: { has_temp_email: false } });
-        }
-        return json({ error: 'not found' }, 404);
-      });
-      await waitFor(() =>
-        expect(screen.getByTestId('signin-notice').textContent).toBe(MESSAGES.emailConfirmed),
-      );
-      expect(bodies).toEqual([{ token: 'tok-1' }]);
-      expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('cleo@real.test');
-    });
+    it.each([
+      ['?firm=demo-cpa#email_token=tok-1', 'in the fragment'],
+      ['?email_token=tok-1&firm=demo-cpa', 'in the query, as sent before'],
+    ])(
+      'confirms the email from the emailed link on /signin (%s: its token %s) and offers to sign in with it',
+      async (link) => {
+        const bodies: unknown[] = [];
+        renderSignIn(link, (path, body) => {
+          if (path === '/users/confirm_email') {
+            bodies.push(body);
+            return json({ ...tempUser, email: 'cleo@real.test', preferences: { has_temp_email: false } });
+          }
+          return json({ error: 'not found' }, 404);
+        });
+        await waitFor(() =>
+          expect(screen.getByTestId('signin-notice').textContent).toBe(MESSAGES.emailConfirmed),
+        );
+        expect(bodies).toEqual([{ token: 'tok-1' }]);
+        expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('cleo@real.test');
+        // The token left the address, the firm stayed; no token is kept for a reload.
+        expect(window.location.pathname + window.location.search + window.location.hash).toBe(
+          '/signin?firm=demo-cpa',
+        );
+        expect(window.history.state?.usr).toEqual({});
+      },
+    );
   });
 
   const passwordLookup = () =>

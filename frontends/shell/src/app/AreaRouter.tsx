@@ -23,6 +23,7 @@ import { ClientLayout } from '../layouts/ClientLayout.js';
 import { RemoteArea } from '../remotes/RemoteArea.js';
 import type { AreaStatus } from '../remotes/registry.js';
 import { useSession } from '../session/useSession.js';
+import type { SignInEntryState } from '../signin/navigation.js';
 import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
 import { rememberFirm } from '../signin/remembered-firm.js';
 import { AreasContext } from './areas-context.js';
@@ -69,6 +70,9 @@ export default function AreaRouter() {
     !hadSession.current &&
     location.pathname !== '/' &&
     !routes.some((r) => matchPath(pattern(r.path), location.pathname));
+  /** Where a visitor without a session sent to sign in goes back to (none from /, or once signed out). */
+  const signInRedirect =
+    location.pathname === '/' || hadSession.current ? null : location.pathname + location.search;
   return (
     <AreasContext.Provider value={{ areas, descriptors }}>
       <Routes>
@@ -88,12 +92,15 @@ export default function AreaRouter() {
               <AreaDownFallback failed={failed} />
             ) : (
               <Navigate
-                to={
-                  location.pathname === '/' || hadSession.current
-                    ? '/signin'
-                    : `/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`
-                }
+                to={signInRedirect ? `/signin?redirect=${encodeURIComponent(signInRedirect)}` : '/signin'}
                 replace
+                // The page's fragment (an emailed link's #email_token=) goes with the entry, not in
+                // ?redirect=, where the servers would log it; the sign-in page puts it back on the way there.
+                state={
+                  signInRedirect && location.hash
+                    ? ({ redirectHash: location.hash } satisfies SignInEntryState)
+                    : undefined
+                }
               />
             )
           }

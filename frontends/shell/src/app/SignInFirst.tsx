@@ -1,7 +1,7 @@
 import { ApiProvider, KitThemeProvider } from '@portico/kit/signin';
 import { useEffect, useMemo } from 'react';
 import { loadLaterSteps } from '../signin/first-steps.js';
-import { type SignInNavigation, SignInNavigationContext } from '../signin/navigation.js';
+import { SignInNavigationContext, windowNavigation } from '../signin/navigation.js';
 import { SignInPage } from '../signin/SignInPage.js';
 import { type ShellRuntime, ShellRuntimeContext } from './services.js';
 import { ThemePrimaryContext } from './theme-context.js';
@@ -32,17 +32,7 @@ function prefetchSignedIn(runtime: ShellRuntime) {
  * load once the form is on screen (see `App`).
  */
 export function SignInFirst({ runtime, primary, setPrimary, onLeave }: SignInFirstProps) {
-  const navigation = useMemo<SignInNavigation>(
-    () => ({
-      params: new URLSearchParams(window.location.search),
-      navigate: (to) => {
-        window.history.replaceState(null, '', to);
-        onLeave();
-      },
-      signedIn: () => {},
-    }),
-    [onLeave],
-  );
+  const navigation = useMemo(() => windowNavigation(onLeave), [onLeave]);
   useEffect(() => {
     // After the form is painted, when the page is idle.
     let idle: number | undefined;

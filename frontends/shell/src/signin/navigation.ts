@@ -1,12 +1,44 @@
 import { createContext, useContext } from 'react';
 
 /**
+ * What the sign-in page keeps in its history entry, as the router keeps an entry's state (`location.state`).
+ * It survives a reload of the page and goes to no server.
+ */
+export interface SignInEntryState {
+  /**
+   * An opened reset link's token (spent), once out of the address: a reload of the set-password step
+   * finds the grant kept for it (`reset-grant.ts`), as it did while the token stayed in the address.
+   */
+  linkToken?: string;
+  /**
+   * The fragment of the page a visitor without a session opened (an emailed `#email_token=`), put back on
+   * `?redirect=` once they are signed in: in `?redirect=` itself the servers would log it.
+   */
+  redirectHash?: string;
+}
+
+/** The sign-in fields of a history entry's state (anything another page may have left there). */
+export function signInEntry(state: unknown): SignInEntryState {
+  const { linkToken, redirectHash } = (state ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof linkToken === 'string' && linkToken ? { linkToken } : {}),
+    ...(typeof redirectHash === 'string' && redirectHash.startsWith('#') ? { redirectHash } : {}),
+  };
+}
+
+/**
  * How the sign-in page leaves itself. On a first load of /signin it runs without the router (which
  * loads after sign-in); inside the signed-in shell the router provides it (`RoutedSignInPage`).
  */
 export interface SignInNavigation {
-  /** The page's query: ?email=, ?redirect=, ?token=, ?firm=. */
+  /** The page's query: ?email=, ?redirect=, ?firm= (and ?token=, ?email_token= of links sent before #). */
   params: URLSearchParams;
+  /** The page's fragment: an emailed link's #token= or #email_token= (the kit's `takeLinkSecret`). */
+  hash: string;
+  /** The state of the page's history entry. */
+  entry: SignInEntryState;
+  /** Replaces the page's address and its entry's state, in the same history entry (no new one). */
+  replaceAddress: (address: { search: string; hash: string }, entry: SignInEntryState) => void;
   /** Goes to a path of the portal, replacing the sign-in entry in the history. */
   navigate: (to: string) => void;
   /** A session has just started: drops data cached for an earlier one. */
@@ -19,4 +51,29 @@ export function useSignInNavigation(): SignInNavigation {
   const ctx = useContext(SignInNavigationContext);
   if (!ctx) throw new Error('SignInNavigationContext missing');
   return ctx;
+}
+
+/**
+ * The sign-in page's navigation on a first load of /signin, without the router: the window's address and
+ * history. `leave` runs once the address is the landing path.
+ */
+export function windowNavigation(leave: () => void): SignInNavigation {
+  return {
+    params: new URLSearchParams(window.location.search),
+    hash: window.location.hash,
+    // The entry's state where the signed-in shell's router keeps it (`usr`, its location.state): the
+    // same for both, whichever wrote it (the router's redirect of a visitor without a session, or this).
+    entry: signInEntry(window.history.state?.usr),
+    replaceAddress: ({ search, hash }, entry) =>
+      window.history.replaceState(
+        { ...window.history.state, usr: entry },
+        '',
+        `${window.location.pathname}${search}${hash}`,
+      ),
+    navigate: (to) => {
+      window.history.replaceState(null, '', to);
+      leave();
+    },
+    signedIn: () => {},
+  };
 }

@@ -1,4 +1,11 @@
-import { errorMessage, isApiError, type SignInStep, useApi, type VerifiedLink } from '@portico/kit/signin';
+import {
+  errorMessage,
+  isApiError,
+  type SignInStep,
+  takeLinkSecret,
+  useApi,
+  type VerifiedLink,
+} from '@portico/kit/signin';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useShellRuntime } from '../app/services.js';
 import { forgetRecentEntities } from '../layouts/recent-entities.js';
@@ -98,8 +105,10 @@ function answeringWhileCurrent<T extends object>(api: T, attempts: { readonly cu
 /**
  * The sign-in flow of spec 1 s.4.4 without its screens: the state shown, what is known so far (the
  * email, the user, where a code went), the error or notice of the last step, and the steps themselves,
- * each a call to the identity service that moves to the next state. A link from an email (?token=) and
- * an email confirmation (?email_token=) are followed once each, as the page opens.
+ * each a call to the identity service that moves to the next state. A link from an email (#token=) and
+ * an email confirmation (#email_token=) are followed once each, as the page opens, and leave the address
+ * (in the fragment, which no server sees; links sent before carry them in the query: see the kit's
+ * `takeLinkSecret`).
  */
 export function useSignInFlow(initial: SignInState) {
   const api = useApi();
@@ -117,8 +126,16 @@ export function useSignInFlow(initial: SignInState) {
     [api],
   );
   const { session } = useShellRuntime();
-  const { params, navigate, signedIn } = useSignInNavigation();
+  const { params, hash, entry, replaceAddress, navigate, signedIn } = useSignInNavigation();
   const redirect = safeRedirect(params.get('redirect'));
+  /**
+   * Where a step that signs in goes: `target`, with the fragment of the page a visitor without a session
+   * opened when it is `?redirect=` (kept with the entry, out of the query: an emailed `#email_token=`).
+   */
+  const landing = (target: string) =>
+    entry.redirectHash && target === redirect && !target.includes('#')
+      ? `${target}${entry.redirectHash}`
+      : target;
   const [state, setState] = useState<SignInState>(initial);
   const [flow, setFlow] = useState<Flow>({ ...EMPTY_FLOW, email: (params.get('email') ?? '').trim() });
   const [error, setError] = useState<ReactNode>(null);
@@ -128,8 +145,13 @@ export function useSignInFlow(initial: SignInState) {
   const [smsFailed, setSmsFailed] = useState(false);
   /** Remounts the login form when its email changes from outside it. */
   const [loginKey, setLoginKey] = useState(0);
-  const linkToken = params.get('token');
-  const emailToken = params.get('email_token');
+  const query = params.toString();
+  const address = { search: query ? `?${query}` : '', hash };
+  const takenToken = takeLinkSecret('token', address);
+  const takenEmailToken = takeLinkSecret('email_token', takenToken);
+  // After a reload of an opened reset link the token is no longer in the address, but kept with the entry.
+  const linkToken = takenToken.secret || entry.linkToken || null;
+  const emailToken = takenEmailToken.secret;
 
   const go = (next: SignInState, patch: Partial<Flow> = {}) => {
     setError(null);
@@ -201,7 +223,9 @@ export function useSignInFlow(initial: SignInState) {
     if (replaced && replaced.user_id !== tokens.user_id) forgetRecentEntities();
     signedIn();
     navigate(
-      tokens.set_password_required ? `/set-sign-in-method?redirect=${encodeURIComponent(target)}` : target,
+      tokens.set_password_required
+        ? `/set-sign-in-method?redirect=${encodeURIComponent(target)}`
+        : landing(target),
     );
   }
 
@@ -211,10 +235,19 @@ export function useSignInFlow(initial: SignInState) {
    */
   async function methodSet(set: { auth_token: string }) {
     if (set.auth_token) return finish({ auth_token: set.auth_token } as SignInStep);
-    navigate(redirect);
+    navigate(landing(redirect));
   }
 
-  // A link from an email: /signin?token=...
+  // The secrets of an emailed link leave the address as the page opens, before they are used (the rest of
+  // the address stays): a query left there would reach the servers' logs with a reload, or in the Referer
+  // of the page's own requests to this origin.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per address
+  useEffect(() => {
+    if (takenToken.secret === null && takenEmailToken.secret === null) return;
+    replaceAddress({ search: takenEmailToken.search, hash: takenEmailToken.hash }, entry);
+  }, [params, hash]);
+
+  // A link from an email: /signin#token=... (or ?token=... in a link sent before)
   const handledToken = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per link token
   useEffect(() => {
@@ -231,6 +264,12 @@ export function useSignInFlow(initial: SignInState) {
         const verified = await sessions.verifyAuthLink(linkToken);
         if (verified.purpose === 'set_password') {
           keepResetGrant(linkToken, verified.auth_token);
+          // The spent token goes with the history entry (no longer in the address), so that a reload of
+          // this step finds the kept grant again.
+          replaceAddress(
+            { search: takenEmailToken.search, hash: takenEmailToken.hash },
+            { ...entry, linkToken },
+          );
           go('set-password', { grant: verified.auth_token, passwordMode: 'reset' });
           return;
         }
@@ -245,8 +284,8 @@ export function useSignInFlow(initial: SignInState) {
     });
   }, [linkToken]);
 
-  // The confirmation link of an email set in the set-email step: /signin?email_token=... Once confirmed,
-  // the user signs in with a code sent to the new address.
+  // The confirmation link of an email set in the set-email step: /signin#email_token=... (or
+  // ?email_token=...). Once confirmed, the user signs in with a code sent to the new address.
   const handledEmailToken = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per confirmation token
   useEffect(() => {

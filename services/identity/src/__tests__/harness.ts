@@ -77,6 +77,9 @@ export async function startIdentityHarness(label: string) {
     /\bis (\d{6})\b/.exec((await lastRequestedMessageTo(to))?.text ?? '')?.[1] ?? '';
   const lastLinkTokenTo = async (to: string) =>
     /token=([A-Za-z0-9_-]+)/.exec((await lastRequestedMessageTo(to))?.text ?? '')?.[1] ?? '';
+  /** The link of the newest message to an address (not a notice), parsed. */
+  const lastLinkTo = async (to: string) =>
+    new URL(/https?:\/\/\S+/.exec((await lastRequestedMessageTo(to))?.text ?? '')?.[0] ?? 'invalid:');
 
   /** Runs `work` while the notifications service is down (no responder: 503 at once), then starts it again. */
   const withNotificationsDown = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -99,6 +102,7 @@ export async function startIdentityHarness(label: string) {
     messagesOfKind,
     lastCodeTo,
     lastLinkTokenTo,
+    lastLinkTo,
     withNotificationsDown,
     stop: async () => {
       await nc.drain();

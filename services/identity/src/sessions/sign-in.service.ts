@@ -590,7 +590,10 @@ export class SignInService {
     }
   }
 
-  /** An emailed link to /signin. It names the user's firm, so the page it opens shows that firm's branding. */
+  /**
+   * An emailed link to /signin, its token in the fragment (`#token=`, out of the servers' logs). It names
+   * the user's firm, so the page it opens shows that firm's branding.
+   */
   private link(token: string, firmSlug: string) {
     return signInPageLink(this.config.PUBLIC_URL, firmSlug, { token });
   }

@@ -16,7 +16,7 @@ import { canEditUser, canSeeUser } from '../access/visibility.js';
 import type { IdentityConfig } from '../config.js';
 import { FirmsRepository } from '../firms/firms.repository.js';
 import { PreferencesCache } from '../firms/preferences.cache.js';
-import { signInPageLink } from '../firms/sign-in-link.js';
+import { portalLink, signInPageLink } from '../firms/sign-in-link.js';
 import { Messages } from '../messages.js';
 import { type UserRow, users } from '../schema.js';
 import { OutboundMessages } from '../sessions/outbound.js';
@@ -454,10 +454,12 @@ export class UsersService {
    * Where the confirmation link lands: the profile page of the user's role (/admin-profile for advisors,
    * /profile for clients), which confirms it. A user still choosing a sign-in method sees no other page
    * than that choice in the signed-in shell, so their link opens the sign-in page, with the firm's branding.
+   * The token goes in the link's fragment (`#email_token=`), out of the servers' logs (see `portalLink`).
    */
   private confirmationLink(user: UserRow, token: string, setsSignInEmail: boolean, firmSlug: string) {
     if (setsSignInEmail) return signInPageLink(this.config.PUBLIC_URL, firmSlug, { email_token: token });
-    const query = new URLSearchParams({ email_token: token });
-    return `${this.config.PUBLIC_URL.replace(/\/$/, '')}${user.isAdvisor ? '/admin-profile' : '/profile'}?${query}`;
+    return portalLink(this.config.PUBLIC_URL, user.isAdvisor ? '/admin-profile' : '/profile', {
+      email_token: token,
+    });
   }
 }
