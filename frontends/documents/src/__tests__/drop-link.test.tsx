@@ -613,7 +613,11 @@ describe('the drop link settings page', () => {
     expect(within(table).getByText('passport.pdf')).toBeTruthy();
     expect(within(table).getByText('Vera Visitor')).toBeTruthy();
     expect(within(table).getByText('vera@example.test')).toBeTruthy();
-    expect(within(table).getByText('For the 2024 return')).toBeTruthy();
+    const row = within(table).getByText('passport.pdf').closest('tr') as HTMLElement;
+    const message = within(table)
+      .getAllByRole('columnheader')
+      .findIndex((h) => h.textContent === 'Message');
+    expect(within(row).getAllByRole('cell')[message]?.textContent).toBe('For the 2024 return');
     const followed: string[] = [];
     const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
       this: HTMLAnchorElement,
@@ -704,8 +708,11 @@ describe('the drop link settings page', () => {
     expect(screen.getByText('600 selected')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete' });
+    // The toast is looked for where toasts show: each look through the whole page, 600 rows of it, took
+    // most of a second on a loaded machine, more than findBy's wait for the two calls and the toast.
+    const toasts = screen.getByRole('region', { name: 'Notifications' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText('Deleted successfully')).toBeTruthy();
+    expect(await within(toasts).findByText('Deleted successfully')).toBeTruthy();
     expect(sent.map((ids) => ids.length)).toEqual([500, 100]);
     expect(sent.flat()).toEqual(many.map((f) => f.id));
     expect(mostAtOnce).toBe(1);
@@ -719,6 +726,100 @@ describe('the drop link settings page', () => {
     expect(screen.getByRole('alert').textContent).toBe(DROP_LINK_MESSAGES.selectUser);
     expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByRole('button', { name: 'Copy' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it('refuses both Copy buttons, saying why, while nobody saved is notified of drop-offs', async () => {
+    const user = userEvent.setup();
+    // user-event puts a clipboard of its own in place: this test's is the one to watch.
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    // A new firm: nobody chosen yet. Saving answers the choice saved.
+    settings({ notify_user_ids: [] }, {}, (call) =>
+      call.path === '/integrations/drop_link' && call.method === 'POST'
+        ? { body: link({ notify_user_ids: (call.body as { notifyUserIds: string[] }).notifyUserIds }) }
+        : undefined,
+    );
+    const copy = () => screen.getByRole('button', { name: 'Copy' });
+    const copyPage = () => screen.getByRole('button', { name: 'Copy the secure upload page' });
+    const url = await screen.findByTestId('drop-link-url');
+    expect(screen.getByRole('alert').textContent).toBe(DROP_LINK_MESSAGES.selectUser);
+    for (const [button, name] of [
+      [copy, 'Copy'],
+      [copyPage, 'Copy the secure upload page'],
+    ] as const) {
+      // Refused, the reason read with it, and still within the keyboard's reach.
+      expect(button().getAttribute('aria-disabled')).toBe('true');
+      expect((button() as HTMLButtonElement).disabled).toBe(false);
+      expect(screen.getByRole('button', { name, description: DROP_LINK_MESSAGES.selectUser })).toBe(button());
+      fireEvent.click(button());
+    }
+    await user.click(url);
+    await user.tab();
+    expect(document.activeElement).toBe(copy());
+    await user.keyboard('{Enter}');
+    expect(writeText).not.toHaveBeenCalled();
+
+    // Chosen but not saved: still refused, as any unsaved choice.
+    fireEvent.click(screen.getByRole('checkbox', { name: /Paula Partner/ }));
+    expect(screen.getByRole('button', { name: 'Copy', description: DROP_LINK_MESSAGES.unsaved })).toBe(
+      copy(),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(copy().getAttribute('aria-disabled')).toBeNull());
+    expect(copyPage().getAttribute('aria-disabled')).toBeNull();
+    fireEvent.click(copy());
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(`http://localhost/drop-link?id=${ID}`));
+  });
+
+  it("says which address was copied, in the spec's words", async () => {
+    settings();
+    const page = (await screen.findByTestId('secure-upload-url')) as HTMLInputElement;
+    const toasts = screen.getByRole('region', { name: 'Notifications' });
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the secure upload page' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(page.value));
+    expect(await within(toasts).findByText('Link copied to clipboard')).toBeTruthy();
+    expect(within(toasts).queryByText('Drop link copied to clipboard')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    expect(await within(toasts).findByText('Drop link copied to clipboard')).toBeTruthy();
+  });
+
+  it('lays the received files out for a narrow screen: sender, size and date under the name, no sideways scroll', async () => {
+    // jsdom applies no container queries (file-manager.css, as the file manager's list): this checks the
+    // cells a narrow list hides and what it shows under the name instead.
+    settings();
+    const table = await screen.findByRole('table', { name: 'Received files' });
+    expect(table.closest('.portico-fm-list')).toBeTruthy();
+    expect(table.className).toContain('portico-fm-table');
+    expect(table.dataset.list).toBe('received-files');
+    const wideOnly = (cell: Element | null | undefined) => cell?.className.includes('portico-fm-wide');
+    const headers = within(table).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual([
+      '',
+      'File',
+      'From',
+      'Message',
+      'Size',
+      'Received',
+      'Download',
+    ]);
+    expect(headers.map(wideOnly)).toEqual([false, false, true, true, true, true, false]);
+    const row = within(table).getByText('passport.pdf').closest('tr') as HTMLElement;
+    // Still a table to a screen reader: each row's cells under the same headers.
+    expect(within(row).getAllByRole('cell').map(wideOnly)).toEqual(headers.map(wideOnly));
+    expect(wideOnly(within(row).getByRole('button', { name: 'Download passport.pdf' }).closest('td'))).toBe(
+      false,
+    );
+    const details = within(row).getByTestId('narrow-details');
+    expect(details.className).toContain('portico-fm-narrow');
+    expect(details.closest('td')).toBe(within(row).getByText('passport.pdf').closest('td'));
+    // The date in the machine's locale.
+    expect(details.textContent).toMatch(
+      /^Vera Visitor \(vera@example\.test\) · 2\.0 KB · \S.*\d.*For the 2024 return$/,
+    );
+    // No minimum width making a phone scroll sideways to reach Download.
+    const scroller = table.closest('[style*="--table-min-width"]') as HTMLElement;
+    expect(
+      Number.parseFloat(scroller.style.getPropertyValue('--table-min-width').replace(/^calc\(/, '')),
+    ).toBe(0);
   });
 
   it('says the drop link is off, with no received files, when the firm turned it off', async () => {

@@ -47,6 +47,13 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
   const selected = chosen ?? saved;
   const dirty = choiceChanged(saved, selected);
   const none = selected.length === 0;
+  // Copy hands the link out: not while the choice on screen is unsaved, nor while nobody saved is notified
+  // of what is dropped off (a new firm starts with nobody).
+  const copyRefusal = dirty
+    ? DROP_LINK_MESSAGES.unsaved
+    : saved.length === 0
+      ? DROP_LINK_MESSAGES.selectUser
+      : undefined;
   const url = link.data ? dropLinkUrl(window.location.origin, link.data.id) : '';
   const portalFirm = useContext(ShellContext)?.firmSlug;
   const pageUrl = link.data?.firm_slug
@@ -70,10 +77,10 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
     }
   };
 
-  const copy = async (text: string) => {
+  const copy = async (text: string, copied: string) => {
     try {
       await navigator.clipboard.writeText(text);
-      toast.success(DROP_LINK_MESSAGES.copied);
+      toast.success(copied);
     } catch {
       toast.error();
     }
@@ -108,8 +115,8 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
           label="Drop link"
           value={url}
           testId="drop-link-url"
-          dirty={dirty}
-          onCopy={() => void copy(url)}
+          refusal={copyRefusal}
+          onCopy={() => void copy(url, DROP_LINK_MESSAGES.copied)}
         />
         {pageUrl ? (
           <CopyableAddress
@@ -118,8 +125,8 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
             value={pageUrl}
             testId="secure-upload-url"
             copyLabel="Copy the secure upload page"
-            dirty={dirty}
-            onCopy={() => void copy(pageUrl)}
+            refusal={copyRefusal}
+            onCopy={() => void copy(pageUrl, DROP_LINK_MESSAGES.pageCopied)}
           />
         ) : null}
         <Stack gap={6} role="group" aria-label="Notify these firm users">
@@ -168,7 +175,10 @@ export function DropLinkPanel({ api, onClose, children }: DropLinkPanelProps) {
   );
 }
 
-/** An address to copy; Copy waits until the choice of users is saved (spec 1 s.5.4). */
+/**
+ * An address to copy; Copy waits until the choice of users is saved and names at least one user (spec 1
+ * s.5.4), refused with the reason read with it and still in the keyboard's reach.
+ */
 function CopyableAddress(props: {
   label: string;
   description?: string;
@@ -176,7 +186,8 @@ function CopyableAddress(props: {
   testId: string;
   /** The button's accessible name when the panel has more than one Copy. */
   copyLabel?: string;
-  dirty: boolean;
+  /** Why Copy is refused, if it is. */
+  refusal: string | undefined;
   onCopy: () => void;
 }) {
   return (
@@ -190,7 +201,7 @@ function CopyableAddress(props: {
         data-testid={props.testId}
       />
       <GuardedButton
-        verdict={{ visible: true, enabled: !props.dirty, reason: DROP_LINK_MESSAGES.unsaved }}
+        verdict={{ visible: true, enabled: !props.refusal, reason: props.refusal }}
         variant="light"
         onClick={props.onCopy}
         aria-label={props.copyLabel}

@@ -1,7 +1,10 @@
 /** The drop link's messages (spec 1 s.5.4 and s.8). */
 export const DROP_LINK_MESSAGES = {
   selectUser: 'Please select at least one user to receive notifications',
+  /** Copy of the drop link; */
   copied: 'Drop link copied to clipboard',
+  /** of the secure upload page's address. */
+  pageCopied: 'Link copied to clipboard',
   saved: 'Saved!',
   saveFailed: 'Failed to update',
   unsaved: 'Save your changes before copying the link.',
