@@ -15,6 +15,7 @@ import type { IdentitySchema } from './schema.js';
 import { OutboundMessages } from './sessions/outbound.js';
 import { PasswordCheck } from './sessions/password-check.js';
 import { RateLimiter } from './sessions/rate-limiter.js';
+import { RetentionJob } from './sessions/retention.job.js';
 import { SecretsRepository } from './sessions/secrets.repository.js';
 import { SessionTokensService } from './sessions/session-tokens.service.js';
 import { SessionsHandler } from './sessions/sessions.handler.js';
@@ -48,6 +49,7 @@ export class IdentityModule {
         RateLimiter,
         OutboundMessages,
         SessionTokensService,
+        RetentionJob,
         PasswordCheck,
         AccountNotices,
         SignInService,

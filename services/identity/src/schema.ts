@@ -91,7 +91,10 @@ export const users = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('users_email_live_idx').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
+    // Emails are stored lower-cased (normaliseEmail; migration 0004 lower-cased older rows) and looked up
+    // with a plain equality: under row-level security a lower() condition cannot use an index (lower is
+    // not leakproof), so a lookup across firms read every user of every firm.
+    uniqueIndex('users_email_live_idx').on(t.email).where(sql`${t.deletedAt} is null`),
     index('users_firm_idx').on(t.firmId),
   ],
 );
@@ -128,7 +131,11 @@ export const companies = pgTable(
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [index('companies_firm_idx').on(t.firmId)],
+  (t) => [
+    index('companies_firm_idx').on(t.firmId),
+    // The entity list's order (newest first by default), read from the top instead of sorted.
+    index('companies_list_idx').on(t.firmId, t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
+  ],
 );
 
 /** Owners (users of a company) with their notification assignments. */
@@ -147,7 +154,12 @@ export const companyOwners = pgTable(
     notificationTypeIds: integer('notification_type_ids').array().notNull().default(sql`'{}'`),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.userId] }), index('company_owners_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.userId] }),
+    index('company_owners_user_idx').on(t.userId),
+    // The owned entities of a firm (a group advisor's list), without reading other firms' owners.
+    index('company_owners_firm_company_idx').on(t.firmId, t.companyId),
+  ],
 );
 
 /**
@@ -175,6 +187,8 @@ export const oneTimeSecrets = pgTable(
   (t) => [
     uniqueIndex('one_time_secrets_hash_idx').on(t.purpose, t.secretHash),
     index('one_time_secrets_user_idx').on(t.userId, t.purpose),
+    // The retention job's (sessions/retention.job.ts).
+    index('one_time_secrets_expires_idx').on(t.expiresAt),
   ],
 );
 
@@ -198,7 +212,17 @@ export const refreshTokens = pgTable(
     ip: text('ip').notNull().default(''),
     createdAt: createdAt(),
   },
-  (t) => [index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_user_idx').on(t.userId)],
+  (t) => [
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_user_idx').on(t.userId),
+    // The tokens a sign-out can still end (neither rotated nor revoked): a user's history is not read.
+    index('refresh_tokens_live_idx')
+      .on(t.userId, t.expiresAt)
+      .where(sql`${t.revokedAt} is null and ${t.rotatedAt} is null`),
+    // The retention job's (sessions/retention.job.ts).
+    index('refresh_tokens_expires_idx').on(t.expiresAt),
+    index('refresh_tokens_revoked_idx').on(t.revokedAt).where(sql`${t.revokedAt} is not null`),
+  ],
 );
 
 /** Fixed-window counters for rate limits, shared by every replica. */

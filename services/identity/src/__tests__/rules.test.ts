@@ -133,6 +133,21 @@ describe('firm preferences', () => {
     );
   });
 
+  it('bound the export platforms: how many, and how long each name is', () => {
+    const names = (n: number, length = 8) => Array.from({ length: n }, (_, i) => `${i}`.padEnd(length, 'x'));
+    expect(validatePreferences({ export_to_platforms: names(50, 100) })).toEqual({});
+    expect(validatePreferences({ export_to_platforms: names(51) })).toEqual({
+      export_to_platforms: 'Must be at most 50 platforms',
+    });
+    expect(validatePreferences({ export_to_platforms: ['lacerte', 'x'.repeat(101)] })).toEqual({
+      export_to_platforms: 'Each platform must be at most 100 characters',
+    });
+    // A list of something else is told that first.
+    expect(validatePreferences({ export_to_platforms: [...names(60), 7] })).toEqual({
+      export_to_platforms: 'Must be a list of text',
+    });
+  });
+
   it('keep in the stored row only what differs from the defaults', () => {
     expect(storedPreferences(mergePreferences({ tour_enabled: false, drop_link_enabled: true }))).toEqual({
       tour_enabled: false,

@@ -64,6 +64,13 @@ export const FIRM_PREFERENCE_DEFAULTS = {
 export type FirmPreferences = typeof FIRM_PREFERENCE_DEFAULTS;
 export type PreferenceKey = keyof FirmPreferences;
 
+/**
+ * export_to_platforms names the platforms a firm exports to, a handful in practice: bounded so a save
+ * cannot store (and every read of the firm carry) an unbounded list.
+ */
+export const EXPORT_PLATFORMS_MAX = 50;
+export const EXPORT_PLATFORM_NAME_MAX = 100;
+
 const kindOf = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value);
 
 /** The stored values over the defaults. Unknown stored keys (from an older version) are dropped. */
@@ -103,6 +110,13 @@ export function validatePreferences(input: Record<string, unknown>): Record<stri
       !value.every((item) => typeof item === 'string')
     )
       errors[key] = 'Must be a list of text';
+  const platforms = input.export_to_platforms;
+  if (Array.isArray(platforms) && !errors.export_to_platforms) {
+    if (platforms.length > EXPORT_PLATFORMS_MAX)
+      errors.export_to_platforms = `Must be at most ${EXPORT_PLATFORMS_MAX} platforms`;
+    else if (platforms.some((name: string) => name.length > EXPORT_PLATFORM_NAME_MAX))
+      errors.export_to_platforms = `Each platform must be at most ${EXPORT_PLATFORM_NAME_MAX} characters`;
+  }
   const theme = input.theme as Record<string, unknown> | undefined;
   if (kindOf(theme) === 'object' && theme) {
     const primary = theme.primary;

@@ -10,7 +10,7 @@ import {
   type Tx,
 } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
-import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { IdentityConfig } from '../config.js';
 import { hashSecret, randomToken } from '../crypto/secrets.js';
 import type { KeyRing } from '../keys/signing-keys.js';
@@ -42,17 +42,29 @@ export function actorOf(user: UserRow, sessionId?: string): Actor {
   };
 }
 
-/** Revokes the live refresh tokens `which` selects; answers whose they were and their sessions. */
+/**
+ * The refresh tokens that still renew a session: not revoked, not rotated (a rotated one renews nothing:
+ * just rotated it answers 409, later its reuse ends the session), not expired. One per live session, found
+ * through refresh_tokens_live_idx; a user's rotated and expired history (thousands of rows a year) is
+ * neither read nor written when sessions end.
+ */
+const usable = () =>
+  and(
+    isNull(refreshTokens.revokedAt),
+    isNull(refreshTokens.rotatedAt),
+    gt(refreshTokens.expiresAt, sql`now()`),
+  );
+
+/**
+ * Revokes the usable refresh tokens `which` selects; answers whose they were and their sessions, so only
+ * sessions that were live are announced as ended.
+ */
 const revokeLive = (tx: Tx<IdentitySchema>, which: SQL | undefined) =>
-  tx
-    .update(refreshTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(and(which, isNull(refreshTokens.revokedAt)))
-    .returning({
-      familyId: refreshTokens.familyId,
-      userId: refreshTokens.userId,
-      firmId: refreshTokens.firmId,
-    });
+  tx.update(refreshTokens).set({ revokedAt: sql`now()` }).where(and(which, usable())).returning({
+    familyId: refreshTokens.familyId,
+    userId: refreshTokens.userId,
+    firmId: refreshTokens.firmId,
+  });
 
 /** Announces one ended session (its id is the access tokens' `sid`) for the gateway and the browsers. */
 const announceSessionEnded = (
@@ -161,7 +173,16 @@ export class SessionTokensService {
     );
     const token = rows[0];
     if (!token) throw sessionExpired();
-    if (token.rotatedAt && !token.revokedAt && justRotated(token.rotatedAt)) throw refreshSuperseded();
+    // Renewed by another tab a moment ago, while the session goes on. Ending a session revokes only its
+    // usable token, not the one just rotated: a session ended meanwhile answers as a reuse, as it did when
+    // every token of it was revoked.
+    if (
+      token.rotatedAt &&
+      !token.revokedAt &&
+      justRotated(token.rotatedAt) &&
+      (await this.sessionLive(token.userId, token.familyId))
+    )
+      throw refreshSuperseded();
     if (token.revokedAt || token.rotatedAt) {
       // Reuse of a rotated token means it leaked: end the whole sign-in.
       await this.revokeFamily(token.familyId, 'refresh_reused');
@@ -256,11 +277,29 @@ export class SessionTokensService {
       // In turn with a refresh of the same session (both hold the user's row): a token the refresh was
       // writing is committed before the revocation reads, instead of escaping it for a month.
       await lockUser(tx, member.userId);
-      const [revoked] = await revokeLive(tx, eq(refreshTokens.familyId, familyId));
+      const [revoked] = await revokeLive(
+        tx,
+        and(eq(refreshTokens.userId, member.userId), eq(refreshTokens.familyId, familyId)),
+      );
       if (!revoked) return 0;
       await announceSessionEnded(tx, { id: revoked.userId, firmId: revoked.firmId }, familyId, reason);
       return 1;
     });
+  }
+
+  /**
+   * Whether the session (a refresh-token family) still has a usable token; across firms, as the refresh
+   * that asks, whose token names its user and session but no firm scope yet.
+   */
+  private async sessionLive(userId: string, familyId: string): Promise<boolean> {
+    const rows = await readAcrossFirms(this.db, (read) =>
+      read
+        .select({ id: refreshTokens.id })
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.userId, userId), eq(refreshTokens.familyId, familyId), usable()))
+        .limit(1),
+    );
+    return rows.length > 0;
   }
 
   private async activeUser(userId: string): Promise<UserRow> {

@@ -13,6 +13,7 @@ import { IdentityEvents } from '@portico/proto';
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { companies, companyOwners, type IdentitySchema, type UserRow, users } from '../schema.js';
 import { DB, type IdentityDb } from '../tokens.js';
+import { normaliseEmail } from './profile.rules.js';
 
 export type UserChanges = Partial<Omit<typeof users.$inferInsert, 'id' | 'firmId' | 'uid'>>;
 
@@ -46,11 +47,14 @@ export class UsersRepository {
 
   // Sign-in starts from an email or a uid, before any firm is known: these two look across firms.
   async findLiveByEmail(email: string): Promise<UserRow | undefined> {
+    // Stored lower-cased (every write normalises it), so compared as stored: users_email_live_idx is on the
+    // column itself. lower(email) could use no index under row-level security (lower() is not leakproof,
+    // so the planner may not evaluate it before the policy), and every sign-in read all users of all firms.
     const rows = await readAcrossFirms(this.db, (read) =>
       read
         .select()
         .from(users)
-        .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt))),
+        .where(and(eq(users.email, normaliseEmail(email)), isNull(users.deletedAt))),
     );
     return rows[0];
   }
