@@ -328,6 +328,59 @@ describe('API: documents through the gateway', () => {
     ).toBe(404);
   });
 
+  it('signs the links of a drop-off again for the same uploads, counted once', async () => {
+    const { id } = (await s.call<{ id: string }>('GET', '/integrations/drop_link', { token: as('partner') }))
+      .body;
+    const upload = `/integrations/drop_link/${id}/upload_links`;
+    const body = await pdf();
+    const first = await s.call<{ links: UploadLink[] }>('POST', upload, {
+      body: {
+        files: [
+          { name: 'slow-1.pdf', size: body.length },
+          { name: 'slow-2.pdf', size: body.length },
+        ],
+      },
+    });
+    expect(first.status).toBe(200);
+    const ids = first.body.links.map((l) => l.upload_id);
+    // Before, the gateway dropped renewUploadIds: the call had no files (400), and new links for the
+    // same files were new uploads, counted again against the visitor's share of the firm's day.
+    const again = await s.call<{ links: UploadLink[] }>('POST', upload, { body: { renewUploadIds: ids } });
+    expect(again.status).toBe(200);
+    expect(again.body.links.map((l) => l.upload_id)).toEqual(ids);
+    expect(again.body.links[0]?.expires_in_seconds).toBeGreaterThan(0);
+    for (const [input, fields] of [
+      [{}, { files: 'Please choose at least one file' }],
+      [{ files: [], renewUploadIds: [] }, { files: 'Please choose at least one file' }],
+      [{ renewUploadIds: ['not-an-upload'] }, { 'renewUploadIds.0': 'This upload is not valid' }],
+      [{ renewUploadIds: 'x' }, { renewUploadIds: 'Uploads must be a list' }],
+      [
+        {
+          files: Array.from({ length: 500 }, (_, i) => ({ name: `f${i}.pdf`, size: 1 })),
+          renewUploadIds: Array.from({ length: 500 }, () => ids[0]),
+        },
+        { files: 'You can upload up to 999 files at once' },
+      ],
+    ] as [Record<string, unknown>, Record<string, string>][])
+      expect(await s.call('POST', upload, { body: input })).toMatchObject({ status: 400, body: { fields } });
+    // An upload that is not one of this visitor's pending drop-offs: 404, nothing renewed.
+    expect(
+      (await s.call('POST', upload, { body: { renewUploadIds: ['00000000-0000-4000-8000-000000000001'] } }))
+        .status,
+    ).toBe(404);
+    for (const link of again.body.links)
+      await fetch(link.url, { method: 'PUT', headers: link.headers, body });
+    const done = await s.call<{ files: { upload_id: string }[] }>(
+      'POST',
+      `/integrations/drop_link/${id}/process`,
+      {
+        body: { uploadIds: ids, uploaderName: 'Sam Slow', uploaderEmail: 'sam@example.com' },
+      },
+    );
+    expect(done.status).toBe(200);
+    expect(done.body.files.map((f) => f.upload_id).sort()).toEqual([...ids].sort());
+  });
+
   it("answers the public secure upload page by the firm's slug, without a sign-in", async () => {
     const { id } = (await s.call<{ id: string }>('GET', '/integrations/drop_link', { token: as('partner') }))
       .body;

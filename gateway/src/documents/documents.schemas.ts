@@ -310,9 +310,25 @@ export const deleteDropOffsBody = z.object({
     .max(500, 'Delete at most 500 files at once'),
 });
 
-export const dropOffLinksBody = z.object({
-  files: filesOfOneUpload(uploadFile),
-});
+const TOO_MANY_FILES = 'You can upload up to 999 files at once';
+/**
+ * New files, and uploads handed out before whose links a long drop-off outlives (`renewUploadIds`,
+ * signed again and counted once): either may be empty, not both, and 999 together at most.
+ */
+export const dropOffLinksBody = z
+  .object({
+    files: z.array(uploadFile, { error: CHOOSE_FILE }).max(999, TOO_MANY_FILES).default([]),
+    renewUploadIds: z
+      .array(uuid('Upload is missing', 'This upload is not valid'), { error: 'Uploads must be a list' })
+      .max(999, TOO_MANY_FILES)
+      .default([]),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.files.length && !body.renewUploadIds.length)
+      ctx.addIssue({ code: 'custom', path: ['files'], message: CHOOSE_FILE });
+    else if (body.files.length + body.renewUploadIds.length > 999)
+      ctx.addIssue({ code: 'custom', path: ['files'], message: TOO_MANY_FILES });
+  });
 
 export const dropOffProcessBody = z.object({
   uploadIds: filesOfOneUpload(uuid('Upload is missing', 'This upload is not valid')),

@@ -34,9 +34,12 @@ export const documentsEnv = {
   DROP_OFF_DAILY_GB: z.coerce.number().min(0.001).default(20),
   /**
    * The part of those one caller's address (an IPv6 one by its /64) may take, every link it was handed
-   * counted: one anonymous caller cannot use up the firm's day by asking for links it never uses.
+   * counted: one anonymous caller cannot use up the firm's day by asking for links it never uses. Half by
+   * default, so one caller can always make one full drop-off (999 files, the most one upload takes)
+   * within the 2,000-file day: at a quarter (500 files) a drop-off of 999 was refused half-way. Links
+   * signed again for the same uploads (a long drop-off's) count nothing more.
    */
-  DROP_OFF_ADDRESS_SHARE: z.coerce.number().gt(0).max(1).default(0.25),
+  DROP_OFF_ADDRESS_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   /** The portal's public address, used in drop-off notification emails. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
 };

@@ -253,10 +253,19 @@ export const documentsApi = (api: ApiClient) => ({
     api.get<DropLinkInfo>(`/integrations/drop_link/${encodeURIComponent(dropLinkId)}`, { auth: false }),
   secureUploadInfo: (firmSlug: string) =>
     api.get<DropLinkInfo>(`/integrations/secure_upload/${encodeURIComponent(firmSlug)}`, { auth: false }),
-  dropOffLinks: (dropLinkId: string, files: { name: string; size: number; contentType: string }[]) =>
+  /**
+   * Links for new `files`, and links signed again for uploads handed out before (`renewUploadIds`, whose
+   * links a long drop-off outlives: the same uploads, nothing more counted against the firm's day). The
+   * renewed links come first, in that order, then one per file.
+   */
+  dropOffLinks: (
+    dropLinkId: string,
+    files: { name: string; size: number; contentType: string }[],
+    renewUploadIds: string[] = [],
+  ) =>
     api.post<{ links: UploadLink[] }>(
       `/integrations/drop_link/${encodeURIComponent(dropLinkId)}/upload_links`,
-      { files },
+      renewUploadIds.length ? { files, renewUploadIds } : { files },
       { auth: false },
     ),
   processDropOff: (dropLinkId: string, uploadIds: string[], uploader: Uploader) =>

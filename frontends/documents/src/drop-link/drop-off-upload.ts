@@ -8,6 +8,7 @@ import {
   recordFiles,
   refusalText,
   sendFiles,
+  type Transfer,
   transfersTo,
   type UploadOutcome,
 } from '../upload/upload.js';
@@ -45,11 +46,24 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
     return outcome;
   }
 
-  const { sent, failed, cancelled } = await sendFiles(transfersTo(all, files, links, Date.now()), {
+  const transfers = transfersTo(all, files, links, Date.now());
+  // The files whose transfer has begun (`sendFiles` reports each one from its start): a renewal is for
+  // the others, in order.
+  const begun = new Set<number>();
+  const { sent, failed, cancelled } = await sendFiles(transfers, {
     signal,
-    onChange,
+    onChange: (index, change) => {
+      begun.add(index);
+      onChange(index, change);
+    },
     makeXhr: options.makeXhr,
-    relink: async (again) => (await api.dropOffLinks(dropLinkId, again.map(fileMeta))).links,
+    relink: (again) =>
+      renewLinks(
+        api,
+        dropLinkId,
+        transfers.filter((t) => !begun.has(t.index)),
+        again,
+      ),
   });
   outcome.failed.push(...failed.map(nameOf));
   outcome.cancelled.push(...cancelled.map(nameOf));
@@ -65,4 +79,30 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
   if (sent.length)
     await fileLanded(sent, (uploadIds) => api.processDropOff(dropLinkId, uploadIds, uploader), record);
   return outcome;
+}
+
+/**
+ * New links for the files of `again` (those not started yet, `waiting`, in their order), whose links
+ * expire before they are sent: the same uploads signed again (`renewUploadIds`), so the firm's drop link
+ * counts each file once. Asking new uploads for them counted every file again against this visitor's
+ * share of the firm's day, and a large drop-off was refused 429 half-way. A file without an upload yet
+ * gets a new one.
+ */
+async function renewLinks(
+  api: DropOffOptions['api'],
+  dropLinkId: string,
+  waiting: readonly Transfer[],
+  again: readonly File[],
+): Promise<UploadLink[]> {
+  const renewIds = again.map((file, k) =>
+    waiting[k]?.file === file ? (waiting[k]?.link?.upload_id ?? '') : '',
+  );
+  const renewing = renewIds.filter(Boolean);
+  const fresh = again.filter((_, k) => !renewIds[k]);
+  const { links } = await api.dropOffLinks(dropLinkId, fresh.map(fileMeta), renewing);
+  // The renewed links come first, in the order asked, then one per new file.
+  const renewed = new Map(links.slice(0, renewing.length).map((link) => [link.upload_id, link]));
+  const made = links.slice(renewing.length);
+  let next = 0;
+  return renewIds.map((id) => (id ? renewed.get(id) : made[next++]) as UploadLink);
 }

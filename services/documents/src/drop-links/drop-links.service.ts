@@ -37,6 +37,7 @@ import {
 } from '../uploads/uploads.service.js';
 import { callerOf } from './caller-address.rules.js';
 import { decodeDropLinkId, encodeDropLinkId } from './drop-link-id.rules.js';
+import { DROP_LINK_MANAGERS, dropLinkManagers } from './drop-link-recipients.rules.js';
 import { DropLinksRepository } from './drop-links.repository.js';
 import { decodeDropOffPage, encodeDropOffPage } from './drop-off-page.rules.js';
 
@@ -44,7 +45,7 @@ const DAY_MS = 24 * 3600_000;
 
 /** Drop Link is for partners, admins and full users (spec 1 s.6). */
 function assertDropLinkManager(actor: Actor): void {
-  if (actor.role !== 'advisor' || !['partner', 'admin', 'full'].includes(actor.firm_access ?? ''))
+  if (actor.role !== 'advisor' || !DROP_LINK_MANAGERS.includes(actor.firm_access ?? ''))
     throw new AppError('forbidden', 'drop_link_forbidden', 'You do not have permission to do that');
 }
 
@@ -66,6 +67,7 @@ const PAGE_INVALID = 'This page of received files is not valid';
 const NOTHING_SELECTED = 'Choose the files to delete';
 const TOO_MANY_SELECTED = `Delete at most ${MAX_DROP_OFF_PAGE} files at once`;
 
+const UPLOADER_NAME_MISSING = 'Please enter your name';
 const UPLOADER_NAME_CHARACTERS = 'Your name contains characters that are not allowed';
 const UPLOADER_NAME_ADDRESS = 'Your name cannot contain a web address';
 const WEB_ADDRESS = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
@@ -98,22 +100,29 @@ export class DropLinksService {
     return firm;
   }
 
+  /**
+   * The settings page: the users offered to be told of drop-offs are those who may open Drop Link
+   * (partners, admins, full users), who can download what they are told of; the saved list as it stands
+   * among them (a user chosen before who lost the access is not offered, nor saved again).
+   */
   async get(actor: Actor) {
     const firm = await this.managedFirm(actor);
+    const offered = dropLinkManagers(firm.users);
+    const saved = new Set(firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? []);
     return {
       id: this.dropLinkIdOf(firm),
       firmName: firm.name,
       firmSlug: firm.theme?.slug ?? '',
-      notifyUserIds: firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? [],
+      notifyUserIds: offered.filter((u) => saved.has(u.id)).map((u) => u.id),
       enabled: !!firm.preferences?.dropLinkEnabled,
-      firmUsers: firm.users.map((u) => ({ id: u.id, fullName: u.fullName, email: u.email })),
+      firmUsers: offered.map((u) => ({ id: u.id, fullName: u.fullName, email: u.email })),
     };
   }
 
   /**
    * Who is emailed of drop-offs: the firm preference firm_user_ids_to_receive_drop_link_notification,
-   * which identity owns and checks (at least one of the firm's advisors: 'Please select at least one
-   * user to receive notifications').
+   * which identity owns and checks (at least one of the firm's partners, admins and full users: 'Please
+   * select at least one user to receive notifications', 'Choose firm users from the list').
    */
   async save(actor: Actor, userIds: string[]) {
     await this.managedFirm(actor);
@@ -146,13 +155,24 @@ export class DropLinksService {
   /**
    * Upload links for an anonymous uploader, within the drop link's day (UploadsRepository.create): the
    * firm's budget, and the caller's share of it, the caller known by the address the gateway saw
-   * (`ip`, grouped as the gateway groups addresses and kept only hashed).
+   * (`ip`, grouped as the gateway groups addresses and kept only hashed). `renewUploadIds`: uploads this
+   * caller was handed before and has not processed, whose links a long drop-off outlives; they are signed
+   * again (the same upload, key, size and type, a fresh expiry), answered first in that order, and count
+   * nothing new: asking new links for them made new uploads, counted again against the caller's share,
+   * and a drop-off of many files was refused (429) half-way. When any of them is not such an upload
+   * (unknown, another firm's or caller's, processed, swept), the call answers 404 and changes nothing.
    */
   async createLinks(req: DropOffLinksRequest, ip?: string) {
     const firm = await this.firmOf(req.dropLinkId);
-    assertUploadFiles(req.files);
+    const renew = distinctUploadIds(req.renewUploadIds);
+    if (req.files.length || !renew.length) assertUploadFiles(req.files);
+    if (req.files.length + renew.length > MAX_FILES_PER_UPLOAD)
+      throw badRequest(Messages.tooManyFiles, { files: Messages.tooManyFiles });
     const scope = firmScope(firm.firmId);
     const caller = callerOf(scope.firmId, ip);
+    const renewed = await this.uploadLinks.renewedDropOffLinks(scope, renew, caller);
+    if (!renewed) throw notFound();
+    if (!req.files.length) return { links: renewed };
     const links = await this.uploadLinks.presignedLinks(
       scope,
       req.files,
@@ -165,7 +185,7 @@ export class DropLinksService {
         callerShare: this.config.DROP_OFF_ADDRESS_SHARE,
       },
     );
-    return { links };
+    return { links: [...renewed, ...links] };
   }
 
   /**
@@ -177,6 +197,8 @@ export class DropLinksService {
     const name = req.uploaderName.trim().slice(0, 200);
     const email = req.uploaderEmail.trim().toLowerCase();
     const note = req.note.trim().slice(0, 2_000);
+    // The firm is told who left the files (the gateway refuses a blank name too).
+    if (!name) throw badRequest(UPLOADER_NAME_MISSING, { uploaderName: UPLOADER_NAME_MISSING });
     if (!EMAIL.test(email))
       throw badRequest(Messages.uploaderEmail, { uploaderEmail: Messages.uploaderEmail });
     // The name goes into the firm's email: nothing that hides or reorders text, and no web address.

@@ -13,6 +13,7 @@ import type { DocumentsConfig } from '../config.js';
 import { extensionOf } from '../items/paths.rules.js';
 import { BUS, CONFIG, LOG } from '../tokens.js';
 import { CONTENT_TYPES } from '../uploads/file-type.rules.js';
+import { dropOffRecipients } from './drop-link-recipients.rules.js';
 
 /**
  * What a mail program could show as a link in a file name: 'www.', or a host name ('evil-login.com',
@@ -36,7 +37,9 @@ export const DROP_OFF_NOTIFICATIONS_CONSUMER = 'documents_drop_off_notifications
  * Emails the firm users chosen in the drop link's settings (the firm preference
  * firm_user_ids_to_receive_drop_link_notification) of each drop-off, from the event recorded in the
  * transaction that filed it: a drop-off is never left unannounced because a service was away at that
- * moment, and the uploader's answer does not wait for the emails.
+ * moment, and the uploader's answer does not wait for the emails. Only chosen users who may open Drop
+ * Link (partners, admins, full users) are told; when the list is empty (a new firm's: its drop link is on
+ * and nobody is chosen) or none of it still may, the firm's partners are told instead, logged at warn.
  */
 @Injectable()
 export class DropOffNotifier {
@@ -53,12 +56,21 @@ export class DropOffNotifier {
    */
   async notify(event: DropOffReceived, eventId: string): Promise<void> {
     const firm = await this.access.firmContacts({ firmId: event.firmId, userIds: [] });
-    const chosen = new Set(firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? []);
-    const recipients = firm.users.filter((user) => chosen.has(user.id));
+    const { recipients, fallback } = dropOffRecipients(
+      firm.users,
+      firm.preferences?.firmUserIdsToReceiveDropLinkNotification ?? [],
+    );
     if (!recipients.length) {
-      this.log.warn({ firm_id: event.firmId }, 'Drop-off received but nobody is chosen to be notified');
+      this.log.warn({ firm_id: event.firmId }, 'Drop-off received but the firm has nobody to notify');
       return;
     }
+    // Files left with the firm are never unannounced: without a chosen user who may open Drop Link, its
+    // partners are told (a new firm's list is empty).
+    if (fallback)
+      this.log.warn(
+        { firm_id: event.firmId, partners: recipients.length },
+        'Drop-off received and no chosen user may open Drop Link; notifying the firm partners instead',
+      );
     // What the uploader typed is theirs, unverified: said so, and kept out of the subject line.
     const from = event.uploaderName ? `${event.uploaderName} <${event.uploaderEmail}>` : event.uploaderEmail;
     // A name that could read as a web address is left out, counted: the uploader chose it, and a mail
@@ -108,8 +120,10 @@ export class DropOffNotifier {
       durable: DROP_OFF_NOTIFICATIONS_CONSUMER,
       contract: DocumentsEvents.dropOffReceived,
       log: this.log,
-      // Drop-offs before this consumer existed were emailed as they were filed.
-      fromNow: true,
+      // Every event the stream holds, also when the consumer is first made (a first deploy, a stream
+      // made again after a loss): the outbox relay starts before this consumer exists, so drop-offs
+      // published just before it would otherwise never be emailed. The events it handled already are in
+      // processed_events (kept 31 days, longer than the stream keeps them) and are skipped.
       handle: (event, _tx, { eventId }) => this.notify(event, eventId),
     });
   }

@@ -35,6 +35,7 @@ export class UploadsRepository {
    *   2.25 hours later, dropped their rows);
    * - the caller's (`quota.caller`): `callerShare` of the firm's, every link it was handed counted,
    *   used or not, so that one address cannot take the firm's day, nor ask again as its links expire.
+   *   A link signed again for the same upload (`renewDropOffs`) is not a new one and counts nothing.
    * The firm's lock makes two calls at once count each other.
    */
   async create(
@@ -71,6 +72,38 @@ export class UploadsRepository {
           return undefined;
       }
       return tx.insert(uploads).values(rows).returning();
+    });
+  }
+
+  /**
+   * Gives pending drop-off uploads a new expiry, for links signed again when a long drop-off outlives
+   * them: the uploads with these ids (from `distinctUploadIds`) of the firm's drop link, handed to
+   * `caller`, neither consumed nor discarded (the sweep marks the ones it takes both). Nothing new is
+   * recorded, so nothing more counts against the drop link's day. Answers them in the order of `ids`, or
+   * undefined, with none changed, when any id is not one of them.
+   */
+  async renewDropOffs(
+    scope: FirmScope,
+    ids: string[],
+    caller: string,
+    expiresAt: Date,
+  ): Promise<UploadRow[] | undefined> {
+    if (!ids.every(isUuid)) return undefined;
+    if (!ids.length) return [];
+    return inFirm(this.db, scope, async (tx) => {
+      const pending = and(
+        eq(uploads.firmId, scope.firmId),
+        inArray(uploads.id, ids),
+        isNull(uploads.companyId),
+        eq(uploads.caller, caller),
+        isNull(uploads.consumedAt),
+        eq(uploads.discarded, false),
+      );
+      const found = await tx.select({ id: uploads.id }).from(uploads).where(pending).for('update');
+      if (found.length !== ids.length) return undefined;
+      const rows = await tx.update(uploads).set({ expiresAt }).where(pending).returning();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) as UploadRow);
     });
   }
 

@@ -158,6 +158,18 @@ export class UploadsService {
     return Promise.all(rows.map((row) => this.link(row, ttl, expiresAt)));
   }
 
+  /**
+   * Links signed again for pending drop-off uploads handed to `caller` (`UploadsRepository.renewDropOffs`):
+   * a fresh expiry, the same storage key, size and type, nothing new counted. Undefined when any id is
+   * not one of them.
+   */
+  async renewedDropOffLinks(scope: FirmScope, ids: string[], caller: string) {
+    const ttl = this.config.UPLOAD_LINK_TTL_SECONDS;
+    const expiresAt = new Date(Date.now() + ttl * 1000);
+    const rows = await this.uploads.renewDropOffs(scope, ids, caller, expiresAt);
+    return rows && Promise.all(rows.map((row) => this.link(row, ttl, expiresAt)));
+  }
+
   private async link(
     row: { id: string; storageKey: string; fileName: string; declaredSize: number },
     ttl: number,

@@ -70,6 +70,8 @@ export class AccessService {
         email: a.email,
         fullName: `${a.fname} ${a.lname}`.trim(),
         isAdvisor: true,
+        // Who may open Drop Link (partner, admin, full), and so be told of drop-offs.
+        firmAccess: a.firmAccess ?? '',
       })),
       preferences: documentPreferences(prefs),
       theme: firmTheme(firm, prefs),

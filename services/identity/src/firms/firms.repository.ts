@@ -30,11 +30,17 @@ export class FirmsRepository {
     return { name: firm?.name.replace(/\s+/g, ' ').trim() || 'your firm', slug: firm?.slug ?? '' };
   }
 
-  /** Live advisors of the firm, all or only the given ids. */
+  /** Live advisors of the firm, all or only the given ids, with their firm access. */
   async advisors(scope: FirmScope, ids: string[]) {
     return readInFirm(this.db, scope, (read) =>
       read
-        .select({ id: users.id, email: users.email, fname: users.fname, lname: users.lname })
+        .select({
+          id: users.id,
+          email: users.email,
+          fname: users.fname,
+          lname: users.lname,
+          firmAccess: users.firmAccess,
+        })
         .from(users)
         .where(
           and(

@@ -94,7 +94,8 @@ export class FirmsService {
 
   /**
    * Who is emailed of drop-offs (spec 1 s.5.4): partners, admins and full users choose; at least one,
-   * and only the firm's own advisors. The document preferences as they are after the change.
+   * and only the firm's own partners, admins and full users, who can open Drop Link to download what
+   * was dropped off (spec 1 s.2.2). The document preferences as they are after the change.
    */
   async setDropLinkRecipients(actor: Actor, userIds: string[]) {
     if (actor.role !== 'advisor' || !DROP_LINK_MANAGERS.includes(actor.firm_access ?? '')) {
@@ -106,7 +107,11 @@ export class FirmsService {
     return documentPreferences(mergePreferences(firm.preferences));
   }
 
-  /** The list as saved (trimmed, without repeats), or a 400; a settings save may send any JSON values. */
+  /**
+   * The list as saved (trimmed, without repeats), or a 400; a settings save may send any JSON values.
+   * Only users who may open Drop Link (DROP_LINK_MANAGERS): a group user, told of files they cannot
+   * open, is refused as any other user not on the list is.
+   */
   private async dropLinkRecipients(scope: FirmScope, userIds: readonly unknown[]) {
     if (!userIds.every((id): id is string => typeof id === 'string'))
       throw badRequest(Messages.chooseFirmUsers, { [DROP_LINK_RECIPIENTS]: Messages.chooseFirmUsers });
@@ -114,7 +119,8 @@ export class FirmsService {
     if (!ids.length)
       throw badRequest(Messages.selectDropLinkUser, { [DROP_LINK_RECIPIENTS]: Messages.selectDropLinkUser });
     const advisors = ids.every(isUuid) ? await this.firms.advisors(scope, ids) : [];
-    if (advisors.length !== ids.length)
+    const managers = advisors.filter((a) => DROP_LINK_MANAGERS.includes(a.firmAccess ?? ''));
+    if (managers.length !== ids.length)
       throw badRequest(Messages.chooseFirmUsers, { [DROP_LINK_RECIPIENTS]: Messages.chooseFirmUsers });
     return ids;
   }

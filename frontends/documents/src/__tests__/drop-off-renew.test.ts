@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { waitFor } from '@testing-library/react';
+import { documentsApi } from '../api/documents-api.js';
+import { dropOffFiles } from '../drop-link/drop-off-upload.js';
+import { PARALLEL_PUTS } from '../upload/upload.js';
+import { type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
+
+const file = (name: string) => new File([new Uint8Array(10)], name, { type: 'application/pdf' });
+const LINKS = '/integrations/drop_link/dl-1/upload_links';
+
+/**
+ * The drop link's answer to upload_links: a link per renewed upload (the same id, a new url), then a new
+ * upload per file, each valid 15 minutes.
+ */
+function linksAnswer(call: Call) {
+  const renew = (call.body.renewUploadIds as string[] | undefined) ?? [];
+  const files = call.body.files as { name: string }[];
+  const link = (uploadId: string, url: string) => ({
+    upload_id: uploadId,
+    file_name: uploadId,
+    url,
+    method: 'PUT',
+    headers: {},
+    expires_at: '',
+    expires_in_seconds: 900,
+  });
+  return {
+    body: {
+      links: [
+        ...renew.map((id) => link(id, `http://s3.test/renewed/${id}`)),
+        ...files.map((f) => link(`up-${f.name}`, `http://s3.test/new/${f.name}`)),
+      ],
+    },
+  };
+}
+
+describe('a drop-off that outlives its upload links', () => {
+  let now = Date.now();
+  beforeEach(() => {
+    FakeXhr.all = [];
+    now = Date.now();
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  it('has the same uploads signed again, not new ones counted again against the firm’s day', async () => {
+    const { client, calls } = fakeApi((call) => {
+      if (call.path === LINKS) return linksAnswer(call);
+      if (call.path === '/integrations/drop_link/dl-1/process')
+        return {
+          body: {
+            files: (call.body.uploadIds as string[]).map((id) => ({
+              upload_id: id,
+              document_name: id,
+              message: 'Document(s) uploaded successfully',
+            })),
+            message: 'Document(s) uploaded successfully',
+            invalid_files: [],
+          },
+        };
+      return undefined;
+    });
+    const names = Array.from({ length: PARALLEL_PUTS + 2 }, (_, i) => `scan-${i}.pdf`);
+    const run = dropOffFiles({
+      api: documentsApi(client),
+      dropLinkId: 'dl-1',
+      files: names.map(file),
+      uploader: { uploaderName: 'Jo Visitor', uploaderEmail: 'jo@example.com', note: '' },
+      makeXhr: makeFakeXhr,
+    });
+    // The first files are sent; the links of the last two expire meanwhile (a slow connection).
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS));
+    now += 16 * 60_000;
+    for (const x of FakeXhr.all) x.respond(200);
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS + 2));
+    for (const x of FakeXhr.all.slice(PARALLEL_PUTS)) x.respond(200);
+    const outcome = await run;
+
+    const linkCalls = calls.filter((c) => c.path === LINKS);
+    expect(linkCalls).toHaveLength(2);
+    // The renewal names the uploads of the files not sent yet, and asks for no new upload.
+    expect(linkCalls[1]?.body).toEqual({
+      files: [],
+      renewUploadIds: names.slice(PARALLEL_PUTS).map((n) => `up-${n}`),
+    });
+    expect(FakeXhr.all.slice(PARALLEL_PUTS).map((x) => x.url)).toEqual(
+      names.slice(PARALLEL_PUTS).map((n) => `http://s3.test/renewed/up-${n}`),
+    );
+    // Every file is filed under the upload it was first handed.
+    const processCall = calls.find((c) => c.path.endsWith('/process'));
+    const filed = (processCall?.body.uploadIds ?? []) as string[];
+    expect([...filed].sort()).toEqual(names.map((n) => `up-${n}`).sort());
+    expect(outcome.failed).toEqual([]);
+  });
+});
