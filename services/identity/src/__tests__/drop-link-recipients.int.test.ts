@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { openDatabase } from '@portico/platform';
 import { Identity } from '@portico/proto';
+import { FirmsRepository } from '../firms/firms.repository.js';
+import { FirmsService } from '../firms/firms.service.js';
+import { PreferencesCache } from '../firms/preferences.cache.js';
+import { schema } from '../schema.js';
 import { type IdentityHarness, startIdentityHarness } from './harness.js';
 
 // Drop Link is for partners, admins and full users (spec 1 s.2.2): only they can download what it
@@ -36,6 +41,24 @@ describe("the drop link's recipients are users who may open Drop Link", () => {
         { actor: actor('partner') },
       ),
     ).rejects.toMatchObject(refused);
+  });
+
+  it('checks a settings save of the list within the transaction that holds the firm, on its connection', async () => {
+    // With one connection in the pool: a check on a second connection waited for the first, held by
+    // the save itself, until the pool gave up (a few saves at once did so with every connection).
+    const database = openDatabase(h.identity.databaseUrl, schema, { max: 1 });
+    try {
+      const firms = new FirmsRepository(database.db);
+      const service = new FirmsService(firms, new PreferencesCache(firms));
+      const saved = await service.updatePreferences(actor('partner'), {
+        firm_user_ids_to_receive_drop_link_notification: [id('partner'), id('admin')],
+      });
+      expect(saved.preferences).toMatchObject({
+        firm_user_ids_to_receive_drop_link_notification: [id('partner'), id('admin')],
+      });
+    } finally {
+      await database.pool.end();
+    }
   });
 
   it("answers each advisor's firm access with the firm's contacts, for documents to choose from", async () => {

@@ -30,9 +30,13 @@ export class FirmsRepository {
     return { name: firm?.name.replace(/\s+/g, ' ').trim() || 'your firm', slug: firm?.slug ?? '' };
   }
 
-  /** Live advisors of the firm, all or only the given ids, with their firm access. */
-  async advisors(scope: FirmScope, ids: string[]) {
-    return readInFirm(this.db, scope, (read) =>
+  /**
+   * Live advisors of the firm, all or only the given ids, with their firm access. Within `tx` when one
+   * is given: a transaction holding a row must not wait for a second connection from the pool (a few
+   * such saves at once would hold every connection and wait for one of them).
+   */
+  async advisors(scope: FirmScope, ids: string[], tx?: Tx<IdentitySchema>) {
+    const query = (read: Pick<Tx<IdentitySchema>, 'select'>) =>
       read
         .select({
           id: users.id,
@@ -50,8 +54,8 @@ export class FirmsRepository {
             ids.length ? inArray(users.id, ids) : undefined,
           ),
         )
-        .orderBy(users.lname, users.fname),
-    );
+        .orderBy(users.lname, users.fname);
+    return tx ? query(tx) : readInFirm(this.db, scope, query);
   }
 
   async groups(scope: FirmScope) {

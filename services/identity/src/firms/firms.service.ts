@@ -7,11 +7,12 @@ import {
   firmScope,
   isUuid,
   recordEvent,
+  type Tx,
 } from '@portico/platform';
 import { IdentityEvents } from '@portico/proto';
 import { entityTypeOptions } from '../companies/company.rules.js';
 import { Messages } from '../messages.js';
-import type { FirmRow } from '../schema.js';
+import type { FirmRow, IdentitySchema } from '../schema.js';
 import { documentPreferences } from './document-preferences.js';
 import { firmTheme } from './firm-theme.js';
 import { FirmsRepository } from './firms.repository.js';
@@ -82,11 +83,11 @@ export class FirmsService {
     const problems = Object.entries(fields);
     if (problems.length) throw badRequest(`${problems[0]?.[0]}: ${problems[0]?.[1]}`, fields);
     const scope = firmScope(actor.firm_id);
-    const firm = await this.savePreferences(scope, basedOnVersion, async (current) => {
+    const firm = await this.savePreferences(scope, basedOnVersion, async (current, tx) => {
       const recipients = input[DROP_LINK_RECIPIENTS];
       // A settings page saves the whole object: the drop link's rule applies when the list changes.
       if (Array.isArray(recipients) && !sameIds(recipients, current[DROP_LINK_RECIPIENTS]))
-        return { ...input, [DROP_LINK_RECIPIENTS]: await this.dropLinkRecipients(scope, recipients) };
+        return { ...input, [DROP_LINK_RECIPIENTS]: await this.dropLinkRecipients(scope, recipients, tx) };
       return input;
     });
     return this.present(firm, await this.firms.groups(scope));
@@ -112,13 +113,13 @@ export class FirmsService {
    * Only users who may open Drop Link (DROP_LINK_MANAGERS): a group user, told of files they cannot
    * open, is refused as any other user not on the list is.
    */
-  private async dropLinkRecipients(scope: FirmScope, userIds: readonly unknown[]) {
+  private async dropLinkRecipients(scope: FirmScope, userIds: readonly unknown[], tx?: Tx<IdentitySchema>) {
     if (!userIds.every((id): id is string => typeof id === 'string'))
       throw badRequest(Messages.chooseFirmUsers, { [DROP_LINK_RECIPIENTS]: Messages.chooseFirmUsers });
     const ids = [...new Set(userIds.map((id) => id.trim()).filter(Boolean))];
     if (!ids.length)
       throw badRequest(Messages.selectDropLinkUser, { [DROP_LINK_RECIPIENTS]: Messages.selectDropLinkUser });
-    const advisors = ids.every(isUuid) ? await this.firms.advisors(scope, ids) : [];
+    const advisors = ids.every(isUuid) ? await this.firms.advisors(scope, ids, tx) : [];
     const managers = advisors.filter((a) => DROP_LINK_MANAGERS.includes(a.firmAccess ?? ''));
     if (managers.length !== ids.length)
       throw badRequest(Messages.chooseFirmUsers, { [DROP_LINK_RECIPIENTS]: Messages.chooseFirmUsers });
@@ -135,7 +136,7 @@ export class FirmsService {
   private async savePreferences(
     scope: FirmScope,
     basedOnVersion: number | undefined,
-    change: (current: FirmPreferences) => Promise<Record<string, unknown>>,
+    change: (current: FirmPreferences, tx: Tx<IdentitySchema>) => Promise<Record<string, unknown>>,
   ) {
     const firm = await this.firms.transaction(scope, async (tx) => {
       const current = await this.firms.lockedInTransaction(tx, scope);
@@ -143,7 +144,7 @@ export class FirmsService {
       if (basedOnVersion !== undefined && basedOnVersion !== current.preferencesVersion)
         throw new AppError('conflict', 'preferences_changed', Messages.preferencesChangedElsewhere);
       const before = mergePreferences(current.preferences);
-      const after = mergePreferences({ ...current.preferences, ...(await change(before)) });
+      const after = mergePreferences({ ...current.preferences, ...(await change(before, tx)) });
       const saved = await this.firms.savePreferences(tx, current.id, storedPreferences(after));
       await recordEvent(tx, IdentityEvents.preferencesUpdated, {
         firmId: current.id,
