@@ -1,6 +1,12 @@
 -- Indexes for sign-in lookups, the entity list, ending sessions and the retention job (services/identity/README.md).
 -- Each build locks its table against writes (SHARE) until the run commits; the users statements come last, so
 -- users (read by every request) is locked, reads included, only for its own short index build at the end.
+-- A lock this run waits for more than 5 s fails it (the migration Job tries again, backoffLimit 6), instead
+-- of queueing every request of the running version behind it; and this run takes a table's lock in an
+-- order the running version's transactions may not (they hold a user's row, then write a token or an
+-- event), so one of them and this run could wait on each other: PostgreSQL then ends one of the two, a
+-- request (answered 503) or this run (tried again).
+SET LOCAL lock_timeout = '5s';--> statement-breakpoint
 CREATE INDEX "companies_list_idx" ON "companies" USING btree ("firm_id","created_at","id") WHERE "companies"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "company_owners_firm_company_idx" ON "company_owners" USING btree ("firm_id","company_id");--> statement-breakpoint
 CREATE INDEX "one_time_secrets_expires_idx" ON "one_time_secrets" USING btree ("expires_at");--> statement-breakpoint

@@ -130,15 +130,20 @@ describe("one caller takes a share of a firm's drop link day, and links never us
     await expect(links('::ffff:192.0.2.44', ['c.txt'])).rejects.toMatchObject(refused);
   });
 
-  it('stops counting against the firm the links that expired unused, but not against their caller', async () => {
+  it('stops counting against the firm the links that can no longer be filed, but not against their caller', async () => {
     const unused = await links('198.51.100.7', ['a.txt', 'b.txt']);
     expect((await links('203.0.113.9', ['c.txt', 'd.txt'])).links).toHaveLength(2);
     await expect(links('192.0.2.1', ['e.txt'])).rejects.toMatchObject(refused);
-    // The first caller's links expire without a file put or processed.
-    await h.documents.query(
-      `update uploads set expires_at = now() - interval '1 minute' where id = any($1)`,
-      [unused.links.map((l) => l.uploadId)],
-    );
+    const expire = (age: string) =>
+      h.documents.query(`update uploads set expires_at = now() - $2::interval where id = any($1)`, [
+        unused.links.map((l) => l.uploadId),
+        age,
+      ]);
+    // The first caller's links expire without a file put: their uploads can still be filed for an hour
+    // (PROCESS_GRACE_MS), so they still count.
+    await expire('1 minute');
+    await expect(links('192.0.2.1', ['e.txt'])).rejects.toMatchObject(refused);
+    await expire('61 minutes');
     expect((await links('192.0.2.1', ['e.txt', 'f.txt'])).links).toHaveLength(2);
     // Its own share still holds them: asking again as its links expire does not take the day.
     await expect(links('198.51.100.7', ['g.txt'])).rejects.toMatchObject(refused);

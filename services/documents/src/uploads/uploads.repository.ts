@@ -4,6 +4,7 @@ import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
+import { PROCESS_GRACE_MS } from './upload-expiry.rules.js';
 
 /**
  * How many files and declared bytes a firm's drop link may take since a time, and the part of them one
@@ -29,10 +30,11 @@ export class UploadsRepository {
   /**
    * Records upload links. With `quota` (the drop link's, whose uploaders are anonymous), these links
    * must fit two budgets since `quota.since`, or nothing is recorded and the answer is undefined:
-   * - the firm's: the links that can still be used (not expired) and the files filed from them. A link
-   *   handed out and never used stops counting once it expires: 136 links declaring 150 MB each, asked
-   *   for in one call and never used, held the firm's 20 GB for the day's rest (until the sweep, 1.25 to
-   *   2.25 hours later, dropped their rows);
+   * - the firm's: the links whose uploads can still be filed (until PROCESS_GRACE_MS after they
+   *   expire: counted only until they expired, links asked for in rounds a quarter of an hour apart could
+   *   all be filed at once, several days' worth) and the files filed from them. Before either, 136 links
+   *   declaring 150 MB each, asked for in one call and never used, held the firm's 20 GB for the day's
+   *   rest;
    * - the caller's (`quota.caller`): `callerShare` of the firm's, every link it was handed counted,
    *   used or not, so that one address cannot take the firm's day, nor ask again as its links expire.
    *   A link signed again for the same upload (`renewDropOffs`) is not a new one and counts nothing.
@@ -47,7 +49,9 @@ export class UploadsRepository {
     return inFirm(this.db, scope, async (tx) => {
       if (quota) {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`drop-offs:${scope.firmId}`}))`);
-        const counted = sql`(expires_at > now() or (consumed_at is not null and not discarded))`;
+        // A link counts while its upload can still be filed: until PROCESS_GRACE_MS after it expires.
+        const processable = sql`now() - ${`${PROCESS_GRACE_MS} milliseconds`}::interval`;
+        const counted = sql`(expires_at > ${processable} or (consumed_at is not null and not discarded))`;
         const theirs = sql`caller = ${quota.caller}`;
         const used = await tx.execute<{
           files: number;
