@@ -120,10 +120,12 @@ export class DropOffNotifier {
       durable: DROP_OFF_NOTIFICATIONS_CONSUMER,
       contract: DocumentsEvents.dropOffReceived,
       log: this.log,
-      // Every event the stream holds, also when the consumer is first made (a first deploy, a stream
-      // made again after a loss): the outbox relay starts before this consumer exists, so drop-offs
-      // published just before it would otherwise never be emailed. The events it handled already are in
-      // processed_events (kept 31 days, longer than the stream keeps them) and are skipped.
+      // Made for the first time, from this process's start: the outbox relay starts before this
+      // consumer exists, and the drop-offs it sent meanwhile are emailed (`fromNow` skipped them). Not
+      // from the stream's start: versions before this consumer emailed drop-offs as they were filed, and
+      // the first deploy of it would email the stream's month of them again. Made again after a loss, it
+      // starts from the time it was first made; those it handled are found in processed_events.
+      startsAt: new Date(performance.timeOrigin),
       handle: (event, _tx, { eventId }) => this.notify(event, eventId),
     });
   }

@@ -121,7 +121,7 @@ describe('database scoping, outbox relay and durable consumers', () => {
     durable: string,
     handleEvent: UserUpdates['handle'],
     options: Partial<
-      Pick<UserUpdates, 'fromNow' | 'redelivery' | 'ackWaitMs' | 'recovery' | 'scopeOf' | 'log'>
+      Pick<UserUpdates, 'fromNow' | 'startsAt' | 'redelivery' | 'ackWaitMs' | 'recovery' | 'scopeOf' | 'log'>
     > = {},
   ) =>
     startDurableConsumer({
@@ -294,6 +294,29 @@ describe('database scoping, outbox relay and durable consumers', () => {
     await js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: 'after', user_id: 'x' }));
     await waitFor(async () => seen.includes('after'), 5_000, 'the event after it to be handled');
     expect(seen).toEqual(['after']);
+    await consumer.stop();
+  });
+
+  it('starts a consumer created with startsAt at the events published since that time, before it was made too', async () => {
+    const js = jetstream(nc);
+    const publish = (eventId: string) =>
+      js.publish(IdentityEvents.userUpdated.subject, JSON.stringify({ event_id: eventId, user_id: 'x' }));
+    await publish('earlier');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const startsAt = new Date();
+    // As an outbox relay that starts before the consumer is made.
+    await publish('since-before-made');
+    const seen: string[] = [];
+    const consumer = await consumeUserUpdates(
+      'platform_test_starts_at',
+      async (event) => {
+        seen.push(event.eventId);
+      },
+      { startsAt },
+    );
+    await publish('after');
+    await waitFor(async () => seen.includes('after'), 5_000, 'the event after it to be handled');
+    expect(seen).toEqual(['since-before-made', 'after']);
     await consumer.stop();
   });
 

@@ -334,6 +334,12 @@ export interface DurableConsumerOptions<M extends DescMessage> {
    */
   fromNow?: boolean;
   /**
+   * As `fromNow`, from a time given: the events recorded since then, when the consumer is first created.
+   * The process's start (`performance.timeOrigin`) takes the events its own outbox relay sent before
+   * the consumer was made, which `fromNow` skips (the relay starts first). Ignored once it exists.
+   */
+  startsAt?: Date;
+  /**
    * The firm an event belongs to. Given, the handler's transaction runs in that firm's row-level-security
    * scope (`inFirm`), as a request's does; without it, in a transaction with no firm set, which sees no row
    * of a table under FORCE ROW LEVEL SECURITY. An event whose firm cannot be read (none, or not a UUID)
@@ -456,10 +462,14 @@ export async function startDurableConsumer<M extends DescMessage>(
 ): Promise<{ stop: () => Promise<void> }> {
   const { nc, durable, log } = options;
   const jsm = await ensureEventStream(nc);
-  const created = await addOrUpdateConsumer(jsm, options, {
-    deliver_policy: options.fromNow ? DeliverPolicy.New : DeliverPolicy.All,
-  });
-  const recreateFrom = startOfLostConsumer(created, options.fromNow);
+  const created = await addOrUpdateConsumer(
+    jsm,
+    options,
+    options.startsAt
+      ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: options.startsAt.toISOString() }
+      : { deliver_policy: options.fromNow ? DeliverPolicy.New : DeliverPolicy.All },
+  );
+  const recreateFrom = startOfLostConsumer(created, options.fromNow || options.startsAt !== undefined);
   const js = jetstream(nc);
   const open = async () =>
     (await js.consumers.get(EVENTS_STREAM, durable)).consume({
