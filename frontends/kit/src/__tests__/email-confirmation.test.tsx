@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { act, screen, waitFor } from '@testing-library/react';
 import { BrowserRouter } from 'react-router';
 import { EMAIL_CONFIRMED, useEmailConfirmationLink } from '../session/email-confirmation.js';
-import { takeLinkSecret } from '../session/link-secret.js';
+import { putLinkSecret, takeLinkSecret } from '../session/link-secret.js';
 import { toast } from '../toast/toast.js';
 import { renderWithKit } from './render.js';
 
@@ -102,5 +102,30 @@ describe('takeLinkSecret', () => {
       hash: '#x=1&&y',
     });
     expect(takeLinkSecret('token', { search: '', hash: '#token=a%2Bb+c' }).secret).toBe('a+b c');
+  });
+});
+
+describe('putLinkSecret', () => {
+  it('adds the secret to a fragment, as takeLinkSecret reads it back', () => {
+    expect(putLinkSecret('email_token', 'e-1', '')).toBe('#email_token=e-1');
+    expect(putLinkSecret('email_token', 'e-1', '#top')).toBe('#top&email_token=e-1');
+    for (const secret of ['a+b c', 'x&y=z#w', '%41']) {
+      const hash = putLinkSecret('email_token', secret, '#step');
+      expect(takeLinkSecret('email_token', { search: '', hash })).toEqual({
+        secret,
+        search: '',
+        hash: '#step',
+      });
+    }
+  });
+
+  it('moves the confirmation of a link sent before from the query to the fragment, which the page confirms', async () => {
+    const old = takeLinkSecret('email_token', { search: '?email_token=old-link&tab=me', hash: '' });
+    const confirmed = openLink(
+      `/profile${old.search}${putLinkSecret('email_token', old.secret ?? '', old.hash)}`,
+    );
+    expect(await screen.findByText(EMAIL_CONFIRMED)).toBeTruthy();
+    expect(confirmed).toEqual([{ token: 'old-link' }]);
+    expect(address()).toBe('/profile?tab=me');
   });
 });

@@ -17,6 +17,17 @@ export function takeLinkSecret(
   return { secret: fromHash.value ?? fromSearch.value, search: fromSearch.rest, hash: fromHash.rest };
 }
 
+/**
+ * `hash` (a fragment, `#...` or empty) with `name=secret` added, encoded as `takeLinkSecret` reads it back:
+ * for a secret that came in a query (a link sent before) to go on in a fragment instead, out of the
+ * addresses the servers see.
+ */
+export function putLinkSecret(name: string, secret: string, hash: string): string {
+  const pair = new URLSearchParams([[name, secret]]).toString();
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  return `#${body ? `${body}&` : ''}${pair}`;
+}
+
 /** `part` (a query or fragment) without the `name=` pairs, and the first one's value. */
 function without(name: string, part: string, mark: '?' | '#'): { value: string | null; rest: string } {
   const body = part.startsWith(mark) ? part.slice(1) : part;

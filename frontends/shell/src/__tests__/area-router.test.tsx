@@ -131,6 +131,18 @@ describe('while an area is down', () => {
       redirectHash: '#email_token=e-1',
     });
   });
+
+  it.each([
+    ['/profile?email_token=old-1&tab=me', '/signin?redirect=%2Fprofile%3Ftab%3Dme', '#email_token=old-1'],
+    ['/admin-profile?email_token=a%2Bb#top', '/signin?redirect=%2Fadmin-profile', '#top&email_token=a%2Bb'],
+  ])(
+    "moves the confirmation token of a link sent before (in the query) to the entry's fragment, out of ?redirect= (%s)",
+    async (path, signIn, redirectHash) => {
+      await renderShell([{ name: 'admin', descriptor: admin }, documentsDown], path);
+      expect(screen.getByTestId('where').textContent).toBe(signIn);
+      expect(JSON.parse(screen.getByTestId('where-state').textContent ?? '')).toEqual({ redirectHash });
+    },
+  );
 });
 
 describe('a descriptor with a bad route or navigation item', () => {

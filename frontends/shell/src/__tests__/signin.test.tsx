@@ -1,7 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PASSWORD_MESSAGES } from '@portico/kit';
 import { ApiClient, ApiProvider, KitThemeProvider, SessionStore, ShellContext } from '@portico/kit/signin';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { SignInFirst } from '../app/SignInFirst.js';
 import type { ShellRuntime } from '../app/services.js';
 import { ShellRuntimeContext } from '../app/services.js';
 import { forgetRecentEntities, readRecentEntities, rememberEntity } from '../layouts/recent-entities.js';
@@ -9,6 +12,7 @@ import { useSession } from '../session/useSession.js';
 import { loadLaterSteps } from '../signin/first-steps.js';
 import { MESSAGES } from '../signin/messages.js';
 import { SignInNavigationContext, windowNavigation } from '../signin/navigation.js';
+import { RoutedSignInPage } from '../signin/RoutedSignInPage.js';
 import { SignInPage } from '../signin/SignInPage.js';
 import type { SignInState } from '../signin/states.js';
 
@@ -48,6 +52,31 @@ function renderSignIn(
   session = new SessionStore(window.localStorage),
 ) {
   if (address !== RELOAD) window.history.replaceState(null, '', `/signin${address}`);
+  const { calls, client, runtime } = answeredRuntime(answer, session);
+  const navigation = { ...windowNavigation(() => undefined), navigate: jest.fn(), signedIn: jest.fn() };
+  // The shell's own sign-out, which /set-sign-in-method offers (it is opened signed in).
+  const signOut = jest.fn(async () => undefined);
+  render(
+    <ShellRuntimeContext.Provider value={runtime}>
+      <ShellContext.Provider value={{ signOut, apiUrl: 'http://api.test' }}>
+        <ApiProvider client={client}>
+          <KitThemeProvider env="test">
+            <SignInNavigationContext.Provider value={navigation}>
+              <SignInPage initial={initial} />
+            </SignInNavigationContext.Provider>
+          </KitThemeProvider>
+        </ApiProvider>
+      </ShellContext.Provider>
+    </ShellRuntimeContext.Provider>,
+  );
+  return { navigation, calls, session, signOut };
+}
+
+/** A shell runtime whose API `answer` answers, recording the paths called. */
+function answeredRuntime(
+  answer: (path: string, body: unknown) => Response | Promise<Response>,
+  session = new SessionStore(window.localStorage),
+) {
   stores.push(session);
   const calls: string[] = [];
   const client = new ApiClient({
@@ -66,23 +95,65 @@ function renderSignIn(
     reportError: async () => undefined,
     areas: Promise.resolve([]),
   };
-  const navigation = { ...windowNavigation(() => undefined), navigate: jest.fn(), signedIn: jest.fn() };
-  // The shell's own sign-out, which /set-sign-in-method offers (it is opened signed in).
-  const signOut = jest.fn(async () => undefined);
-  render(
-    <ShellRuntimeContext.Provider value={runtime}>
-      <ShellContext.Provider value={{ signOut, apiUrl: 'http://api.test' }}>
-        <ApiProvider client={client}>
-          <KitThemeProvider env="test">
-            <SignInNavigationContext.Provider value={navigation}>
-              <SignInPage initial={initial} />
-            </SignInNavigationContext.Provider>
-          </KitThemeProvider>
-        </ApiProvider>
-      </ShellContext.Provider>
-    </ShellRuntimeContext.Provider>,
+  return { calls, client, runtime, session };
+}
+
+/** The sign-in page of a first load of /signin`address` as the shell mounts it (`SignInFirst`). */
+function renderSignInFirst(
+  address: string | typeof RELOAD,
+  answer: (path: string, body: unknown) => Response | Promise<Response>,
+) {
+  if (address !== RELOAD) window.history.replaceState(null, '', `/signin${address}`);
+  const { calls, runtime, session } = answeredRuntime(answer);
+  const leave = jest.fn();
+  render(<SignInFirst runtime={runtime} primary={undefined} setPrimary={() => undefined} onLeave={leave} />);
+  return { calls, leave, session };
+}
+
+/** The address and history entry the router is at. */
+function RouterWhere() {
+  const location = useLocation();
+  return (
+    <output data-testid="router-where">
+      {location.pathname + location.search + location.hash} {JSON.stringify(location.state ?? null)}
+    </output>
   );
-  return { navigation, calls, session, signOut };
+}
+
+/**
+ * /signin and /set-sign-in-method as the signed-in shell's router mounts them (`RoutedSignInPage`),
+ * at `entry` (an address and the state of its history entry).
+ */
+function renderRoutedSignIn(
+  entry: { pathname: string; search: string; state?: unknown },
+  answer: (path: string, body: unknown) => Response | Promise<Response>,
+) {
+  const { calls, client, runtime } = answeredRuntime(answer);
+  render(
+    <MemoryRouter initialEntries={[entry]}>
+      <QueryClientProvider client={new QueryClient()}>
+        <ShellRuntimeContext.Provider value={runtime}>
+          <ShellContext.Provider value={{ signOut: async () => undefined, apiUrl: 'http://api.test' }}>
+            <ApiProvider client={client}>
+              <KitThemeProvider env="test">
+                <Routes>
+                  {/* Two pages, as in the shell (/signin in App, /set-sign-in-method in AreaRouter). */}
+                  <Route path="/signin" element={<RoutedSignInPage key="signin" />} />
+                  <Route
+                    path="/set-sign-in-method"
+                    element={<RoutedSignInPage key="method" initial="set-sign-in-method" />}
+                  />
+                  <Route path="*" element={null} />
+                </Routes>
+                <RouterWhere />
+              </KitThemeProvider>
+            </ApiProvider>
+          </ShellContext.Provider>
+        </ShellRuntimeContext.Provider>
+      </QueryClientProvider>
+    </MemoryRouter>,
+  );
+  return { calls };
 }
 
 /**
@@ -877,6 +948,240 @@ describe('sign-in page without the router', () => {
       expect(calls).not.toContain('/sessions/exchange_token');
       expect(navigation.navigate).not.toHaveBeenCalled();
       expect(session.get()).toBeNull();
+    });
+  });
+
+  describe('follow-ups of emailed links', () => {
+    const address = () => window.location.pathname + window.location.search + window.location.hash;
+    const signedInTokens = (setPasswordRequired = false) =>
+      json({
+        access_token: 'at',
+        refresh_token: 'rt',
+        expires_in: 900,
+        user_id: 'u1',
+        set_password_required: setPasswordRequired,
+      });
+
+    it('follows a sign-in link opened in the tab that already shows /signin (only its fragment differs)', async () => {
+      const bodies: unknown[] = [];
+      const { leave, calls } = renderSignInFirst('?firm=demo-cpa', (path, body) => {
+        if (path === '/sessions/verify_auth_link') {
+          bodies.push(body);
+          return json({ auth_token: 'grant', uid: 'u1', purpose: 'sign_in', redirect: '/documents' });
+        }
+        if (path === '/sessions/exchange_token') return signedInTokens();
+        return json({ error: 'not found' }, 404);
+      });
+      await screen.findByRole('button', { name: 'Continue' });
+      // An in-page jump, as the browser makes it for a link that differs only in its fragment: no load.
+      await act(async () => {
+        window.location.hash = '#token=link-1';
+      });
+      await waitFor(() => expect(leave).toHaveBeenCalled());
+      expect(bodies).toEqual([{ token: 'link-1' }]);
+      expect(calls.filter((c) => c === '/sessions/verify_auth_link')).toHaveLength(1);
+      expect(address()).toBe('/documents');
+    });
+
+    it('confirms an email whose link arrives in the tab that already shows /signin, the token out of the address', async () => {
+      const bodies: unknown[] = [];
+      renderSignInFirst('?firm=demo-cpa', (path, body) => {
+        if (path === '/users/confirm_email') {
+          bodies.push(body);
+          return json({ id: 'u1', email: 'cleo@real.test', preferences: { has_temp_email: false } });
+        }
+        return json({ error: 'not found' }, 404);
+      });
+      await screen.findByRole('button', { name: 'Continue' });
+      await act(async () => {
+        window.location.hash = '#email_token=tok-1';
+      });
+      await waitFor(() =>
+        expect(screen.getByTestId('signin-notice').textContent).toBe(MESSAGES.emailConfirmed),
+      );
+      expect(bodies).toEqual([{ token: 'tok-1' }]);
+      expect(address()).toBe('/signin?firm=demo-cpa');
+      expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('cleo@real.test');
+    });
+
+    it('keeps the token with the entry when a reset link is opened again in its tab, so a reload goes on', async () => {
+      // The link was opened in this tab before: its grant is kept, the link itself spent.
+      window.sessionStorage.setItem(
+        'portico.reset-grant',
+        JSON.stringify({ token: 'reset-link', grant: 'grant-1' }),
+      );
+      let verifies = 0;
+      const answer = (path: string) => {
+        if (path === '/sessions/verify_auth_link') {
+          verifies += 1;
+          return json({ error: 'link_expired', message: 'gone' }, 410);
+        }
+        return json({ error: 'not found' }, 404);
+      };
+      renderSignIn('#token=reset-link', answer);
+      await screen.findByLabelText(/New password/);
+      expect(address()).toBe('/signin');
+      expect(window.history.state?.usr).toEqual({ linkToken: 'reset-link' });
+      cleanup();
+      renderSignIn(RELOAD, answer);
+      expect(await screen.findByLabelText(/New password/)).toBeTruthy();
+      expect(verifies).toBe(0);
+    });
+
+    it.each([
+      ['its grant run out', { token: 'old-link', grant: 'stale' }],
+      ['its grant gone from the tab', null],
+    ])(
+      'drops a spent reset token from the entry (%s): a reload does not post it again',
+      async (_case, kept) => {
+        if (kept) window.sessionStorage.setItem('portico.reset-grant', JSON.stringify(kept));
+        // The page of an opened reset link, its spent token kept with the entry.
+        window.history.replaceState({ usr: { linkToken: 'old-link' } }, '', '/signin?firm=demo-cpa');
+        const verified: unknown[] = [];
+        const answer = (path: string, body: unknown) => {
+          if (path === '/sessions/verify_auth_link') {
+            verified.push(body);
+            return json({ error: 'link_expired', message: 'gone' }, 410);
+          }
+          if (path === '/sessions/reset_password')
+            return json({ error: 'link_expired', message: 'gone' }, 410);
+          return json({ error: 'not found' }, 404);
+        };
+        renderSignIn(RELOAD, answer);
+        if (kept) {
+          fireEvent.change(await screen.findByLabelText(/New password/), {
+            target: { value: 'Good-Password-1' },
+          });
+          fireEvent.change(screen.getByLabelText('Confirm password'), {
+            target: { value: 'Good-Password-1' },
+          });
+          fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+        }
+        await screen.findByText('This link has expired or was already used. Get a new one:');
+        const posted = verified.length;
+        expect(window.history.state?.usr).toEqual({});
+        expect(address()).toBe('/signin?firm=demo-cpa');
+        cleanup();
+        renderSignIn(RELOAD, answer);
+        expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+        expect(verified).toHaveLength(posted);
+      },
+    );
+
+    it('drops the reset token from the entry once the password is set, before a two-factor step', async () => {
+      let verifies = 0;
+      const answer = (path: string) => {
+        if (path === '/sessions/verify_auth_link') {
+          verifies += 1;
+          return verifies === 1
+            ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
+            : json({ error: 'link_expired', message: 'gone' }, 410);
+        }
+        if (path === '/sessions/reset_password') return twoFactorAsked();
+        return json({ error: 'not found' }, 404);
+      };
+      renderSignIn('#token=reset-link', answer);
+      fireEvent.change(await screen.findByLabelText(/New password/), {
+        target: { value: 'Good-Password-1' },
+      });
+      fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+      await screen.findByRole('heading', { name: '2-Factor Auth' });
+      fireEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
+      await screen.findByRole('heading', { name: 'Sign In' });
+      expect(window.history.state?.usr).toEqual({});
+      cleanup();
+      renderSignIn(RELOAD, answer);
+      expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+      expect(verifies).toBe(1);
+    });
+
+    /** A visitor of /profile#email_token=e-1 sent to sign in, as the shell's router left the entry. */
+    const fromConfirmation = { redirectHash: '#email_token=e-1' };
+    const passwordSignIn = async () => {
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@client.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'pw' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    };
+
+    it('carries the kept fragment to /set-sign-in-method and puts it back once a method is set', async () => {
+      let exchanges = 0;
+      renderRoutedSignIn(
+        { pathname: '/signin', search: '?redirect=%2Fprofile', state: fromConfirmation },
+        (path) => {
+          if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
+          if (path === '/sessions/verify_password') return json({ auth_token: 'grant' });
+          if (path === '/sessions/exchange_token') {
+            exchanges += 1;
+            return signedInTokens(exchanges === 1);
+          }
+          if (path === '/current_user') return json({ id: 'u1', email: 'cleo@client.test', preferences: {} });
+          if (path === '/users/set_sign_in_method') return json({ auth_token: 'grant-2' });
+          return json({ error: 'not found' }, 404);
+        },
+      );
+      await passwordSignIn();
+      await waitFor(() =>
+        expect(screen.getByTestId('router-where').textContent).toBe(
+          `/set-sign-in-method?redirect=%2Fprofile ${JSON.stringify(fromConfirmation)}`,
+        ),
+      );
+      fireEvent.click(await screen.findByLabelText('Email passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() =>
+        expect(screen.getByTestId('router-where').textContent).toBe('/profile#email_token=e-1 null'),
+      );
+    });
+
+    it('carries the kept fragment to /set-sign-in-method from the first load of /signin too', async () => {
+      window.history.replaceState({ usr: fromConfirmation }, '', '/signin?redirect=%2Fprofile');
+      const { leave } = renderSignInFirst(RELOAD, (path) => {
+        if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
+        if (path === '/sessions/verify_password') return json({ auth_token: 'grant' });
+        if (path === '/sessions/exchange_token') return signedInTokens(true);
+        return json({ error: 'not found' }, 404);
+      });
+      await passwordSignIn();
+      await waitFor(() => expect(leave).toHaveBeenCalled());
+      expect(address()).toBe('/set-sign-in-method?redirect=%2Fprofile');
+      expect(window.history.state?.usr).toEqual(fromConfirmation);
+    });
+
+    it('says the email change is not confirmed yet when the sign-in goes on in an emailed link', async () => {
+      window.history.replaceState({ usr: fromConfirmation }, '', '/signin?redirect=%2Fprofile');
+      const sent: unknown[] = [];
+      renderSignIn(RELOAD, (path, body) => {
+        if (path === '/sessions/get_preferred_sign_in_method')
+          return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'link', methods: [] });
+        if (path === '/sessions/send_auth_link') {
+          sent.push(body);
+          return json({ sent_to: 'c***@client.test' });
+        }
+        return json({ error: 'not found' }, 404);
+      });
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@client.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByText(/We sent a link to c\*\*\*@client\.test/);
+      expect(screen.getByTestId('confirmation-left-behind').textContent).toBe(
+        MESSAGES.confirmationLeftBehind,
+      );
+      // The confirmation's token goes nowhere near the link (nor its ?redirect=).
+      expect(JSON.stringify(sent)).not.toContain('e-1');
+      expect(sent).toEqual([expect.objectContaining({ redirect: '/profile' })]);
+    });
+
+    it('says nothing of a confirmation when the page opened without one', async () => {
+      renderSignIn('?redirect=%2Fprofile', (path) => {
+        if (path === '/sessions/get_preferred_sign_in_method')
+          return json({ uid: 'u1', accountant_id: 'a1', preferred_sign_in_method: 'link', methods: [] });
+        if (path === '/sessions/send_auth_link') return json({ sent_to: 'c***@client.test' });
+        return json({ error: 'not found' }, 404);
+      });
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@client.test' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByText(/We sent a link to c\*\*\*@client\.test/);
+      expect(screen.queryByTestId('confirmation-left-behind')).toBeNull();
     });
   });
 });

@@ -6,12 +6,14 @@ import {
   isAllowed,
   isApiError,
   Loader,
+  putLinkSecret,
   type RemoteDescriptor,
   type RemoteRoute,
   Stack,
   specNav,
   Text,
   Title,
+  takeLinkSecret,
   useCurrentFirm,
   useCurrentUser,
 } from '@portico/kit';
@@ -70,9 +72,17 @@ export default function AreaRouter() {
     !hadSession.current &&
     location.pathname !== '/' &&
     !routes.some((r) => matchPath(pattern(r.path), location.pathname));
+  // An emailed confirmation (`email_token`) goes with the entry's fragment, never in `?redirect=`, where the
+  // servers would log it on every load of /signin: a link sent before carries it in the query, from which
+  // it is taken to the fragment (`#email_token=`, where the profile page reads it once signed in).
+  const confirmation = takeLinkSecret('email_token', location);
+  const pageHash =
+    confirmation.secret === null
+      ? location.hash
+      : putLinkSecret('email_token', confirmation.secret, confirmation.hash);
   /** Where a visitor without a session sent to sign in goes back to (none from /, or once signed out). */
   const signInRedirect =
-    location.pathname === '/' || hadSession.current ? null : location.pathname + location.search;
+    location.pathname === '/' || hadSession.current ? null : location.pathname + confirmation.search;
   return (
     <AreasContext.Provider value={{ areas, descriptors }}>
       <Routes>
@@ -97,8 +107,8 @@ export default function AreaRouter() {
                 // The page's fragment (an emailed link's #email_token=) goes with the entry, not in
                 // ?redirect=, where the servers would log it; the sign-in page puts it back on the way there.
                 state={
-                  signInRedirect && location.hash
-                    ? ({ redirectHash: location.hash } satisfies SignInEntryState)
+                  signInRedirect && pageHash
+                    ? ({ redirectHash: pageHash } satisfies SignInEntryState)
                     : undefined
                 }
               />

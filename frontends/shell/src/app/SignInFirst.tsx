@@ -1,7 +1,7 @@
 import { ApiProvider, KitThemeProvider } from '@portico/kit/signin';
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { loadLaterSteps } from '../signin/first-steps.js';
-import { SignInNavigationContext, windowNavigation } from '../signin/navigation.js';
+import { SignInNavigationContext, useWindowNavigation } from '../signin/navigation.js';
 import { SignInPage } from '../signin/SignInPage.js';
 import { type ShellRuntime, ShellRuntimeContext } from './services.js';
 import { ThemePrimaryContext } from './theme-context.js';
@@ -32,7 +32,7 @@ function prefetchSignedIn(runtime: ShellRuntime) {
  * load once the form is on screen (see `App`).
  */
 export function SignInFirst({ runtime, primary, setPrimary, onLeave }: SignInFirstProps) {
-  const navigation = useMemo(() => windowNavigation(onLeave), [onLeave]);
+  const navigation = useWindowNavigation(onLeave);
   useEffect(() => {
     // After the form is painted, when the page is idle.
     let idle: number | undefined;

@@ -17,7 +17,7 @@ export function RoutedSignInPage(props: SignInPageProps) {
       entry: signInEntry(location.state),
       replaceAddress: ({ search, hash }, entry) =>
         navigate({ pathname: location.pathname, search, hash }, { replace: true, state: entry }),
-      navigate: (to) => navigate(to, { replace: true }),
+      navigate: (to, entry) => navigate(to, { replace: true, state: entry }),
       signedIn: () => queryClient.clear(),
     }),
     [params, location, navigate, queryClient],

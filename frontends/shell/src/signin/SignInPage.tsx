@@ -18,7 +18,6 @@ import { CodeForm, EmailForm, ExpiredLink, LoginForm, loadLaterSteps, StepLoadin
 import { CODE_LENGTH, MESSAGES } from './messages.js';
 import { useSignInNavigation } from './navigation.js';
 import { rememberedFirm } from './remembered-firm.js';
-import { forgetResetGrant } from './reset-grant.js';
 import { HEADER_OF, type SignInState } from './states.js';
 import { useFirmBranding } from './useFirmBranding.js';
 import { isChallengeGone, isLinkSpent, useSignInFlow } from './useSignInFlow.js';
@@ -71,6 +70,8 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
     sendLink,
     sendSms,
     sendEmailCode,
+    forgetGrant,
+    confirmationLeftBehind,
   } = useSignInFlow(initial);
   /** The set-email step's confirmation dialog (for flow.pendingEmail). */
   const [confirmationOpen, setConfirmationOpen] = useState(false);
@@ -284,6 +285,9 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
               <Text>
                 We sent a link{flow.sentTo ? ` to ${flow.sentTo}` : ''}. Open it on this device to continue.
               </Text>
+              {confirmationLeftBehind && (
+                <Text data-testid="confirmation-left-behind">{MESSAGES.confirmationLeftBehind}</Text>
+              )}
               <Anchor
                 component="button"
                 type="button"
@@ -415,11 +419,12 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                       } catch (err) {
                         // The grant ran out (a reload long after the link was opened): a new link.
                         if (!isLinkSpent(err)) throw err;
-                        forgetResetGrant();
+                        forgetGrant();
                         go('expired-link');
                         return;
                       }
-                      forgetResetGrant();
+                      // Set: a two-factor step may follow on this page, whose reload must not post the link.
+                      forgetGrant();
                       await finish(step);
                     } else {
                       const set = await sessions.setSignInMethod({

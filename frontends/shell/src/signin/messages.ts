@@ -30,6 +30,9 @@ export const MESSAGES = {
   phoneInvalid: 'Please enter a valid phone number',
   emailConfirmed: 'Your new email address is confirmed.',
   codeResent: 'We sent you a new code.',
+  /** The sent-link step of a visitor who came from an email confirmation link (see `useSignInFlow`). */
+  confirmationLeftBehind:
+    'Your new email address is not confirmed yet. Once you are signed in, open the confirmation link in your email again.',
 } as const;
 
 export const CODE_LENGTH = 6;

@@ -1,4 +1,5 @@
-import { createContext, useContext } from 'react';
+import { takeLinkSecret } from '@portico/kit/signin';
+import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 
 /**
  * What the sign-in page keeps in its history entry, as the router keeps an entry's state (`location.state`).
@@ -12,7 +13,8 @@ export interface SignInEntryState {
   linkToken?: string;
   /**
    * The fragment of the page a visitor without a session opened (an emailed `#email_token=`), put back on
-   * `?redirect=` once they are signed in: in `?redirect=` itself the servers would log it.
+   * `?redirect=` once they are signed in: in `?redirect=` itself the servers would log it. It goes on with
+   * the entry to /set-sign-in-method when sign-in asks for a method first.
    */
   redirectHash?: string;
 }
@@ -39,8 +41,8 @@ export interface SignInNavigation {
   entry: SignInEntryState;
   /** Replaces the page's address and its entry's state, in the same history entry (no new one). */
   replaceAddress: (address: { search: string; hash: string }, entry: SignInEntryState) => void;
-  /** Goes to a path of the portal, replacing the sign-in entry in the history. */
-  navigate: (to: string) => void;
+  /** Goes to a path of the portal, replacing the sign-in entry in the history (with `entry` as its state). */
+  navigate: (to: string, entry?: SignInEntryState) => void;
   /** A session has just started: drops data cached for an earlier one. */
   signedIn: () => void;
 }
@@ -70,10 +72,40 @@ export function windowNavigation(leave: () => void): SignInNavigation {
         '',
         `${window.location.pathname}${search}${hash}`,
       ),
-    navigate: (to) => {
-      window.history.replaceState(null, '', to);
+    navigate: (to, entry) => {
+      // Where the router reads an entry's state (`usr`) once the signed-in shell takes over.
+      window.history.replaceState(entry ? { usr: entry } : null, '', to);
       leave();
     },
     signedIn: () => {},
   };
+}
+
+/** The address carries an emailed link's secret (`token`, `email_token`), in its fragment or query. */
+export function carriesLinkSecret(address: { search: string; hash: string }): boolean {
+  return (
+    takeLinkSecret('token', address).secret !== null || takeLinkSecret('email_token', address).secret !== null
+  );
+}
+
+/**
+ * `windowNavigation`, read again when an emailed link arrives in the page later: a link that differs from
+ * the open /signin only in its fragment (`#token=`, `#email_token=`) is an in-page jump, not a load
+ * (`hashchange`, `popstate`), and is followed as on a fresh load. Other moves of the fragment are not.
+ */
+export function useWindowNavigation(leave: () => void): SignInNavigation {
+  const [arrivals, setArrivals] = useState(0);
+  useEffect(() => {
+    const follow = () => {
+      if (carriesLinkSecret(window.location)) setArrivals((n) => n + 1);
+    };
+    window.addEventListener('hashchange', follow);
+    window.addEventListener('popstate', follow);
+    return () => {
+      window.removeEventListener('hashchange', follow);
+      window.removeEventListener('popstate', follow);
+    };
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again on each arrival
+  return useMemo(() => windowNavigation(leave), [leave, arrivals]);
 }

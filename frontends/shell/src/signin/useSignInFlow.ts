@@ -11,7 +11,7 @@ import { useShellRuntime } from '../app/services.js';
 import { forgetRecentEntities } from '../layouts/recent-entities.js';
 import { MESSAGES } from './messages.js';
 import { useSignInNavigation } from './navigation.js';
-import { keepResetGrant, keptResetGrant } from './reset-grant.js';
+import { forgetResetGrant, keepResetGrant, keptResetGrant } from './reset-grant.js';
 import { type SignInState, safeRedirect } from './states.js';
 
 const OWN_MESSAGES: ReadonlySet<string> = new Set(Object.values(MESSAGES));
@@ -106,9 +106,10 @@ function answeringWhileCurrent<T extends object>(api: T, attempts: { readonly cu
  * The sign-in flow of spec 1 s.4.4 without its screens: the state shown, what is known so far (the
  * email, the user, where a code went), the error or notice of the last step, and the steps themselves,
  * each a call to the identity service that moves to the next state. A link from an email (#token=) and
- * an email confirmation (#email_token=) are followed once each, as the page opens, and leave the address
- * (in the fragment, which no server sees; links sent before carry them in the query: see the kit's
- * `takeLinkSecret`).
+ * an email confirmation (#email_token=) are followed once each, as the page opens or as they arrive in
+ * the open page (a link differing from it only in its fragment: see `useWindowNavigation`), and leave
+ * the address (in the fragment, which no server sees; links sent before carry them in the query: see the
+ * kit's `takeLinkSecret`).
  */
 export function useSignInFlow(initial: SignInState) {
   const api = useApi();
@@ -132,10 +133,18 @@ export function useSignInFlow(initial: SignInState) {
    * Where a step that signs in goes: `target`, with the fragment of the page a visitor without a session
    * opened when it is `?redirect=` (kept with the entry, out of the query: an emailed `#email_token=`).
    */
-  const landing = (target: string) =>
-    entry.redirectHash && target === redirect && !target.includes('#')
-      ? `${target}${entry.redirectHash}`
-      : target;
+  const keepsHash = (target: string) =>
+    Boolean(entry.redirectHash) && target === redirect && !target.includes('#');
+  const landing = (target: string) => (keepsHash(target) ? `${target}${entry.redirectHash}` : target);
+  /**
+   * The fragment kept is an emailed email confirmation (`#email_token=`). An emailed sign-in link (or
+   * two-factor link) opens in a new tab, where the fragment kept with this entry cannot go (it is not put
+   * in the link's `?redirect=` either, where the servers would log it): that sign-in lands without it, and
+   * the change stays pending, as the profile page shows. The sent-link step says so.
+   */
+  const confirmationLeftBehind =
+    entry.redirectHash !== undefined &&
+    takeLinkSecret('email_token', { search: '', hash: entry.redirectHash }).secret !== null;
   const [state, setState] = useState<SignInState>(initial);
   const [flow, setFlow] = useState<Flow>({ ...EMPTY_FLOW, email: (params.get('email') ?? '').trim() });
   const [error, setError] = useState<ReactNode>(null);
@@ -222,11 +231,13 @@ export function useSignInFlow(initial: SignInState) {
       void sessions.signOut(replaced.refresh_token).catch(() => undefined);
     if (replaced && replaced.user_id !== tokens.user_id) forgetRecentEntities();
     signedIn();
-    navigate(
-      tokens.set_password_required
-        ? `/set-sign-in-method?redirect=${encodeURIComponent(target)}`
-        : landing(target),
-    );
+    if (tokens.set_password_required)
+      // The kept fragment goes on with the entry: /set-sign-in-method puts it back once a method is set.
+      navigate(
+        `/set-sign-in-method?redirect=${encodeURIComponent(target)}`,
+        keepsHash(target) ? { redirectHash: entry.redirectHash } : undefined,
+      );
+    else navigate(landing(target));
   }
 
   /**
@@ -247,6 +258,18 @@ export function useSignInFlow(initial: SignInState) {
     replaceAddress({ search: takenEmailToken.search, hash: takenEmailToken.hash }, entry);
   }, [params, hash]);
 
+  /** The address as it is now: the secrets of a link out of it. */
+  const addressNow = { search: takenEmailToken.search, hash: takenEmailToken.hash };
+  /**
+   * The reset link's grant is forgotten (set, run out, or the link spent): its token leaves the history
+   * entry too, so that a reload or Back/Forward does not post the spent token to verify_auth_link again.
+   */
+  const forgetGrant = () => {
+    forgetResetGrant();
+    const { linkToken: _spent, ...rest } = entry;
+    replaceAddress(addressNow, rest);
+  };
+
   // A link from an email: /signin#token=... (or ?token=... in a link sent before)
   const handledToken = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per link token
@@ -256,6 +279,9 @@ export function useSignInFlow(initial: SignInState) {
     // This reset link was opened in this tab before (the page reloaded): its grant goes on.
     const kept = keptResetGrant(linkToken);
     if (kept) {
+      // Kept with the entry as when it was first opened (the link opened again in this tab carries it
+      // in the address, which it now leaves): a reload finds the grant again.
+      replaceAddress(addressNow, { ...entry, linkToken });
       go('set-password', { grant: kept, passwordMode: 'reset' });
       return;
     }
@@ -266,16 +292,15 @@ export function useSignInFlow(initial: SignInState) {
           keepResetGrant(linkToken, verified.auth_token);
           // The spent token goes with the history entry (no longer in the address), so that a reload of
           // this step finds the kept grant again.
-          replaceAddress(
-            { search: takenEmailToken.search, hash: takenEmailToken.hash },
-            { ...entry, linkToken },
-          );
+          replaceAddress(addressNow, { ...entry, linkToken });
           go('set-password', { grant: verified.auth_token, passwordMode: 'reset' });
           return;
         }
         await finish(verified, safeRedirect(verified.redirect || params.get('redirect')));
       } catch (err) {
         if (isLinkSpent(err)) {
+          // A token kept with the entry (its grant gone from this tab) is spent as well.
+          if (entry.linkToken) forgetGrant();
           go('expired-link');
           return;
         }
@@ -383,5 +408,7 @@ export function useSignInFlow(initial: SignInState) {
     sendLink,
     sendSms,
     sendEmailCode,
+    forgetGrant,
+    confirmationLeftBehind,
   };
 }
