@@ -9,7 +9,7 @@ import type { GatewayResources } from '../app.module.js';
 import { loadGatewayConfig } from '../config/gateway.config.js';
 import { configureGatewayApp, createNestApp } from '../gateway.app.js';
 import { CLIENT_ERRORS_BODY_LIMIT_BYTES } from '../rate-limit/client-errors-rate-limit.js';
-import { addressKey } from '../rate-limit/client-key.js';
+import { clientKey } from '../rate-limit/client-key.js';
 import { RATE_LIMIT_KEYS_PER_LIMIT } from '../rate-limit/route-limits.js';
 import { accountKeyOf } from '../sessions/sessions.schemas.js';
 
@@ -34,18 +34,12 @@ function sendReport(fastify: FastifyInstance, from: string, body: unknown = repo
 }
 
 describe('the address a limit counts', () => {
-  it('is an IPv6 address by its /64, an IPv4 one (mapped into IPv6 or not) as itself', () => {
-    expect(addressKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
-    expect(addressKey('2001:DB8:1:2::1')).toBe('2001:db8:1:2::/64');
-    expect(addressKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
-    expect(addressKey('2001:db8::')).toBe('2001:db8:0:0::/64');
-    expect(addressKey('::1')).toBe('0:0:0:0::/64');
-    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
-    expect(addressKey('::ffff:c000:201')).toBe('192.0.2.1');
-    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
+  it("is the address's group (platform's addressGroup): an IPv6 address by its /64, IPv4 as itself", () => {
+    expect(clientKey({ ip: '2001:db8:1:2:aaaa:bbbb:cccc:dddd' })).toBe('2001:db8:1:2::/64');
+    expect(clientKey({ ip: 'fe80::1%eth0' })).toBe('fe80:0:0:0::/64');
+    expect(clientKey({ ip: '::ffff:192.0.2.1' })).toBe('192.0.2.1');
     // Text a trusted proxy forwarded that is no address at all is kept short.
-    expect(addressKey(`X${'x'.repeat(1_000)}`)).toHaveLength(45);
+    expect(clientKey({ ip: `X${'x'.repeat(1_000)}` })).toHaveLength(45);
   });
 
   it('keeps an email of an account key no longer than any address', () => {

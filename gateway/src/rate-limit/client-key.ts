@@ -1,50 +1,11 @@
-import { isIPv6 } from 'node:net';
+import { addressGroup } from '@portico/platform';
 
 /**
- * The part of a client address one budget is counted against. One IPv6 host is usually handed a whole
- * /64 (2^64 addresses), so a per-address key of the full address gave it unlimited budgets: an IPv6
- * address counts by its /64 prefix. An IPv4 address, and an IPv4 address mapped into IPv6
- * (`::ffff:192.0.2.1`), counts as itself. The plugin's own key generator groups the same way, but every
- * limit here has its own generator, which skipped it.
+ * The part of a client address one budget is counted against (`addressGroup`): an IPv6 address by its
+ * /64 prefix, since one host is usually handed a whole /64 and a per-address key gave it unlimited
+ * budgets; an IPv4 address, and one mapped into IPv6 (`::ffff:192.0.2.1`), as itself. The plugin's own
+ * key generator groups the same way, but every limit here has its own generator, which skipped it.
  */
 export function clientKey(request: { ip: string }): string {
-  return addressKey(request.ip);
-}
-
-/** `addressKey('2001:db8:1:2:aaaa::1')` is `2001:db8:1:2::/64`; `addressKey('::ffff:192.0.2.1')` is `192.0.2.1`. */
-export function addressKey(ip: string): string {
-  // A link-local address may carry its interface (`fe80::1%eth0`): the same host on any interface.
-  const address = ip.split('%')[0] ?? ip;
-  // Not an IPv6 address: IPv4, or text a trusted proxy forwarded as is, bounded like the longest address.
-  if (!isIPv6(address)) return ip.toLowerCase().slice(0, IPV6_TEXT_MAX);
-  const groups = ipv6Groups(address);
-  const mappedIPv4 = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
-  if (mappedIPv4) {
-    const [high = 0, low = 0] = groups.slice(6);
-    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(':')}::/64`;
-}
-
-/** The longest text of an address (an IPv6 address with a dotted IPv4 tail). */
-const IPV6_TEXT_MAX = 45;
-
-/** The eight 16-bit groups of a valid IPv6 address, `::` expanded and a dotted IPv4 tail converted. */
-function ipv6Groups(address: string): number[] {
-  const parse = (part: string): number[] =>
-    part === ''
-      ? []
-      : part.split(':').flatMap((piece) => {
-          if (!piece.includes('.')) return [Number.parseInt(piece, 16)];
-          const [a = 0, b = 0, c = 0, d = 0] = piece.split('.').map(Number);
-          return [(a << 8) | b, (c << 8) | d];
-        });
-  const [head = '', tail] = address.toLowerCase().split('::');
-  const first = parse(head);
-  if (tail === undefined) return first;
-  const last = parse(tail);
-  return [...first, ...new Array<number>(8 - first.length - last.length).fill(0), ...last];
+  return addressGroup(request.ip);
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { assertBeforeDeadline, type Database } from '@portico/platform';
+import { assertBeforeDeadline, type Database, deleteInBatches } from '@portico/platform';
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import {
   type Channel,
@@ -212,17 +212,15 @@ export class OutboxRepository {
 
   /** Deletes the messages that are done and were asked for before `before`, `batch` at a time. */
   async deleteDone(before: Date, batch = 5_000): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const result = await this.db.execute(sql`
+    return deleteInBatches(
+      this.db,
+      batch,
+      sql`
         delete from outbound_messages where id in (
           select id from outbound_messages
           where status in ('sent', 'kept', 'failed') and created_at < ${before.toISOString()}::timestamptz
-          limit ${batch})`);
-      const n = result.rowCount ?? 0;
-      total += n;
-      if (n < batch) return total;
-    }
+          limit ${batch})`,
+    );
   }
 
   private sameAttempt(claimed: OutboundMessage) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Logger } from '@portico/platform';
+import { type Logger, loggedStep, type Repeating, startRepeating } from '@portico/platform';
 import { LOGGER } from './delivery.worker.js';
 import { OutboxRepository } from './outbox.repository.js';
 
@@ -29,8 +29,7 @@ export const MESSAGE_KEPT_MS = 90 * DAY_MS;
  */
 @Injectable()
 export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private repeating?: Repeating;
 
   constructor(
     private readonly outbox: OutboxRepository,
@@ -38,18 +37,14 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
-    const tick = () => {
-      this.running = this.run().then((done) => {
-        if (done.secretsRemoved || done.deleted) this.log.info(done, 'Old messages trimmed');
-      });
-      this.timer = setTimeout(tick, HOUR_MS);
-    };
-    this.timer = setTimeout(tick, 0);
+    this.repeating = startRepeating(async () => {
+      const done = await this.run();
+      if (done.secretsRemoved || done.deleted) this.log.info(done, 'Old messages trimmed');
+    }, HOUR_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.repeating?.stop();
   }
 
   /**
@@ -58,21 +53,14 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
    * that failed counts 0; the next pass, an hour later, takes it up again.
    */
   async run(now = new Date()): Promise<{ secretsRemoved: number; deleted: number }> {
-    const secretsRemoved = await this.step('Removing spent codes and links failed; will retry', () =>
-      this.outbox.removeSecrets(SECRET_KINDS, new Date(now.getTime() - SECRET_KEPT_MS)),
+    const secretsRemoved = await loggedStep(
+      this.log,
+      'Removing spent codes and links failed; will retry',
+      () => this.outbox.removeSecrets(SECRET_KINDS, new Date(now.getTime() - SECRET_KEPT_MS)),
     );
-    const deleted = await this.step('Deleting old messages failed; will retry', () =>
+    const deleted = await loggedStep(this.log, 'Deleting old messages failed; will retry', () =>
       this.outbox.deleteDone(new Date(now.getTime() - MESSAGE_KEPT_MS)),
     );
     return { secretsRemoved, deleted };
-  }
-
-  private async step(failure: string, work: () => Promise<number>): Promise<number> {
-    try {
-      return await work();
-    } catch (err) {
-      this.log.error({ err }, failure);
-      return 0;
-    }
   }
 }

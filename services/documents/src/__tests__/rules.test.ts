@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { assertNotMixed, assertZipSize } from '../downloads/downloads.service.js';
+import { callerAddressGroup, callerOf } from '../drop-links/caller-address.rules.js';
 import { decodeDropLinkId, encodeDropLinkId } from '../drop-links/drop-link-id.rules.js';
 import { decodeDropOffPage, encodeDropOffPage } from '../drop-links/drop-off-page.rules.js';
 import {
@@ -191,6 +192,23 @@ describe('upload type check by first bytes', () => {
     expect(isValidUpload('a.jpg', realHeic())).toBe(false);
     expect(isValidUpload('a.png', Buffer.alloc(0))).toBe(false);
     expect(isValidUpload('a.xlsx', Buffer.from('PK\x03\x04'))).toBe(true);
+  });
+});
+
+describe('the caller of a drop-off', () => {
+  it("is the address's group, trimmed and without a zone id first", () => {
+    expect(callerAddressGroup(' 2001:db8:1:2:aaaa::1 ')).toBe('2001:db8:1:2::/64');
+    expect(callerAddressGroup(' fe80::1%eth0 ')).toBe('fe80:0:0:0::/64');
+    expect(callerAddressGroup('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(callerAddressGroup('192.0.2.1%x')).toBe('192.0.2.1');
+    expect(callerAddressGroup(undefined)).toBe('');
+  });
+
+  it('is kept as the same hash as ever (the uploads table holds them)', () => {
+    const firmId = '9f3c2b1e-0000-4000-8000-000000000001';
+    expect(callerOf(firmId, '2001:db8:1:2:aaaa::1')).toBe('cy32THmaFVmKigpZm-HP0q');
+    expect(callerOf(firmId, ' ::ffff:192.0.2.1 ')).toBe('bOAmGUbeycqphFMpeh0vIX');
+    expect(callerOf(firmId, undefined)).toBe('cyczzmtHHRXGxjNQIsyjpk');
   });
 });
 

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { firmScope, openDatabase, runMigrations } from '@portico/platform';
-import { createServiceDatabase, queryAcrossFirms, uniqueDatabaseName } from '@portico/platform/testing';
-import type pg from 'pg';
+import {
+  createServiceDatabase,
+  indexesOf,
+  nodeTypesOf,
+  type PlanNode,
+  planOfLastSent,
+  queryAcrossFirms,
+  recordStatements,
+  type SentStatement,
+  uniqueDatabaseName,
+} from '@portico/platform/testing';
 import { pino } from 'pino';
 import { CompaniesRepository } from '../companies/companies.repository.js';
 import { schema } from '../schema.js';
@@ -11,21 +20,6 @@ import { SessionTokensService } from '../sessions/session-tokens.service.js';
 import { MIGRATIONS_FOLDER } from '../start.js';
 import { UsersRepository } from '../users/users.repository.js';
 
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-const indexesOf = (nodes: PlanNode[]) => nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : []));
-const nodeTypesOf = (nodes: PlanNode[]) => nodes.map((n) => n['Node Type']);
-
 /**
  * The plans of the statements of sign-in, ending sessions, the entity list and the retention job, as the
  * service sends them and under row-level security as it runs them (the service's own role, the firm's
@@ -34,7 +28,7 @@ const nodeTypesOf = (nodes: PlanNode[]) => nodes.map((n) => n['Node Type']);
  */
 describe('plans of the statements behind sign-in, sessions, the entity list and retention', () => {
   let database: ReturnType<typeof openDatabase<typeof schema>>;
-  const sent: Statement[] = [];
+  let sent: SentStatement[];
   let firmId: string;
   let heavyUserId: string;
 
@@ -46,18 +40,7 @@ describe('plans of the statements behind sign-in, sessions, the entity list and 
     // Building the tables below takes longer than a request's statement may.
     database = openDatabase(url, schema, { max: 2, statementTimeoutMs: 120_000 });
     await runMigrations(database, MIGRATIONS_FOLDER);
-    database.pool.on('acquire', (client: pg.PoolClient & { recorded?: boolean }) => {
-      if (client.recorded) return;
-      client.recorded = true;
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[]?];
-        if (typeof first === 'string') sent.push({ text: first, values: second ?? [] });
-        else if (first && typeof first === 'object')
-          sent.push({ text: first.text, values: first.values ?? second ?? [] });
-        return query(...args);
-      };
-    });
+    sent = recordStatements(database.pool);
     // Twenty firms of 1,000 users and 2,000 entities (most owned), the first with 12,000 entities
     // (below about 10,000 a firm's entities are sorted in a few milliseconds, and the planner does so);
     // each user with a few refresh tokens and one-time secrets, one user with a year of renewals.
@@ -123,22 +106,9 @@ describe('plans of the statements behind sign-in, sessions, the entity list and 
    * ran with: across firms (sign-in lookups, sessions, retention) or the firm's.
    */
   async function planOf(pattern: RegExp, scope: { firmId: string } | 'across firms'): Promise<PlanNode[]> {
-    const statement = sent.findLast((s) => pattern.test(s.text));
-    if (!statement) throw new Error(`No statement sent matches ${pattern}`);
-    const client = await database.pool.connect();
-    try {
-      await client.query('begin');
-      if (scope === 'across firms') await client.query(`select set_config('app.bypass_rls', 'on', true)`);
-      else await client.query(`select set_config('app.firm_id', $1, true)`, [scope.firmId]);
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (format json) ${statement.text}`,
-        statement.values,
-      );
-      return nodesOf((rows[0] as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan);
-    } finally {
-      await client.query('rollback');
-      client.release();
-    }
+    const settings: Record<string, string> =
+      scope === 'across firms' ? { 'app.bypass_rls': 'on' } : { 'app.firm_id': scope.firmId };
+    return planOfLastSent(database.pool, sent, pattern, settings);
   }
 
   it('finds a user by email through users_email_live_idx, not by reading every user', async () => {

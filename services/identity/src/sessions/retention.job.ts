@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { acrossFirms } from '@portico/platform';
+import { deleteInBatches, loggedStep, type Repeating, startRepeating } from '@portico/platform';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { DB, type IdentityDb, LOG } from '../tokens.js';
@@ -30,8 +30,7 @@ export const RETENTION_BATCH = 1_000;
  */
 @Injectable()
 export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private repeating?: Repeating;
 
   constructor(
     @Inject(DB) private readonly db: IdentityDb,
@@ -39,18 +38,14 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
-    const tick = () => {
-      this.running = this.run().then((done) => {
-        if (done.refreshTokens || done.secrets) this.log.info(done, 'Old sign-in records deleted');
-      });
-      this.timer = setTimeout(tick, HOUR_MS);
-    };
-    this.timer = setTimeout(tick, 0);
+    this.repeating = startRepeating(async () => {
+      const done = await this.run();
+      if (done.refreshTokens || done.secrets) this.log.info(done, 'Old sign-in records deleted');
+    }, HOUR_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.repeating?.stop();
   }
 
   /**
@@ -60,55 +55,31 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
   async run(now = new Date(), batch = RETENTION_BATCH): Promise<{ refreshTokens: number; secrets: number }> {
     const tokensBefore = new Date(now.getTime() - REFRESH_TOKEN_KEPT_MS).toISOString();
     const secretsBefore = new Date(now.getTime() - SECRET_KEPT_MS).toISOString();
-    const expired = await this.step('Deleting expired refresh tokens failed; will retry', () =>
-      this.deleteInBatches(
-        batch,
+    // `batch` rows a statement, each in a transaction of its own, named by their ctid and locked by the
+    // same statement (as the platform's prune of event records). Across firms by design: the job is
+    // about every firm's rows, and both tables are under forced row-level security.
+    const deleteDue = (statement: SQL) => deleteInBatches(this.db, batch, statement, { acrossFirms: true });
+    const expired = await loggedStep(this.log, 'Deleting expired refresh tokens failed; will retry', () =>
+      deleteDue(
         sql`delete from refresh_tokens where ctid = any(array(
           select ctid from refresh_tokens where expires_at < ${tokensBefore}::timestamptz
           limit ${batch} for update skip locked))`,
       ),
     );
-    const revoked = await this.step('Deleting revoked refresh tokens failed; will retry', () =>
-      this.deleteInBatches(
-        batch,
+    const revoked = await loggedStep(this.log, 'Deleting revoked refresh tokens failed; will retry', () =>
+      deleteDue(
         sql`delete from refresh_tokens where ctid = any(array(
           select ctid from refresh_tokens where revoked_at < ${tokensBefore}::timestamptz
           limit ${batch} for update skip locked))`,
       ),
     );
-    const secrets = await this.step('Deleting expired one-time secrets failed; will retry', () =>
-      this.deleteInBatches(
-        batch,
+    const secrets = await loggedStep(this.log, 'Deleting expired one-time secrets failed; will retry', () =>
+      deleteDue(
         sql`delete from one_time_secrets where ctid = any(array(
           select ctid from one_time_secrets where expires_at < ${secretsBefore}::timestamptz
           limit ${batch} for update skip locked))`,
       ),
     );
     return { refreshTokens: expired + revoked, secrets };
-  }
-
-  /**
-   * Runs `statement`, a delete of at most `batch` rows, each in a transaction of its own, until it deletes
-   * fewer; answers how many in all. The rows are named by their ctid, locked by the same statement (as the
-   * platform's prune of event records). Across firms by design: the job is about every firm's rows, and
-   * both tables are under forced row-level security.
-   */
-  private async deleteInBatches(batch: number, statement: SQL): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const result = await acrossFirms(this.db, (tx) => tx.execute(statement));
-      const n = result.rowCount ?? 0;
-      total += n;
-      if (n < batch) return total;
-    }
-  }
-
-  private async step(failure: string, work: () => Promise<number>): Promise<number> {
-    try {
-      return await work();
-    } catch (err) {
-      this.log.error({ err }, failure);
-      return 0;
-    }
   }
 }

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openDatabase, pruneEventRecords } from '@portico/platform';
-import { createServiceDatabase, uniqueDatabaseName } from '@portico/platform/testing';
-import type pg from 'pg';
+import {
+  createServiceDatabase,
+  indexesOf,
+  nodeTypesOf,
+  type PlanNode,
+  planOfLastSent,
+  recordStatements,
+  type SentStatement,
+  uniqueDatabaseName,
+} from '@portico/platform/testing';
 import { applyMigrations } from '../migrations.js';
 import { OutboxRepository } from '../outbox.repository.js';
 import { schema } from '../schema.js';
-
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 /**
  * The plans of the worker's and the relay's polling statements on a table with a backlog (an SMTP
@@ -27,7 +22,7 @@ const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).fla
 describe('plans of the statements every replica runs at every poll', () => {
   let database: ReturnType<typeof openDatabase<typeof schema>>;
   /** The statements the service sent, as it sent them (text and parameters). */
-  const sent: Statement[] = [];
+  let sent: SentStatement[];
 
   beforeAll(async () => {
     const url = await createServiceDatabase(
@@ -36,18 +31,7 @@ describe('plans of the statements every replica runs at every poll', () => {
     );
     database = openDatabase(url, schema, { max: 2 });
     await applyMigrations(database);
-    database.pool.on('acquire', (client: pg.PoolClient & { recorded?: boolean }) => {
-      if (client.recorded) return;
-      client.recorded = true;
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[]?];
-        if (typeof first === 'string') sent.push({ text: first, values: second ?? [] });
-        else if (first && typeof first === 'object')
-          sent.push({ text: first.text, values: first.values ?? second ?? [] });
-        return query(...args);
-      };
-    });
+    sent = recordStatements(database.pool);
     await database.pool.query(`
       insert into outbound_messages (channel, recipient, text, kind, status, attempts, next_attempt_at, created_at, sent_at)
       select case when g % 10 = 0 then 'sms' else 'email' end, 'sent' || g || '@example.com', 'Hello', 'notice',
@@ -77,16 +61,8 @@ describe('plans of the statements every replica runs at every poll', () => {
 
   /** The plan of the statement the service sent last whose text matches `pattern`. */
   async function planOf(pattern: RegExp): Promise<PlanNode[]> {
-    const statement = sent.findLast((s) => pattern.test(s.text));
-    if (!statement) throw new Error(`No statement sent matches ${pattern}`);
-    const { rows } = await database.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `explain (format json) ${statement.text}`,
-      statement.values,
-    );
-    return nodesOf((rows[0] as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan);
+    return planOfLastSent(database.pool, sent, pattern);
   }
-
-  const indexesOf = (nodes: PlanNode[]) => nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : []));
 
   it("claims a channel's due messages in order through the claim index, sorting nothing", async () => {
     const outbox = new OutboxRepository(database.db);
@@ -96,7 +72,7 @@ describe('plans of the statements every replica runs at every poll', () => {
       expect(claimed.length).toBeGreaterThan(0);
       const plan = await planOf(/for update skip locked/i);
       expect(indexesOf(plan)).toEqual(['outbound_messages_claim_idx']);
-      expect(plan.map((n) => n['Node Type'])).not.toContain('Sort');
+      expect(nodeTypesOf(plan)).not.toContain('Sort');
     }
   });
 
@@ -115,9 +91,9 @@ describe('plans of the statements every replica runs at every poll', () => {
     });
     const outbox = await planOf(/^delete from outbox_events/);
     expect(indexesOf(outbox)).toContain('outbox_events_published_idx');
-    expect(outbox.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(nodeTypesOf(outbox)).not.toContain('Seq Scan');
     const processed = await planOf(/^delete from processed_events/);
     expect(indexesOf(processed)).toContain('processed_events_processed_idx');
-    expect(processed.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(nodeTypesOf(processed)).not.toContain('Seq Scan');
   });
 });

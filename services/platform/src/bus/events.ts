@@ -27,8 +27,9 @@ import {
   RequestError,
 } from '@nats-io/transport-node';
 import type { EventContract } from '@portico/proto';
-import { and, asc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { deleteInBatches } from '../db/batched-delete.js';
 import { type Database, type FirmScope, inFirm, type Tx } from '../db/database.js';
 import { AppError, type ErrorKind } from '../errors/app-error.js';
 import { extractTraceContext, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
@@ -117,20 +118,6 @@ export async function pruneEventRecords(
       limit ${batch} for update skip locked))`,
   );
   return { published, processed };
-}
-
-/**
- * Runs `statement`, a delete of at most `batch` rows, until it deletes fewer; answers how many in all.
- * The rows are named by their ctid, locked by the same statement (so none moves before it is deleted):
- * `id in (select …)` had the planner read the whole table to join the batch against it.
- */
-async function deleteInBatches(db: Database, batch: number, statement: SQL): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = (await db.execute(statement)).rowCount ?? 0;
-    total += n;
-    if (n < batch) return total;
-  }
 }
 
 /**
