@@ -142,16 +142,34 @@ describe('links signed again for the uploads of a drop-off', () => {
     const [discarded] = (await links('192.0.2.1', ['gone.pdf'])).links.map((l) => l.uploadId);
     await h.documents.query('update uploads set discarded = true where id = $1', [discarded]);
     const expiry = await expiryOf(mine[0] as string);
-    for (const [ip, other] of [
-      [VISITOR, theirs[0]],
-      ['203.0.113.9', theirs[1]],
-      ['192.0.2.1', discarded],
-      [VISITOR, '00000000-0000-4000-8000-000000000001'],
-      [VISITOR, 'not-an-upload'],
-    ] as [string, string][])
-      await expect(links(ip, [], [mine[0] as string, other])).rejects.toMatchObject({ status: 404 });
+    // Each asked for by the caller it was handed to, alone, but for another caller's.
+    for (const [ip, ids] of [
+      [VISITOR, [mine[0], theirs[0]]],
+      ['203.0.113.9', [theirs[1]]],
+      ['192.0.2.1', [discarded]],
+      [VISITOR, [mine[0], '00000000-0000-4000-8000-000000000001']],
+      [VISITOR, [mine[0], 'not-an-upload']],
+    ] as [string, string[]][])
+      await expect(links(ip, [], ids)).rejects.toMatchObject({ status: 404 });
     expect((await expiryOf(mine[0] as string))?.expires_at).toEqual(expiry?.expires_at);
     expect(await uploadCount()).toBe(4);
+  });
+
+  it('answers 404 for an upload handed out more than 3 hours ago, or past its hour of grace', async () => {
+    const LATE_VISITOR = '198.51.100.77';
+    // Renewed without end, unused links held the firm's day for good and outlived the day they count in.
+    const [old, late] = (await links(LATE_VISITOR, ['old.pdf', 'late.pdf'])).links.map((l) => l.uploadId);
+    await h.documents.query(`update uploads set created_at = now() - interval '181 minutes' where id = $1`, [
+      old,
+    ]);
+    await h.documents.query(`update uploads set expires_at = now() - interval '61 minutes' where id = $1`, [
+      late,
+    ]);
+    for (const id of [old, late])
+      await expect(links(LATE_VISITOR, [], [id as string])).rejects.toMatchObject({ status: 404 });
+    // One handed out just now is renewed (by a caller with its share left).
+    const [fresh] = (await links(VISITOR, ['fresh.pdf'])).links.map((l) => l.uploadId);
+    expect((await links(VISITOR, [], [fresh as string])).links.map((l) => l.uploadId)).toEqual([fresh]);
   });
 
   it('refuses a call with neither files nor uploads to renew', async () => {

@@ -15,6 +15,9 @@ import { BUS, CONFIG, LOG } from '../tokens.js';
 import { CONTENT_TYPES } from '../uploads/file-type.rules.js';
 import { dropOffRecipients } from './drop-link-recipients.rules.js';
 
+/** How much before the process's start the notices' consumer starts when it is first made. */
+const CONSUMER_START_MARGIN_MS = 5 * 60_000;
+
 /**
  * What a mail program could show as a link in a file name: 'www.', or a host name ('evil-login.com',
  * 'login.evil.support': a label with a letter, a dot, two letters or more) in the name before its
@@ -125,7 +128,9 @@ export class DropOffNotifier {
       // from the stream's start: versions before this consumer emailed drop-offs as they were filed, and
       // the first deploy of it would email the stream's month of them again. Made again after a loss, it
       // starts from the time it was first made; those it handled are found in processed_events.
-      startsAt: new Date(performance.timeOrigin),
+      // Five minutes earlier still: another replica may have started (and relayed) a little before this
+      // one made the consumer, or its clock may run ahead of the server's.
+      startsAt: new Date(performance.timeOrigin - CONSUMER_START_MARGIN_MS),
       handle: (event, _tx, { eventId }) => this.notify(event, eventId),
     });
   }

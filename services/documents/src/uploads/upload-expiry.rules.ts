@@ -9,3 +9,11 @@ export const PROCESS_GRACE_MS = 60 * 60 * 1000;
 /** Whether an upload's link expired longer ago than the grace: processing it answers 410. */
 export const tooLateToProcess = (upload: Pick<UploadRow, 'expiresAt'>, now = Date.now()) =>
   upload.expiresAt.getTime() < now - PROCESS_GRACE_MS;
+
+/**
+ * How long after a drop-off upload was first handed out its link may be signed again. A drop-off that
+ * outlives its links has them renewed, the same uploads counted once against the drop link's day; with
+ * no end, a caller renewing unused links every hour held the firm's budget for good and outlived the
+ * day it is counted in.
+ */
+export const DROP_OFF_RENEWABLE_MS = 3 * 60 * 60 * 1000;

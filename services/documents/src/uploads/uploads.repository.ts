@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DocTx } from '../items/items.repository.js';
 import { type UploadRow, uploads } from '../schema.js';
 import { DB, type DocumentsDb } from '../tokens.js';
-import { PROCESS_GRACE_MS } from './upload-expiry.rules.js';
+import { DROP_OFF_RENEWABLE_MS, PROCESS_GRACE_MS } from './upload-expiry.rules.js';
 
 /**
  * How many files and declared bytes a firm's drop link may take since a time, and the part of them one
@@ -82,9 +82,10 @@ export class UploadsRepository {
   /**
    * Gives pending drop-off uploads a new expiry, for links signed again when a long drop-off outlives
    * them: the uploads with these ids (from `distinctUploadIds`) of the firm's drop link, handed to
-   * `caller`, neither consumed nor discarded (the sweep marks the ones it takes both). Nothing new is
-   * recorded, so nothing more counts against the drop link's day. Answers them in the order of `ids`, or
-   * undefined, with none changed, when any id is not one of them.
+   * `caller`, neither consumed nor discarded (the sweep marks the ones it takes both), handed out less
+   * than DROP_OFF_RENEWABLE_MS ago and still processable (not past PROCESS_GRACE_MS after their expiry).
+   * Nothing new is recorded, so nothing more counts against the drop link's day. Answers them in the
+   * order of `ids`, or undefined, with none changed, when any id is not one of them.
    */
   async renewDropOffs(
     scope: FirmScope,
@@ -102,6 +103,8 @@ export class UploadsRepository {
         eq(uploads.caller, caller),
         isNull(uploads.consumedAt),
         eq(uploads.discarded, false),
+        sql`${uploads.createdAt} > now() - ${`${DROP_OFF_RENEWABLE_MS} milliseconds`}::interval`,
+        sql`${uploads.expiresAt} > now() - ${`${PROCESS_GRACE_MS} milliseconds`}::interval`,
       );
       const found = await tx.select({ id: uploads.id }).from(uploads).where(pending).for('update');
       if (found.length !== ids.length) return undefined;
