@@ -94,4 +94,47 @@ describe('a drop-off that outlives its upload links', () => {
     expect([...filed].sort()).toEqual(names.map((n) => `up-${n}`).sort());
     expect(outcome.failed).toEqual([]);
   });
+
+  it('asks new uploads for the files left when the firm renews them no more (a changed address: 404)', async () => {
+    const { client, calls } = fakeApi((call) => {
+      if (call.path === LINKS) {
+        if ((call.body.renewUploadIds as string[] | undefined)?.length)
+          return { status: 404, body: { error: 'Upload not found', message: 'Upload not found' } };
+        return linksAnswer(call);
+      }
+      if (call.path === '/integrations/drop_link/dl-1/process')
+        return {
+          body: {
+            files: (call.body.uploadIds as string[]).map((id) => ({
+              upload_id: id,
+              document_name: id,
+              message: 'Document(s) uploaded successfully',
+            })),
+            message: 'Document(s) uploaded successfully',
+            invalid_files: [],
+          },
+        };
+      return undefined;
+    });
+    const names = Array.from({ length: PARALLEL_PUTS + 2 }, (_, i) => `scan-${i}.pdf`);
+    const run = dropOffFiles({
+      api: documentsApi(client),
+      dropLinkId: 'dl-1',
+      files: names.map(file),
+      uploader: { uploaderName: 'Jo Visitor', uploaderEmail: 'jo@example.com', note: '' },
+      makeXhr: makeFakeXhr,
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS));
+    now += 16 * 60_000;
+    for (const x of FakeXhr.all) x.respond(200);
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS + 2));
+    for (const x of FakeXhr.all.slice(PARALLEL_PUTS)) x.respond(200);
+    const outcome = await run;
+    const linkCalls = calls.filter((c) => c.path === LINKS);
+    expect(linkCalls.map((c) => (c.body.files as unknown[]).length)).toEqual([names.length, 0, 2]);
+    expect(FakeXhr.all.slice(PARALLEL_PUTS).map((x) => x.url)).toEqual(
+      names.slice(PARALLEL_PUTS).map((n) => `http://s3.test/new/${n}`),
+    );
+    expect(outcome.failed).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { isApiError } from '@portico/kit';
 import type { DocumentsApi, Uploader, UploadLink } from '../api/documents-api.js';
 import {
   emptyOutcome,
@@ -99,7 +100,16 @@ async function renewLinks(
   );
   const renewing = renewIds.filter(Boolean);
   const fresh = again.filter((_, k) => !renewIds[k]);
-  const { links } = await api.dropOffLinks(dropLinkId, fresh.map(fileMeta), renewing);
+  let links: UploadLink[];
+  try {
+    ({ links } = await api.dropOffLinks(dropLinkId, fresh.map(fileMeta), renewing));
+  } catch (err) {
+    // Uploads the firm no longer renews for this visitor (their address changed on the way, a laptop
+    // that slept past the uploads' hours): new ones for every file, as before renewals, rather than
+    // failing the rest of the drop-off. A refusal of those (the day's budget) fails them as it says.
+    if (!renewing.length || !isApiError(err) || err.status !== 404) throw err;
+    return (await api.dropOffLinks(dropLinkId, again.map(fileMeta))).links;
+  }
   // The renewed links come first, in the order asked, then one per new file.
   const renewed = new Map(links.slice(0, renewing.length).map((link) => [link.upload_id, link]));
   const made = links.slice(renewing.length);
