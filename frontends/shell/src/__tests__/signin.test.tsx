@@ -1056,17 +1056,100 @@ describe('sign-in page without the router', () => {
             target: { value: 'Good-Password-1' },
           });
           fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+          await screen.findByText('This link has expired or was already used. Get a new one:');
+        } else {
+          // No grant for it: the token is spent, dropped quietly (not posted), and the sign-in form shows.
+          expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+          await waitFor(() => expect(window.history.state?.usr).toEqual({}));
         }
-        await screen.findByText('This link has expired or was already used. Get a new one:');
-        const posted = verified.length;
+        expect(verified).toEqual([]);
         expect(window.history.state?.usr).toEqual({});
         expect(address()).toBe('/signin?firm=demo-cpa');
         cleanup();
         renderSignIn(RELOAD, answer);
         expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
-        expect(verified).toHaveLength(posted);
+        expect(verified).toEqual([]);
       },
     );
+
+    it('does not post a reset token again at its earlier entry once the password was set (Back, set, Forward)', async () => {
+      const verified: unknown[] = [];
+      const resets: unknown[] = [];
+      const answer = (path: string, body: unknown) => {
+        if (path === '/sessions/verify_auth_link') {
+          verified.push(body);
+          return verified.length === 1
+            ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
+            : json({ error: 'link_expired', message: 'gone' }, 410);
+        }
+        if (path === '/sessions/reset_password') {
+          resets.push(body);
+          return json({ auth_token: 'signed-in' });
+        }
+        if (path === '/sessions/exchange_token') return signedInTokens();
+        return json({ error: 'not found' }, 404);
+      };
+      const { leave } = renderSignInFirst('?firm=demo-cpa', answer);
+      await screen.findByRole('button', { name: 'Continue' });
+      // The reset link opened in this page (an in-page jump: a new history entry).
+      await act(async () => {
+        window.location.hash = '#token=reset-link';
+      });
+      const password = await screen.findByLabelText(/New password/);
+      expect(window.history.state?.usr).toEqual({ linkToken: 'reset-link' });
+      // Back, while the set-password step shows: the address is the earlier entry's, the form stays.
+      await act(async () => {
+        window.history.back();
+      });
+      await waitFor(() => expect(window.history.state?.usr).toBeUndefined());
+      fireEvent.change(password, { target: { value: 'Good-Password-1' } });
+      fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Good-Password-1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+      await waitFor(() => expect(leave).toHaveBeenCalled());
+      expect(resets).toEqual([expect.objectContaining({ token: 'grant-1' })]);
+      expect(address()).toBe('/');
+      // Forward: the reset link's entry, its spent token still kept with it, opens the sign-in page.
+      await act(async () => {
+        window.history.forward();
+      });
+      await waitFor(() => expect(address()).toBe('/signin?firm=demo-cpa'));
+      expect(window.history.state?.usr).toEqual({ linkToken: 'reset-link' });
+      cleanup();
+      renderSignIn(RELOAD, answer);
+      expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+      await waitFor(() => expect(window.history.state?.usr).toEqual({}));
+      expect(verified).toEqual([{ token: 'reset-link' }]);
+      expect(screen.queryByText('This link has expired or was already used. Get a new one:')).toBeNull();
+    });
+
+    it('keeps the token with the new entry when a reset link is reopened in the tab it left, so a reload goes on', async () => {
+      let verifies = 0;
+      const answer = (path: string) => {
+        if (path === '/sessions/verify_auth_link') {
+          verifies += 1;
+          return verifies === 1
+            ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
+            : json({ error: 'link_expired', message: 'gone' }, 410);
+        }
+        return json({ error: 'not found' }, 404);
+      };
+      renderSignInFirst('#token=reset-link', answer);
+      await screen.findByLabelText(/New password/);
+      expect(address()).toBe('/signin');
+      expect(window.history.state?.usr).toEqual({ linkToken: 'reset-link' });
+      // The same link opened again in this tab: the address differs only in its fragment, an in-page jump
+      // to a new history entry without state.
+      await act(async () => {
+        window.location.hash = '#token=reset-link';
+      });
+      await waitFor(() => expect(address()).toBe('/signin'));
+      expect(screen.getByLabelText(/New password/)).toBeTruthy();
+      expect(window.history.state?.usr).toEqual({ linkToken: 'reset-link' });
+      cleanup();
+      renderSignInFirst(RELOAD, answer);
+      expect(await screen.findByLabelText(/New password/)).toBeTruthy();
+      expect(verifies).toBe(1);
+    });
 
     it('drops the reset token from the entry once the password is set, before a two-factor step', async () => {
       let verifies = 0;

@@ -158,8 +158,14 @@ export function useSignInFlow(initial: SignInState) {
   const address = { search: query ? `?${query}` : '', hash };
   const takenToken = takeLinkSecret('token', address);
   const takenEmailToken = takeLinkSecret('email_token', takenToken);
-  // After a reload of an opened reset link the token is no longer in the address, but kept with the entry.
-  const linkToken = takenToken.secret || entry.linkToken || null;
+  /**
+   * A token kept with the entry whose grant this tab no longer keeps (set, run out, forgotten): spent, and
+   * not posted again (Back to a step whose password was then set in an earlier entry, and Forward).
+   */
+  const spentInEntry = entry.linkToken !== undefined && keptResetGrant(entry.linkToken) === undefined;
+  // After a reload of an opened reset link the token is no longer in the address, but kept with the entry
+  // (only while its grant is kept: otherwise it is spent).
+  const linkToken = takenToken.secret || (spentInEntry ? null : entry.linkToken) || null;
   const emailToken = takenEmailToken.secret;
 
   const go = (next: SignInState, patch: Partial<Flow> = {}) => {
@@ -249,17 +255,27 @@ export function useSignInFlow(initial: SignInState) {
     navigate(landing(redirect));
   }
 
-  // The secrets of an emailed link leave the address as the page opens, before they are used (the rest of
-  // the address stays): a query left there would reach the servers' logs with a reload, or in the Referer
-  // of the page's own requests to this origin.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per address
-  useEffect(() => {
-    if (takenToken.secret === null && takenEmailToken.secret === null) return;
-    replaceAddress({ search: takenEmailToken.search, hash: takenEmailToken.hash }, entry);
-  }, [params, hash]);
-
   /** The address as it is now: the secrets of a link out of it. */
   const addressNow = { search: takenEmailToken.search, hash: takenEmailToken.hash };
+  /** The link token followed last (a link from an email: see below). */
+  const handledToken = useRef<string | null>(null);
+
+  // The secrets of an emailed link leave the address as the page opens, before they are used (the rest of
+  // the address stays): a query left there would reach the servers' logs with a reload, or in the Referer
+  // of the page's own requests to this origin. A spent token kept with the entry leaves it, quietly.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per address
+  useEffect(() => {
+    if (takenToken.secret === null && takenEmailToken.secret === null && !spentInEntry) return;
+    const { linkToken: kept, ...rest } = entry;
+    // The reset link followed already, opened again in this tab (an in-page jump: a new history entry,
+    // without state): its grant goes on, and its token with this entry, so that a reload finds it.
+    const reopened =
+      takenToken.secret !== null &&
+      takenToken.secret === handledToken.current &&
+      keptResetGrant(takenToken.secret) !== undefined;
+    const token = reopened ? takenToken.secret : spentInEntry ? undefined : kept;
+    replaceAddress(addressNow, token ? { ...rest, linkToken: token } : rest);
+  }, [params, hash]);
   /**
    * The reset link's grant is forgotten (set, run out, or the link spent): its token leaves the history
    * entry too, so that a reload or Back/Forward does not post the spent token to verify_auth_link again.
@@ -271,7 +287,6 @@ export function useSignInFlow(initial: SignInState) {
   };
 
   // A link from an email: /signin#token=... (or ?token=... in a link sent before)
-  const handledToken = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per link token
   useEffect(() => {
     if (!linkToken || handledToken.current === linkToken) return;
@@ -299,8 +314,8 @@ export function useSignInFlow(initial: SignInState) {
         await finish(verified, safeRedirect(verified.redirect || params.get('redirect')));
       } catch (err) {
         if (isLinkSpent(err)) {
-          // A token kept with the entry (its grant gone from this tab) is spent as well.
-          if (entry.linkToken) forgetGrant();
+          // Only a token of the address is posted (one kept with the entry goes on with its grant, or is
+          // dropped unposted): nothing kept goes with it.
           go('expired-link');
           return;
         }
