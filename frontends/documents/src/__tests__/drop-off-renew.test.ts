@@ -137,4 +137,49 @@ describe('a drop-off that outlives its upload links', () => {
     );
     expect(outcome.failed).toEqual([]);
   });
+
+  it('tells the visitor why the files left fail when no new links are given for them either', async () => {
+    const DAY_USED =
+      'This firm cannot take more files through its drop link today. Please try again tomorrow, or contact the firm.';
+    let linkCalls = 0;
+    const { client } = fakeApi((call) => {
+      if (call.path === LINKS) {
+        linkCalls++;
+        if (linkCalls === 1) return linksAnswer(call);
+        if ((call.body.renewUploadIds as string[] | undefined)?.length)
+          return { status: 404, body: { error: 'Upload not found', message: 'Upload not found' } };
+        return { status: 429, body: { error: DAY_USED, message: DAY_USED } };
+      }
+      if (call.path === '/integrations/drop_link/dl-1/process')
+        return {
+          body: {
+            files: (call.body.uploadIds as string[]).map((id) => ({
+              upload_id: id,
+              document_name: id,
+              message: 'Document(s) uploaded successfully',
+            })),
+            message: 'Document(s) uploaded successfully',
+            invalid_files: [],
+          },
+        };
+      return undefined;
+    });
+    const names = Array.from({ length: PARALLEL_PUTS + 2 }, (_, i) => `scan-${i}.pdf`);
+    const run = dropOffFiles({
+      api: documentsApi(client),
+      dropLinkId: 'dl-1',
+      files: names.map(file),
+      uploader: { uploaderName: 'Jo Visitor', uploaderEmail: 'jo@example.com', note: '' },
+      makeXhr: makeFakeXhr,
+    });
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS));
+    now += 16 * 60_000;
+    for (const x of FakeXhr.all) x.respond(200);
+    // The expired links of the last two are still tried, and refused by storage.
+    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS + 2));
+    for (const x of FakeXhr.all.slice(PARALLEL_PUTS)) x.respond(403);
+    const outcome = await run;
+    expect(outcome.failed).toEqual(names.slice(PARALLEL_PUTS));
+    expect(outcome.errors).toEqual([DAY_USED]);
+  });
 });

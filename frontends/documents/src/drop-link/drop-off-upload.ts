@@ -64,7 +64,12 @@ export async function dropOffFiles(options: DropOffOptions): Promise<UploadOutco
         dropLinkId,
         transfers.filter((t) => !begun.has(t.index)),
         again,
-      ),
+      ).catch((err) => {
+        // The files left then fail; the visitor is told why (the firm's day used up, say), once.
+        const reason = refusalText(err);
+        if (!outcome.errors.includes(reason)) outcome.errors.push(reason);
+        throw err;
+      }),
   });
   outcome.failed.push(...failed.map(nameOf));
   outcome.cancelled.push(...cancelled.map(nameOf));

@@ -23,7 +23,7 @@ export function keepResetGrant(linkToken: string, grant: string, storage?: Stora
   try {
     (storage ?? globalThis.sessionStorage)?.setItem(KEY, JSON.stringify({ token: linkToken, grant }));
   } catch {
-    // storage refused: a reload ends on the expired-link step, as before
+    // storage refused: a reload shows the sign-in form (nothing kept to go on with, nothing posted again)
   }
 }
 

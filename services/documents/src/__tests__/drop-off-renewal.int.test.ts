@@ -155,11 +155,11 @@ describe('links signed again for the uploads of a drop-off', () => {
     expect(await uploadCount()).toBe(4);
   });
 
-  it('answers 404 for an upload handed out more than 3 hours ago, or past its hour of grace', async () => {
+  it('answers 404 for an upload handed out more than 8 hours ago, or past its hour of grace', async () => {
     const LATE_VISITOR = '198.51.100.77';
     // Renewed without end, unused links held the firm's day for good and outlived the day they count in.
     const [old, late] = (await links(LATE_VISITOR, ['old.pdf', 'late.pdf'])).links.map((l) => l.uploadId);
-    await h.documents.query(`update uploads set created_at = now() - interval '181 minutes' where id = $1`, [
+    await h.documents.query(`update uploads set created_at = now() - interval '481 minutes' where id = $1`, [
       old,
     ]);
     await h.documents.query(`update uploads set expires_at = now() - interval '61 minutes' where id = $1`, [

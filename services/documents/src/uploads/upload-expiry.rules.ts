@@ -12,8 +12,9 @@ export const tooLateToProcess = (upload: Pick<UploadRow, 'expiresAt'>, now = Dat
 
 /**
  * How long after a drop-off upload was first handed out its link may be signed again. A drop-off that
- * outlives its links has them renewed, the same uploads counted once against the drop link's day; with
- * no end, a caller renewing unused links every hour held the firm's budget for good and outlived the
- * day it is counted in.
+ * outlives its links has them renewed, the same uploads counted once against the drop link's day: 8
+ * hours carries 10 GB (a caller's share of the day) over a line of 3 Mbit/s. With no end, a caller
+ * renewing unused links every hour held the firm's budget for the whole day, and could not be given
+ * new ones afterwards only because its share was spent.
  */
-export const DROP_OFF_RENEWABLE_MS = 3 * 60 * 60 * 1000;
+export const DROP_OFF_RENEWABLE_MS = 8 * 60 * 60 * 1000;
