@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import type { Handler } from '@portico/kit/testing';
 import { waitFor } from '@testing-library/react';
 import { documentsApi } from '../api/documents-api.js';
 import { dropOffFiles } from '../drop-link/drop-off-upload.js';
 import { PARALLEL_PUTS } from '../upload/upload.js';
-import { type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
+import { type Body, type Call, FakeXhr, fakeApi, makeFakeXhr } from './fixtures.js';
 
 const file = (name: string) => new File([new Uint8Array(10)], name, { type: 'application/pdf' });
 const LINKS = '/integrations/drop_link/dl-1/upload_links';
@@ -34,8 +35,25 @@ function linksAnswer(call: Call) {
   };
 }
 
+/** The drop link's answer to process: every upload filed. */
+const processAnswer = (call: Call) => ({
+  body: {
+    files: (call.body.uploadIds as string[]).map((id) => ({
+      upload_id: id,
+      document_name: id,
+      message: 'Document(s) uploaded successfully',
+    })),
+    message: 'Document(s) uploaded successfully',
+    invalid_files: [],
+  },
+});
+
+const NOT_RENEWED = { status: 404, body: { error: 'Upload not found', message: 'Upload not found' } };
+const renews = (call: Call) => Boolean((call.body.renewUploadIds as string[] | undefined)?.length);
+
 describe('a drop-off that outlives its upload links', () => {
   let now = Date.now();
+  const names = Array.from({ length: PARALLEL_PUTS + 2 }, (_, i) => `scan-${i}.pdf`);
   beforeEach(() => {
     FakeXhr.all = [];
     now = Date.now();
@@ -45,24 +63,17 @@ describe('a drop-off that outlives its upload links', () => {
     jest.restoreAllMocks();
   });
 
-  it('has the same uploads signed again, not new ones counted again against the firm’s day', async () => {
+  /**
+   * A drop-off of `names` through a gateway answering upload_links with `links` and process as filed.
+   * The first files are sent; the links of the last two expire meanwhile (a slow connection), and their
+   * PUTs are answered `lastStatus`.
+   */
+  async function slowDropOff(links: Handler<Body>, lastStatus = 200) {
     const { client, calls } = fakeApi((call) => {
-      if (call.path === LINKS) return linksAnswer(call);
-      if (call.path === '/integrations/drop_link/dl-1/process')
-        return {
-          body: {
-            files: (call.body.uploadIds as string[]).map((id) => ({
-              upload_id: id,
-              document_name: id,
-              message: 'Document(s) uploaded successfully',
-            })),
-            message: 'Document(s) uploaded successfully',
-            invalid_files: [],
-          },
-        };
+      if (call.path === LINKS) return links(call);
+      if (call.path === '/integrations/drop_link/dl-1/process') return processAnswer(call);
       return undefined;
     });
-    const names = Array.from({ length: PARALLEL_PUTS + 2 }, (_, i) => `scan-${i}.pdf`);
     const run = dropOffFiles({
       api: documentsApi(client),
       dropLinkId: 'dl-1',
@@ -70,13 +81,16 @@ describe('a drop-off that outlives its upload links', () => {
       uploader: { uploaderName: 'Jo Visitor', uploaderEmail: 'jo@example.com', note: '' },
       makeXhr: makeFakeXhr,
     });
-    // The first files are sent; the links of the last two expire meanwhile (a slow connection).
     await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS));
     now += 16 * 60_000;
     for (const x of FakeXhr.all) x.respond(200);
     await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS + 2));
-    for (const x of FakeXhr.all.slice(PARALLEL_PUTS)) x.respond(200);
-    const outcome = await run;
+    for (const x of FakeXhr.all.slice(PARALLEL_PUTS)) x.respond(lastStatus);
+    return { outcome: await run, calls };
+  }
+
+  it('has the same uploads signed again, not new ones counted again against the firm’s day', async () => {
+    const { outcome, calls } = await slowDropOff(linksAnswer);
 
     const linkCalls = calls.filter((c) => c.path === LINKS);
     expect(linkCalls).toHaveLength(2);
@@ -96,40 +110,7 @@ describe('a drop-off that outlives its upload links', () => {
   });
 
   it('asks new uploads for the files left when the firm renews them no more (a changed address: 404)', async () => {
-    const { client, calls } = fakeApi((call) => {
-      if (call.path === LINKS) {
-        if ((call.body.renewUploadIds as string[] | undefined)?.length)
-          return { status: 404, body: { error: 'Upload not found', message: 'Upload not found' } };
-        return linksAnswer(call);
-      }
-      if (call.path === '/integrations/drop_link/dl-1/process')
-        return {
-          body: {
-            files: (call.body.uploadIds as string[]).map((id) => ({
-              upload_id: id,
-              document_name: id,
-              message: 'Document(s) uploaded successfully',
-            })),
-            message: 'Document(s) uploaded successfully',
-            invalid_files: [],
-          },
-        };
-      return undefined;
-    });
-    const names = Array.from({ length: PARALLEL_PUTS + 2 }, (_, i) => `scan-${i}.pdf`);
-    const run = dropOffFiles({
-      api: documentsApi(client),
-      dropLinkId: 'dl-1',
-      files: names.map(file),
-      uploader: { uploaderName: 'Jo Visitor', uploaderEmail: 'jo@example.com', note: '' },
-      makeXhr: makeFakeXhr,
-    });
-    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS));
-    now += 16 * 60_000;
-    for (const x of FakeXhr.all) x.respond(200);
-    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS + 2));
-    for (const x of FakeXhr.all.slice(PARALLEL_PUTS)) x.respond(200);
-    const outcome = await run;
+    const { outcome, calls } = await slowDropOff((call) => (renews(call) ? NOT_RENEWED : linksAnswer(call)));
     const linkCalls = calls.filter((c) => c.path === LINKS);
     expect(linkCalls.map((c) => (c.body.files as unknown[]).length)).toEqual([names.length, 0, 2]);
     expect(FakeXhr.all.slice(PARALLEL_PUTS).map((x) => x.url)).toEqual(
@@ -142,43 +123,13 @@ describe('a drop-off that outlives its upload links', () => {
     const DAY_USED =
       'This firm cannot take more files through its drop link today. Please try again tomorrow, or contact the firm.';
     let linkCalls = 0;
-    const { client } = fakeApi((call) => {
-      if (call.path === LINKS) {
-        linkCalls++;
-        if (linkCalls === 1) return linksAnswer(call);
-        if ((call.body.renewUploadIds as string[] | undefined)?.length)
-          return { status: 404, body: { error: 'Upload not found', message: 'Upload not found' } };
-        return { status: 429, body: { error: DAY_USED, message: DAY_USED } };
-      }
-      if (call.path === '/integrations/drop_link/dl-1/process')
-        return {
-          body: {
-            files: (call.body.uploadIds as string[]).map((id) => ({
-              upload_id: id,
-              document_name: id,
-              message: 'Document(s) uploaded successfully',
-            })),
-            message: 'Document(s) uploaded successfully',
-            invalid_files: [],
-          },
-        };
-      return undefined;
-    });
-    const names = Array.from({ length: PARALLEL_PUTS + 2 }, (_, i) => `scan-${i}.pdf`);
-    const run = dropOffFiles({
-      api: documentsApi(client),
-      dropLinkId: 'dl-1',
-      files: names.map(file),
-      uploader: { uploaderName: 'Jo Visitor', uploaderEmail: 'jo@example.com', note: '' },
-      makeXhr: makeFakeXhr,
-    });
-    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS));
-    now += 16 * 60_000;
-    for (const x of FakeXhr.all) x.respond(200);
     // The expired links of the last two are still tried, and refused by storage.
-    await waitFor(() => expect(FakeXhr.all).toHaveLength(PARALLEL_PUTS + 2));
-    for (const x of FakeXhr.all.slice(PARALLEL_PUTS)) x.respond(403);
-    const outcome = await run;
+    const { outcome } = await slowDropOff((call) => {
+      linkCalls++;
+      if (linkCalls === 1) return linksAnswer(call);
+      if (renews(call)) return NOT_RENEWED;
+      return { status: 429, body: { error: DAY_USED, message: DAY_USED } };
+    }, 403);
     expect(outcome.failed).toEqual(names.slice(PARALLEL_PUTS));
     expect(outcome.errors).toEqual([DAY_USED]);
   });
