@@ -1,5 +1,4 @@
-import type { Logger } from '@portico/platform';
-import { startRepeating } from '../jobs/repeating.js';
+import { type Logger, startRepeating } from '@portico/platform';
 import { EXPORTS_PREFIX, type ObjectStore } from '../storage/object-store.js';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,6 +1,5 @@
-import type { Logger } from '@portico/platform';
+import { type Logger, startRepeating } from '@portico/platform';
 import { mapLimited } from '../jobs/map-limited.js';
-import { startRepeating } from '../jobs/repeating.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { PROCESS_GRACE_MS } from './upload-expiry.rules.js';
 import type { UploadsRepository } from './uploads.repository.js';

@@ -12,14 +12,17 @@ export interface Repeating {
  * `onApplicationBootstrap` and stopped, awaited, in its `onApplicationShutdown`. `run` handles its own
  * failures (`loggedStep`).
  */
-export function startRepeating(run: () => Promise<void>, everyMs: number): Repeating {
-  let running: Promise<void> | undefined;
+export function startRepeating(run: () => Promise<unknown>, everyMs: number): Repeating {
+  let running: Promise<unknown> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     running = run();
     timer = setTimeout(tick, everyMs);
+    timer.unref();
   };
   timer = setTimeout(tick, 0);
+  // A background job: its timer does not keep the process alive.
+  timer.unref();
   return {
     async stop() {
       clearTimeout(timer);
