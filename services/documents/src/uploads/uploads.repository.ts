@@ -18,6 +18,12 @@ export interface UploadQuota {
   callerShare: number;
 }
 
+/** An upload whose link expired less than PROCESS_GRACE_MS ago, or not yet: it can still be filed. */
+const STILL_PROCESSABLE = sql`expires_at > now() - ${`${PROCESS_GRACE_MS} milliseconds`}::interval`;
+
+/** Thrown inside `renewDropOffs`' transaction to roll it back when not every id can be renewed. */
+const NOT_ALL_RENEWABLE = new Error('not every upload can be renewed');
+
 /** Upload ids as stored (lower case), each once. */
 export const distinctUploadIds = (ids: readonly string[]) => [
   ...new Set(ids.map((id) => id.trim().toLowerCase())),
@@ -49,9 +55,8 @@ export class UploadsRepository {
     return inFirm(this.db, scope, async (tx) => {
       if (quota) {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`drop-offs:${scope.firmId}`}))`);
-        // A link counts while its upload can still be filed: until PROCESS_GRACE_MS after it expires.
-        const processable = sql`now() - ${`${PROCESS_GRACE_MS} milliseconds`}::interval`;
-        const counted = sql`(expires_at > ${processable} or (consumed_at is not null and not discarded))`;
+        // A link counts while its upload can still be filed.
+        const counted = sql`(${STILL_PROCESSABLE} or (consumed_at is not null and not discarded))`;
         const theirs = sql`caller = ${quota.caller}`;
         const used = await tx.execute<{
           files: number;
@@ -104,13 +109,16 @@ export class UploadsRepository {
         isNull(uploads.consumedAt),
         eq(uploads.discarded, false),
         sql`${uploads.createdAt} > now() - ${`${DROP_OFF_RENEWABLE_MS} milliseconds`}::interval`,
-        sql`${uploads.expiresAt} > now() - ${`${PROCESS_GRACE_MS} milliseconds`}::interval`,
+        STILL_PROCESSABLE,
       );
-      const found = await tx.select({ id: uploads.id }).from(uploads).where(pending).for('update');
-      if (found.length !== ids.length) return undefined;
       const rows = await tx.update(uploads).set({ expiresAt }).where(pending).returning();
+      // One of them is not: none is renewed.
+      if (rows.length !== ids.length) throw NOT_ALL_RENEWABLE;
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) as UploadRow);
+    }).catch((err) => {
+      if (err === NOT_ALL_RENEWABLE) return undefined;
+      throw err;
     });
   }
 
