@@ -94,7 +94,7 @@ export default function AreaRouter() {
           element={
             session ? (
               <SignedIn
-                areas={areas}
+                failed={failed}
                 descriptors={descriptors}
                 routes={routes.filter((r) => !publicRoutes.includes(r))}
               />
@@ -121,11 +121,12 @@ export default function AreaRouter() {
 }
 
 function SignedIn({
-  areas,
+  failed,
   descriptors,
   routes,
 }: {
-  areas: AreaStatus[];
+  /** The areas that did not load. */
+  failed: AreaStatus[];
   descriptors: RemoteDescriptor[];
   routes: MountedRoute[];
 }) {
@@ -172,7 +173,6 @@ function SignedIn({
   const byLayout = (layout: RemoteRoute['layout']) => allowed.filter((r) => r.layout === layout);
   const Layout = ctx.isAdvisor ? AdvisorLayout : ClientLayout;
   const home = homePath(descriptors, ctx);
-  const failed = areas.filter((a) => a.error);
 
   const mainRoutes = ctx.isAdvisor ? byLayout('advisor') : byLayout('client');
   const homeRoute = mainRoutes.find((r) => r.home);
