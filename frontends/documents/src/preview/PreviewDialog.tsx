@@ -71,11 +71,7 @@ export function PreviewDialog({
     Boolean(data) &&
     !link.isFetching &&
     answersThisTry(queryClient.getQueryState<LinkResponse>(queryKey)) >= HEIC_POLL_LIMIT;
-  // Try again gives way to the loader: focus goes to the dialog first, not with the button to the page.
-  const keepFocusInDialog = (e: React.MouseEvent<HTMLElement>) =>
-    e.currentTarget.closest<HTMLElement>('[role="dialog"]')?.focus();
-  const tryAgain = (e: React.MouseEvent<HTMLElement>) => {
-    keepFocusInDialog(e);
+  const tryAgain = () => {
     answersBefore.current = queryClient.getQueryState(queryKey)?.dataUpdateCount ?? 0;
     void link.refetch();
   };
@@ -95,10 +91,7 @@ export function PreviewDialog({
     body = (
       <FailedWithTryAgain
         text={failureText(link.error, 'There was a problem downloading the document.')}
-        onTryAgain={(e) => {
-          keepFocusInDialog(e);
-          void link.refetch();
-        }}
+        onTryAgain={() => void link.refetch()}
       />
     );
   } else if (gaveUp) {
@@ -147,22 +140,22 @@ export function PreviewDialog({
   );
 }
 
-/** An image, or the loading error when the browser cannot show it (damaged, or not the image it claims). */
-/** Why the preview is not shown, read as it appears, with Try again. */
-function FailedWithTryAgain({
-  text,
-  onTryAgain,
-}: {
-  text: string;
-  onTryAgain: (e: React.MouseEvent<HTMLElement>) => void;
-}) {
+/**
+ * Why the preview is not shown, read as it appears, with Try again. Try again gives way to the loader:
+ * focus goes to the dialog first, not with the button to the page.
+ */
+function FailedWithTryAgain({ text, onTryAgain }: { text: string; onTryAgain: () => void }) {
+  const tryAgain = (e: React.MouseEvent<HTMLElement>) => {
+    e.currentTarget.closest<HTMLElement>('[role="dialog"]')?.focus();
+    onTryAgain();
+  };
   return (
     <Center p="xl">
       <Stack align="center" gap="xs">
         <Text c="red.9" role="alert">
           {text}
         </Text>
-        <Button variant="light" onClick={onTryAgain}>
+        <Button variant="light" onClick={tryAgain}>
           Try again
         </Button>
       </Stack>
@@ -170,6 +163,7 @@ function FailedWithTryAgain({
   );
 }
 
+/** An image, or the loading error when the browser cannot show it (damaged, or not the image it claims). */
 function ImagePreview({ src, name }: { src: string; name: string }) {
   const [broken, setBroken] = useState(false);
   if (broken)
