@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { deleteInBatches, loggedStep, type Repeating, startRepeating } from '@portico/platform';
+import { deleteDueRows, loggedStep, type Repeating, startRepeating } from '@portico/platform';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { DB, type IdentityDb, LOG } from '../tokens.js';
@@ -55,30 +55,18 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
   async run(now = new Date(), batch = RETENTION_BATCH): Promise<{ refreshTokens: number; secrets: number }> {
     const tokensBefore = new Date(now.getTime() - REFRESH_TOKEN_KEPT_MS).toISOString();
     const secretsBefore = new Date(now.getTime() - SECRET_KEPT_MS).toISOString();
-    // `batch` rows a statement, each in a transaction of its own, named by their ctid and locked by the
-    // same statement (as the platform's prune of event records). Across firms by design: the job is
-    // about every firm's rows, and both tables are under forced row-level security.
-    const deleteDue = (statement: SQL) => deleteInBatches(this.db, batch, statement, { acrossFirms: true });
+    // `batch` rows a statement, each in a transaction of its own (`deleteDueRows`). Across firms by
+    // design: the job is about every firm's rows, and both tables are under forced row-level security.
+    const deleteDue = (table: string, due: SQL) =>
+      deleteDueRows(this.db, table, due, batch, { acrossFirms: true });
     const expired = await loggedStep(this.log, 'Deleting expired refresh tokens failed; will retry', () =>
-      deleteDue(
-        sql`delete from refresh_tokens where ctid = any(array(
-          select ctid from refresh_tokens where expires_at < ${tokensBefore}::timestamptz
-          limit ${batch} for update skip locked))`,
-      ),
+      deleteDue('refresh_tokens', sql`expires_at < ${tokensBefore}::timestamptz`),
     );
     const revoked = await loggedStep(this.log, 'Deleting revoked refresh tokens failed; will retry', () =>
-      deleteDue(
-        sql`delete from refresh_tokens where ctid = any(array(
-          select ctid from refresh_tokens where revoked_at < ${tokensBefore}::timestamptz
-          limit ${batch} for update skip locked))`,
-      ),
+      deleteDue('refresh_tokens', sql`revoked_at < ${tokensBefore}::timestamptz`),
     );
     const secrets = await loggedStep(this.log, 'Deleting expired one-time secrets failed; will retry', () =>
-      deleteDue(
-        sql`delete from one_time_secrets where ctid = any(array(
-          select ctid from one_time_secrets where expires_at < ${secretsBefore}::timestamptz
-          limit ${batch} for update skip locked))`,
-      ),
+      deleteDue('one_time_secrets', sql`expires_at < ${secretsBefore}::timestamptz`),
     );
     return { refreshTokens: expired + revoked, secrets };
   }

@@ -29,7 +29,7 @@ import {
 import type { EventContract } from '@portico/proto';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { deleteInBatches } from '../db/batched-delete.js';
+import { deleteDueRows } from '../db/batched-delete.js';
 import { type Database, type FirmScope, inFirm, type Tx } from '../db/database.js';
 import { AppError, type ErrorKind } from '../errors/app-error.js';
 import { extractTraceContext, injectTraceContext, inSpan, SpanKind } from '../telemetry/propagation.js';
@@ -103,19 +103,17 @@ export async function pruneEventRecords(
 ): Promise<{ published: number; processed: number }> {
   const publishedBefore = new Date(now.getTime() - EVENT_MAX_AGE_MS).toISOString();
   const processedBefore = new Date(now.getTime() - HANDLED_EVENT_KEPT_MS).toISOString();
-  const published = await deleteInBatches(
+  const published = await deleteDueRows(
     db,
+    'outbox_events',
+    sql`published_at < ${publishedBefore}::timestamptz`,
     batch,
-    sql`delete from outbox_events where ctid = any(array(
-      select ctid from outbox_events where published_at < ${publishedBefore}::timestamptz
-      limit ${batch} for update skip locked))`,
   );
-  const processed = await deleteInBatches(
+  const processed = await deleteDueRows(
     db,
+    'processed_events',
+    sql`processed_at < ${processedBefore}::timestamptz`,
     batch,
-    sql`delete from processed_events where ctid = any(array(
-      select ctid from processed_events where processed_at < ${processedBefore}::timestamptz
-      limit ${batch} for update skip locked))`,
   );
   return { published, processed };
 }

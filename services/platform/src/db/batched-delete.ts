@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { acrossFirms, type Database } from './database.js';
 
 /**
@@ -25,4 +25,27 @@ export async function deleteInBatches<S extends Record<string, unknown>>(
     total += n;
     if (n < batch) return total;
   }
+}
+
+/**
+ * Deletes the rows of `table` that match `due`, `batch` at a time, each batch named by its ctid and
+ * locked by the same statement, rows another replica's delete holds skipped (`deleteInBatches`).
+ */
+export function deleteDueRows<S extends Record<string, unknown>>(
+  db: Database<S>,
+  table: string,
+  due: SQL,
+  batch: number,
+  options: { acrossFirms?: boolean } = {},
+): Promise<number> {
+  // A table name of the code's own, written as it is (the statements' text stays what plans are read of).
+  if (!/^[a-z_]+$/.test(table)) throw new Error(`Not a table name: ${table}`);
+  const rows = sql.raw(table);
+  return deleteInBatches(
+    db,
+    batch,
+    sql`delete from ${rows} where ctid = any(array(
+      select ctid from ${rows} where ${due} limit ${batch} for update skip locked))`,
+    options,
+  );
 }
