@@ -353,13 +353,12 @@ function unavailableOnFailure(body: Readable): Readable {
       for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
     } catch (err) {
       throw unavailableIfUnreachable(err);
-    } finally {
-      body.destroy();
     }
   };
   const out = Readable.from(mapped(), { objectMode: false });
-  // Destroyed before its first read (a zip that failed with files opened ahead), the generator never
-  // ran, so its `finally` would not end the body: the connection to the store would stay open.
+  // The body ends with the stream however the stream ends: read to its end, failed, or destroyed, also
+  // before its first read (a zip that failed with files opened ahead), when the generator never ran and
+  // the connection to the store would otherwise stay open.
   out.once('close', () => body.destroy());
   // A body that fails before its turn fails its reader at once, as the body itself did.
   body.once('error', (err) => out.destroy(unavailableIfUnreachable(err) as Error));
