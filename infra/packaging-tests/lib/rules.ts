@@ -248,7 +248,6 @@ export function networkProblems(objects: K8sObject[], c: RuntimeContract): strin
       !p.spec?.egress?.length,
   );
   if (!deny) problems.push('no default-deny NetworkPolicy for the namespace');
-  const selects = (p: K8sObject, labels: Labels) => labelSelectorMatches(p.spec?.podSelector ?? {}, labels);
   const egressTargets = (p: K8sObject): string[] =>
     (p.spec?.egress ?? []).flatMap((rule: Rule) => {
       const ports = (rule.ports ?? []).map((x: Rule) => x.port).join(',');
@@ -294,15 +293,16 @@ const policyTypes = (p: K8sObject): string[] =>
 /** NetworkPolicies whose podSelector selects pods with these labels, by name. */
 export const policiesSelecting = (objects: K8sObject[], labels: Labels): string[] =>
   objects
-    .filter((o) => o.kind === 'NetworkPolicy' && labelSelectorMatches(o.spec?.podSelector ?? {}, labels))
+    .filter((o) => o.kind === 'NetworkPolicy' && selects(o, labels))
     .map((o) => o.metadata.name)
     .sort();
 
+/** Whether a NetworkPolicy applies to pods with these labels. */
+const selects = (p: K8sObject, labels: Labels) => labelSelectorMatches(p.spec?.podSelector ?? {}, labels);
+
 /** One direction of a connection: the policies that isolate `self` for `type` let `peer` through on `port`. */
 function admits(policies: K8sObject[], type: 'Ingress' | 'Egress', self: Labels, peer: Labels, port: number) {
-  const isolating = policies.filter(
-    (p) => policyTypes(p).includes(type) && labelSelectorMatches(p.spec?.podSelector ?? {}, self),
-  );
+  const isolating = policies.filter((p) => policyTypes(p).includes(type) && selects(p, self));
   if (isolating.length === 0) return true;
   const [rulesKey, peersKey] = type === 'Ingress' ? ['ingress', 'from'] : ['egress', 'to'];
   return isolating.some((p) =>
