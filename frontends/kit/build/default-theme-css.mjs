@@ -1,35 +1,12 @@
 // Writes src/theme/default-theme-css.ts: the stylesheet of CSS variables that Mantine's provider would
-// compute at run time for the portal's default theme (createPorticoTheme() without a firm colour, and
-// porticoCssVariables), made
-// the way its MantineCssVariables component makes it (the theme's variables minus Mantine's defaults).
-// KitThemeProvider renders it as it is while the theme is the default one (on the sign-in page's first
-// render, before the firm's colour is known), instead of computing it. A kit test checks it against what
-// the provider renders.
-//   node frontends/kit/build/default-theme-css.mjs   (after a change of the theme or of Mantine)
+// compute at run time for the portal's default theme (themeCss() without a firm colour). KitThemeProvider
+// and the sign-in page render it as it is while the theme is the default one, instead of computing it.
+// A kit test checks it against what the provider renders.
+//   npx tsx frontends/kit/build/default-theme-css.mjs   (after a change of the theme or of Mantine)
 import { writeFileSync } from 'node:fs';
-import {
-  convertCssVariables,
-  DEFAULT_THEME,
-  defaultCssVariablesResolver,
-  mergeMantineTheme,
-} from '@mantine/core';
-import { createPorticoTheme, porticoCssVariables } from '../src/theme/theme.ts';
+import { themeCss } from '../src/theme/theme-css.ts';
 
-const theme = mergeMantineTheme(DEFAULT_THEME, createPorticoTheme(undefined));
-// Mantine's variables with Portico's on top, as the provider merges its cssVariablesResolver.
-const base = defaultCssVariablesResolver(theme);
-const extra = porticoCssVariables(theme);
-const own = Object.fromEntries(
-  ['variables', 'light', 'dark'].map((part) => [part, { ...base[part], ...extra[part] }]),
-);
-const mantine = defaultCssVariablesResolver(DEFAULT_THEME);
-const changed = Object.fromEntries(
-  ['variables', 'light', 'dark'].map((part) => [
-    part,
-    Object.fromEntries(Object.entries(own[part]).filter(([key, value]) => mantine[part][key] !== value)),
-  ]),
-);
-const css = convertCssVariables(changed);
+const css = themeCss(undefined);
 // A single-quoted literal, as the formatter writes it.
 const literal = `'${css.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
 writeFileSync(

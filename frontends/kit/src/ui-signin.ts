@@ -1,17 +1,4 @@
-// The components of the sign-in entry (`@portico/kit/signin`): those of the first step and the ones
-// every step shares. The later steps take theirs from the whole kit; `ui.ts` has the whole list.
-export type { ButtonProps, TextInputProps } from '@mantine/core';
-export {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  Image,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+// The components of the sign-in entry (`@portico/kit/signin`): lean ones (see lean/index.ts), with the
+// names and the props of Mantine's that the sign-in page uses. The later steps take Mantine's own from
+// the whole kit, with its provider.
+export * from './lean/index.js';

@@ -1,11 +1,14 @@
-import { Button, Paper, Stack, Text } from '@mantine/core';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Button } from '../lean/Button.js';
+import { Paper, Stack } from '../lean/layout.js';
+import { Text } from '../lean/typography.js';
 
 export const ERROR_FALLBACK_TEXT = 'Something went wrong. Please refresh this page to try again.';
 
 /**
  * Spec 1 s.2.10: the error fallback; its refresh button goes to /. With `reference` (the trace id its
  * report was logged under), a line the user can quote to their firm, and the firm to its operators.
+ * Made of lean components: it shows where Mantine's code did not load, or before it has.
  */
 export function ErrorFallback({ onRefresh, reference }: { onRefresh?: () => void; reference?: string }) {
   return (

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PASSWORD_MESSAGES } from '@portico/kit';
-import { ApiClient, ApiProvider, KitThemeProvider, SessionStore, ShellContext } from '@portico/kit/signin';
+import { ApiClient, ApiProvider, SessionStore, ShellContext, SignInThemeProvider } from '@portico/kit/signin';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -60,11 +60,11 @@ function renderSignIn(
     <ShellRuntimeContext.Provider value={runtime}>
       <ShellContext.Provider value={{ signOut, apiUrl: 'http://api.test' }}>
         <ApiProvider client={client}>
-          <KitThemeProvider env="test">
+          <SignInThemeProvider env="test">
             <SignInNavigationContext.Provider value={navigation}>
               <SignInPage initial={initial} />
             </SignInNavigationContext.Provider>
-          </KitThemeProvider>
+          </SignInThemeProvider>
         </ApiProvider>
       </ShellContext.Provider>
     </ShellRuntimeContext.Provider>,
@@ -135,7 +135,7 @@ function renderRoutedSignIn(
         <ShellRuntimeContext.Provider value={runtime}>
           <ShellContext.Provider value={{ signOut: async () => undefined, apiUrl: 'http://api.test' }}>
             <ApiProvider client={client}>
-              <KitThemeProvider env="test">
+              <SignInThemeProvider env="test">
                 <Routes>
                   {/* Two pages, as in the shell (/signin in App, /set-sign-in-method in AreaRouter). */}
                   <Route path="/signin" element={<RoutedSignInPage key="signin" />} />
@@ -146,7 +146,7 @@ function renderRoutedSignIn(
                   <Route path="*" element={null} />
                 </Routes>
                 <RouterWhere />
-              </KitThemeProvider>
+              </SignInThemeProvider>
             </ApiProvider>
           </ShellContext.Provider>
         </ShellRuntimeContext.Provider>

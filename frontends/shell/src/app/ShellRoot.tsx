@@ -1,4 +1,4 @@
-import { ErrorBoundary, ErrorFallback, KitThemeProvider } from '@portico/kit/signin';
+import { ErrorBoundary, ErrorFallback, SignInThemeProvider } from '@portico/kit/signin';
 import { lazy, Suspense, startTransition, useCallback, useState } from 'react';
 import { SignInFirst } from './SignInFirst.js';
 import type { ShellRuntime } from './services.js';
@@ -21,9 +21,9 @@ export function ShellRoot({ runtime, signInFirst }: { runtime: ShellRuntime; sig
         runtime.reportError({ kind: 'render', error, componentStack: info.componentStack })
       }
       fallback={(reference) => (
-        <KitThemeProvider primary={primary}>
+        <SignInThemeProvider primary={primary}>
           <ErrorFallback reference={reference} />
-        </KitThemeProvider>
+        </SignInThemeProvider>
       )}
     >
       <Suspense fallback={null}>

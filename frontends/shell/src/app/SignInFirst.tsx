@@ -1,4 +1,4 @@
-import { ApiProvider, KitThemeProvider } from '@portico/kit/signin';
+import { ApiProvider, SignInThemeProvider } from '@portico/kit/signin';
 import { useEffect } from 'react';
 import { loadLaterSteps } from '../signin/first-steps.js';
 import { SignInNavigationContext, useWindowNavigation } from '../signin/navigation.js';
@@ -55,11 +55,11 @@ export function SignInFirst({ runtime, primary, setPrimary, onLeave }: SignInFir
     <ShellRuntimeContext.Provider value={runtime}>
       <ApiProvider client={runtime.client}>
         <ThemePrimaryContext.Provider value={setPrimary}>
-          <KitThemeProvider primary={primary}>
+          <SignInThemeProvider primary={primary}>
             <SignInNavigationContext.Provider value={navigation}>
               <SignInPage />
             </SignInNavigationContext.Provider>
-          </KitThemeProvider>
+          </SignInThemeProvider>
         </ThemePrimaryContext.Provider>
       </ApiProvider>
     </ShellRuntimeContext.Provider>

@@ -24,9 +24,7 @@ import { isChallengeGone, isLinkSpent, useSignInFlow } from './useSignInFlow.js'
 
 // Only the set-email step needs it, after sign-in, when the shell has loaded the whole kit anyway: it stays
 // out of the sign-in page's first load.
-const EmailConfirmationDialog = lazy(() =>
-  import('@portico/kit').then((kit) => ({ default: kit.EmailConfirmationDialog })),
-);
+const EmailConfirmationDialog = lazy(() => loadLaterSteps().then((m) => ({ default: m.ConfirmationDialog })));
 
 // The steps after the first load on demand (first-steps.tsx).
 const PasswordForm = lazy(() => loadLaterSteps().then((m) => ({ default: m.PasswordForm })));

@@ -2,7 +2,9 @@ import '@portico/kit/styles.css';
 import {
   Anchor,
   Button,
+  EmailConfirmationDialog,
   isCompletePhone,
+  KitThemeProvider,
   PASSWORD_HINT,
   PasswordInput,
   PhoneInput,
@@ -12,16 +14,30 @@ import {
   Text,
   useShell,
 } from '@portico/kit';
-import { useState } from 'react';
+import { useSignInTheme } from '@portico/kit/signin';
+import { type ComponentType, useState } from 'react';
 import { MESSAGES } from './messages.js';
 import { useFields } from './useFields.js';
 
 // The sign-in steps that come after the first one, loaded on demand (see SignInPage). They take their
-// components from the whole kit, which the signed-in shell loads anyway.
+// components from the whole kit, which the signed-in shell loads anyway, and each brings Mantine's
+// provider (the kit's) with it: the page around them is made of lean components, without one.
 
-export { PasswordInput as PasswordField };
+function withKitTheme<P extends object>(Step: ComponentType<P>) {
+  return function Themed(props: P) {
+    const { primary, env } = useSignInTheme();
+    return (
+      <KitThemeProvider primary={primary} env={env}>
+        <Step {...props} />
+      </KitThemeProvider>
+    );
+  };
+}
 
-export function PasswordForm(props: {
+export const PasswordField = withKitTheme(PasswordInput);
+export const ConfirmationDialog = withKitTheme(EmailConfirmationDialog);
+
+function PasswordFormStep(props: {
   busy: boolean;
   onSubmit: (password: string, confirmation: string) => void;
 }) {
@@ -54,7 +70,7 @@ export function PasswordForm(props: {
   );
 }
 
-export function PhoneForm(props: { busy: boolean; onSubmit: (digits: string) => void; onBack: () => void }) {
+function PhoneFormStep(props: { busy: boolean; onSubmit: (digits: string) => void; onBack: () => void }) {
   const [phone, setPhone] = useState('');
   const [invalid, setInvalid] = useState(false);
   return (
@@ -88,7 +104,7 @@ export function PhoneForm(props: { busy: boolean; onSubmit: (digits: string) => 
   );
 }
 
-export function MethodChooser(props: {
+function MethodChooserStep(props: {
   busy: boolean;
   onChoose: (method: 'password' | 'sms' | 'email') => void;
 }) {
@@ -113,7 +129,7 @@ export function MethodChooser(props: {
  * The shell's Sign out, for the steps of a signed-in user who must choose a method. Never held back by a
  * request on its way: `onSignOut` drops that request's answer, which would otherwise sign in again.
  */
-export function SignOutLink({ onSignOut }: { onSignOut: () => void }) {
+function SignOutLinkStep({ onSignOut }: { onSignOut: () => void }) {
   const { signOut } = useShell();
   return (
     <Anchor
@@ -129,3 +145,8 @@ export function SignOutLink({ onSignOut }: { onSignOut: () => void }) {
     </Anchor>
   );
 }
+
+export const PasswordForm = withKitTheme(PasswordFormStep);
+export const PhoneForm = withKitTheme(PhoneFormStep);
+export const MethodChooser = withKitTheme(MethodChooserStep);
+export const SignOutLink = withKitTheme(SignOutLinkStep);

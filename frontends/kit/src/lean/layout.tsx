@@ -1,0 +1,83 @@
+import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
+import { type BoxProps, boxStyle, cx, type Length, length, spacing, splitBox } from './style.js';
+
+type DivProps = BoxProps & Omit<HTMLAttributes<HTMLDivElement>, 'color'> & { children?: ReactNode };
+
+export function Center({
+  component: Tag = 'div',
+  className,
+  ...props
+}: DivProps & { component?: 'div' | 'main' }) {
+  const [box, rest] = splitBox(props);
+  return <Tag {...rest} style={boxStyle(box)} className={cx('m_4451eb3a mantine-Center-root', className)} />;
+}
+
+export function Stack({
+  gap = 'md',
+  align = 'stretch',
+  justify = 'flex-start',
+  className,
+  ...props
+}: DivProps & {
+  gap?: Length;
+  align?: CSSProperties['alignItems'];
+  justify?: CSSProperties['justifyContent'];
+}) {
+  const [box, rest] = splitBox(props);
+  const vars = {
+    '--stack-gap': spacing(gap),
+    '--stack-align': String(align),
+    '--stack-justify': String(justify),
+  };
+  return (
+    <div {...rest} style={boxStyle(box, vars)} className={cx('m_6d731127 mantine-Stack-root', className)} />
+  );
+}
+
+export function Group({
+  gap = 'md',
+  align = 'center',
+  justify = 'flex-start',
+  className,
+  ...props
+}: DivProps & {
+  gap?: Length;
+  align?: CSSProperties['alignItems'];
+  justify?: CSSProperties['justifyContent'];
+}) {
+  const [box, rest] = splitBox(props);
+  const vars = {
+    '--group-gap': spacing(gap),
+    '--group-align': String(align),
+    '--group-justify': String(justify),
+    '--group-wrap': 'wrap',
+  };
+  return (
+    <div {...rest} style={boxStyle(box, vars)} className={cx('m_4081bf90 mantine-Group-root', className)} />
+  );
+}
+
+export function Paper({
+  withBorder,
+  shadow,
+  radius,
+  className,
+  ...props
+}: DivProps & { withBorder?: boolean; shadow?: 'xs' | 'sm' | 'md' | 'lg' | 'xl'; radius?: Length }) {
+  const [box, rest] = splitBox(props);
+  const vars: Record<string, string> = {};
+  if (radius !== undefined)
+    vars['--paper-radius'] =
+      typeof radius === 'string' && /^[a-z]{2}$/.test(radius)
+        ? `var(--mantine-radius-${radius})`
+        : length(radius);
+  if (shadow) vars['--paper-shadow'] = `var(--mantine-shadow-${shadow})`;
+  return (
+    <div
+      {...rest}
+      style={boxStyle(box, vars)}
+      className={cx('m_1b7284a3 mantine-Paper-root', className)}
+      data-with-border={withBorder || undefined}
+    />
+  );
+}
