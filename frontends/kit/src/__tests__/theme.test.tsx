@@ -1,6 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { Loader, MantineProvider } from '@mantine/core';
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
+import { SignInThemeProvider } from '../lean/SignInThemeProvider.js';
 import { DEFAULT_THEME_CSS } from '../theme/default-theme-css.js';
 import { KitThemeProvider } from '../theme/KitThemeProvider.js';
 import { createPorticoTheme, DEFAULT_PRIMARY, porticoCssVariables } from '../theme/theme.js';
@@ -72,5 +73,34 @@ describe('theme variables', () => {
     kit.unmount();
     listen.mockRestore();
     window.localStorage.removeItem('mantine-color-scheme-value');
+  });
+
+  it("gives the sign-in page, without Mantine's provider, the variables that provider renders", async () => {
+    const firm = '#c92a2a';
+    const mantine = render(
+      <MantineProvider theme={createPorticoTheme(firm)} env="test" cssVariablesResolver={porticoCssVariables}>
+        <div />
+      </MantineProvider>,
+    );
+    const computed = variableSheets(mantine.container);
+    mantine.unmount();
+    document.documentElement.removeAttribute('data-mantine-color-scheme');
+
+    const page = render(
+      <SignInThemeProvider primary={firm}>
+        <div />
+      </SignInThemeProvider>,
+    );
+    expect(document.documentElement.getAttribute('data-mantine-color-scheme')).toBe('light');
+    // The default colour's at once, the firm's once its module has loaded.
+    expect(variableSheets(page.container)).toEqual([DEFAULT_THEME_CSS]);
+    await waitFor(() => expect(variableSheets(page.container)).toEqual(computed));
+    page.rerender(
+      <SignInThemeProvider primary={DEFAULT_PRIMARY.toUpperCase()}>
+        <div />
+      </SignInThemeProvider>,
+    );
+    expect(variableSheets(page.container)).toEqual([DEFAULT_THEME_CSS]);
+    page.unmount();
   });
 });

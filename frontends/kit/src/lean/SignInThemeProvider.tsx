@@ -14,9 +14,12 @@ interface SignInTheme {
   primary?: string;
   env?: 'default' | 'test';
 }
-const SignInThemeContext = createContext<SignInTheme>({});
+const SignInThemeContext = createContext<SignInTheme | null>(null);
 
-/** The firm's colour the sign-in page is drawn in, for the parts of it that Mantine draws (see below). */
+/**
+ * The firm's colour the sign-in page is drawn in, for the parts of it that Mantine draws (see below); null
+ * outside this provider (the sign-in page inside the signed-in shell, whose Mantine provider has it).
+ */
 export const useSignInTheme = () => useContext(SignInThemeContext);
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { PASSWORD_MESSAGES } from '@portico/kit';
+import { KitProvider, PASSWORD_MESSAGES } from '@portico/kit';
 import { ApiClient, ApiProvider, SessionStore, ShellContext, SignInThemeProvider } from '@portico/kit/signin';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -120,6 +120,8 @@ function RouterWhere() {
   );
 }
 
+const ROUTED_FIRM_COLOUR = '#aa3311';
+
 /**
  * /signin and /set-sign-in-method as the signed-in shell's router mounts them (`RoutedSignInPage`),
  * at `entry` (an address and the state of its history entry).
@@ -135,7 +137,8 @@ function renderRoutedSignIn(
         <ShellRuntimeContext.Provider value={runtime}>
           <ShellContext.Provider value={{ signOut: async () => undefined, apiUrl: 'http://api.test' }}>
             <ApiProvider client={client}>
-              <SignInThemeProvider env="test">
+              {/* The signed-in shell's provider, in a firm's colour, as App renders it. */}
+              <KitProvider env="test" primary={ROUTED_FIRM_COLOUR}>
                 <Routes>
                   {/* Two pages, as in the shell (/signin in App, /set-sign-in-method in AreaRouter). */}
                   <Route path="/signin" element={<RoutedSignInPage key="signin" />} />
@@ -146,7 +149,7 @@ function renderRoutedSignIn(
                   <Route path="*" element={null} />
                 </Routes>
                 <RouterWhere />
-              </SignInThemeProvider>
+              </KitProvider>
             </ApiProvider>
           </ShellContext.Provider>
         </ShellRuntimeContext.Provider>
@@ -949,6 +952,17 @@ describe('sign-in page without the router', () => {
       expect(navigation.navigate).not.toHaveBeenCalled();
       expect(session.get()).toBeNull();
     });
+  });
+
+  it("draws the later steps in the signed-in shell's firm colour, under its own provider", async () => {
+    renderRoutedSignIn({ pathname: '/set-sign-in-method', search: '' }, () =>
+      json({ error: 'not found' }, 404),
+    );
+    await screen.findByLabelText('Email passcode');
+    const colours = [...document.querySelectorAll('style[data-mantine-styles]')]
+      .map((sheet) => /--mantine-color-firm-6: (#[0-9a-f]+)/.exec(sheet.textContent ?? '')?.[1])
+      .filter(Boolean);
+    expect(colours).toEqual([ROUTED_FIRM_COLOUR]);
   });
 
   describe('follow-ups of emailed links', () => {

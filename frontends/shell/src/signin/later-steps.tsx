@@ -25,9 +25,11 @@ import { useFields } from './useFields.js';
 
 function withKitTheme<P extends object>(Step: ComponentType<P>) {
   return function Themed(props: P) {
-    const { primary, env } = useSignInTheme();
+    const theme = useSignInTheme();
+    // Inside the signed-in shell (`RoutedSignInPage`), its own provider stands.
+    if (!theme) return <Step {...props} />;
     return (
-      <KitThemeProvider primary={primary} env={env}>
+      <KitThemeProvider primary={theme.primary} env={theme.env}>
         <Step {...props} />
       </KitThemeProvider>
     );
