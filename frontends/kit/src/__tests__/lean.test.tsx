@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import * as Mantine from '@mantine/core';
 import { render } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import { createRef, type ReactElement } from 'react';
 import * as Lean from '../lean/index.js';
 import { createPorticoTheme } from '../theme/theme.js';
 
@@ -155,6 +155,14 @@ const cases: [string, (ui: Components) => ReactElement][] = [
     ),
   ],
   [
+    'Button, disabled and submitting (the code form)',
+    (ui) => (
+      <ui.Button type="submit" disabled loading fullWidth>
+        Verify Code
+      </ui.Button>
+    ),
+  ],
+  [
     'Button, light',
     (ui) => (
       <ui.Button variant="light" onClick={noop}>
@@ -229,5 +237,21 @@ const cases: [string, (ui: Components) => ReactElement][] = [
 describe("lean components: Mantine's markup", () => {
   it.each(cases)('%s', (_name, draw) => {
     expect(lean(draw(Lean))).toEqual(mantine(draw(Mantine as unknown as Components)));
+  });
+
+  // What the markup does not show: React focuses an autoFocus field, and a ref reaches the element.
+  it('focuses an autoFocus field and gives refs their elements, as Mantine does', () => {
+    const input = createRef<HTMLInputElement>();
+    const heading = createRef<HTMLHeadingElement>();
+    const page = render(
+      <>
+        <Lean.Title ref={heading}>Sign In</Lean.Title>
+        <Lean.TextInput label="Code" ref={input} autoFocus value="" onChange={noop} />
+      </>,
+    );
+    expect(document.activeElement).toBe(page.getByLabelText('Code'));
+    expect(input.current).toBe(page.getByLabelText('Code'));
+    expect(heading.current).toBe(page.getByRole('heading', { name: 'Sign In' }));
+    page.unmount();
   });
 });

@@ -1,12 +1,16 @@
 import { type HTMLAttributes, type ReactNode, useId } from 'react';
-import { type BoxProps, boxStyle, splitBox } from './style.js';
+import { type BoxProps, boxStyle, type Native, splitBox } from './style.js';
 
 /** Mantine's Alert in its light variant, without a title: a coloured box around a message. */
 export function Alert({
   color,
   children,
   ...props
-}: BoxProps & Omit<HTMLAttributes<HTMLDivElement>, 'color'> & { color: string; children?: ReactNode }) {
+}: BoxProps &
+  Omit<Native<HTMLAttributes<HTMLDivElement>>, 'title' | 'className'> & {
+    color: 'red' | 'teal';
+    children?: ReactNode;
+  }) {
   const [box, rest] = splitBox(props);
   const id = `mantine-${useId().replaceAll(':', '')}`;
   const vars = {

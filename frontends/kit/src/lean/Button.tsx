@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, HTMLAttributes, ReactNode } from 'react';
-import { cssVars, cx, type Size } from './style.js';
+import { cssVars, cx, type Native, type Size } from './style.js';
 
 /** Mantine's Loader (the oval, drawn by the stylesheet); named spinners are a status, as the kit's theme says. */
 export function Loader({
@@ -59,7 +59,7 @@ export function Button({
   className,
   children,
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & {
+}: Native<ButtonHTMLAttributes<HTMLButtonElement>> & {
   variant?: keyof typeof VARIANT_VARS;
   loading?: boolean;
   fullWidth?: boolean;

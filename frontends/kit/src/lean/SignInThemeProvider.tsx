@@ -22,35 +22,71 @@ const SignInThemeContext = createContext<SignInTheme | null>(null);
  */
 export const useSignInTheme = () => useContext(SignInThemeContext);
 
+type ThemeCssModule = typeof import('../theme/theme-css.js');
+let themeCssModule: ThemeCssModule | undefined;
+let themeCssLoading: Promise<ThemeCssModule> | undefined;
+
+/**
+ * Loads the module that computes a firm's theme variables (Mantine's resolvers, which the later steps
+ * load anyway). The sign-in page starts it with the firm's branding request, so that the colour comes
+ * with the logo. A failed load is tried again on the next call.
+ */
+export function loadThemeCss(): Promise<ThemeCssModule> {
+  themeCssLoading ??= import('../theme/theme-css.js').then(
+    (loaded) => {
+      themeCssModule = loaded;
+      return loaded;
+    },
+    (err: unknown) => {
+      themeCssLoading = undefined;
+      throw err;
+    },
+  );
+  return themeCssLoading;
+}
+
+const RETRIES_MS = [2_000, 8_000, 30_000];
+
 /**
  * The theme of the sign-in page without Mantine's provider: the theme's CSS variables and the light colour
  * scheme, which is all Mantine's stylesheet needs to draw the lean components. The default colour's
- * variables are known in advance (`DEFAULT_THEME_CSS`); a firm's are computed by a module loaded when the
- * colour is known (after the form's first frame), and until then the default ones stand.
+ * variables are known in advance (`DEFAULT_THEME_CSS`); a firm's are computed by `loadThemeCss`'s module,
+ * in the render that brings the colour once it has loaded (see useFirmBranding), else once it has (a
+ * failed load is tried again a few times; meanwhile the page is in the portal's own colour).
  * Parts of the page drawn by Mantine's own components (the later steps, loaded on demand) bring the
  * kit's Mantine provider with them, with this colour (`useSignInTheme`); `env` is for that provider too
  * ('test' turns off its transitions and portals, for Testing Library).
  */
 export function SignInThemeProvider({ primary, env, children }: SignInTheme & { children: ReactNode }) {
   const custom = primary && primary.toLowerCase() !== DEFAULT_PRIMARY ? primary : undefined;
-  const [computed, setComputed] = useState<{ primary: string; css: string }>();
+  const [loaded, setLoaded] = useState(Boolean(themeCssModule));
   useLayoutEffect(() => {
     document.documentElement.setAttribute('data-mantine-color-scheme', 'light');
   }, []);
   useEffect(() => {
-    if (!custom) return;
-    let current = true;
-    import('../theme/theme-css.js')
-      .then(({ themeCss }) => {
-        if (current) setComputed({ primary: custom, css: themeCss(custom) });
-      })
-      // Not loaded (the network gone): the page stays in the portal's own colour.
-      .catch(() => {});
+    if (!custom || themeCssModule) return;
+    let live = true;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (failures: number) => {
+      loadThemeCss().then(
+        () => live && setLoaded(true),
+        () => {
+          const wait = RETRIES_MS[failures];
+          if (live && wait !== undefined) retry = setTimeout(() => attempt(failures + 1), wait);
+        },
+      );
+    };
+    attempt(0);
     return () => {
-      current = false;
+      live = false;
+      clearTimeout(retry);
     };
   }, [custom]);
-  const css = custom && computed?.primary === custom ? computed.css : DEFAULT_THEME_CSS;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `loaded` says when the module has come
+  const css = useMemo(
+    () => (custom && themeCssModule ? themeCssModule.themeCss(custom) : DEFAULT_THEME_CSS),
+    [custom, loaded],
+  );
   const theme = useMemo(() => ({ primary, env }), [primary, env]);
   return (
     <SignInThemeContext.Provider value={theme}>

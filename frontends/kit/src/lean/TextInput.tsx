@@ -1,7 +1,11 @@
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
 import { cssVars } from './style.js';
 
-export type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'size'> & {
+// Without Mantine's `required` marker, `size` or root `className`/`style`: not taken.
+export type TextInputProps = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'size' | 'required' | 'className' | 'style' | 'color'
+> & {
   label: ReactNode;
   /** The field's message, shown under it and tied to it (aria-invalid, aria-describedby). */
   error?: ReactNode;

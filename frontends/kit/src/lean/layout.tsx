@@ -1,7 +1,17 @@
 import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
-import { type BoxProps, boxStyle, cx, type Length, length, spacing, splitBox } from './style.js';
+import {
+  type BoxProps,
+  boxStyle,
+  cx,
+  type Length,
+  type Native,
+  rem,
+  type Size,
+  spacing,
+  splitBox,
+} from './style.js';
 
-type DivProps = BoxProps & Omit<HTMLAttributes<HTMLDivElement>, 'color'> & { children?: ReactNode };
+type DivProps = BoxProps & Native<HTMLAttributes<HTMLDivElement>> & { children?: ReactNode };
 
 export function Center({
   component: Tag = 'div',
@@ -63,14 +73,11 @@ export function Paper({
   radius,
   className,
   ...props
-}: DivProps & { withBorder?: boolean; shadow?: 'xs' | 'sm' | 'md' | 'lg' | 'xl'; radius?: Length }) {
+}: DivProps & { withBorder?: boolean; shadow?: Size; radius?: Length }) {
   const [box, rest] = splitBox(props);
   const vars: Record<string, string> = {};
   if (radius !== undefined)
-    vars['--paper-radius'] =
-      typeof radius === 'string' && /^[a-z]{2}$/.test(radius)
-        ? `var(--mantine-radius-${radius})`
-        : length(radius);
+    vars['--paper-radius'] = typeof radius === 'number' ? rem(radius) : `var(--mantine-radius-${radius})`;
   if (shadow) vars['--paper-shadow'] = `var(--mantine-shadow-${shadow})`;
   return (
     <div

@@ -3,43 +3,42 @@ import type { CSSProperties } from 'react';
 // Mantine's style props as its components write them into `style`, for the few the lean components take.
 
 export type Size = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
-/** A theme size ('md'), a number of pixels (scaled as Mantine scales them), or any CSS length. */
-export type Length = Size | number | (string & {});
-
-const SIZES = new Set<string>(['xs', 'sm', 'md', 'lg', 'xl']);
+/** A theme size ('md') or a number of pixels (scaled as Mantine scales them). */
+export type Length = Size | number;
+/** A width or height: pixels, or the CSS forms Mantine passes through as they are. */
+export type Extent = number | 'auto' | `${number}%` | `${number}vh`;
+/** A colour: the dimmed text colour, or a CSS variable. Mantine's colour names are not resolved here. */
+export type Colour = 'dimmed' | `var(--${string})`;
+/**
+ * The element's own attributes less those the lean components do not take: `style` and `color` (which
+ * Mantine resolves and would reach the DOM here) and `className` where noted.
+ */
+export type Native<T> = Omit<T, 'style' | 'color'>;
 
 /** Pixels as Mantine writes them: rem, times the theme's scale. */
 export const rem = (px: number) => `calc(${px / 16}rem * var(--mantine-scale))`;
 
 /** A spacing (padding, margin, gap): a theme size is the theme's spacing variable. */
-export function spacing(value: Length): string {
-  if (typeof value === 'number') return rem(value);
-  return SIZES.has(value) ? `var(--mantine-spacing-${value})` : value;
-}
+export const spacing = (value: Length | 'auto') =>
+  typeof value === 'number' ? rem(value) : value === 'auto' ? value : `var(--mantine-spacing-${value})`;
 
 /** A width or height: numbers are pixels, strings are CSS as they are. */
-export const length = (value: number | string) => (typeof value === 'number' ? rem(value) : value);
+export const length = (value: Extent) => (typeof value === 'number' ? rem(value) : value);
 
-/** A colour: 'dimmed' and the theme's colour names are variables, anything else is CSS. */
-export const color = (value: string) =>
-  value === 'dimmed'
-    ? 'var(--mantine-color-dimmed)'
-    : /^[a-z]+(\.\d)?$/.test(value)
-      ? `var(--mantine-color-${value.replace('.', '-')})`
-      : value;
+export const color = (value: Colour) => (value === 'dimmed' ? 'var(--mantine-color-dimmed)' : value);
 
 export interface BoxProps {
   p?: Length;
   py?: Length;
-  mt?: Length;
-  mx?: Length;
-  my?: Length;
-  w?: number | string;
-  maw?: number | string;
-  mah?: number | string;
-  mih?: number | string;
-  bg?: string;
-  c?: string;
+  mt?: Length | 'auto';
+  mx?: Length | 'auto';
+  my?: Length | 'auto';
+  w?: Extent;
+  maw?: Extent;
+  mah?: Extent;
+  mih?: Extent;
+  bg?: Colour;
+  c?: Colour;
   fw?: number;
   ta?: CSSProperties['textAlign'];
 }

@@ -1,12 +1,12 @@
 import type { ButtonHTMLAttributes, HTMLAttributes, ReactNode, Ref } from 'react';
-import { type BoxProps, boxStyle, cssVars, cx, type Size, splitBox } from './style.js';
+import { type BoxProps, boxStyle, cssVars, cx, type Native, type Size, splitBox } from './style.js';
 
 /** Mantine's Text: a paragraph in the theme's font size and line height, or `size`'s. */
 export function Text({
   size,
   className,
   ...props
-}: BoxProps & Omit<HTMLAttributes<HTMLParagraphElement>, 'color'> & { size?: Size; children?: ReactNode }) {
+}: BoxProps & Native<HTMLAttributes<HTMLParagraphElement>> & { size?: Size; children?: ReactNode }) {
   const [box, rest] = splitBox(props);
   const vars: Record<string, string> = size
     ? { '--text-fz': `var(--mantine-font-size-${size})`, '--text-lh': `var(--mantine-line-height-${size})` }
@@ -29,7 +29,7 @@ export function Title({
   ref,
   ...props
 }: BoxProps &
-  Omit<HTMLAttributes<HTMLHeadingElement>, 'color'> & {
+  Native<HTMLAttributes<HTMLHeadingElement>> & {
     order?: 1 | 2 | 3 | 4 | 5 | 6;
     size?: `h${1 | 2 | 3 | 4 | 5 | 6}`;
     ref?: Ref<HTMLHeadingElement>;
@@ -61,7 +61,7 @@ export function Anchor({
   size,
   className,
   ...props
-}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'color'> & {
+}: Native<ButtonHTMLAttributes<HTMLButtonElement>> & {
   component: 'button';
   size?: Size;
   children?: ReactNode;

@@ -3,6 +3,7 @@ import { KitProvider, PASSWORD_MESSAGES } from '@portico/kit';
 import { ApiClient, ApiProvider, SessionStore, ShellContext, SignInThemeProvider } from '@portico/kit/signin';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { SignInFirst } from '../app/SignInFirst.js';
 import type { ShellRuntime } from '../app/services.js';
@@ -108,6 +109,12 @@ function renderSignInFirst(
   const leave = jest.fn();
   render(<SignInFirst runtime={runtime} primary={undefined} setPrimary={() => undefined} onLeave={leave} />);
   return { calls, leave, session };
+}
+
+/** `SignInFirst` with the firm colour's state as ShellRoot keeps it. */
+function FirstLoadWithColour({ runtime }: { runtime: ShellRuntime }) {
+  const [primary, setPrimary] = useState<string | undefined>();
+  return <SignInFirst runtime={runtime} primary={primary} setPrimary={setPrimary} onLeave={() => {}} />;
 }
 
 /** The address and history entry the router is at. */
@@ -827,6 +834,28 @@ describe('sign-in page without the router', () => {
     await screen.findByLabelText('Password');
     theme.release(json({ name: 'Late CPA', slug: 'late-cpa', logo_url: '', primary: '' }));
     expect((await screen.findByTestId('firm-branding')).textContent).toBe('Late CPA');
+  });
+
+  it("draws a first load in the firm's own colour, the later steps included", async () => {
+    window.history.replaceState(null, '', '/signin?firm=red-cpa&email=cleo%40client.test');
+    const { runtime } = answeredRuntime((path) => {
+      if (path === '/firms/get_firm_theme_by_slug')
+        return json({ name: 'Red CPA', slug: 'red-cpa', logo_url: '', primary: '#aa3311' });
+      if (path === '/sessions/get_preferred_sign_in_method') return passwordLookup();
+      return json({ error: 'not found' }, 404);
+    });
+    render(<FirstLoadWithColour runtime={runtime} />);
+    const firmColours = () =>
+      [...document.querySelectorAll('style[data-mantine-styles]')].map(
+        (sheet) => /--mantine-color-firm-6: (#[0-9a-f]+)/.exec(sheet.textContent ?? '')?.[1],
+      );
+    expect(firmColours()).toEqual(['#1f5fa8']);
+    await screen.findByTestId('firm-branding');
+    await waitFor(() => expect(firmColours()).toEqual(['#aa3311']));
+    // The password step is Mantine's, with the kit's provider around it in the same colour.
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByLabelText('Password');
+    await waitFor(() => expect(firmColours()).toEqual(['#aa3311', '#aa3311']));
   });
 
   it('keeps the links still while a request is out', async () => {

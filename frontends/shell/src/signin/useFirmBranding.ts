@@ -1,4 +1,4 @@
-import { type FirmBranding, useApi } from '@portico/kit/signin';
+import { DEFAULT_PRIMARY, type FirmBranding, loadThemeCss, useApi } from '@portico/kit/signin';
 import { startTransition, useEffect, useState } from 'react';
 
 // One request per firm and page load; a failed one is tried again on the next mount.
@@ -19,6 +19,8 @@ function afterFirstPaint(): Promise<void> {
  * is applied after the form's first frame has been painted, as a transition: it often arrives before
  * that frame, and re-rendering the page in the firm's theme (every component's styles) would hold the
  * form back by about 10 ms on a fast machine. The form shows in the default colour for one frame.
+ * The module that computes a firm's colour loads alongside the request, and the branding of a firm with
+ * its own colour waits for it (not for a failed load), so that the colour comes with the logo and name.
  *
  * It asks with the API as provided, not the sign-in flow's calls: those drop an answer that comes after
  * the user moved on (Continue, a link), which would leave a page opened and left quickly unbranded.
@@ -40,7 +42,12 @@ export function useFirmBranding(slug: string): FirmBranding | null {
       cache.set(slug, request);
     }
     let live = true;
-    void Promise.all([request, afterFirstPaint()]).then(([found]) => {
+    const themeCss = loadThemeCss().catch(() => undefined);
+    const ready = request.then(async (found) => {
+      if (found?.primary && found.primary.toLowerCase() !== DEFAULT_PRIMARY) await themeCss;
+      return found;
+    });
+    void Promise.all([ready, afterFirstPaint()]).then(([found]) => {
       if (live) startTransition(() => setBranding(found));
     });
     return () => {
