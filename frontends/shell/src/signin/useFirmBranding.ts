@@ -19,8 +19,9 @@ function afterFirstPaint(): Promise<void> {
  * is applied after the form's first frame has been painted, as a transition: it often arrives before
  * that frame, and re-rendering the page in the firm's theme (every component's styles) would hold the
  * form back by about 10 ms on a fast machine. The form shows in the default colour for one frame.
- * The module that computes a firm's colour loads alongside the request, and the branding of a firm with
- * its own colour waits for it (not for a failed load), so that the colour comes with the logo and name.
+ * The module that computes a firm's colour loads once that frame is painted, alongside the request, and
+ * the branding of a firm with its own colour waits for it (not for a failed load), so that the colour
+ * comes with the logo and name.
  *
  * It asks with the API as provided, not the sign-in flow's calls: those drop an answer that comes after
  * the user moved on (Continue, a link), which would leave a page opened and left quickly unbranded.
@@ -42,7 +43,10 @@ export function useFirmBranding(slug: string): FirmBranding | null {
       cache.set(slug, request);
     }
     let live = true;
-    const themeCss = loadThemeCss().catch(() => undefined);
+    // After the first frame too: evaluating it before would hold the form back.
+    const themeCss = afterFirstPaint()
+      .then(loadThemeCss)
+      .catch(() => undefined);
     const ready = request.then(async (found) => {
       if (found?.primary && found.primary.toLowerCase() !== DEFAULT_PRIMARY) await themeCss;
       return found;
