@@ -22,49 +22,36 @@ export function Center({
   return <Tag {...rest} style={boxStyle(box)} className={cx('m_4451eb3a mantine-Center-root', className)} />;
 }
 
-export function Stack({
-  gap = 'md',
-  align = 'stretch',
-  justify = 'flex-start',
-  className,
-  ...props
-}: DivProps & {
+type FlexProps = DivProps & {
   gap?: Length;
   align?: CSSProperties['alignItems'];
   justify?: CSSProperties['justifyContent'];
-}) {
+};
+
+/** Stack's and Group's style: a flex box whose gap, alignment and justification are its variables. */
+function flexStyle(
+  name: 'stack' | 'group',
+  { gap = 'md', align, justify = 'flex-start', ...props }: Omit<FlexProps, 'className'>,
+  extra: Record<string, string> = {},
+) {
   const [box, rest] = splitBox(props);
   const vars = {
-    '--stack-gap': spacing(gap),
-    '--stack-align': String(align),
-    '--stack-justify': String(justify),
+    [`--${name}-gap`]: spacing(gap),
+    [`--${name}-align`]: String(align),
+    [`--${name}-justify`]: String(justify),
+    ...extra,
   };
-  return (
-    <div {...rest} style={boxStyle(box, vars)} className={cx('m_6d731127 mantine-Stack-root', className)} />
-  );
+  return [boxStyle(box, vars), rest] as const;
 }
 
-export function Group({
-  gap = 'md',
-  align = 'center',
-  justify = 'flex-start',
-  className,
-  ...props
-}: DivProps & {
-  gap?: Length;
-  align?: CSSProperties['alignItems'];
-  justify?: CSSProperties['justifyContent'];
-}) {
-  const [box, rest] = splitBox(props);
-  const vars = {
-    '--group-gap': spacing(gap),
-    '--group-align': String(align),
-    '--group-justify': String(justify),
-    '--group-wrap': 'wrap',
-  };
-  return (
-    <div {...rest} style={boxStyle(box, vars)} className={cx('m_4081bf90 mantine-Group-root', className)} />
-  );
+export function Stack({ className, ...props }: FlexProps) {
+  const [style, rest] = flexStyle('stack', { align: 'stretch', ...props });
+  return <div {...rest} style={style} className={cx('m_6d731127 mantine-Stack-root', className)} />;
+}
+
+export function Group({ className, ...props }: FlexProps) {
+  const [style, rest] = flexStyle('group', { align: 'center', ...props }, { '--group-wrap': 'wrap' });
+  return <div {...rest} style={style} className={cx('m_4081bf90 mantine-Group-root', className)} />;
 }
 
 export function Paper({
