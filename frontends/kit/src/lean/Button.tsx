@@ -6,7 +6,7 @@ export function Loader({
   size = 'md',
   className,
   ...props
-}: HTMLAttributes<HTMLSpanElement> & { size?: Size }) {
+}: Native<HTMLAttributes<HTMLSpanElement>> & { size?: Size }) {
   return (
     <span
       role="status"

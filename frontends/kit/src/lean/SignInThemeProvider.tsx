@@ -50,9 +50,10 @@ const RETRIES_MS = [2_000, 8_000, 30_000];
 /**
  * The theme of the sign-in page without Mantine's provider: the theme's CSS variables and the light colour
  * scheme, which is all Mantine's stylesheet needs to draw the lean components. The default colour's
- * variables are known in advance (`DEFAULT_THEME_CSS`); a firm's are computed by `loadThemeCss`'s module,
- * in the render that brings the colour once it has loaded (see useFirmBranding), else once it has (a
- * failed load is tried again a few times; meanwhile the page is in the portal's own colour).
+ * variables are known in advance (`DEFAULT_THEME_CSS`); a firm's are computed by `loadThemeCss`'s module.
+ * The sign-in page waits for that module before it applies the firm's branding (see useFirmBranding), so
+ * the colour is there in the same render; should it not be loaded yet, or its load have failed, the page
+ * shows the portal's own colour until it comes (a failed load is tried again a few times).
  * Parts of the page drawn by Mantine's own components (the later steps, loaded on demand) bring the
  * kit's Mantine provider with them, with this colour (`useSignInTheme`); `env` is for that provider too
  * ('test' turns off its transitions and portals, for Testing Library).
