@@ -11,6 +11,7 @@ export * from './feedback/banners.js';
 export * from './feedback/ErrorFallback.js';
 export * from './feedback/error-reports.js';
 export * from './inputs/CurrentPasswordInput.js';
+export * from './inputs/email.js';
 export * from './inputs/PhoneInput.js';
 export * from './inputs/password-rules.js';
 export * from './inputs/pending-email.js';

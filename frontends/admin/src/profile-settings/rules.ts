@@ -1,29 +1,22 @@
 /** The rules of Advisor Profile Settings, with the messages identity answers for the same checks. */
-import { PASSWORD_MESSAGES, PHONE_MESSAGES, phoneProblem } from '@portico/kit';
+import { EMAIL_MESSAGES, emailProblem, PASSWORD_MESSAGES, PHONE_MESSAGES, phoneProblem } from '@portico/kit';
 
 export const SETTINGS_MESSAGES = {
   saved: 'Profile updated successfully',
   noChanges: 'No changes to save',
   signInMethodSaved: 'Updated successfully',
   nameRequired: 'First and last name are required',
-  emailRequired: 'Email is required',
-  invalidEmail: 'Invalid email address',
+  emailRequired: EMAIL_MESSAGES.required,
+  invalidEmail: EMAIL_MESSAGES.invalid,
   phoneDigits: PHONE_MESSAGES.digits,
   areaCode: PHONE_MESSAGES.areaCode,
-  phoneRequired: 'Phone is required',
+  phoneRequired: PHONE_MESSAGES.required,
   outOfOfficeMessageRequired: 'Please enter the message clients see while you are out of office',
   twoFactorForced: 'Your firm requires two-factor authentication.',
   ...PASSWORD_MESSAGES,
 } as const;
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
-
-export function validateEmail(email: string): string | undefined {
-  const trimmed = email.trim();
-  if (!trimmed) return SETTINGS_MESSAGES.emailRequired;
-  if (!EMAIL_PATTERN.test(trimmed)) return SETTINGS_MESSAGES.invalidEmail;
-  return undefined;
-}
+export const validateEmail = emailProblem;
 
 /** An optional phone: empty, or ten digits with a US area code (never starting with 0 or 1). */
 export const validateOptionalPhone = (phone: string): string | undefined => phoneProblem(phone);

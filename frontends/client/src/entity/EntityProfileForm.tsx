@@ -1,9 +1,11 @@
 import {
   Button,
+  EMAIL_MESSAGES,
   type Entity,
   errorMessage,
   Group,
   isApiError,
+  isValidEmail,
   Select,
   SimpleGrid,
   Stack,
@@ -16,13 +18,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { useFocusFirstError } from '../forms/focus-first-error.js';
-import { isValidEmail } from '../profile/profile-rules.js';
 import { addressLabels, countryOptions, DEFAULT_COUNTRY, isKnownCountry } from './countries.js';
 
 export const ENTITY_MESSAGES = {
   saved: 'Entity info updated successfully.',
   failed: 'error updating entity',
-  invalidEmail: 'Invalid email address',
+  invalidEmail: EMAIL_MESSAGES.invalid,
   invalidCountry: 'Choose a country from the list',
 } as const;
 

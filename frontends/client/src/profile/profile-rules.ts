@@ -3,7 +3,7 @@
  * and identity check them again. Messages match the server's, so a field shows the same text either way;
  * the phone's area-code rule (never 0 or 1 first) is checked here only.
  */
-import { PHONE_MESSAGES, phoneDigits, phoneProblem } from '@portico/kit';
+import { EMAIL_MESSAGES, isValidEmail, PHONE_MESSAGES, phoneDigits, phoneProblem } from '@portico/kit';
 
 /** The time zones identity accepts, in the order the select shows them. */
 export const US_TIME_ZONES = [
@@ -31,8 +31,8 @@ export const CONTACT_METHODS = [
 export const PROFILE_MESSAGES = {
   saved: 'Profile updated successfully',
   noChanges: 'No changes to save',
-  emailRequired: 'Email is required',
-  invalidEmail: 'Invalid email address',
+  emailRequired: EMAIL_MESSAGES.required,
+  invalidEmail: EMAIL_MESSAGES.invalid,
   phoneDigits: PHONE_MESSAGES.digits,
   areaCode: PHONE_MESSAGES.areaCode,
   extension: 'Extension must be up to 6 digits',
@@ -40,10 +40,6 @@ export const PROFILE_MESSAGES = {
   invalidTimeZone: 'Choose a US time zone',
   twoFactorForced: 'Your firm requires two-factor authentication.',
 } as const;
-
-/** {email} with a top-level domain of at least two letters (spec 1 s.5.5). */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
-export const isValidEmail = (email: string) => EMAIL_PATTERN.test(email.trim());
 
 export interface ProfileValues {
   email: string;

@@ -230,6 +230,8 @@ describe('the public drop-off page', () => {
     expect(screen.getByText(DROP_OFF_MESSAGES.emailInvalid)).toBeTruthy();
     expect(screen.getByText(DROP_OFF_MESSAGES.filesRequired)).toBeTruthy();
     expect(gw.calls.some((c) => c.method === 'POST')).toBe(false);
+    // Spec 1 s.9's label of an upload box, as it stands.
+    expect(screen.getByText('Max size 150 MB').textContent).toBe('Max size 150 MB');
   });
 
   it('moves the focus to the first field in error on Upload, its error announced and read with it', async () => {

@@ -40,7 +40,7 @@ import { HiddenFileInput } from '../upload/HiddenFileInput.js';
 import { warnBeforeLeaving } from '../upload/leave-warning.js';
 import { useTouchOnly } from '../upload/touch.js';
 import { CANCEL_UPLOAD, UploadProgressList } from '../upload/UploadProgressList.js';
-import { checkUpload, type FileProgress, MAX_FILES, type Toast, uploadToasts } from '../upload/upload.js';
+import { checkUpload, type FileProgress, type Toast, uploadToasts } from '../upload/upload.js';
 import { dropOffFiles } from './drop-off-upload.js';
 
 /**
@@ -359,8 +359,9 @@ export function DropOffForm({
           >
             <HiddenFileInput inputProps={getInputProps()} label="Choose files" />
             <Text fw={500}>{touchOnly ? 'Choose the files to send' : 'Drag files here'}</Text>
+            {/* Spec 1 s.9's text for every upload box; the 999-file limit is said when it is reached. */}
             <Text size="sm" c="dimmed">
-              Max size 150 MB, up to {MAX_FILES} files
+              Max size 150 MB
             </Text>
             <Button
               ref={chooseFiles}

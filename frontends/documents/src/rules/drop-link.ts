@@ -1,3 +1,5 @@
+import { EMAIL_PATTERN } from '@portico/kit';
+
 /** The drop link's messages (spec 1 s.5.4 and s.8). */
 export const DROP_LINK_MESSAGES = {
   selectUser: 'Please select at least one user to receive notifications',
@@ -23,8 +25,7 @@ export const DROP_OFF_MESSAGES = {
   missingFirm: 'This page does not know which firm to upload to. Please ask the firm for its link.',
 } as const;
 
-/** Spec 1 s.5.5: an address with a top-level domain of at least 2 letters. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+export { EMAIL_PATTERN };
 
 /**
  * C0 controls and DEL (by code: a lint rule keeps them out of patterns); typed text (a message) may keep

@@ -4,6 +4,7 @@ export const PHONE_MASK = '(___) ___-____';
 export const PHONE_MAX_LENGTH = 14;
 
 export const PHONE_MESSAGES = {
+  required: 'Phone is required',
   digits: 'Phone number must be 10 digits',
   areaCode: 'Area code cannot start with 0 or 1',
 } as const;
@@ -36,6 +37,10 @@ export function phoneProblem(input: string): string | undefined {
 }
 
 export const isCompletePhone = (input: string) => !!phoneDigits(input) && !phoneProblem(input);
+
+/** What is wrong with a required phone (spec 2 s.5): missing, or as `phoneProblem` says. */
+export const requiredPhoneProblem = (input: string) =>
+  phoneDigits(input) ? phoneProblem(input) : PHONE_MESSAGES.required;
 
 /** The caret position in a formatted phone just after its `count`-th digit (0: before the first). */
 export function caretAfterDigits(formatted: string, count: number): number {

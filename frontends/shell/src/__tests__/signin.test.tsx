@@ -630,6 +630,34 @@ describe('sign-in page without the router', () => {
       expect(screen.getByTestId('pending-email').textContent).toContain('cleo@real.test');
     });
 
+    it("checks the new address with spec 2's messages before saving it", async () => {
+      const { calls } = renderSignIn(
+        '',
+        (path) => (path === '/current_user' ? json(tempUser) : json({ error: 'not found' }, 404)),
+        'set-sign-in-method',
+      );
+      fireEvent.click(await screen.findByLabelText('Email passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByRole('heading', { name: 'One more step to go…' });
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      expect(await screen.findByText('Email is required')).toBeTruthy();
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'cleo@real' } });
+      expect(await screen.findByText('Invalid email address')).toBeTruthy();
+      expect(calls).toEqual(['/current_user']);
+    });
+
+    it("checks the phone number with spec 2's messages before saving it", async () => {
+      const { calls } = renderSignIn('', () => json({ error: 'not found' }, 404), 'set-sign-in-method');
+      fireEvent.click(await screen.findByLabelText('SMS passcode'));
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Phone is required')).toBeTruthy();
+      fireEvent.change(screen.getByLabelText('Phone Number'), { target: { value: '415555' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Phone number must be 10 digits')).toBeTruthy();
+      expect(calls).toEqual([]);
+    });
+
     it('switches to email passcode at once when the address needs no confirmation', async () => {
       const { calls, navigation } = renderSignIn(
         '',

@@ -484,6 +484,7 @@ export function SignInPage({ initial = 'login' }: SignInPageProps) {
                 intro="Enter the email address you want to sign in with."
                 submitLabel="Continue"
                 busy={busy}
+                newAddress
                 onSubmit={(email) =>
                   run(async () => {
                     const saved = await users.updateUser(flow.uid, { email });

@@ -1,4 +1,14 @@
-import { Anchor, Button, Center, Group, Loader, Stack, Text, TextInput } from '@portico/kit/signin';
+import {
+  Anchor,
+  Button,
+  Center,
+  emailProblem,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  TextInput,
+} from '@portico/kit/signin';
 import { lazy, type ReactNode, Suspense, useRef, useState } from 'react';
 import { CODE_LENGTH, MESSAGES } from './messages.js';
 import { useFields } from './useFields.js';
@@ -152,12 +162,16 @@ export function EmailForm(props: {
   intro: string;
   submitLabel: string;
   busy: boolean;
+  /** The email the user will sign in with (set-email: spec 2 s.5's messages), not one to look up. */
+  newAddress?: boolean;
   onSubmit: (email: string) => void;
   onBack: () => void;
 }) {
   const { field, handleSubmit } = useFields(
     { email: props.email },
-    { email: (v) => (v.trim() ? true : MESSAGES.emailMissing) },
+    {
+      email: (v) => (props.newAddress ? (emailProblem(v) ?? true) : v.trim() ? true : MESSAGES.emailMissing),
+    },
   );
   return (
     <form onSubmit={handleSubmit(({ email }) => props.onSubmit(email.trim()))} noValidate>

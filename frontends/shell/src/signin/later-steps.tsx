@@ -3,13 +3,13 @@ import {
   Anchor,
   Button,
   EmailConfirmationDialog,
-  isCompletePhone,
   KitThemeProvider,
   PASSWORD_HINT,
   PasswordInput,
   PhoneInput,
   passwordProblem,
   Radio,
+  requiredPhoneProblem,
   Stack,
   Text,
   useShell,
@@ -74,12 +74,13 @@ function PasswordFormStep(props: {
 
 function PhoneFormStep(props: { busy: boolean; onSubmit: (digits: string) => void; onBack: () => void }) {
   const [phone, setPhone] = useState('');
-  const [invalid, setInvalid] = useState(false);
+  const [problem, setProblem] = useState<string>();
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (!isCompletePhone(phone)) setInvalid(true);
+        const found = requiredPhoneProblem(phone);
+        if (found) setProblem(found);
         else props.onSubmit(phone);
       }}
       noValidate
@@ -90,10 +91,10 @@ function PhoneFormStep(props: { busy: boolean; onSubmit: (digits: string) => voi
           label="Phone Number"
           value={phone}
           onChange={(digits) => {
-            setInvalid(false);
+            setProblem(undefined);
             setPhone(digits);
           }}
-          error={invalid ? MESSAGES.phoneInvalid : undefined}
+          error={problem}
         />
         <Button type="submit" loading={props.busy} fullWidth>
           Save

@@ -27,7 +27,6 @@ export const MESSAGES = {
     'Sorry, there was a problem sending a two-factor authentication link. Please try again later.',
   invalidCode: 'Invalid or expired verification code',
   tooManyAttempts: 'Too many incorrect attempts',
-  phoneInvalid: 'Please enter a valid phone number',
   emailConfirmed: 'Your new email address is confirmed.',
   codeResent: 'We sent you a new code.',
   /** The sent-link step of a visitor who came from an email confirmation link (see `useSignInFlow`). */
