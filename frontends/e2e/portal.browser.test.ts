@@ -340,7 +340,7 @@ describe('sign-in and navigation', () => {
     const { preferences } = await callGateway<{ preferences: Record<string, unknown> }>(
       token,
       'GET',
-      '/current_user_firm',
+      '/firms/current_user_firm',
     );
     const demoFirm = {
       drop_link_enabled: preferences.drop_link_enabled,

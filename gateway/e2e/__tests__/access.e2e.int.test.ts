@@ -111,13 +111,13 @@ describe('API: access rules through the gateway', () => {
     });
 
     it("the current firm is always the caller's own", async () => {
-      const res = await s.call<{ id: string }>('GET', '/current_user_firm', { token: as('partner') });
+      const res = await s.call<{ id: string }>('GET', '/firms/current_user_firm', { token: as('partner') });
       expect(res.body.id).toBe(s.firm.firmId);
     });
 
     it('the firm preferences of another firm never change', async () => {
       const firmOf = (token: string) =>
-        s.call<{ id: string; preferences: { tour_enabled: boolean } }>('GET', '/current_user_firm', {
+        s.call<{ id: string; preferences: { tour_enabled: boolean } }>('GET', '/firms/current_user_firm', {
           token,
         });
       const otherPartner = (await s.signIn(s.other, 'partner')).access_token;

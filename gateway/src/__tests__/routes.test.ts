@@ -125,6 +125,7 @@ describe('every route of the gateway', () => {
       'GET /.well-known/jwks.json',
       'GET /current_user',
       'GET /current_user_firm',
+      'GET /firms/current_user_firm',
       'GET /firms/get_firm_theme_by_slug',
       'PATCH /users/:id',
       'PATCH /out_of_office/:id',

@@ -14,7 +14,7 @@ export const themeBySlugQuery = z.object({ slug: requiredText('Slug is missing',
 
 /**
  * The whole merged preferences object, as the settings screen holds it, and the preferences_version of
- * GET /current_user_firm it was loaded at (optional): identity refuses a save based on an older version
+ * GET /firms/current_user_firm it was loaded at (optional): identity refuses a save based on an older version
  * with 409, so a colleague's change made meanwhile is not put back.
  */
 export const updatePreferencesBody = z.object({

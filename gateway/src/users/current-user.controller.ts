@@ -26,7 +26,8 @@ export class CurrentUserController {
     return this.users.currentUser(caller);
   }
 
-  @Get('current_user_firm')
+  // The spec's path (spec 1 s.7.5, under /firms), and the one shells built before it still call.
+  @Get(['firms/current_user_firm', 'current_user_firm'])
   @Authenticated()
   @Describe(
     "The firm of the signed-in user, preferences included (to a client: its name, branding, time zone and the preferences a client's screens read)",

@@ -584,7 +584,7 @@ describe('the drop link settings page', () => {
         return {
           body: { document: { data: { link: 'http://s3.test/passport', file_name: 'passport.pdf' } } },
         };
-      if (call.path === '/current_user_firm')
+      if (call.path === '/firms/current_user_firm')
         return { body: { id: 'f-1', name: 'Demo CPA', slug: 'demo-cpa', preferences } };
       return undefined;
     });

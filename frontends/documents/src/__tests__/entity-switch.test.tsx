@@ -24,7 +24,8 @@ function gateway() {
   return fakeApi((call: Call) => {
     if (call.path === '/current_user')
       return { body: aCurrentUser({ is_advisor: true, firm_access: 'partner' }) };
-    if (call.path === '/current_user_firm') return { body: { id: 'f-1', name: 'Demo CPA', preferences: {} } };
+    if (call.path === '/firms/current_user_firm')
+      return { body: { id: 'f-1', name: 'Demo CPA', preferences: {} } };
     if (call.path === '/companies/h1') return { body: anders };
     if (call.path === '/companies/h2') return { body: baker };
     if (call.path === '/integrations/get_documents') return { body: { documents: [], path: '/', count: 0 } };

@@ -44,7 +44,7 @@ export interface FirmPreferences {
 }
 
 /**
- * GET /current_user_firm. `preferences_version` goes back with a settings save (updatePreferences), which
+ * GET /firms/current_user_firm. `preferences_version` goes back with a settings save (updatePreferences), which
  * identity refuses with 409 when someone else saved the preferences since. A client's answer carries only
  * the firm's name, slug, logo, time zone and their preferences: the firm's tags, groups and entity types
  * are empty there.
@@ -103,7 +103,7 @@ export const usersApi = (api: ApiClient) => ({
   currentUser: () => api.get<CurrentUser>('/current_user'),
   /** The emailed link of a changed email; answers the user with the new address (no session needed). */
   confirmEmail: (token: string) => api.post<CurrentUser>('/users/confirm_email', { token }, { auth: false }),
-  currentFirm: () => api.get<CurrentFirm>('/current_user_firm'),
+  currentFirm: () => api.get<CurrentFirm>('/firms/current_user_firm'),
   firmThemeBySlug: (slug: string) =>
     api.get<FirmBranding>('/firms/get_firm_theme_by_slug', { query: { slug }, auth: false }),
   getUser: (id: string) => api.get<CurrentUser>(`/users/${encodeURIComponent(id)}`),

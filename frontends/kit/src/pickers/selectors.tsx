@@ -3,7 +3,7 @@ import { Select, type SelectProps } from '@mantine/core';
 export const INDIVIDUAL_ENTITY_TYPE = 'Individual';
 
 export interface EntityTypeSelectProps extends Omit<SelectProps, 'data'> {
-  /** The firm's entity types (GET /current_user_firm, entity_types). */
+  /** The firm's entity types (GET /firms/current_user_firm, entity_types). */
   entityTypes: string[];
   /** When false, Individual shows as 'Individual (Not Allowed)' and cannot be chosen. */
   individualAllowed: boolean;

@@ -15,7 +15,7 @@ export function useCurrentUser(enabled = true) {
   });
 }
 
-/** The user's firm with every preference (GET /current_user_firm). */
+/** The user's firm with every preference (GET /firms/current_user_firm). */
 export function useCurrentFirm(enabled = true) {
   const api = useApi();
   return useQuery({

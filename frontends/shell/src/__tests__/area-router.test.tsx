@@ -66,7 +66,7 @@ const advisor = aCurrentUser({ is_advisor: true, firm_access: 'partner' });
 /** AreaRouter at `path` with `areas`, signed in as `user` (signed out without one). */
 async function renderShell(areas: AreaStatus[], path: string, user?: CurrentUser) {
   const runtime = testRuntime({
-    answers: { '/current_user': user, '/current_user_firm': TEST_FIRM },
+    answers: { '/current_user': user, '/firms/current_user_firm': TEST_FIRM },
     areas,
     signedIn: Boolean(user),
   });

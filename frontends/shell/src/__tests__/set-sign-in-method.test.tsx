@@ -23,7 +23,7 @@ function Where() {
 /** The signed-in shell's routes at `path`, for the user `GET /current_user` answers. */
 async function renderSignedIn(user: CurrentUser, path: string) {
   const runtime = testRuntime({
-    answers: { '/current_user': user, '/current_user_firm': TEST_FIRM },
+    answers: { '/current_user': user, '/firms/current_user_firm': TEST_FIRM },
     signedIn: true,
   });
   stores.push(runtime.session);

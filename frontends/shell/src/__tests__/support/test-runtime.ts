@@ -3,7 +3,7 @@ import { sessionTokens } from '@portico/kit/testing';
 import type { ShellRuntime } from '../../app/services.js';
 import type { AreaStatus } from '../../remotes/registry.js';
 
-/** The firm `GET /current_user_firm` answers in the router tests. */
+/** The firm `GET /firms/current_user_firm` answers in the router tests. */
 export const TEST_FIRM = {
   id: 'f-1',
   name: 'Demo CPA',
