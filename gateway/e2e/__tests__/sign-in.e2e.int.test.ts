@@ -278,11 +278,41 @@ describe('API: sign-in through the gateway', () => {
     it('sets a sign-in method for a set_password_required user', async () => {
       const session = await s.signIn(s.firm, 'setpw');
       expect(session).toMatchObject({ set_password_required: true });
-      const res = await s.call('POST', '/users/set_sign_in_method', {
-        token: session.access_token,
-        body: { method: 'password', password: 'Picked-Secret-42', password_confirmation: 'Picked-Secret-42' },
+      const set = (body: object) =>
+        s.call('POST', '/users/set_sign_in_method', { token: session.access_token, body });
+      // Spec 2 section 7's keys: signInMethod with newPassword or phoneNumber.
+      for (const [body, error] of [
+        [{ signInMethod: 'fax' }, 'Please choose a sign-in method'],
+        [{}, 'Please choose a sign-in method'],
+        [{ signInMethod: 'sms' }, 'Phone is required'],
+        [{ signInMethod: 'password' }, 'Password is missing'],
+        [{ signInMethod: 'password', newPassword: 'Picked-Secret-42' }, 'Passwords do not match'],
+      ] as const)
+        expect(await set(body)).toMatchObject({ status: 400, body: { error } });
+      expect(
+        await set({
+          signInMethod: 'password',
+          newPassword: 'Picked-Secret-42',
+          password_confirmation: 'Picked-Secret-42',
+        }),
+      ).toMatchObject({ status: 200, body: { preferred_sign_in_method: 'password' } });
+    });
+
+    it("reads the keys shells sent before the spec's (method, password, phone_number) the same way", async () => {
+      const session = await s.signIn(s.firm, 'full');
+      const set = (body: object) =>
+        s.call('POST', '/users/set_sign_in_method', { token: session.access_token, body });
+      expect(await set({ method: 'sms' })).toMatchObject({
+        status: 400,
+        body: { error: 'Phone is required' },
       });
-      expect(res).toMatchObject({ status: 200, body: { preferred_sign_in_method: 'password' } });
+      expect(
+        await set({
+          method: 'password',
+          password: 'Picked-Secret-42',
+          password_confirmation: 'Other-Secret-42',
+        }),
+      ).toMatchObject({ status: 400, body: { error: 'Passwords do not match' } });
     });
 
     it('publishes the JWKS', async () => {

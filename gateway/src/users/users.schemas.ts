@@ -56,32 +56,46 @@ export const outOfOfficeBody = updateProfileBody
   .pick({ out_of_office: true, out_of_office_message: true })
   .extend({ out_of_office: z.boolean({ error: 'Must be true or false' }) });
 
-/** POST /users/set_sign_in_method (spec 1 section 4.4 step 8; password rules of spec 2 section 5 in identity). */
+const signInMethod = z.enum(['password', 'sms', 'email'], { error: 'Please choose a sign-in method' });
+const longText = z.string({ error: 'Must be text' }).max(1_024, 'Must be at most 1024 characters');
+
+/**
+ * POST /users/set_sign_in_method (spec 1 section 4.4 step 8; spec 2 section 7's keys: signInMethod with
+ * newPassword or phoneNumber; password rules of spec 2 section 5 in identity). `password_confirmation`,
+ * `grant_token` and `current_password` are Portico's own. Shells built before the spec's keys sent
+ * `method`, `password` and `phone_number`: read the same way, for as long as they may still be open.
+ * Identity is given its own contract's keys.
+ */
 export const setSignInMethodBody = z
   .object({
-    method: z.enum(['password', 'sms', 'email'], { error: 'Please choose a sign-in method' }),
-    password: secret('Password is missing').optional(),
-    password_confirmation: z
-      .string({ error: 'Must be text' })
-      .max(1_024, 'Must be at most 1024 characters')
-      .optional(),
-    phone_number: phoneDigits().optional(),
+    signInMethod: signInMethod.optional(),
+    newPassword: secret('Password is missing').optional(),
+    password_confirmation: longText.optional(),
+    phoneNumber: phoneDigits().optional(),
     grant_token: token('Token is missing').optional(),
     // Checked by identity for a signed-in user who signs in with a password.
-    current_password: z
-      .string({ error: 'Must be text' })
-      .max(1_024, 'Must be at most 1024 characters')
-      .optional(),
+    current_password: longText.optional(),
+    method: signInMethod.optional(),
+    password: secret('Password is missing').optional(),
+    phone_number: phoneDigits().optional(),
   })
+  .transform(({ signInMethod, method, newPassword, password, phoneNumber, phone_number, ...rest }) => ({
+    ...rest,
+    method: signInMethod ?? method,
+    password: newPassword ?? password,
+    phone_number: phoneNumber ?? phone_number,
+  }))
   .superRefine((body, ctx) => {
+    if (!body.method)
+      ctx.addIssue({ code: 'custom', path: ['signInMethod'], message: 'Please choose a sign-in method' });
     if (body.method === 'password') {
       if (!body.password)
-        ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is missing' });
+        ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'Password is missing' });
       else if (body.password !== body.password_confirmation)
         ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'Passwords do not match' });
     }
     if (body.method === 'sms' && !body.phone_number)
-      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'Phone is required' });
+      ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Phone is required' });
   });
 
 export const confirmEmailBody = z.object({ token: token('Token is missing') });

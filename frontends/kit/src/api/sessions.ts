@@ -52,14 +52,26 @@ export const sessionsApi = (api: ApiClient) => {
     signOut: (refresh_token: string) =>
       api.post<Rest<SignOutResponse>>('/sessions/sign_out', { refresh_token }, open),
     signOutEverywhere: () => api.post<Rest<SignOutResponse>>('/sessions/sign_out_everywhere', {}),
-    setSignInMethod: (body: {
+    /** Sent with spec 2 section 7's keys (signInMethod, newPassword, phoneNumber). */
+    setSignInMethod: ({
+      method,
+      password,
+      phone_number,
+      ...rest
+    }: {
       method: 'password' | 'sms' | 'email';
       password?: string;
       password_confirmation?: string;
       phone_number?: string;
       /** A signed-in user who signs in with a password confirms the change with it. */
       current_password?: string;
-    }) => api.post<SignInMethodSet>('/users/set_sign_in_method', body),
+    }) =>
+      api.post<SignInMethodSet>('/users/set_sign_in_method', {
+        signInMethod: method,
+        ...(password === undefined ? {} : { newPassword: password }),
+        ...(phone_number === undefined ? {} : { phoneNumber: phone_number }),
+        ...rest,
+      }),
   };
 };
 export type SessionsApi = ReturnType<typeof sessionsApi>;
