@@ -435,9 +435,10 @@ describe('advisor Profile Settings', () => {
     });
     click('settings-sign-in-method', 'Save Sign-in Method');
     await screen.findByText(SETTINGS_MESSAGES.signInMethodSaved);
+    // Spec 2 section 7's keys.
     expect(calls.find((c) => c.path === '/users/set_sign_in_method')?.body).toEqual({
-      method: 'password',
-      password: 'Better-Pass-123',
+      signInMethod: 'password',
+      newPassword: 'Better-Pass-123',
       password_confirmation: 'Better-Pass-123',
       current_password: 'Old-Pass-1234',
     });
@@ -513,8 +514,8 @@ describe('advisor Profile Settings', () => {
     click('settings-sign-in-method', 'Save Sign-in Method');
     await waitFor(() => expect(calls.filter((c) => c.path === '/users/set_sign_in_method')).toHaveLength(2));
     expect(calls.filter((c) => c.path === '/users/set_sign_in_method').map((c) => c.body)).toEqual([
-      { method: 'sms', phone_number: '4155550100' },
-      { method: 'email' },
+      { signInMethod: 'sms', phoneNumber: '4155550100' },
+      { signInMethod: 'email' },
     ]);
   });
 
