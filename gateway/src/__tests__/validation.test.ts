@@ -99,24 +99,37 @@ describe('sign-in input (spec 1 section 5.2)', () => {
   });
 });
 
-describe('sign-in method setup (spec 2 section 5)', () => {
-  it('asks for what each method needs', () => {
-    expect(refusal(setSignInMethodBody, {}).fields).toEqual({ method: 'Please choose a sign-in method' });
-    expect(refusal(setSignInMethodBody, { method: 'password' }).fields).toEqual({
-      password: 'Password is missing',
+describe('sign-in method setup (spec 2 sections 5 and 7)', () => {
+  it("asks for what each method needs, under the spec's keys", () => {
+    expect(refusal(setSignInMethodBody, {}).fields).toEqual({
+      signInMethod: 'Please choose a sign-in method',
     });
-    expect(refusal(setSignInMethodBody, { method: 'sms' }).fields).toEqual({
-      phone_number: 'Phone is required',
+    expect(refusal(setSignInMethodBody, { signInMethod: 'password' }).fields).toEqual({
+      newPassword: 'Password is missing',
     });
-    expect(refusal(setSignInMethodBody, { method: 'sms', phone_number: '555-1234' }).fields).toEqual({
-      phone_number: 'Phone number must be 10 digits',
+    expect(refusal(setSignInMethodBody, { signInMethod: 'sms' }).fields).toEqual({
+      phoneNumber: 'Phone is required',
+    });
+    expect(refusal(setSignInMethodBody, { signInMethod: 'sms', phoneNumber: '555-1234' }).fields).toEqual({
+      phoneNumber: 'Phone number must be 10 digits',
     });
   });
 
-  it('sends phone numbers as digits only', () => {
+  it("gives identity its contract's keys, from the spec's or from the ones older shells send", () => {
+    const spec = parseInput(setSignInMethodBody, { signInMethod: 'sms', phoneNumber: '(555) 123-4567' });
+    const older = parseInput(setSignInMethodBody, { method: 'sms', phone_number: '(555) 123-4567' });
+    for (const body of [spec, older]) expect(body).toEqual({ method: 'sms', phone_number: '5551234567' });
     expect(
-      parseInput(setSignInMethodBody, { method: 'sms', phone_number: '(555) 123-4567' }).phone_number,
-    ).toBe('5551234567');
+      parseInput(setSignInMethodBody, {
+        signInMethod: 'password',
+        newPassword: 'Picked-Secret-42',
+        password_confirmation: 'Picked-Secret-42',
+      }),
+    ).toEqual({
+      method: 'password',
+      password: 'Picked-Secret-42',
+      password_confirmation: 'Picked-Secret-42',
+    });
   });
 });
 
