@@ -9,7 +9,6 @@ export * from './federation/mismatch.js';
 export * from './feedback/ErrorFallback.js';
 export * from './feedback/error-reports.js';
 export * from './inputs/email.js';
-export * from './inputs/phone.js';
 export * from './session/link-secret.js';
 export * from './session/session-store.js';
 export * from './session/shell-context.js';
