@@ -113,6 +113,9 @@ describe('API: access rules through the gateway', () => {
     it("the current firm is always the caller's own", async () => {
       const res = await s.call<{ id: string }>('GET', '/firms/current_user_firm', { token: as('partner') });
       expect(res.body.id).toBe(s.firm.firmId);
+      // The path shells built before the spec's still call.
+      const older = await s.call<{ id: string }>('GET', '/current_user_firm', { token: as('partner') });
+      expect(older).toMatchObject({ status: 200, body: res.body });
     });
 
     it('the firm preferences of another firm never change', async () => {

@@ -115,6 +115,18 @@ describe('sign-in method setup (spec 2 sections 5 and 7)', () => {
     });
   });
 
+  it('names in a refusal the key the caller sent, and refuses a body with both names of one value', () => {
+    expect(refusal(setSignInMethodBody, { method: 'password' }).fields).toEqual({
+      password: 'Password is missing',
+    });
+    expect(refusal(setSignInMethodBody, { method: 'sms', phone_number: '555' }).fields).toEqual({
+      phone_number: 'Phone number must be 10 digits',
+    });
+    expect(
+      refusal(setSignInMethodBody, { signInMethod: 'email', method: 'password', password: 'x' }).fields,
+    ).toEqual({ signInMethod: 'Send signInMethod or method, not both' });
+  });
+
   it("gives identity its contract's keys, from the spec's or from the ones older shells send", () => {
     const spec = parseInput(setSignInMethodBody, { signInMethod: 'sms', phoneNumber: '(555) 123-4567' });
     const older = parseInput(setSignInMethodBody, { method: 'sms', phone_number: '(555) 123-4567' });

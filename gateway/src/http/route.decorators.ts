@@ -7,9 +7,9 @@ import { messageSchema } from '../openapi/proto-schema.js';
 export const PostAction = (path: string) => applyDecorators(Post(path), HttpCode(200));
 
 /** Documents the route: its summary, its 200 body (from the contract's response message) and a 400. */
-export const Describe = (summary: string, response?: DescMessage) =>
+export const Describe = (summary: string, response?: DescMessage, options: { deprecated?: boolean } = {}) =>
   applyDecorators(
-    ApiOperation({ summary }),
+    ApiOperation({ summary, ...options }),
     ...(response ? [ApiOkResponse({ schema: messageSchema(response) })] : []),
     ApiBadRequestResponse({
       description: 'Invalid input: `{ error, message, code: "invalid_input", fields }`',

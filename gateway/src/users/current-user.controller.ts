@@ -26,14 +26,27 @@ export class CurrentUserController {
     return this.users.currentUser(caller);
   }
 
-  // The spec's path (spec 1 s.7.5, under /firms), and the one shells built before it still call.
-  @Get(['firms/current_user_firm', 'current_user_firm'])
+  @Get('firms/current_user_firm')
   @Authenticated()
   @Describe(
     "The firm of the signed-in user, preferences included (to a client: its name, branding, time zone and the preferences a client's screens read)",
     FirmSchema,
   )
   currentFirm(@CurrentCaller() caller: Caller) {
+    return this.firms.current(caller);
+  }
+
+  /** The path shells built before the spec's (spec 1 s.7.5, under /firms) still call. */
+  @Get('current_user_firm')
+  @Authenticated()
+  @Describe(
+    'The firm of the signed-in user, at its older path: see GET /firms/current_user_firm',
+    FirmSchema,
+    {
+      deprecated: true,
+    },
+  )
+  currentFirmAtOlderPath(@CurrentCaller() caller: Caller) {
     return this.firms.current(caller);
   }
 

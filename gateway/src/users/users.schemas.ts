@@ -58,13 +58,22 @@ export const outOfOfficeBody = updateProfileBody
 
 const signInMethod = z.enum(['password', 'sms', 'email'], { error: 'Please choose a sign-in method' });
 const longText = z.string({ error: 'Must be text' }).max(1_024, 'Must be at most 1024 characters');
+const olderKey = (schema: z.ZodType, key: string) =>
+  schema.optional().meta({ deprecated: true, description: `The older name of ${key}` });
+/** The spec's keys and the older ones they replace. */
+const KEY_PAIRS = [
+  ['signInMethod', 'method'],
+  ['newPassword', 'password'],
+  ['phoneNumber', 'phone_number'],
+] as const;
 
 /**
  * POST /users/set_sign_in_method (spec 1 section 4.4 step 8; spec 2 section 7's keys: signInMethod with
  * newPassword or phoneNumber; password rules of spec 2 section 5 in identity). `password_confirmation`,
  * `grant_token` and `current_password` are Portico's own. Shells built before the spec's keys sent
- * `method`, `password` and `phone_number`: read the same way, for as long as they may still be open.
- * Identity is given its own contract's keys.
+ * `method`, `password` and `phone_number`: read the same way, for as long as they may still be open; one
+ * body holds one name of each, and a refusal names the key the caller sent. Identity is given its own
+ * contract's keys.
  */
 export const setSignInMethodBody = z
   .object({
@@ -75,27 +84,35 @@ export const setSignInMethodBody = z
     grant_token: token('Token is missing').optional(),
     // Checked by identity for a signed-in user who signs in with a password.
     current_password: longText.optional(),
-    method: signInMethod.optional(),
-    password: secret('Password is missing').optional(),
-    phone_number: phoneDigits().optional(),
+    method: olderKey(signInMethod, 'signInMethod'),
+    password: olderKey(secret('Password is missing'), 'newPassword'),
+    phone_number: olderKey(phoneDigits(), 'phoneNumber'),
+  })
+  .superRefine((body, ctx) => {
+    const refuse = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    for (const [key, older] of KEY_PAIRS)
+      if (body[key] !== undefined && body[older] !== undefined)
+        refuse(key, `Send ${key} or ${older}, not both`);
+    // The key the caller sent; of one it did not send, the name its method's key has (older or the spec's).
+    const olderCaller = body.signInMethod === undefined && body.method !== undefined;
+    const named = ([key, older]: (typeof KEY_PAIRS)[number]): string =>
+      body[key] !== undefined ? key : body[older] !== undefined || olderCaller ? older : key;
+    const [methodKey, passwordKey, phoneKey] = KEY_PAIRS.map(named) as [string, string, string];
+    const method = body.signInMethod ?? body.method;
+    if (!method) refuse(methodKey, 'Please choose a sign-in method');
+    if (method === 'password') {
+      const password = body.newPassword ?? body.password;
+      if (!password) refuse(passwordKey, 'Password is missing');
+      else if (password !== body.password_confirmation)
+        refuse('password_confirmation', 'Passwords do not match');
+    }
+    if (method === 'sms' && !(body.phoneNumber ?? body.phone_number)) refuse(phoneKey, 'Phone is required');
   })
   .transform(({ signInMethod, method, newPassword, password, phoneNumber, phone_number, ...rest }) => ({
     ...rest,
     method: signInMethod ?? method,
     password: newPassword ?? password,
     phone_number: phoneNumber ?? phone_number,
-  }))
-  .superRefine((body, ctx) => {
-    if (!body.method)
-      ctx.addIssue({ code: 'custom', path: ['signInMethod'], message: 'Please choose a sign-in method' });
-    if (body.method === 'password') {
-      if (!body.password)
-        ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'Password is missing' });
-      else if (body.password !== body.password_confirmation)
-        ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'Passwords do not match' });
-    }
-    if (body.method === 'sms' && !body.phone_number)
-      ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Phone is required' });
-  });
+  }));
 
 export const confirmEmailBody = z.object({ token: token('Token is missing') });

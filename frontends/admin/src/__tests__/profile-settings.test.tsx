@@ -469,6 +469,32 @@ describe('advisor Profile Settings', () => {
     );
   });
 
+  it("shows the gateway's refusal, named with the spec's keys, under the field it is about", async () => {
+    renderSettings(aUser({ preferred_sign_in_method: 'email' }), (c) =>
+      c.path === '/users/set_sign_in_method'
+        ? {
+            status: 400,
+            body: {
+              error: 'Phone number must be 10 digits',
+              code: 'invalid_input',
+              fields: { phoneNumber: 'Phone number must be 10 digits' },
+            },
+          }
+        : undefined,
+    );
+    await screen.findByTestId('profile-settings');
+    fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
+    fireEvent.change(field('settings-sign-in-method', 'Phone for sign-in codes'), {
+      target: { value: '4155550100' },
+    });
+    click('settings-sign-in-method', 'Save Sign-in Method');
+    await waitFor(() =>
+      expect(field('settings-sign-in-method', 'Phone for sign-in codes').getAttribute('aria-invalid')).toBe(
+        'true',
+      ),
+    );
+  });
+
   it('shows in Contact the phone a sign-in method change saved, so Save Contact does not put the old one back', async () => {
     const { calls } = await switchToSmsSignIn(
       aUser({ preferred_sign_in_method: 'email', phone_number: '4155550101' }),

@@ -9,6 +9,7 @@ import type {
   VerifyAuthLinkResponse,
 } from '@portico/proto';
 import type { ApiClient } from './client.js';
+import { ApiError, isApiError } from './errors.js';
 import type { Rest } from './rest.js';
 
 export type LookupEmail = Rest<LookupEmailResponse>;
@@ -66,12 +67,36 @@ export const sessionsApi = (api: ApiClient) => {
       /** A signed-in user who signs in with a password confirms the change with it. */
       current_password?: string;
     }) =>
-      api.post<SignInMethodSet>('/users/set_sign_in_method', {
-        signInMethod: method,
-        ...(password === undefined ? {} : { newPassword: password }),
-        ...(phone_number === undefined ? {} : { phoneNumber: phone_number }),
-        ...rest,
-      }),
+      api
+        .post<SignInMethodSet>('/users/set_sign_in_method', {
+          signInMethod: method,
+          ...(password === undefined ? {} : { newPassword: password }),
+          ...(phone_number === undefined ? {} : { phoneNumber: phone_number }),
+          ...rest,
+        })
+        .catch(withOwnFieldNames),
   };
 };
 export type SessionsApi = ReturnType<typeof sessionsApi>;
+
+/** The spec's keys, as a refusal of set_sign_in_method names them, and this call's own names for them. */
+const OWN_FIELD_NAMES: Record<string, string> = {
+  signInMethod: 'method',
+  newPassword: 'password',
+  phoneNumber: 'phone_number',
+};
+
+/** A refusal whose fields are named as the caller named them (identity's own already are). */
+function withOwnFieldNames(err: unknown): never {
+  if (!isApiError(err) || !err.fields) throw err;
+  const fields = Object.fromEntries(
+    Object.entries(err.fields).map(([key, message]) => [OWN_FIELD_NAMES[key] ?? key, message]),
+  );
+  throw new ApiError(err.status, {
+    message: err.message,
+    error: err.error,
+    code: err.code,
+    fields,
+    trace_id: err.traceId,
+  });
+}
