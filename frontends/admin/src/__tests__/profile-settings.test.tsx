@@ -36,6 +36,13 @@ function Address() {
   return <output data-testid="address">{pathname + search}</output>;
 }
 
+/** set_sign_in_method refused with a 400 naming `fields`, as the gateway and identity answer one. */
+const signInMethodRefused = (fields: Record<string, string>) => (c: { path: string }) => {
+  if (c.path !== '/users/set_sign_in_method') return undefined;
+  const message = Object.values(fields)[0];
+  return { status: 400, body: { error: message, message, code: 'invalid_input', fields } };
+};
+
 /** The phone in the current-user cache as the page renders it, to wait for a save to reach the page. */
 function SavedPhone() {
   return <output data-testid="saved-phone">{useCurrentUser().data?.phone_number}</output>;
@@ -445,18 +452,7 @@ describe('advisor Profile Settings', () => {
   });
 
   it("shows identity's refusal of a wrong current password under its field", async () => {
-    renderSettings(aUser(), (c) =>
-      c.path === '/users/set_sign_in_method'
-        ? {
-            status: 400,
-            body: {
-              error: 'invalid_input',
-              message: 'Current password is incorrect',
-              fields: { current_password: 'Current password is incorrect' },
-            },
-          }
-        : undefined,
-    );
+    renderSettings(aUser(), signInMethodRefused({ current_password: 'Current password is incorrect' }));
     await screen.findByTestId('profile-settings');
     fireEvent.click(section('settings-sign-in-method').getByLabelText('Email passcode'));
     fireEvent.change(field('settings-sign-in-method', 'Current password'), { target: { value: 'wrong' } });
@@ -470,17 +466,9 @@ describe('advisor Profile Settings', () => {
   });
 
   it("shows the gateway's refusal, named with the spec's keys, under the field it is about", async () => {
-    renderSettings(aUser({ preferred_sign_in_method: 'email' }), (c) =>
-      c.path === '/users/set_sign_in_method'
-        ? {
-            status: 400,
-            body: {
-              error: 'Phone number must be 10 digits',
-              code: 'invalid_input',
-              fields: { phoneNumber: 'Phone number must be 10 digits' },
-            },
-          }
-        : undefined,
+    renderSettings(
+      aUser({ preferred_sign_in_method: 'email' }),
+      signInMethodRefused({ phoneNumber: 'Phone number must be 10 digits' }),
     );
     await screen.findByTestId('profile-settings');
     fireEvent.click(section('settings-sign-in-method').getByLabelText('SMS passcode'));
