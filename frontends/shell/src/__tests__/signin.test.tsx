@@ -117,6 +117,20 @@ function FirstLoadWithColour({ runtime }: { runtime: ShellRuntime }) {
   return <SignInFirst runtime={runtime} primary={primary} setPrimary={setPrimary} onLeave={() => {}} />;
 }
 
+/** verify_auth_link's answers for a reset link, which is spent once opened; `opened` counts the calls. */
+function resetLinkSpentOnceOpened() {
+  let opened = 0;
+  return {
+    opened: () => opened,
+    open: () => {
+      opened += 1;
+      return opened === 1
+        ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
+        : json({ error: 'link_expired', message: 'gone' }, 410);
+    },
+  };
+}
+
 /** The address and history entry the router is at. */
 function RouterWhere() {
   const location = useLocation();
@@ -444,16 +458,10 @@ describe('sign-in page without the router', () => {
   ])(
     'goes on with the set-password step when the page of an opened reset link reloads, and forgets it once set (%s: %s)',
     async (link) => {
-      let verifies = 0;
+      const resetLink = resetLinkSpentOnceOpened();
       const resets: unknown[] = [];
       const answer = (path: string, body: unknown) => {
-        if (path === '/sessions/verify_auth_link') {
-          verifies += 1;
-          // The link is spent once opened.
-          return verifies === 1
-            ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
-            : json({ error: 'link_expired', message: 'gone' }, 410);
-        }
+        if (path === '/sessions/verify_auth_link') return resetLink.open();
         if (path === '/sessions/reset_password') {
           resets.push(body);
           return json({ auth_token: 'signed-in' });
@@ -469,7 +477,7 @@ describe('sign-in page without the router', () => {
       cleanup();
       const { navigation } = renderSignIn(RELOAD, answer);
       const password = await screen.findByLabelText(/New password/);
-      expect(verifies).toBe(1);
+      expect(resetLink.opened()).toBe(1);
       // Not signed in: nothing to sign out of.
       expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
       fireEvent.change(password, { target: { value: 'Good-Password-1' } });
@@ -1194,14 +1202,9 @@ describe('sign-in page without the router', () => {
     });
 
     it('keeps the token with the new entry when a reset link is reopened in the tab it left, so a reload goes on', async () => {
-      let verifies = 0;
+      const resetLink = resetLinkSpentOnceOpened();
       const answer = (path: string) => {
-        if (path === '/sessions/verify_auth_link') {
-          verifies += 1;
-          return verifies === 1
-            ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
-            : json({ error: 'link_expired', message: 'gone' }, 410);
-        }
+        if (path === '/sessions/verify_auth_link') return resetLink.open();
         return json({ error: 'not found' }, 404);
       };
       renderSignInFirst('#token=reset-link', answer);
@@ -1219,18 +1222,13 @@ describe('sign-in page without the router', () => {
       cleanup();
       renderSignInFirst(RELOAD, answer);
       expect(await screen.findByLabelText(/New password/)).toBeTruthy();
-      expect(verifies).toBe(1);
+      expect(resetLink.opened()).toBe(1);
     });
 
     it('drops the reset token from the entry once the password is set, before a two-factor step', async () => {
-      let verifies = 0;
+      const resetLink = resetLinkSpentOnceOpened();
       const answer = (path: string) => {
-        if (path === '/sessions/verify_auth_link') {
-          verifies += 1;
-          return verifies === 1
-            ? json({ auth_token: 'grant-1', uid: 'u1', purpose: 'set_password' })
-            : json({ error: 'link_expired', message: 'gone' }, 410);
-        }
+        if (path === '/sessions/verify_auth_link') return resetLink.open();
         if (path === '/sessions/reset_password') return twoFactorAsked();
         return json({ error: 'not found' }, 404);
       };
@@ -1247,7 +1245,7 @@ describe('sign-in page without the router', () => {
       cleanup();
       renderSignIn(RELOAD, answer);
       expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
-      expect(verifies).toBe(1);
+      expect(resetLink.opened()).toBe(1);
     });
 
     /** A visitor of /profile#email_token=e-1 sent to sign in, as the shell's router left the entry. */
