@@ -68,10 +68,11 @@ export const sessionsApi = (api: ApiClient) => {
       current_password?: string;
     }) =>
       api
+        // Keys left undefined are not sent (the body is JSON).
         .post<SignInMethodSet>('/users/set_sign_in_method', {
           signInMethod: method,
-          ...(password === undefined ? {} : { newPassword: password }),
-          ...(phone_number === undefined ? {} : { phoneNumber: phone_number }),
+          newPassword: password,
+          phoneNumber: phone_number,
           ...rest,
         })
         .catch(withOwnFieldNames),
