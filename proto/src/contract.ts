@@ -23,8 +23,18 @@ export interface EventContract<Msg extends DescMessage = DescMessage> {
   readonly message: Msg;
 }
 
+/**
+ * One core NATS signal: `signals.<service>.<resource>.<event>.v<N>`. Fire and forget, for what is only
+ * worth knowing at once (how far long work has come): not stored, not acknowledged, lost when nobody listens.
+ */
+export interface SignalContract<Msg extends DescMessage = DescMessage> {
+  readonly subject: string;
+  readonly message: Msg;
+}
+
 const RPC_SUBJECT = /^[a-z_]+\.[a-z_]+\.[a-z_]+\.v\d+$/;
 const EVENT_SUBJECT = /^events\.[a-z_]+\.[a-z_]+\.[a-z_]+\.v\d+$/;
+const SIGNAL_SUBJECT = /^signals\.[a-z_]+\.[a-z_]+\.[a-z_]+\.v\d+$/;
 
 export function defineRpc<Req extends DescMessage, Res extends DescMessage>(
   contract: RpcContract<Req, Res>,
@@ -35,5 +45,10 @@ export function defineRpc<Req extends DescMessage, Res extends DescMessage>(
 
 export function defineEvent<Msg extends DescMessage>(contract: EventContract<Msg>): EventContract<Msg> {
   if (!EVENT_SUBJECT.test(contract.subject)) throw new Error(`Bad event subject name: ${contract.subject}`);
+  return contract;
+}
+
+export function defineSignal<Msg extends DescMessage>(contract: SignalContract<Msg>): SignalContract<Msg> {
+  if (!SIGNAL_SUBJECT.test(contract.subject)) throw new Error(`Bad signal subject name: ${contract.subject}`);
   return contract;
 }

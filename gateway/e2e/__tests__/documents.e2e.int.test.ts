@@ -5,6 +5,7 @@ import { startDocuments } from '@portico/documents/testing';
 import { startS3Server } from '@portico/platform/testing';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import WebSocket from 'ws';
 import { type Stack, startStack } from '../stack.js';
 
 jest.setTimeout(60_000);
@@ -231,6 +232,51 @@ describe('API: documents through the gateway', () => {
     expect((res.body as { message: string }).message).toBe(
       'Downloading folders is not supported. Please select files only.',
     );
+  });
+
+  it("shows a folder zip's progress on the asker's realtime socket, ending with every file", async () => {
+    await upload(
+      as('partner'),
+      company('llc'),
+      await Promise.all(['w2.pdf', '1099.pdf', 'k1.pdf'].map(async (name) => ({ name, body: await pdf() }))),
+      '/Zip progress',
+    );
+    const ws = new WebSocket(`${s.gateway.url.replace('http', 'ws')}/realtime`, [
+      'portico.realtime',
+      as('partner'),
+    ]);
+    const progress: { id: string; done: number; total: number }[] = [];
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data));
+      if (message.type === 'progress') progress.push(message);
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const progressId = crypto.randomUUID();
+    const res = await s.call<{ document: { data: { link: string } } }>(
+      'POST',
+      '/integrations/download_folder',
+      {
+        token: as('partner'),
+        body: { companyId: company('llc'), path: '/Zip progress', progressId },
+      },
+    );
+    expect(res.status).toBe(200);
+    const deadline = Date.now() + 5_000;
+    while (!progress.some((p) => p.done === 3) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    ws.close();
+    expect(progress.every((p) => p.id === progressId && p.total === 3)).toBe(true);
+    expect(progress.at(-1)?.done).toBe(3);
+
+    const bad = await s.call('POST', '/integrations/download_folder', {
+      token: as('partner'),
+      body: { companyId: company('llc'), path: '/Zip progress', progressId: 'zip-1' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ fields: { progressId: 'This progress id is not valid' } });
   });
 
   it('drops off files through the public drop link and refuses a made-up link', async () => {

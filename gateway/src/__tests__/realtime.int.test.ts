@@ -3,8 +3,8 @@ import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type JetStreamClient, jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { type Actor, createLogger, ensureEventStream } from '@portico/platform';
-import { Identity, IdentityEvents, NotificationsEvents } from '@portico/proto';
+import { type Actor, createLogger, ensureEventStream, sendSignal } from '@portico/platform';
+import { DocumentsSignals, Identity, IdentityEvents, NotificationsEvents } from '@portico/proto';
 import WebSocket from 'ws';
 import { sessionRevoked } from '../auth/auth.errors.js';
 import { RevocationList } from '../auth/revocations.js';
@@ -139,6 +139,38 @@ describe('gateway: realtime socket fed by JetStream events', () => {
     const back = await openSocket(`${wsUrl}/realtime`, ['portico.realtime', oldToken]);
     expect((await back.closed).code).toBe(4401);
     other.ws.close();
+  });
+
+  it("shows a zip's progress on the sockets of the user who asked for it, and only theirs", async () => {
+    const asker = { ...advisorClaims, sub: 'zip-asker' };
+    const tabs = await Promise.all(
+      [1, 2].map(async () => openSocket(`${wsUrl}/realtime`, withToken(await key.sign(asker)))),
+    );
+    const bystander = await openSocket(`${wsUrl}/realtime`, withToken(await key.sign(advisorClaims)));
+    const progressOf = async (socket: OpenSocket) => {
+      for (;;) {
+        const message = (await socket.next()) as { type: string };
+        if (message.type === 'progress') return message;
+      }
+    };
+    sendSignal(nc, DocumentsSignals.zipProgress, {
+      userId: 'zip-asker',
+      progressId: 'b3f1c2de-0000-4000-8000-000000000001',
+      filesDone: 3,
+      fileCount: 40,
+    });
+    const expected = { type: 'progress', id: 'b3f1c2de-0000-4000-8000-000000000001', done: 3, total: 40 };
+    for (const tab of tabs) expect(await progressOf(tab)).toEqual(expected);
+    // The bystander's socket gets a later message of its own, and never the asker's progress.
+    sendSignal(nc, DocumentsSignals.zipProgress, {
+      userId: advisorClaims.sub,
+      progressId: 'b3f1c2de-0000-4000-8000-000000000002',
+      filesDone: 1,
+      fileCount: 1,
+    });
+    expect(await progressOf(bystander)).toMatchObject({ id: 'b3f1c2de-0000-4000-8000-000000000002' });
+    expect(bystander.messages).not.toContainEqual(expected);
+    for (const s of [...tabs, bystander]) s.ws.close();
   });
 
   it("refuses a user's socket past the limit before its handshake (429), so the browser backs off", async () => {

@@ -344,6 +344,26 @@ describe('query numbers and sizes, in the words of the other checks', () => {
       link: 'Path is too long',
     });
   });
+
+  it("takes a zip's progress id as a UUID, or none, and refuses anything else", () => {
+    const id = '6f1d2c3b-4a59-4e8f-9a0b-1c2d3e4f5a6b';
+    expect(
+      parseInput(documents.downloadFolderBody, { companyId: 'c-1', path: '/A', progressId: id }),
+    ).toMatchObject({
+      progressId: id,
+    });
+    expect(
+      parseInput(documents.downloadFolderBody, { companyId: 'c-1', path: '/A' }).progressId,
+    ).toBeUndefined();
+    expect(
+      parseInput(documents.downloadMultipleBody, { companyId: 'c-1', links: ['/a.pdf'], progressId: '' })
+        .progressId,
+    ).toBe('');
+    for (const progressId of ['zip-1', `${id}x`, 42])
+      expect(
+        refusal(documents.downloadMultipleBody, { companyId: 'c-1', links: ['/a.pdf'], progressId }).fields,
+      ).toEqual({ progressId: 'This progress id is not valid' });
+  });
 });
 
 describe('messages of every body and query', () => {

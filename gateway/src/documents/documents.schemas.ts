@@ -58,6 +58,18 @@ const filesOfOneUpload = <T extends z.ZodType>(file: T) =>
 const uuid = (missing: string, invalid: string) =>
   z.string({ error: missing }).trim().min(1, missing).max(36, invalid).refine(isUuid, invalid);
 
+/**
+ * The caller's name for a zip it waits for (a UUID it chose): how far the zip has come reaches the
+ * caller's realtime sockets under it. Optional; '' is the same as none.
+ */
+const progressId = () =>
+  z
+    .string({ error: 'This progress id is not valid' })
+    .trim()
+    .max(36, 'This progress id is not valid')
+    .refine((v) => v === '' || isUuid(v), 'This progress id is not valid')
+    .optional();
+
 export const getDocumentsBody = z.object({
   companyId: companyId(),
   path: path(),
@@ -116,6 +128,7 @@ export const downloadFolderBody = z.object({
   companyId: companyId(),
   path: path(),
   convertImagesToPdf: flag(),
+  progressId: progressId(),
 });
 
 export const downloadMultipleBody = z.object({
@@ -132,6 +145,7 @@ export const downloadMultipleBody = z.object({
     .min(1, 'Please select files')
     .max(999, 'At most 999 files'),
   convertImagesToPdf: flag(),
+  progressId: progressId(),
 });
 
 export const deleteDocumentBody = z.object({

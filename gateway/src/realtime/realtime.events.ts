@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { type Logger, subscribeFanOut } from '@portico/platform';
-import { IdentityEvents, NotificationsEvents } from '@portico/proto';
+import { type Logger, subscribeFanOut, subscribeSignal } from '@portico/platform';
+import { DocumentsSignals, IdentityEvents, NotificationsEvents } from '@portico/proto';
 import type { RevocationList } from '../auth/revocations.js';
 import type { RealtimeHub } from './realtime.hub.js';
 
@@ -12,7 +12,8 @@ function msOf(isoTime: string): number | undefined {
 /**
  * Feeds the sockets from JetStream, every replica seeing every event: a user's revoked sessions sign the
  * user's sockets out (and refuse the user's older access tokens), one revoked session refuses that
- * session's tokens; maintenance alerts go to everyone.
+ * session's tokens; maintenance alerts go to everyone. Progress signals (core NATS, not stored) go to
+ * the sockets of the user who asked for the work.
  */
 export async function startRealtimeEvents(
   nc: NatsConnection,
@@ -49,8 +50,23 @@ export async function startRealtimeEvents(
       { replayLast: true },
     ),
   ]);
+  const zipProgress = subscribeSignal(
+    nc,
+    DocumentsSignals.zipProgress,
+    (signal) => {
+      if (!signal.userId || !signal.progressId) return;
+      hub.sendTo(signal.userId, {
+        type: 'progress',
+        id: signal.progressId,
+        done: signal.filesDone,
+        total: signal.fileCount,
+      });
+    },
+    log,
+  );
   return {
     stop: async () => {
+      zipProgress.stop();
       await Promise.all(subscriptions.map((s) => s.stop()));
     },
   };

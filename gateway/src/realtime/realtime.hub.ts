@@ -1,7 +1,9 @@
 /** What the browser receives on its socket. */
 export type RealtimeMessage =
   | { type: 'forced_sign_out' }
-  | { type: 'maintenance_alert'; show: boolean; text: string };
+  | { type: 'maintenance_alert'; show: boolean; text: string }
+  /** How far long work the user asked for has come (`id` is the name the user's request gave it). */
+  | { type: 'progress'; id: string; done: number; total: number };
 
 /** The part of a WebSocket the hub uses. */
 export interface RealtimeSocket {
@@ -83,6 +85,11 @@ export class RealtimeHub {
   maintenanceAlert(show: boolean, text: string): void {
     this.latestAlert = { type: 'maintenance_alert', show, text };
     this.broadcast(this.latestAlert);
+  }
+
+  /** To the sockets one user holds on this replica (every tab of theirs: the id says which one waits). */
+  sendTo(userId: string, message: RealtimeMessage): void {
+    for (const socket of this.byUser.get(userId) ?? []) this.deliver(socket, message);
   }
 
   broadcast(message: RealtimeMessage): void {

@@ -1,4 +1,4 @@
-import { defineEvent, defineRpc } from '../contract.js';
+import { defineEvent, defineRpc, defineSignal } from '../contract.js';
 import * as drop from '../gen/portico/documents/v1/drop_links_pb.js';
 import * as events from '../gen/portico/documents/v1/events_pb.js';
 import * as extracted from '../gen/portico/documents/v1/extracted_pb.js';
@@ -206,5 +206,13 @@ export const DocumentsEvents = {
   dropOffReceived: defineEvent({
     subject: 'events.documents.drop_off.received.v1',
     message: events.DropOffReceivedSchema,
+  }),
+} as const;
+
+/** Core NATS signals the documents service sends while it works (best effort, see SignalContract). */
+export const DocumentsSignals = {
+  zipProgress: defineSignal({
+    subject: 'signals.documents.zip.progress.v1',
+    message: events.ZipProgressSchema,
   }),
 } as const;

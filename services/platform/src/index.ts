@@ -7,6 +7,7 @@ export * from './bus/events.js';
 export * from './bus/outbox.schema.js';
 export * from './bus/rpc.js';
 export * from './bus/semaphore.js';
+export * from './bus/signals.js';
 export * from './config/env.js';
 export * from './db/batched-delete.js';
 export * from './db/database.js';

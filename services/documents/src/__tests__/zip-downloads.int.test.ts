@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Documents } from '@portico/proto';
+import { subscribeSignal } from '@portico/platform';
+import { Documents, DocumentsSignals, type ZipProgress } from '@portico/proto';
 import { PDFDocument } from 'pdf-lib';
+import pino from 'pino';
 import sharp from 'sharp';
 import { EXPORTS_PREFIX } from '../storage/object-store.js';
 import { S3ObjectStore } from '../storage/s3.object-store.js';
 import { type DocumentsHarness, startDocumentsHarness } from './harness.js';
-import { png, zipEntries } from './samples.js';
+import { pdf, png, zipEntries } from './samples.js';
 
 jest.setTimeout(60_000);
 
@@ -174,5 +176,61 @@ describe('zip downloads, streamed from the store into the store', () => {
       Buffer.from(await (await fetch(lower.document?.data?.link as string)).arrayBuffer()),
     );
     expect(Object.keys(same).sort()).toEqual(['Sub/photo.gif', 'Sub/photo.png', 'poster.png']);
+  });
+
+  it('signals how far a zip has come to the user who named it, forward only, ending with every file', async () => {
+    const receipt = await pdf();
+    await h.upload(
+      actor(),
+      company(),
+      Array.from({ length: 6 }, (_, i) => ({ name: `receipt-${i}.pdf`, body: receipt })),
+      { path: '/Receipts' },
+    );
+    const heard: ZipProgress[] = [];
+    const listening = subscribeSignal(
+      h.nc,
+      DocumentsSignals.zipProgress,
+      (s) => heard.push(s),
+      pino({ level: 'silent' }),
+    );
+    try {
+      const progressId = crypto.randomUUID();
+      const res = await h.bus.request(
+        Documents.downloadFolder,
+        { companyId: company(), path: '/Receipts', progressId },
+        { actor: actor() },
+      );
+      expect(res.fileCount).toBe(6);
+      await h.nc.flush();
+      const mine = heard.filter((s) => s.progressId === progressId);
+      expect(mine.length).toBeGreaterThanOrEqual(2);
+      expect(mine.every((s) => s.userId === actor().user_id && s.fileCount === 6)).toBe(true);
+      const counts = mine.map((s) => s.filesDone);
+      expect(counts[0]).toBe(0);
+      expect(counts.at(-1)).toBe(6);
+      expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+
+      // Several files, and a zip without a name (or with a name that is not a UUID): nothing is signalled.
+      heard.length = 0;
+      const several = await h.bus.request(
+        Documents.downloadMultipleDocuments,
+        {
+          companyId: company(),
+          links: ['/Receipts/receipt-0.pdf', '/Receipts/receipt-1.pdf'],
+          progressId: 'zip-1',
+        },
+        { actor: actor() },
+      );
+      expect(several.fileCount).toBe(2);
+      await h.bus.request(
+        Documents.downloadFolder,
+        { companyId: company(), path: '/Receipts' },
+        { actor: actor() },
+      );
+      await h.nc.flush();
+      expect(heard).toEqual([]);
+    } finally {
+      listening.stop();
+    }
   });
 });

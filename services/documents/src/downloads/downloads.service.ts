@@ -3,13 +3,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
   AppError,
+  BusClient,
   badRequest,
   type FirmScope,
   firmScope,
+  isUuid,
   type Logger,
   remainingMs,
 } from '@portico/platform';
-import type { DownloadDocumentRequest, DownloadFolderRequest, DownloadMultipleRequest } from '@portico/proto';
+import {
+  DocumentsSignals,
+  type DownloadDocumentRequest,
+  type DownloadFolderRequest,
+  type DownloadMultipleRequest,
+} from '@portico/proto';
 import { AccessClient } from '../access/access.client.js';
 import {
   assertAdvisor,
@@ -29,8 +36,9 @@ import { HeicConverter } from '../previews/heic.converter.js';
 import { ImageNotConvertible } from '../previews/image-limits.js';
 import type { ItemRow } from '../schema.js';
 import { type ObjectStore, StorageKeys } from '../storage/object-store.js';
-import { CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
+import { BUS, CONFIG, LOG, OBJECT_STORE } from '../tokens.js';
 import { imageToPdf, isImageName, pdfNameOf } from './image-pdf.js';
+import { throttledProgress } from './zip-progress.js';
 import { writeZip } from './zip-writer.js';
 
 /** Folder download under 150MB; with images converted to PDF under 15MB (spec 1 s.9). */
@@ -62,6 +70,7 @@ export class DownloadsService {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(CONFIG) private readonly config: DocumentsConfig,
     @Inject(LOG) private readonly log: Logger,
+    @Inject(BUS) private readonly bus: BusClient,
   ) {}
 
   /** A short-lived link to a file; for a HEIC preview, to its converted copy once ready. */
@@ -126,7 +135,7 @@ export class DownloadsService {
       path: joinPath(f.folder, f.name).slice(stored.length + 1),
     }));
     const zipName = `${stored.split('/').pop() || 'Documents'}.zip`;
-    return this.zip(actor, access.companyId, entries, zipName, req.convertImagesToPdf);
+    return this.zip(actor, access.companyId, entries, zipName, req.convertImagesToPdf, req.progressId);
   }
 
   /** Several files as a zip; folders are refused with the spec's message. */
@@ -156,6 +165,7 @@ export class DownloadsService {
       rows.map((item) => ({ item, path: item.name })),
       'Documents.zip',
       req.convertImagesToPdf,
+      req.progressId,
     );
   }
 
@@ -180,6 +190,22 @@ export class DownloadsService {
     );
   }
 
+  /**
+   * Tells the user who asked, on their sockets, how far a zip has come, when they named it (a UUID, as
+   * the gateway checks; any other name is not signalled).
+   */
+  private progressOf(actor: Actor, progressId: string, fileCount: number) {
+    if (!isUuid(progressId)) return undefined;
+    return throttledProgress(fileCount, (filesDone) =>
+      this.bus.signal(DocumentsSignals.zipProgress, {
+        userId: actor.user_id,
+        progressId,
+        filesDone,
+        fileCount,
+      }),
+    );
+  }
+
   /** An image as a one-page PDF, or undefined when it cannot be converted. */
   private async imageAsPdf(item: ZippedItem): Promise<Buffer | undefined> {
     const bytes = await this.store.read(item.storageKey as string, item.size);
@@ -198,6 +224,7 @@ export class DownloadsService {
     entries: { item: ZippedItem; path: string }[],
     zipName: string,
     convertImages: boolean,
+    progressId: string,
   ) {
     let total = entries.reduce((sum, e) => sum + e.item.size, 0);
     assertZipSize(total, convertImages);
@@ -226,6 +253,7 @@ export class DownloadsService {
       zipEntries,
       key,
       left === undefined ? Number.POSITIVE_INFINITY : Date.now() + left,
+      this.progressOf(actor, progressId, entries.length),
     );
     const ttl = this.config.DOWNLOAD_LINK_TTL_SECONDS;
     const link = await this.store.presignGet(key, ttl, zipName);

@@ -48,14 +48,16 @@ type Prepared = { name: string; size?: number; stream: Promise<Readable> };
  * Streams `entries` from the store into a zip at `key`, file after file as the zip reaches them, so a
  * zip of 150 MB holds a few megabytes here, not the zip. An entry is added to the zip once it is
  * prepared, in order, since a converted file's name is known only then. No file is read after
- * `deadline` (epoch ms): the zip is then abandoned, not finished unseen. Answers the zip's size; on a
- * failure every stream it opened is closed, including one that arrives afterwards.
+ * `deadline` (epoch ms): the zip is then abandoned, not finished unseen. `filesDone` is told how many
+ * files the zip holds whole as it reaches each next one, and all of them once it is stored. Answers the
+ * zip's size; on a failure every stream it opened is closed, including one that arrives afterwards.
  */
 export async function writeZip(
   store: ObjectStore,
   entries: readonly ZipEntry[],
   key: string,
   deadline = Number.POSITIVE_INFINITY,
+  filesDone: (count: number) => void = () => undefined,
 ): Promise<number> {
   const zip = new ZipFile();
   // yazl's output is a Readable (a PassThrough); its types say only NodeJS.ReadableStream.
@@ -123,6 +125,7 @@ export async function writeZip(
         (ready) => {
           writing = index;
           if (Date.now() > deadline) return failed(deadlinePassed());
+          filesDone(index);
           startAhead();
           wake();
           entry.stream.then((stream) => {
@@ -135,7 +138,9 @@ export async function writeZip(
   };
   void addEntries().catch(failed);
   try {
-    return await store.putStream(key, output, 'application/zip');
+    const size = await store.putStream(key, output, 'application/zip');
+    filesDone(entries.length);
+    return size;
   } catch (err) {
     // The reads opened ahead of a zip that failed (here or in the store) give their connections back.
     failed(err);

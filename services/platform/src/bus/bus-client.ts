@@ -10,7 +10,7 @@ import {
 } from '@bufbuild/protobuf';
 import { errors, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import { context } from '@opentelemetry/api';
-import type { RpcContract } from '@portico/proto';
+import type { RpcContract, SignalContract } from '@portico/proto';
 import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
 import { AppError } from '../errors/app-error.js';
 import { createLogger } from '../logging/logger.js';
@@ -23,6 +23,7 @@ import {
   TIMEOUT_HEADER,
 } from './deadline.js';
 import { ACCEPTS_BODY_FIELD, readReplyParts } from './reply-body.js';
+import { sendSignal } from './signals.js';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
 
@@ -73,6 +74,11 @@ export class BusClient {
    */
   get maxPayload(): number {
     return this.nc.info?.max_payload ?? 1024 * 1024;
+  }
+
+  /** Sends a signal: best effort, nothing waits for it (see `sendSignal`). */
+  signal<M extends DescMessage>(contract: SignalContract<M>, payload: MessageInitShape<M>): void {
+    sendSignal(this.nc, contract, payload);
   }
 
   async request<Req extends DescMessage, Res extends DescMessage>(

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file portico/documents/v1/events.proto.
  */
 export const file_portico_documents_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFwb3J0aWNvL2RvY3VtZW50cy92MS9ldmVudHMucHJvdG8SFHBvcnRpY28uZG9jdW1lbnRzLnYxIuMBCg9Eb2N1bWVudENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSDwoHZmlybV9pZBgCIAEoCRISCgpjb21wYW55X2lkGAMgASgJEhUKDWFjdG9yX3VzZXJfaWQYBCABKAkSEQoJaXRlbV90eXBlGAUgASgJEgwKBHBhdGgYBiABKAkSEAoIbmV3X3BhdGgYByABKAkSFgoObmV3X2NvbXBhbnlfaWQYCCABKAkSDQoFbmFtZXMYCSADKAkSEwoLdXBsb2FkX3R5cGUYCiABKAkSEwoLb2NjdXJyZWRfYXQYCyABKAkihwEKD0Ryb3BPZmZSZWNlaXZlZBIQCghldmVudF9pZBgBIAEoCRIPCgdmaXJtX2lkGAIgASgJEg0KBW5hbWVzGAMgAygJEhUKDXVwbG9hZGVyX25hbWUYBCABKAkSFgoOdXBsb2FkZXJfZW1haWwYBSABKAkSEwoLb2NjdXJyZWRfYXQYBiABKAliBnByb3RvMw");
+  fileDesc("CiFwb3J0aWNvL2RvY3VtZW50cy92MS9ldmVudHMucHJvdG8SFHBvcnRpY28uZG9jdW1lbnRzLnYxIuMBCg9Eb2N1bWVudENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSDwoHZmlybV9pZBgCIAEoCRISCgpjb21wYW55X2lkGAMgASgJEhUKDWFjdG9yX3VzZXJfaWQYBCABKAkSEQoJaXRlbV90eXBlGAUgASgJEgwKBHBhdGgYBiABKAkSEAoIbmV3X3BhdGgYByABKAkSFgoObmV3X2NvbXBhbnlfaWQYCCABKAkSDQoFbmFtZXMYCSADKAkSEwoLdXBsb2FkX3R5cGUYCiABKAkSEwoLb2NjdXJyZWRfYXQYCyABKAkihwEKD0Ryb3BPZmZSZWNlaXZlZBIQCghldmVudF9pZBgBIAEoCRIPCgdmaXJtX2lkGAIgASgJEg0KBW5hbWVzGAMgAygJEhUKDXVwbG9hZGVyX25hbWUYBCABKAkSFgoOdXBsb2FkZXJfZW1haWwYBSABKAkSEwoLb2NjdXJyZWRfYXQYBiABKAkiWwoLWmlwUHJvZ3Jlc3MSDwoHdXNlcl9pZBgBIAEoCRITCgtwcm9ncmVzc19pZBgCIAEoCRISCgpmaWxlc19kb25lGAMgASgFEhIKCmZpbGVfY291bnQYBCABKAViBnByb3RvMw");
 
 /**
  * One change to a company's tree, for the activity log and notifications.
@@ -126,4 +126,42 @@ export type DropOffReceived = Message<"portico.documents.v1.DropOffReceived"> & 
  */
 export const DropOffReceivedSchema: GenMessage<DropOffReceived> = /*@__PURE__*/
   messageDesc(file_portico_documents_v1_events, 1);
+
+/**
+ * How far a zip being built has come, for the user waiting for it (a signal: best effort, not stored).
+ *
+ * @generated from message portico.documents.v1.ZipProgress
+ */
+export type ZipProgress = Message<"portico.documents.v1.ZipProgress"> & {
+  /**
+   * The user who asked for the zip: the gateway shows it on that user's sockets only.
+   *
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * The id the caller gave the download request.
+   *
+   * @generated from field: string progress_id = 2;
+   */
+  progressId: string;
+
+  /**
+   * @generated from field: int32 files_done = 3;
+   */
+  filesDone: number;
+
+  /**
+   * @generated from field: int32 file_count = 4;
+   */
+  fileCount: number;
+};
+
+/**
+ * Describes the message portico.documents.v1.ZipProgress.
+ * Use `create(ZipProgressSchema)` to create a new message.
+ */
+export const ZipProgressSchema: GenMessage<ZipProgress> = /*@__PURE__*/
+  messageDesc(file_portico_documents_v1_events, 2);
 
