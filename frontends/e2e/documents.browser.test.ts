@@ -416,14 +416,16 @@ describe('documents', () => {
       { name: 'Trust deed.pdf', type: 'application/pdf', body: await samplePdf() },
     ]);
     await row(page, 'Trust deed.pdf').waitFor();
-    // The zip is asked for only once the notice has been seen: a small folder's zip is ready at once.
+    // The zip's answer is held until the notice has been seen: a small folder's zip is ready at once.
+    // The zip itself is built meanwhile, and its progress comes over the realtime socket.
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
     await page.route('**/integrations/download_folder', async (route) => {
+      const response = await route.fetch();
       await held;
-      await route.continue();
+      await route.fulfill({ response });
     });
     await page.getByRole('button', { name: 'Download folder', exact: true }).click();
     await dialog(page, 'Download').getByRole('button', { name: 'Download', exact: true }).click();
@@ -432,9 +434,14 @@ describe('documents', () => {
       .getByText('You will receive a notification when the zip file is ready for download.')
       .first();
     await notice.waitFor();
-    expect(await notice.locator('xpath=ancestor::*[@data-toast][1]').getAttribute('data-toast')).toBe(
-      'pending',
-    );
+    const pendingNotice = notice.locator('xpath=ancestor::*[@data-toast][1]');
+    expect(await pendingNotice.getAttribute('data-toast')).toBe('pending');
+    // Every file is in the zip before its answer is let through: the notice says so, with its bar full.
+    const count = pendingNotice.getByText(/^([1-9][\d,]*) of \1 files?$/);
+    await count.waitFor();
+    expect(
+      await pendingNotice.getByRole('progressbar', { name: 'Files done' }).getAttribute('aria-valuenow'),
+    ).toBe('100');
     const downloading = page.waitForEvent('download');
     release();
     const download = await downloading;

@@ -23,6 +23,7 @@ export * from './pickers/EntityChips.js';
 export * from './pickers/EntityCombobox.js';
 export * from './pickers/selectors.js';
 export * from './pickers/useEntitySearch.js';
+export * from './progress/progress.js';
 export * from './session/email-confirmation.js';
 export * from './session/entity-context.js';
 export * from './session/hooks.js';

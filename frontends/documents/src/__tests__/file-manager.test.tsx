@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { reportProgress } from '@portico/kit';
 import { renderWithClient } from '@portico/kit/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -44,6 +45,8 @@ function show(role: 'advisor' | 'client', prefs: Record<string, unknown> = {}) {
 }
 
 const table = () => screen.findByTestId('documents-table');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Tabs from where the focus is until `target` has it, failing past `limit` stops. */
 async function tabTo(user: ReturnType<typeof userEvent.setup>, target: HTMLElement, limit = 30) {
@@ -366,17 +369,33 @@ describe('file manager', () => {
           companyId: aCompany().id,
           path: '',
           convertImagesToPdf: true,
+          progressId: expect.stringMatching(UUID),
         }),
       );
+      const folderZip = gw.calls.find((c) => c.path === '/integrations/download_folder')?.body
+        .progressId as string;
       expect(clicked).toEqual([]);
+      // The service's progress under the request's id shows in the notice; one that arrives late, behind
+      // a newer one, and another zip's change nothing.
+      act(() => reportProgress({ id: folderZip, done: 3, total: 5 }));
+      expect(within(pending).getByText('3 of 5 files')).toBeTruthy();
+      expect(within(pending).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('60');
+      act(() => reportProgress({ id: folderZip, done: 2, total: 5 }));
+      act(() => reportProgress({ id: crypto.randomUUID(), done: 4, total: 5 }));
+      expect(within(pending).getByText('3 of 5 files')).toBeTruthy();
+      expect(pending.getAttribute('data-toast')).toBe('pending');
       act(() =>
         finish({
           body: { document: { data: { link: 'http://s3.test/bucket/zip-1', file_name: 'Home.zip' } } },
         }),
       );
       expect(await screen.findByText(MESSAGES.zipReady('Home.zip'))).toBeTruthy();
-      // In the notice's place.
+      // In the notice's place, its progress gone with it, and none after.
       expect(screen.queryByText(MESSAGES.zipPending)).toBeNull();
+      expect(screen.queryByText('3 of 5 files')).toBeNull();
+      act(() => reportProgress({ id: folderZip, done: 5, total: 5 }));
+      expect(screen.queryByText('5 of 5 files')).toBeNull();
+      expect(screen.queryByRole('progressbar')).toBeNull();
       expect(clicked).toEqual(['http://s3.test/bucket/zip-1']);
 
       // Two files over the size limit: the service's refusal (503 with the spec's text) is the notification.
@@ -393,9 +412,18 @@ describe('file manager', () => {
       await waitFor(() =>
         expect(gw.calls.some((c) => c.path === '/integrations/download_multiple_documents')).toBe(true),
       );
+      const filesZip = gw.calls.find((c) => c.path === '/integrations/download_multiple_documents')?.body
+        .progressId;
+      expect(filesZip).toMatch(UUID);
+      expect(filesZip).not.toBe(folderZip);
+      act(() => reportProgress({ id: filesZip as string, done: 1, total: 2 }));
+      expect(await screen.findByText('1 of 2 files')).toBeTruthy();
       const tooLarge = 'The zip file would be too large. Please select fewer files.';
       act(() => finish({ status: 503, body: { error: tooLarge, message: tooLarge } }));
       expect(await screen.findByText(tooLarge)).toBeTruthy();
+      expect(screen.queryByText('1 of 2 files')).toBeNull();
+      act(() => reportProgress({ id: filesZip as string, done: 2, total: 2 }));
+      expect(screen.queryByRole('progressbar')).toBeNull();
       expect(clicked).toHaveLength(1);
     } finally {
       click.mockRestore();

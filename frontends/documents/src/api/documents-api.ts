@@ -213,13 +213,20 @@ export const documentsApi = (api: ApiClient) => ({
     api.post<ItemResponse>('/integrations/update_document', { companyId, link, ...changes }),
   downloadLink: (companyId: string, link: string, isDownload: boolean) =>
     api.post<LinkResponse>('/integrations/download_document', { companyId, link, isDownload }),
-  downloadFolder: (companyId: string, path: string, convertImagesToPdf = false) =>
-    api.post<LinkResponse>('/integrations/download_folder', { companyId, path, convertImagesToPdf }),
-  downloadMultiple: (companyId: string, links: string[], convertImagesToPdf = false) =>
+  /** `progressId` names the zip for the progress the gateway sends over the realtime socket (`onProgress`). */
+  downloadFolder: (companyId: string, path: string, convertImagesToPdf = false, progressId?: string) =>
+    api.post<LinkResponse>('/integrations/download_folder', {
+      companyId,
+      path,
+      convertImagesToPdf,
+      progressId,
+    }),
+  downloadMultiple: (companyId: string, links: string[], convertImagesToPdf = false, progressId?: string) =>
     api.post<LinkResponse>('/integrations/download_multiple_documents', {
       companyId,
       links,
       convertImagesToPdf,
+      progressId,
     }),
   deleteDocument: (companyId: string, path: string, documentName: string, isFolder: boolean) =>
     api.post<{ message: string }>('/integrations/delete_document', {

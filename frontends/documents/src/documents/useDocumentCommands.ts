@@ -1,4 +1,4 @@
-import { type Entity, isApiError, toast } from '@portico/kit';
+import { type Entity, isApiError, newProgressId, onProgress, toast } from '@portico/kit';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DocItem, DocumentsApi, LinkResponse } from '../api/documents-api.js';
 import { failureText } from '../rules/failure-text.js';
@@ -79,20 +79,31 @@ export function useDocumentCommands({
    * A zip (a folder, or several files) can take a while to build: the dialog closes at once with the
    * spec's notice, which stays with a spinner while the work goes on and the user does something else,
    * then says the zip is ready as the download starts. A refusal (the size limits) or a failure ends it
-   * the same way.
+   * the same way. Meanwhile the notice shows how many files are in the zip so far, as the service tells
+   * over the realtime socket under the id the request names it by. That word is best effort (late, out
+   * of order or none at all): the count never goes back, and the zip's own answer ends the wait.
    */
-  const zip = (request: () => Promise<LinkResponse>) => {
+  const zip = (request: (progressId: string) => Promise<LinkResponse>) => {
     close();
     const building = toast.pending(MESSAGES.zipPending);
+    const progressId = newProgressId();
+    let shownDone = -1;
+    const stopFollowing = onProgress(progressId, ({ done, total }) => {
+      if (done < shownDone) return;
+      shownDone = done;
+      building.progress(done, total);
+    });
     void (async () => {
       try {
-        const res = await request();
+        const res = await request(progressId);
         const link = res.document?.data?.link;
         if (!link) return building.done('error', MESSAGES.noLink);
         clickLink(link, res.document.data.file_name);
         building.done('success', MESSAGES.zipReady(res.document.data.file_name));
       } catch (err) {
         building.done('error', failureText(err, MESSAGES.folderDownloadFailed));
+      } finally {
+        stopFollowing();
       }
     })();
   };
@@ -101,7 +112,7 @@ export function useDocumentCommands({
   const downloadChoice = async (choice: DownloadChoice, convert: boolean): Promise<void> => {
     if (choice.kind === 'downloadFolder') {
       const folder = choice.item ? choice.item.link : apiFolder(path);
-      return zip(() => api.downloadFolder(companyId, folder, convert));
+      return zip((progressId) => api.downloadFolder(companyId, folder, convert, progressId));
     }
     const [only, ...others] = choice.items;
     if (only && !others.length && !convert) {
@@ -109,11 +120,12 @@ export function useDocumentCommands({
       return download(only);
     }
     if (choice.items.some((i) => i.type === 'folder')) return void toast.error(FOLDERS_NOT_DOWNLOADABLE);
-    zip(() =>
+    zip((progressId) =>
       api.downloadMultiple(
         companyId,
         choice.items.map((i) => i.link),
         convert,
+        progressId,
       ),
     );
   };

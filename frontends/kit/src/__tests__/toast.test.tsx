@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { TOAST_DEFAULTS, toast, toastDuration } from '../toast/toast.js';
 import { renderWithKit } from './render.js';
 
@@ -112,6 +112,70 @@ describe('toast', () => {
     expect(screen.getByRole('alert').textContent).toContain('There was a problem downloading the folder.');
   });
 
+  it('shows how far the work has got under the pending text, in place, until it ends', () => {
+    renderWithKit(<div />);
+    let work: ReturnType<typeof toast.pending> | undefined;
+    act(() => {
+      work = toast.pending('Building your zip');
+    });
+    const notice = () => screen.getByText('Building your zip').closest('[data-toast]') as HTMLElement;
+    const first = notice();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+
+    act(() => work?.progress(3, 5));
+    expect(notice()).toBe(first);
+    expect(notice().getAttribute('data-toast')).toBe('pending');
+    expect(notice().querySelector('.mantine-Notification-loader')).not.toBeNull();
+    expect(within(notice()).getByText('3 of 5 files')).toBeTruthy();
+    const bar = within(notice()).getByRole('progressbar', { name: 'Files done' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('60');
+    expect(bar.getAttribute('aria-valuemin')).toBe('0');
+    expect(bar.getAttribute('aria-valuemax')).toBe('100');
+
+    act(() => work?.progress(5, 5));
+    expect(within(notice()).getByText('5 of 5 files')).toBeTruthy();
+    expect(screen.queryByText('3 of 5 files')).toBeNull();
+    expect(within(notice()).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    // It stays as long as the work goes on, as it did without progress.
+    act(() => jest.advanceTimersByTime(60_000));
+    expect(notice()).toBe(first);
+
+    act(() => work?.done('success', 'Your zip file is ready: Home.zip'));
+    expect(screen.queryByText('Building your zip')).toBeNull();
+    expect(screen.queryByText('5 of 5 files')).toBeNull();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    // Progress that comes after the end changes nothing.
+    act(() => work?.progress(4, 5));
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    const ended = screen.getByText('Your zip file is ready: Home.zip').closest('[data-toast]') as HTMLElement;
+    expect(ended.getAttribute('data-toast')).toBe('success');
+    expectShownFor('Your zip file is ready: Home.zip', 4000);
+  });
+
+  it('counts one file as one file', () => {
+    renderWithKit(<div />);
+    act(() => toast.pending('Building your zip').progress(0, 1));
+    expect(screen.getByText('0 of 1 file')).toBeTruthy();
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0');
+  });
+
+  it('keeps the close handling of a notice showing progress, and shows nothing once it was closed', () => {
+    renderWithKit(<div />);
+    let work: ReturnType<typeof toast.pending> | undefined;
+    act(() => {
+      work = toast.pending('Building your zip');
+    });
+    act(() => work?.progress(1, 4));
+    act(() => screen.getByRole('button', { name: 'Close notification' }).click());
+    advance(EXIT_TRANSITION_MS);
+    expect(screen.queryByText('Building your zip')).toBeNull();
+    act(() => work?.progress(2, 4));
+    expect(screen.queryByText('Building your zip')).toBeNull();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    act(() => work?.done('error', 'There was a problem downloading the folder.'));
+    expect(screen.getByRole('alert').textContent).toContain('There was a problem downloading the folder.');
+  });
+
   it('says a toast in a polite status region that was there, empty, before it', () => {
     renderWithKit(<div />);
     const region = screen.getByRole('status');
@@ -162,6 +226,11 @@ describe('toast', () => {
     });
     const said = region.firstElementChild;
     expect(said?.textContent).toBe('Building your zip');
+    // Its progress is not said: an update every few files would talk over everything else.
+    act(() => work?.progress(3, 5));
+    act(() => work?.progress(4, 5));
+    expect(region.firstElementChild).toBe(said);
+    expect(region.textContent).toBe('Building your zip');
     act(() => work?.done('error', 'There was a problem downloading the folder.'));
     expect(region.textContent).toBe('There was a problem downloading the folder.');
     expect(region.firstElementChild).not.toBe(said);

@@ -1,4 +1,6 @@
 import { notifications } from '@mantine/notifications';
+import { createElement } from 'react';
+import { PendingProgress } from './PendingProgress.js';
 import { announceToast, isToastAnnounced, withdrawAllToasts, withdrawToast } from './toast-announcements.js';
 
 export type ToastKind = 'success' | 'error' | 'info';
@@ -48,8 +50,10 @@ function toastData(kind: ToastKind, message?: string): NotificationData {
 
 const show = (kind: ToastKind, message?: string): string => notifications.show(toastData(kind, message));
 
-/** How long work shown by `toast.pending` ended. */
+/** Long work shown by `toast.pending`: how far it has got, and how it ended. */
 export interface PendingToast {
+  /** Shows `done` of `total` files under the notice's text, in place. */
+  progress: (done: number, total: number) => void;
   done: (kind: ToastKind, message?: string) => void;
 }
 
@@ -59,18 +63,32 @@ export interface PendingToast {
  */
 function pending(message: string): PendingToast {
   let closed = false;
-  const id = notifications.show({
-    ...toastData('info', message),
-    loading: true,
-    autoClose: false,
-    'data-toast': 'pending',
-    onClose: () => {
-      closed = true;
-      withdrawToast(id);
-    },
-  } as NotificationData);
+  let ended = false;
+  const pendingData = (body: NotificationData['message']) =>
+    ({
+      ...toastData('info', message),
+      message: body,
+      loading: true,
+      autoClose: false,
+      'data-toast': 'pending',
+      onClose: () => {
+        closed = true;
+        withdrawToast(id);
+      },
+    }) as NotificationData;
+  const id = notifications.show(pendingData(message));
   return {
+    // Not said by the status region: an update every few files would talk over everything else. The
+    // bar is there for who looks, the ending is said.
+    progress: (done, total) => {
+      if (closed || ended) return;
+      notifications.update({
+        ...pendingData(createElement(PendingProgress, { text: message, done, total })),
+        id,
+      });
+    },
     done: (kind, text) => {
+      ended = true;
       if (closed) {
         show(kind, text);
         return;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { ApiClient, KitProvider, SessionStore } from '@portico/kit';
+import { ApiClient, KitProvider, onProgress, type ProgressUpdate, SessionStore } from '@portico/kit';
 import { accessTokenWith, jsonResponse, sessionTokens } from '@portico/kit/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { type ShellRuntime, ShellRuntimeContext } from '../app/services.js';
@@ -195,6 +195,39 @@ describe('the realtime socket', () => {
     await waitFor(() => expect(FakeSocket.all).toHaveLength(2));
     act(() => FakeSocket.all[1]?.onclose?.({ code: 4401 }));
     expect(session.get()).toBeNull();
+  });
+
+  it('passes the progress of work on to the area that follows it, leaving out what is not a progress update', async () => {
+    session.set({ ...sessionTokens(1), expires_in: 900 });
+    mount();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    const socket = FakeSocket.all[0] as FakeSocket;
+    const heard: ProgressUpdate[] = [];
+    const stop = onProgress('zip-1', (update) => heard.push(update));
+    const send = (message: Record<string, unknown>) =>
+      act(() => socket.onmessage?.({ data: JSON.stringify({ type: 'progress', ...message }) }));
+    try {
+      send({ id: 'zip-1', done: 3, total: 5, extra: 'kept out' });
+      send({ id: 'zip-2', done: 1, total: 2 });
+      send({ done: 4, total: 5 });
+      send({ id: '', done: 4, total: 5 });
+      send({ id: 42, done: 4, total: 5 });
+      send({ id: 'zip-1', done: '4', total: 5 });
+      send({ id: 'zip-1', done: 4 });
+      send({ id: 'zip-1', done: 4, total: null });
+      send({ id: 'zip-1', done: -1, total: 5 });
+      act(() => socket.onmessage?.({ data: 'not json' }));
+      send({ id: 'zip-1', done: 5, total: 5 });
+      expect(heard).toEqual([
+        { id: 'zip-1', done: 3, total: 5 },
+        { id: 'zip-1', done: 5, total: 5 },
+      ]);
+      // Nothing else of the socket changed: no alert, no sign-out.
+      expect(screen.queryByTestId('maintenance-alert')).toBeNull();
+      expect(session.get()?.refresh_token).toBe('refresh-1');
+    } finally {
+      stop();
+    }
   });
 
   it('takes the maintenance alert down on sign-out, and on a new connection until the gateway repeats it', async () => {

@@ -1,10 +1,13 @@
-import { GlobalNotice } from '@portico/kit';
+import { GlobalNotice, reportProgress } from '@portico/kit';
 import { useEffect, useState } from 'react';
 import { useShellRuntime } from '../app/services.js';
 import { useSession } from '../session/useSession.js';
-import { connectRealtime } from './realtime.js';
+import { connectRealtime, progressUpdate } from './realtime.js';
 
-/** The signed-in socket: forced sign-out everywhere, and the global maintenance alert. */
+/**
+ * The signed-in socket: forced sign-out everywhere, the global maintenance alert, and the progress of
+ * work an area follows (`onProgress`).
+ */
 export function Realtime() {
   const { config, session, client } = useShellRuntime();
   const current = useSession(session);
@@ -26,6 +29,10 @@ export function Realtime() {
         if (message.type === 'forced_sign_out') sessionEnded(socketToken);
         else if (message.type === 'maintenance_alert')
           setAlert(message.show && message.text ? message.text : null);
+        else if (message.type === 'progress') {
+          const update = progressUpdate(message);
+          if (update) reportProgress(update);
+        }
       },
       onSignedOut: sessionEnded,
     });

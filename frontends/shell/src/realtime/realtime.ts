@@ -1,7 +1,21 @@
+import type { ProgressUpdate } from '@portico/kit';
+
 /** What the gateway sends on the user's socket. */
 export type RealtimeMessage =
   | { type: 'forced_sign_out' }
-  | { type: 'maintenance_alert'; show: boolean; text: string };
+  | { type: 'maintenance_alert'; show: boolean; text: string }
+  /** How far work the browser named with `id` has got on the server (a zip being built). */
+  | ({ type: 'progress' } & ProgressUpdate);
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** A progress message's update, or undefined when it lacks its id or a count (the socket's JSON is unchecked). */
+export function progressUpdate(message: { type: 'progress' }): ProgressUpdate | undefined {
+  const { id, done, total } = message as Record<string, unknown>;
+  if (typeof id !== 'string' || !id || !isCount(done) || !isCount(total)) return undefined;
+  return { id, done, total };
+}
 
 export const REALTIME_PROTOCOL = 'portico.realtime';
 /** The gateway closes with this code when the user's sessions were revoked. */
