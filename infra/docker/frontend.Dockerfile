@@ -13,7 +13,14 @@ ENV CI=true
 COPY . .
 RUN npm ci --ignore-scripts --no-audit --no-fund \
  && npm run build -w "${APP_DIR}" \
- && cp -a "${APP_DIR}/dist" /site
+ && cp -a "${APP_DIR}/dist" /site \
+ && mkdir /maps \
+ && cd /site && find . -name '*.map' -exec cp --parents {} /maps/ \; -delete
+
+# The release's source maps, never served: `docker build --target sourcemaps --output type=local,dest=...`
+# keeps them where reported stacks are read.
+FROM scratch AS sourcemaps
+COPY --from=build /maps /
 
 FROM ${NGINX_IMAGE} AS runtime
 COPY --chown=0:0 infra/docker/frontend-nginx.conf /etc/nginx/conf.d/default.conf

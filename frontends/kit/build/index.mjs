@@ -74,7 +74,10 @@ export function frontendConfig({ dir, name, kind, port, exposes = {} }) {
     return {
       context: dir,
       mode: production ? 'production' : 'development',
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      // Production maps are written beside the bundles but not named in them: browsers do not fetch
+      // them, the images do not ship them (infra/docker/frontend.Dockerfile keeps them in a stage of
+      // their own, for turning a reported stack into source lines), and nginx refuses them.
+      devtool: production ? 'hidden-source-map' : 'eval-cheap-module-source-map',
       entry: { main: './src/index.ts' },
       output: {
         path: join(dir, 'dist'),

@@ -53,6 +53,18 @@ describe('the Dockerfile rules catch bad files (fixtures)', () => {
     ).toBe(3);
   });
 
+  it("take Docker's empty image as a base without a tag, and no other image without one", () => {
+    const withMaps = GOOD.replace(
+      '\nCOPY --from=prune',
+      '\nFROM scratch AS extras\nCOPY --from=build /maps /\nFROM node:24.21.0-bookworm-slim\nCOPY --from=prune',
+    );
+    expect(withMaps).toContain('FROM scratch AS extras');
+    expect(dockerfileProblems(withMaps)).toEqual([]);
+    expect(dockerfileProblems(withMaps.replace('FROM scratch', 'FROM scratchy'))).toEqual([
+      'FROM scratchy: no tag',
+    ]);
+  });
+
   it('reject a root or missing USER', () => {
     expect(dockerfileProblems(GOOD.replace('USER 1000:1000', 'USER root'))).toEqual([
       'final stage runs as root',
@@ -95,6 +107,20 @@ describe('the Dockerfiles in infra/docker', () => {
       expect(dockerfileProblems(readText(path))).toEqual([]);
     },
   );
+
+  it("keep the front ends' source maps out of the image they serve, in a stage of their own", () => {
+    const all = stages(parseDockerfile(readText('infra/docker/frontend.Dockerfile')));
+    const build = all.find((s) => s.name === 'build');
+    const run = build?.instructions
+      .filter((i) => i.keyword === 'RUN')
+      .map((i) => i.args)
+      .join('\n');
+    expect(run).toMatch(/find \. -name '\*\.map' -exec cp --parents \{\} \/maps\/ \\; -delete/);
+    expect(all.find((s) => s.name === 'sourcemaps')?.from).toBe('scratch');
+    expect(all.at(-1)?.instructions.some((i) => i.keyword === 'COPY' && i.args.includes('/maps'))).toBe(
+      false,
+    );
+  });
 
   it('start the Node apps the way the runtime contract says', () => {
     const final = stages(parseDockerfile(readText('infra/docker/node-app.Dockerfile'))).at(-1);

@@ -92,7 +92,8 @@ export function dockerfileProblems(text: string): string[] {
   if (all.length < 2) problems.push('not multi-stage');
   const names = new Set(all.map((s) => s.name).filter(Boolean));
   for (const s of all) {
-    if (names.has(s.from)) continue;
+    // An earlier stage, or Docker's empty image (reserved, never pulled, so nothing to pin).
+    if (names.has(s.from) || s.from === 'scratch') continue;
     const problem = imagePinProblem(s.from);
     if (problem) problems.push(`FROM ${problem}`);
   }

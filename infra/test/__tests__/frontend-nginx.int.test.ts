@@ -234,6 +234,21 @@ http {
     }
   });
 
+  it('serves no source map, and its scripts name none', async () => {
+    const page = (await get(shell, '/signin')).body.toString();
+    const scripts = [...page.matchAll(/src="(\/js\/[^"]+\.js)"/g)].map((m) => m[1] as string);
+    expect(scripts.length).toBeGreaterThanOrEqual(1);
+    for (const script of scripts) {
+      // The build writes the map beside the script (for reading reported stacks): it is there, and
+      // refused.
+      expect(existsSync(join(shellDist, `${script}.map`))).toBe(true);
+      const map = await get(shell, `${script}.map`);
+      expect({ script, status: map.status }).toEqual({ script, status: 404 });
+      expect(map.headers).toMatchObject(SECURITY);
+      expect((await get(shell, script)).body.toString()).not.toContain('sourceMappingURL');
+    }
+  });
+
   it('answers 404 for a missing script or JSON file, not the page (a stale release fails visibly)', async () => {
     for (const path of ['/js/main.00000000.js', '/runtime-config.json', '/css/gone.css']) {
       const res = await get(shell, path);
