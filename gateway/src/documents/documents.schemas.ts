@@ -242,8 +242,6 @@ const annotation = z.object(
   { error: 'Each annotation must be an object' },
 );
 
-export const companyBody = z.object({ company_id: companyId() });
-
 export const saveAnnotationsBody = z.object({
   company_id: companyId(),
   annotations: z
@@ -283,6 +281,8 @@ export const updateMarkedAsOthersBody = z.object({
 export const companyQuery = z.object({ company_id: companyId() });
 /** delete_extracted_document has no parameters in spec 1 s.7.6: the document's company, or the one sent. */
 export const optionalCompanyQuery = z.object({ company_id: companyId().optional() });
+/** A body whose company may be left out: the service finds it from the document (spec 1 s.7.6). */
+export const optionalCompanyBody = z.object({ company_id: companyId().optional() });
 
 export const saveDropLinkBody = z.object({
   notifyUserIds: z

@@ -39,10 +39,10 @@ export class ExtractedDocumentsController {
   @Describe('Its annotations', AnnotationsResponseSchema)
   getAnnotations(
     @ValidId() id: string,
-    @ValidBody(s.companyBody) b: Body<typeof s.companyBody>,
+    @ValidBody(s.optionalCompanyBody) b: Body<typeof s.optionalCompanyBody>,
     @CurrentCaller() c: Caller,
   ) {
-    return this.documents.call(Documents.getAnnotations, { id, companyId: b.company_id }, c);
+    return this.documents.call(Documents.getAnnotations, { id, companyId: b.company_id ?? '' }, c);
   }
 
   @PostAction(':id/save_annotations')

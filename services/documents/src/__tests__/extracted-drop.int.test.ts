@@ -243,6 +243,14 @@ describe('extracted documents and the firm drop link', () => {
       { actor: actor('partner') },
     );
     expect(read.annotations).toHaveLength(1);
+    // Spec 1 s.7.6 gives the call no payload: the document's company is found, and access to it checked.
+    const alone = await h.bus.request(Documents.getAnnotations, { id: bulkId }, { actor: actor('partner') });
+    expect(alone.annotations).toEqual(read.annotations);
+    // A company sent with it must be the document's.
+    const other = Object.entries(h.firm.companies).find(([key]) => key !== 'llc')?.[1]?.id as string;
+    await expect(
+      h.bus.request(Documents.getAnnotations, { id: bulkId, companyId: other }, { actor: actor('partner') }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it('keeps annotations on their page, by the page sizes kept at upload and split, or measured once for an older document', async () => {

@@ -74,8 +74,11 @@ describe("documents: another firm's partner naming this firm's records", () => {
     await h.stop();
   });
 
-  /** Every call that names a company's record, in an order this firm's partner can run them all. */
-  const calls = (): [string, (a: Actor) => Promise<unknown>][] => [
+  /**
+   * Every call that names a company's record, in an order this firm's partner can run them all; a call
+   * naming a document alone answers that the document is not found (its company is never reached).
+   */
+  const calls = (): [string, (a: Actor) => Promise<unknown>, string?][] => [
     [
       'search',
       (a) =>
@@ -124,6 +127,11 @@ describe("documents: another firm's partner naming this firm's records", () => {
     [
       'annotations read',
       (a) => h.bus.request(Documents.getAnnotations, { id: alpha, companyId: llc() }, { actor: a }),
+    ],
+    [
+      'annotations read without a company',
+      (a) => h.bus.request(Documents.getAnnotations, { id: alpha }, { actor: a }),
+      'Document not found',
     ],
     [
       'annotations save',
@@ -263,7 +271,7 @@ describe("documents: another firm's partner naming this firm's records", () => {
       const body = `${err.message} ${JSON.stringify(err)}`;
       answers.push([what, err.status, err.message, SECRETS.filter((s) => body.includes(s))]);
     }
-    expect(answers).toEqual(calls().map(([what]) => [what, 404, 'Not found', []]));
+    expect(answers).toEqual(calls().map(([what, , message = 'Not found']) => [what, 404, message, []]));
     expect(await state.of(h.firm.firmId)).toEqual(before);
   });
 

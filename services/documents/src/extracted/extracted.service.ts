@@ -98,8 +98,10 @@ export class ExtractedService {
     return toExtracted(row, item, isClient(actor));
   }
 
+  /** Spec 1 s.7.6 gives the call no payload: a company sent with it must be the document's. */
   async getAnnotations(actor: Actor, req: ExtractedDocumentRequest) {
-    const { row } = await this.load(actor, await this.access.company(actor, req.companyId), req.id);
+    const access = await this.access.company(actor, await this.companyOf(actor, req.companyId, req.id));
+    const { row } = await this.load(actor, access, req.id);
     return { annotations: row.annotations };
   }
 
