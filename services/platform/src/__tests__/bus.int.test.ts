@@ -1,6 +1,6 @@
 import '../telemetry/register.js';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import type { INestMicroservice } from '@nestjs/common';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -15,7 +15,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { type Actor } from '../auth/actor.js';
+import { ACTOR_HEADER, type Actor, encodeActor } from '../auth/actor.js';
 import { BusClient } from '../bus/bus-client.js';
 import { SERVICE_TIMEOUT_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../bus/deadline.js';
 import { CurrentActor, Rpc, rpcLog } from '../bus/rpc.js';
@@ -319,6 +319,23 @@ describe('bus: request/reply between a client and a NestJS NATS microservice', (
       kind: 'bad_request',
       message: 'Invalid request',
     });
+  });
+
+  it('reads a request holding a field its contract does not know yet, as a newer caller sends it', async () => {
+    const headers = natsHeaders();
+    headers.set(ACTOR_HEADER, encodeActor(actor));
+    const reply = await nc.request(
+      echo.subject,
+      JSON.stringify({
+        pattern: echo.subject,
+        id: '2',
+        data: { email: 'newer@caller.test', added_in_a_later_release: '' },
+      }),
+      { timeout: 2_000, headers },
+    );
+    const answer = reply.json<{ err?: unknown; response?: { accountant_id?: string } }>();
+    expect(answer.err ?? null).toBeNull();
+    expect(answer.response?.accountant_id).toBe('NEWER@CALLER.TEST');
   });
 });
 

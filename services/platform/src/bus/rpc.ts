@@ -131,9 +131,14 @@ function codecInterceptor(contract: RpcContract): NestInterceptor {
   return new RpcCodec();
 }
 
+/**
+ * A request as its contract reads it. Fields the contract does not know are left out, as protobuf reads
+ * them: a caller a release ahead (a gateway rolled out before the service) may send a field added
+ * since, and the service answers as it did before. A known field of the wrong type is still refused.
+ */
 function decodeRequest(schema: DescMessage, data: unknown) {
   try {
-    return fromJson(schema, (data ?? {}) as JsonValue);
+    return fromJson(schema, (data ?? {}) as JsonValue, { ignoreUnknownFields: true });
   } catch (err) {
     // The parser's text names the contract's message types and fields: for the log, not the caller.
     log.warn({ err, schema: schema.typeName }, 'Refused a request its contract cannot read');
