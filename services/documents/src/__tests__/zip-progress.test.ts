@@ -1,24 +1,27 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { throttledProgress } from '../downloads/zip-progress.js';
 
 describe('zip progress', () => {
-  const run = (total: number, steps: [at: number, filesDone: number][]) => {
-    const sent: number[] = [];
-    let clock = 0;
-    const report = throttledProgress(
-      total,
-      (n) => sent.push(n),
-      250,
-      () => clock,
-    );
+  beforeEach(() => {
+    jest.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  /** Reports each count at its time (ms from the start); answers what was sent, and when. */
+  const run = (total: number, steps: [at: number, filesDone: number][], until = 2_000) => {
+    const sent: [number, number][] = [];
+    const report = throttledProgress(total, (n) => sent.push([Date.now(), n]), 250);
     for (const [at, filesDone] of steps) {
-      clock = at;
+      jest.advanceTimersByTime(at - Date.now());
       report(filesDone);
     }
+    jest.advanceTimersByTime(until - Date.now());
     return sent;
   };
 
-  it('passes the first count, then at most one every interval, and always the last', () => {
+  it('passes the first count, then at most one every interval, and the last at once', () => {
     expect(
       run(10, [
         [0, 0],
@@ -29,7 +32,34 @@ describe('zip progress', () => {
         [520, 5],
         [530, 10],
       ]),
-    ).toEqual([0, 3, 5, 10]);
+    ).toEqual([
+      [0, 0],
+      [250, 2],
+      [500, 4],
+      [530, 10],
+    ]);
+  });
+
+  it('passes the count reached before a slow file at the end of the interval, not when the file is done', () => {
+    // Quick files up to the fifth at 40 ms, then one that takes 3 s.
+    expect(
+      run(
+        6,
+        [
+          [0, 0],
+          [10, 1],
+          [20, 2],
+          [30, 3],
+          [40, 5],
+          [3_040, 6],
+        ],
+        4_000,
+      ),
+    ).toEqual([
+      [0, 0],
+      [250, 5],
+      [3_040, 6],
+    ]);
   });
 
   it('never goes back nor repeats a count', () => {
@@ -39,12 +69,15 @@ describe('zip progress', () => {
         [300, 1],
         [600, 2],
         [900, 5],
-        [1200, 5],
+        [1_200, 5],
       ]),
-    ).toEqual([2, 5]);
+    ).toEqual([
+      [0, 2],
+      [900, 5],
+    ]);
   });
 
-  it('passes the end of a zip made within one interval', () => {
+  it('holds nothing back once the last count has passed', () => {
     expect(
       run(3, [
         [0, 0],
@@ -52,6 +85,9 @@ describe('zip progress', () => {
         [2, 2],
         [3, 3],
       ]),
-    ).toEqual([0, 3]);
+    ).toEqual([
+      [0, 0],
+      [3, 3],
+    ]);
   });
 });

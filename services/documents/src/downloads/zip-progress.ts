@@ -2,23 +2,40 @@
 export const ZIP_PROGRESS_EVERY_MS = 250;
 
 /**
- * Passes on how many of `total` files a zip holds, forward only and at most every `everyMs`; the first
- * count and the last (all of them) always pass, so the waiting user sees the zip start and end.
+ * Passes on how many of `total` files a zip holds, forward only and at most every `everyMs`. The first
+ * count and the last (all of them) pass at once; a count that comes within the interval is passed at
+ * its end, unless a later one has passed by then, so a slow file after a run of quick ones (a photo
+ * being converted) shows the count reached before it, not one a run behind.
  */
 export function throttledProgress(
   total: number,
   send: (filesDone: number) => void,
   everyMs = ZIP_PROGRESS_EVERY_MS,
-  now: () => number = Date.now,
 ): (filesDone: number) => void {
   let lastSent = -1;
   let lastAt = Number.NEGATIVE_INFINITY;
-  return (filesDone) => {
-    if (filesDone <= lastSent) return;
-    const at = now();
-    if (lastSent >= 0 && filesDone < total && at - lastAt < everyMs) return;
+  let held = -1;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const pass = (filesDone: number) => {
+    clearTimeout(timer);
+    timer = undefined;
     lastSent = filesDone;
-    lastAt = at;
+    lastAt = Date.now();
     send(filesDone);
+  };
+  return (filesDone) => {
+    if (filesDone <= lastSent || filesDone <= held) return;
+    if (lastSent < 0 || filesDone >= total || Date.now() - lastAt >= everyMs) return pass(filesDone);
+    held = filesDone;
+    if (timer) return;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        if (held > lastSent) pass(held);
+      },
+      lastAt + everyMs - Date.now(),
+    );
+    // A zip that failed meanwhile does not keep the process up for its last count.
+    timer.unref?.();
   };
 }
