@@ -152,9 +152,13 @@ describe('toast', () => {
     expectShownFor('Your zip file is ready: Home.zip', 4000);
   });
 
-  it('counts one file as one file', () => {
+  it('counts one file as one file, and shows no count for work of nothing', () => {
     renderWithKit(<div />);
-    act(() => toast.pending('Building your zip').progress(0, 1));
+    act(() => toast.pending('Building your zip').progress(0, 0));
+    expect(screen.getByText('Building your zip')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.queryByText(/of 0 files/)).toBeNull();
+    act(() => toast.pending('Building another zip').progress(0, 1));
     expect(screen.getByText('0 of 1 file')).toBeTruthy();
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0');
   });

@@ -81,7 +81,8 @@ function pending(message: string): PendingToast {
     // Not said by the status region: an update every few files would talk over everything else. The
     // bar is there for who looks, the ending is said.
     progress: (done, total) => {
-      if (closed || ended) return;
+      // Work of nothing (a zip of an empty folder) has no progress to show: it ends at once.
+      if (closed || ended || total <= 0) return;
       notifications.update({
         ...pendingData(createElement(PendingProgress, { text: message, done, total })),
         id,
