@@ -15,10 +15,12 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
  && npm run build -w "${APP_DIR}" \
  && cp -a "${APP_DIR}/dist" /site \
  && mkdir /maps \
- && cd /site && find . -name '*.map' -exec cp --parents {} /maps/ \; -delete
+ && cd /site && find . -name '*.map' -exec cp --parents {} /maps/ \; -delete \
+ && test -z "$(find . -name '*.map' -print -quit)"
 
 # The release's source maps, never served: `docker build --target sourcemaps --output type=local,dest=...`
-# keeps them where reported stacks are read.
+# right after the image's build (the same context, so the build stage comes from its cache and the maps
+# are the served bundles') keeps them where reported stacks are read.
 FROM scratch AS sourcemaps
 COPY --from=build /maps /
 

@@ -116,6 +116,8 @@ describe('the Dockerfiles in infra/docker', () => {
       .map((i) => i.args)
       .join('\n');
     expect(run).toMatch(/find \. -name '\*\.map' -exec cp --parents \{\} \/maps\/ \\; -delete/);
+    // find answers 0 even when a copy failed (the map then stays): the step fails if any is left.
+    expect(run).toContain(`test -z "$(find . -name '*.map' -print -quit)"`);
     expect(all.find((s) => s.name === 'sourcemaps')?.from).toBe('scratch');
     expect(all.at(-1)?.instructions.some((i) => i.keyword === 'COPY' && i.args.includes('/maps'))).toBe(
       false,

@@ -246,6 +246,10 @@ describe('extracted documents and the firm drop link', () => {
     // Spec 1 s.7.6 gives the call no payload: the document's company is found, and access to it checked.
     const alone = await h.bus.request(Documents.getAnnotations, { id: bulkId }, { actor: actor('partner') });
     expect(alone.annotations).toEqual(read.annotations);
+    // A client of the firm with no access to the document's company is not told of it either.
+    await expect(
+      h.bus.request(Documents.getAnnotations, { id: bulkId }, { actor: actor('other') }),
+    ).rejects.toMatchObject({ status: 404 });
     // A company sent with it must be the document's.
     const other = Object.entries(h.firm.companies).find(([key]) => key !== 'llc')?.[1]?.id as string;
     await expect(
