@@ -16,7 +16,6 @@ import { type BuiltFirm, startIdentity } from '@portico/identity/testing';
 import { startNotifications } from '@portico/notifications/testing';
 import {
   createServiceDatabase,
-  freePort,
   startS3Server,
   startTestInfrastructure,
   uniqueDatabaseName,
@@ -42,18 +41,50 @@ export interface StaticServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The port a static server says it listens on ('serving … on http://127.0.0.1:<port>'), or undefined
+ * when it exits first or says nothing within `timeoutMs`.
+ */
+function announcedPort(child: ChildProcess, timeoutMs: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    let said = '';
+    const done = (port: number | undefined) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', read);
+      child.off('exit', exited);
+      // Whatever it says later is read and dropped, so its pipe never fills.
+      child.stdout?.resume();
+      resolve(port);
+    };
+    const read = (chunk: Buffer) => {
+      said += chunk.toString();
+      const port = /^serving .* on http:\/\/[^:]+:(\d+)/m.exec(said)?.[1];
+      if (port) done(Number(port));
+    };
+    const exited = () => done(undefined);
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    child.stdout?.on('data', read);
+    child.once('exit', exited);
+  });
+}
+
+/**
+ * A static server for `dir`, on the port the kernel gives it as it listens: a port found free
+ * beforehand and listened on later can be taken meanwhile (an outgoing connection's local port comes
+ * from the same range), which failed a whole browser run once.
+ */
 export async function serveStatic(
   dir: string,
-  options: { spa?: boolean; config?: string; port?: number } = {},
+  options: { spa?: boolean; config?: string } = {},
 ): Promise<StaticServer> {
-  const port = options.port ?? (await freePort());
-  const args = [SERVE_STATIC, '--dir', dir, '--port', String(port), '--host', '127.0.0.1'];
+  const args = [SERVE_STATIC, '--dir', dir, '--port', '0', '--host', '127.0.0.1'];
   if (options.spa) args.push('--spa');
   if (options.config) args.push('--config', options.config);
   // Its errors are passed on, not its stderr handed over: a child holding the test run's own output
   // (which CI reads through a pipe) kept that pipe open after the run ended, and CI waited for ever.
+  // Its output comes through a pipe of its own, for the port it listens on.
   const child: ChildProcess = spawn(process.execPath, args, {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PORTICO_API_URL: '' },
   });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -61,8 +92,10 @@ export async function serveStatic(
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
+  const port = await announcedPort(child, 10_000);
   const url = `http://127.0.0.1:${port}`;
   try {
+    if (!port) throw new Error(`static server for ${dir} did not start`);
     await waitFor(async () => (await fetch(`${url}/healthz`)).ok, 10_000, `static server for ${dir}`);
   } catch (err) {
     child.kill('SIGKILL');
@@ -70,7 +103,7 @@ export async function serveStatic(
   }
   return {
     url,
-    port,
+    port: port as number,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();
@@ -112,8 +145,14 @@ async function startParts(started: (() => Promise<unknown>)[]) {
     return part;
   };
   const infra = kept(await startTestInfrastructure(), (p) => p.stop());
-  const shellPort = await freePort();
-  const shellUrl = `http://127.0.0.1:${shellPort}`;
+  const temp = kept(await mkdtemp(join(tmpdir(), 'portico-browser-')), (p) =>
+    rm(p, { recursive: true, force: true }),
+  );
+  const configFile = join(temp, 'runtime-config.json');
+  // The shell first: identity's emails link to its address. It reads its configuration, written below,
+  // on every request for it, and none comes before.
+  const shell = kept(await serveStatic(dist('shell'), { spa: true, config: configFile }), (p) => p.stop());
+  const shellUrl = shell.url;
   const notifications = kept(
     await startNotifications({
       natsUrl: infra.natsUrl,
@@ -153,10 +192,6 @@ async function startParts(started: (() => Promise<unknown>)[]) {
   const client = kept(await serveStatic(dist('client')), (p) => p.stop());
   const admin = kept(await serveStatic(dist('admin')), (p) => p.stop());
   const documentsRemote = kept(await serveStatic(dist('documents')), (p) => p.stop());
-  const temp = kept(await mkdtemp(join(tmpdir(), 'portico-browser-')), (p) =>
-    rm(p, { recursive: true, force: true }),
-  );
-  const configFile = join(temp, 'runtime-config.json');
   const standard: RuntimeConfig = {
     apiUrl: gateway.url,
     firmSlug: DEMO_FIRM.slug,
@@ -169,7 +204,6 @@ async function startParts(started: (() => Promise<unknown>)[]) {
   /** The shell reads this file on every request for /runtime-config.json: a redeploy is a rewrite. */
   const setRuntimeConfig = (config: RuntimeConfig) => writeFile(configFile, JSON.stringify(config, null, 2));
   await setRuntimeConfig(standard);
-  const shell = await serveStatic(dist('shell'), { spa: true, config: configFile, port: shellPort });
 
   const extra: StaticServer[] = [];
   return {
