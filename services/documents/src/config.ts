@@ -1,5 +1,6 @@
 import { loadConfig, serviceEnv } from '@portico/platform';
 import { z } from 'zod';
+import { ZIP_PROGRESS_EVERY_MS } from './downloads/zip-progress.js';
 
 export const documentsEnv = {
   ...serviceEnv,
@@ -21,6 +22,11 @@ export const documentsEnv = {
     .min(1)
     .max(24 * 30)
     .default(24),
+  /**
+   * The least time between two progress signals of one zip (the first and the last always go); 0 sends
+   * one for every file.
+   */
+  ZIP_PROGRESS_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(ZIP_PROGRESS_EVERY_MS),
   /** HEIC conversions at once per process (about 270 MB each for 12 MP). */
   HEIC_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   /** Key of the reversible drop-link id obfuscation; changing it changes every firm's link. */

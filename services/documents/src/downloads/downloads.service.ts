@@ -196,13 +196,16 @@ export class DownloadsService {
    */
   private progressOf(actor: Actor, progressId: string, fileCount: number) {
     if (!isUuid(progressId)) return undefined;
-    return throttledProgress(fileCount, (filesDone) =>
-      this.bus.signal(DocumentsSignals.zipProgress, {
-        userId: actor.user_id,
-        progressId,
-        filesDone,
-        fileCount,
-      }),
+    return throttledProgress(
+      fileCount,
+      (filesDone) =>
+        this.bus.signal(DocumentsSignals.zipProgress, {
+          userId: actor.user_id,
+          progressId,
+          filesDone,
+          fileCount,
+        }),
+      this.config.ZIP_PROGRESS_INTERVAL_MS,
     );
   }
 
