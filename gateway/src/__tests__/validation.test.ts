@@ -302,7 +302,7 @@ describe('extracted documents named by their id alone (spec 1 s.7.6, spec 2 s.7)
     expect(parseInput(documents.splitBody, { documents: documents_ })).toEqual({
       documents: [{ name: 'W-2', differentiator: '', pages: '1-2' }],
     });
-    expect(parseInput(documents.optionalCompanyQuery, {})).toEqual({});
+    expect(parseInput(documents.optionalCompany, {})).toEqual({});
     expect(refusal(documents.splitBody, { companyId: ' ', documents: documents_ }).fields).toEqual({
       companyId: 'Company is missing',
     });

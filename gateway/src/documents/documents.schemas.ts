@@ -279,10 +279,11 @@ export const updateMarkedAsOthersBody = z.object({
   markedAsOthers: z.boolean({ error: 'Must be true or false' }),
 });
 export const companyQuery = z.object({ company_id: companyId() });
-/** delete_extracted_document has no parameters in spec 1 s.7.6: the document's company, or the one sent. */
-export const optionalCompanyQuery = z.object({ company_id: companyId().optional() });
-/** A body whose company may be left out: the service finds it from the document (spec 1 s.7.6). */
-export const optionalCompanyBody = z.object({ company_id: companyId().optional() });
+/**
+ * A query or body whose company may be left out: delete_extracted_document and get_annotations have no
+ * parameters in spec 1 s.7.6, so the service finds the document's company, or checks the one sent.
+ */
+export const optionalCompany = z.object({ company_id: companyId().optional() });
 
 export const saveDropLinkBody = z.object({
   notifyUserIds: z

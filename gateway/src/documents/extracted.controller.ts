@@ -39,10 +39,10 @@ export class ExtractedDocumentsController {
   @Describe('Its annotations', AnnotationsResponseSchema)
   getAnnotations(
     @ValidId() id: string,
-    @ValidBody(s.optionalCompanyBody) b: Body<typeof s.optionalCompanyBody>,
+    @ValidBody(s.optionalCompany) b: Body<typeof s.optionalCompany>,
     @CurrentCaller() c: Caller,
   ) {
-    return this.documents.call(Documents.getAnnotations, { id, companyId: b.company_id ?? '' }, c);
+    return this.documents.call(Documents.getAnnotations, { id, companyId: b.company_id }, c);
   }
 
   @PostAction(':id/save_annotations')
@@ -109,7 +109,7 @@ export class ExtractedDocumentsController {
   @Describe('Remove the extracted document and its file', MessageResponseSchema)
   delete(
     @ValidId() id: string,
-    @ValidQuery(s.optionalCompanyQuery) q: Body<typeof s.optionalCompanyQuery>,
+    @ValidQuery(s.optionalCompany) q: Body<typeof s.optionalCompany>,
     @CurrentCaller() c: Caller,
   ) {
     return this.documents.call(Documents.deleteExtractedDocument, { id, companyId: q.company_id }, c);

@@ -1,4 +1,7 @@
-/** The least time between two progress signals of one zip: a folder of 2,000 receipts sends a few dozen. */
+/**
+ * The default least time between two progress signals of one zip (`ZIP_PROGRESS_INTERVAL_MS`): a folder
+ * of 2,000 receipts sends a few dozen.
+ */
 export const ZIP_PROGRESS_EVERY_MS = 250;
 
 /**
@@ -10,7 +13,7 @@ export const ZIP_PROGRESS_EVERY_MS = 250;
 export function throttledProgress(
   total: number,
   send: (filesDone: number) => void,
-  everyMs = ZIP_PROGRESS_EVERY_MS,
+  everyMs: number,
 ): (filesDone: number) => void {
   let lastSent = -1;
   let lastAt = Number.NEGATIVE_INFINITY;
