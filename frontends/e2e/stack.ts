@@ -93,9 +93,12 @@ export async function serveStatic(
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
   const port = await announcedPort(child, 10_000);
+  if (!port) {
+    child.kill('SIGKILL');
+    throw new Error(`static server for ${dir} did not start`);
+  }
   const url = `http://127.0.0.1:${port}`;
   try {
-    if (!port) throw new Error(`static server for ${dir} did not start`);
     await waitFor(async () => (await fetch(`${url}/healthz`)).ok, 10_000, `static server for ${dir}`);
   } catch (err) {
     child.kill('SIGKILL');
@@ -103,7 +106,7 @@ export async function serveStatic(
   }
   return {
     url,
-    port: port as number,
+    port,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();
